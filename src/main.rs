@@ -1,0 +1,2 @@
+//! The `provex` command line.
+fn main() {}

@@ -1,0 +1,7 @@
+//! The PROV graph model every source is normalised into before it reaches FalkorDB.
+
+pub mod graph;
+pub mod vocab;
+
+pub use graph::{Edge, GraphDelta, Node, NodeRef, PropValue, Props};
+pub use vocab::{A2aRelation, BaseType, EdgeKind, Label, ProvRelation, RelType};
