@@ -2,7 +2,13 @@
 //! query and trace it, and lay it out. The CLI, the HTTP server and the desktop shell all
 //! go through [`facade::Provex`].
 
+// The falkordb client's async futures nest deeply.
+#![recursion_limit = "256"]
+
 pub mod error;
+pub mod facade;
 pub mod model;
 
 pub use error::{Error, Result};
+pub mod ingest;
+pub mod store;

@@ -1,2 +1,36 @@
-//! The `provex` command line.
-fn main() {}
+//! The `provex` command line: parses arguments, runs one command through the core facade,
+//! and exits 0 on success, 1 when records were rejected, 2 on usage or connection errors.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PROVEX_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = cli::Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("provex: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match runtime.block_on(cli::run(cli)) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            match e.downcast_ref::<provex::Error>() {
+                Some(err) => eprintln!("provex: error[{}]: {err}", err.code()),
+                None => eprintln!("provex: error: {e:#}"),
+            }
+            ExitCode::from(2)
+        }
+    }
+}

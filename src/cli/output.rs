@@ -1,0 +1,232 @@
+//! Renders read results as text, JSON, YAML or a table for the terminal.
+
+use std::fmt::Write as _;
+
+use clap::ValueEnum;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Table as Grid};
+use provex::facade::IngestReport;
+use provex::store::{PathResult, Stats, Subgraph, Table};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Output formats of the read commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum OutputFormat {
+    #[default]
+    Text,
+    Json,
+    Yaml,
+    Table,
+}
+
+/// Something the CLI can print in every format.
+pub trait Render: Serialize {
+    fn text(&self) -> String;
+    fn table(&self) -> Grid;
+}
+
+pub fn render(value: &impl Render, format: OutputFormat) -> anyhow::Result<String> {
+    Ok(match format {
+        OutputFormat::Text => value.text(),
+        OutputFormat::Json => serde_json::to_string_pretty(value)? + "\n",
+        OutputFormat::Yaml => serde_norway::to_string(value)?,
+        OutputFormat::Table => value.table().to_string() + "\n",
+    })
+}
+
+fn grid(header: &[&str]) -> Grid {
+    let mut g = Grid::new();
+    g.load_preset(UTF8_FULL_CONDENSED);
+    g.set_header(header.iter().copied());
+    g
+}
+
+fn cell(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// The list of graphs.
+#[derive(Serialize)]
+pub struct Graphs {
+    pub graphs: Vec<String>,
+}
+
+impl Render for Graphs {
+    fn text(&self) -> String {
+        self.graphs.iter().map(|g| format!("{g}\n")).collect()
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["graph"]);
+        for name in &self.graphs {
+            g.add_row([name]);
+        }
+        g
+    }
+}
+
+impl Render for Stats {
+    fn text(&self) -> String {
+        let mut s = format!("graph {}: {} nodes, {} edges\n", self.graph, self.nodes, self.edges);
+        for (label, c) in &self.labels {
+            let _ = writeln!(s, "  node {label:<28} {c:>10}");
+        }
+        for (rel, c) in &self.relationships {
+            let _ = writeln!(s, "  edge {rel:<28} {c:>10}");
+        }
+        s
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["kind", "name", "count"]);
+        for (label, c) in &self.labels {
+            g.add_row(["node".to_string(), label.clone(), c.to_string()]);
+        }
+        for (rel, c) in &self.relationships {
+            g.add_row(["edge".to_string(), rel.clone(), c.to_string()]);
+        }
+        g
+    }
+}
+
+fn edge_line(e: &provex::store::EdgeRecord) -> String {
+    let kind = e.prov.as_deref().or(e.a2a.as_deref()).unwrap_or("");
+    format!("{} -[{} {}]-> {}", e.source, e.rel, kind, e.target)
+}
+
+impl Render for Subgraph {
+    fn text(&self) -> String {
+        let mut s = String::new();
+        for n in &self.nodes {
+            let depth = n.depth.map(|d| format!("{d:>3}  ")).unwrap_or_default();
+            let base = n.base_type.as_deref().unwrap_or("");
+            let _ = writeln!(s, "{depth}{}  ({} {base})", n.id, n.label);
+        }
+        if !self.edges.is_empty() {
+            let _ = writeln!(s, "edges:");
+            for e in &self.edges {
+                let _ = writeln!(s, "  {}", edge_line(e));
+            }
+        }
+        s
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["depth", "id", "label", "base_type"]);
+        for n in &self.nodes {
+            g.add_row([
+                n.depth.map(|d| d.to_string()).unwrap_or_default(),
+                n.id.clone(),
+                n.label.clone(),
+                n.base_type.clone().unwrap_or_default(),
+            ]);
+        }
+        g
+    }
+}
+
+/// A shortest path, or its absence.
+#[derive(Serialize)]
+pub struct PathOutput {
+    pub from: String,
+    pub to: String,
+    pub path: Option<PathResult>,
+}
+
+impl Render for PathOutput {
+    fn text(&self) -> String {
+        let Some(p) = &self.path else {
+            return format!("no path between {} and {}\n", self.from, self.to);
+        };
+        let mut s = format!("{} edges\n", p.edges.len());
+        for e in &p.edges {
+            let _ = writeln!(s, "  {}", edge_line(e));
+        }
+        s
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["step", "source", "type", "target"]);
+        if let Some(p) = &self.path {
+            for (i, e) in p.edges.iter().enumerate() {
+                g.add_row([(i + 1).to_string(), e.source.clone(), e.rel.clone(), e.target.clone()]);
+            }
+        }
+        g
+    }
+}
+
+impl Render for Table {
+    fn text(&self) -> String {
+        let mut s = self.columns.join("\t") + "\n";
+        for row in &self.rows {
+            s += &row.iter().map(cell).collect::<Vec<_>>().join("\t");
+            s += "\n";
+        }
+        s
+    }
+    fn table(&self) -> Grid {
+        let cols: Vec<&str> = self.columns.iter().map(String::as_str).collect();
+        let mut g = grid(&cols);
+        for row in &self.rows {
+            g.add_row(row.iter().map(cell));
+        }
+        g
+    }
+}
+
+impl Render for provex::store::NodeRecord {
+    fn text(&self) -> String {
+        let mut s = format!("{}  ({} {})\n", self.id, self.label, self.base_type.as_deref().unwrap_or(""));
+        for (k, v) in &self.properties {
+            let _ = writeln!(s, "  {k}: {}", cell(v));
+        }
+        s
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["property", "value"]);
+        for (k, v) in &self.properties {
+            g.add_row([k.clone(), cell(v)]);
+        }
+        g
+    }
+}
+
+impl Render for IngestReport {
+    fn text(&self) -> String {
+        let mut s = String::new();
+        for f in &self.files {
+            let _ = write!(
+                s,
+                "{}: {} events ingested ({}), {} rejected",
+                f.path.display(),
+                f.events,
+                f.format,
+                f.rejected
+            );
+            if let Some(r) = &f.rejects_file {
+                let _ = write!(s, " (see {})", r.display());
+            }
+            s.push('\n');
+        }
+        let _ = writeln!(
+            s,
+            "graph {}: {} node and {} edge upserts in {} ms",
+            self.graph, self.nodes_written, self.edges_written, self.elapsed_ms
+        );
+        s
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["file", "format", "events", "rejected", "rejects file"]);
+        for f in &self.files {
+            g.add_row([
+                f.path.display().to_string(),
+                f.format.clone(),
+                f.events.to_string(),
+                f.rejected.to_string(),
+                f.rejects_file.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+            ]);
+        }
+        g
+    }
+}

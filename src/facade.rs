@@ -1,0 +1,263 @@
+//! The one API of the core: the CLI calls it now, the HTTP server and the desktop shell
+//! call it too, and none of them reach the store or the ingest pipeline around it.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::error::{Error, Result};
+use crate::ingest::{self, Chunk, FileReport, IngestOptions, Rejected, RejectsFile};
+use crate::model::{Edge, GraphDelta, Node};
+use crate::store::server::{PrivateServer, ServerOptions};
+use crate::store::{NodeRecord, PathResult, Stats, Store, Subgraph, Table, TraceDirection};
+
+/// Where the graph lives.
+#[derive(Debug, Clone, Default)]
+pub struct ConnectOptions {
+    /// A shared server (`redis://` or `rediss://`); `None` starts the private server.
+    pub url: Option<String>,
+    /// The private server's settings; `None` for the app's default data folder.
+    pub server: Option<ServerOptions>,
+}
+
+/// A batch of graph changes as streamed to a UI, numbered so a client that reconnects can
+/// ask for what it missed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DeltaBatch {
+    pub graph: String,
+    pub seq: u64,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+/// Keeps the latest batches for late subscribers and fans new ones out.
+struct DeltaLog {
+    next: u64,
+    recent: VecDeque<Arc<DeltaBatch>>,
+    tx: broadcast::Sender<Arc<DeltaBatch>>,
+}
+
+const DELTA_BACKLOG: usize = 1024;
+
+impl DeltaLog {
+    fn publish(&mut self, graph: &str, delta: GraphDelta) {
+        let (nodes, edges) = delta.into_parts();
+        self.next += 1;
+        let batch = Arc::new(DeltaBatch { graph: graph.to_owned(), seq: self.next, nodes, edges });
+        if self.recent.len() == DELTA_BACKLOG {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(batch.clone());
+        let _ = self.tx.send(batch);
+    }
+}
+
+/// Progress callbacks of an ingest (the CLI draws a progress bar from them).
+pub trait IngestObserver: Send + Sync {
+    fn file_started(&self, _path: &Path, _bytes: u64) {}
+    fn progress(&self, _path: &Path, _offset: u64, _events: u64) {}
+    fn rejected(&self, _record: &Rejected) {}
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+impl IngestObserver for Quiet {}
+
+/// What an ingest did.
+#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq)]
+pub struct IngestReport {
+    pub graph: String,
+    pub files: Vec<FileReport>,
+    pub events: u64,
+    pub rejected: u64,
+    pub nodes_written: u64,
+    pub edges_written: u64,
+    pub elapsed_ms: u64,
+}
+
+/// A Provex session: a store, the private server when there is one, and the delta stream.
+pub struct Provex {
+    store: Arc<Store>,
+    server: Option<PrivateServer>,
+    deltas: Mutex<DeltaLog>,
+}
+
+impl Provex {
+    /// Connects to the configured server, or starts the private one.
+    pub async fn open(opts: ConnectOptions) -> Result<Provex> {
+        let (url, server) = match opts.url {
+            Some(url) => (url, None),
+            None => {
+                let server_opts = match opts.server {
+                    Some(s) => s,
+                    None => ServerOptions::app_default()?,
+                };
+                let server = PrivateServer::start(&server_opts)?;
+                (server.url(), Some(server))
+            }
+        };
+        let store = Store::connect(&url).await?;
+        let (tx, _) = broadcast::channel(256);
+        Ok(Provex {
+            store: Arc::new(store),
+            server,
+            deltas: Mutex::new(DeltaLog { next: 0, recent: VecDeque::new(), tx }),
+        })
+    }
+
+    /// The URL of the server in use (password hidden).
+    pub fn url(&self) -> &str {
+        self.store.url()
+    }
+
+    /// The private server, when this session started one.
+    pub fn private_server(&self) -> Option<&PrivateServer> {
+        self.server.as_ref()
+    }
+
+    /// Ingests files into a graph. Parsing runs on a blocking thread while the previous
+    /// batch is written, so the two overlap. Rejected records go to the rejects file(s)
+    /// and to `observer`; the good records around them are all written.
+    pub async fn ingest(
+        &self,
+        graph: &str,
+        files: &[PathBuf],
+        opts: IngestOptions,
+        cancel: Arc<AtomicBool>,
+        observer: Arc<dyn IngestObserver>,
+    ) -> Result<IngestReport> {
+        crate::store::validate_graph_name(graph)?;
+        if files.is_empty() {
+            return Err(Error::Usage("no input files".into()));
+        }
+        for f in files {
+            if !f.is_file() {
+                return Err(Error::io(f, std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
+            }
+        }
+        self.store.ensure_indexes(graph).await?;
+        let started = Instant::now();
+        let (tx, mut rx) = mpsc::channel::<Chunk>(4);
+        let files_owned = files.to_vec();
+        let obs = observer.clone();
+        let stop = cancel.clone();
+        let reader = tokio::task::spawn_blocking(move || -> Result<Vec<FileReport>> {
+            let mut shared = opts.rejects.clone().map(RejectsFile::at);
+            let mut reports = Vec::new();
+            for path in &files_owned {
+                let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                obs.file_started(path, bytes);
+                let mut own;
+                let rejects = match shared.as_mut() {
+                    Some(r) => r,
+                    None => {
+                        own = RejectsFile::beside(path);
+                        &mut own
+                    }
+                };
+                let mut keep = || !stop.load(Ordering::Relaxed);
+                let mut send = |c: Chunk| tx.blocking_send(c).is_ok();
+                reports.push(ingest::read_file(path, &opts, rejects, &mut keep, &mut send)?);
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
+            Ok(reports)
+        });
+
+        let mut report = IngestReport { graph: graph.to_owned(), ..Default::default() };
+        let mut events_by_file: std::collections::HashMap<PathBuf, u64> = Default::default();
+        let mut write_error = None;
+        while let Some(chunk) = rx.recv().await {
+            for r in &chunk.rejected {
+                observer.rejected(r);
+            }
+            if !chunk.delta.is_empty() {
+                match self.store.write(graph, &chunk.delta).await {
+                    Ok(stats) => {
+                        report.nodes_written += stats.nodes;
+                        report.edges_written += stats.edges;
+                    }
+                    Err(e) => {
+                        write_error = Some(e);
+                        break;
+                    }
+                }
+            }
+            let events = events_by_file.entry(chunk.file.clone()).or_default();
+            *events += chunk.events;
+            observer.progress(&chunk.file, chunk.offset, *events);
+            if !chunk.delta.is_empty() {
+                self.deltas.lock().expect("delta log").publish(graph, chunk.delta);
+            }
+        }
+        drop(rx);
+        let files_result = reader.await.map_err(|e| Error::Server(format!("ingest thread: {e}")))?;
+        if let Some(e) = write_error {
+            return Err(e);
+        }
+        report.files = files_result?;
+        report.events = report.files.iter().map(|f| f.events).sum();
+        report.rejected = report.files.iter().map(|f| f.rejected).sum();
+        report.elapsed_ms = started.elapsed().as_millis() as u64;
+        Ok(report)
+    }
+
+    /// Subscribes to graph deltas: the batches after `since` still held, then a live
+    /// receiver. Subscribe before starting an ingest to miss nothing.
+    pub fn subscribe(&self, since: u64) -> (Vec<Arc<DeltaBatch>>, broadcast::Receiver<Arc<DeltaBatch>>) {
+        let log = self.deltas.lock().expect("delta log");
+        let backlog = log.recent.iter().filter(|b| b.seq > since).cloned().collect();
+        (backlog, log.tx.subscribe())
+    }
+
+    pub async fn graphs(&self) -> Result<Vec<String>> {
+        self.store.graphs_list().await
+    }
+
+    pub async fn stats(&self, graph: &str) -> Result<Stats> {
+        self.store.stats(graph).await
+    }
+
+    pub async fn node(&self, graph: &str, name: &str) -> Result<NodeRecord> {
+        self.store.node(graph, name).await
+    }
+
+    pub async fn neighbours(&self, graph: &str, name: &str) -> Result<Subgraph> {
+        self.store.neighbours(graph, name).await
+    }
+
+    pub async fn trace(&self, graph: &str, name: &str, dir: TraceDirection, depth: u32) -> Result<Subgraph> {
+        self.store.trace(graph, name, dir, depth).await
+    }
+
+    pub async fn path(&self, graph: &str, from: &str, to: &str) -> Result<Option<PathResult>> {
+        self.store.path(graph, from, to, 50).await
+    }
+
+    /// Read-only Cypher typed by a user.
+    pub async fn query(&self, graph: &str, cypher: &str) -> Result<Table> {
+        self.store.query(graph, cypher).await
+    }
+
+    /// Every node and edge of a graph.
+    pub async fn dump(&self, graph: &str) -> Result<Subgraph> {
+        self.store.dump(graph).await
+    }
+
+    pub async fn delete_graph(&self, graph: &str) -> Result<()> {
+        self.store.delete_graph(graph).await
+    }
+
+    /// Writes a delta directly (for sources that are not files, such as the demo stream).
+    pub async fn write(&self, graph: &str, delta: GraphDelta) -> Result<()> {
+        self.store.write(graph, &delta).await?;
+        self.deltas.lock().expect("delta log").publish(graph, delta);
+        Ok(())
+    }
+}

@@ -1,0 +1,243 @@
+//! Ingest: reading provenance files, rejecting bad records with file, line and reason, and
+//! normalising the good ones into graph deltas for the store.
+
+pub mod a2a;
+pub mod events;
+pub mod reader;
+pub mod rejects;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::model::GraphDelta;
+use reader::{EndOfFile, Flow, RawLine};
+pub use rejects::{Rejected, RejectsFile};
+
+/// Input formats `provex ingest --format` accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Detect from the first record.
+    #[default]
+    Auto,
+    /// A2A runtime `ProvEvent` JSON lines (seed 000).
+    A2a,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::A2a => "a2a",
+        }
+    }
+}
+
+/// Decides the format of a file from its first record.
+pub fn detect(path: &Path) -> Result<Format> {
+    let Some(line) = reader::first_line(path)? else {
+        return Ok(Format::A2a);
+    };
+    let value: serde_json::Value = serde_json::from_str(&line).map_err(|e| Error::Input {
+        path: path.to_owned(),
+        reason: format!("cannot detect the format: the first record is not JSON ({e})"),
+    })?;
+    match value.as_object() {
+        Some(obj) if obj.len() == 1 && (obj.contains_key("Task") || obj.contains_key("Global")) => {
+            Ok(Format::A2a)
+        }
+        _ => Err(Error::Input {
+            path: path.to_owned(),
+            reason: "cannot detect the format: the first record is not an A2A runtime event \
+                     ({\"Task\":…} or {\"Global\":…}); name it with --format"
+                .into(),
+        }),
+    }
+}
+
+/// Parses and normalises one line, or says why it is rejected.
+pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Result<(), String> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| format!("not valid UTF-8 (at byte {})", e.valid_up_to()))?;
+    match format {
+        Format::A2a | Format::Auto => {
+            let event: events::ProvEvent =
+                serde_json::from_str(text).map_err(|e| describe_json_error(&e))?;
+            a2a::normalize(&event, out).map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn describe_json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match e.classify() {
+        Category::Eof => "truncated JSON",
+        Category::Syntax => "malformed JSON",
+        Category::Data => "not a valid event",
+        Category::Io => "read error",
+    };
+    // serde_json appends "at line 1 column N"; the line is ours, keep the column.
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_owned();
+    format!("{what}: {msg} (column {})", e.column())
+}
+
+/// Options of one ingest run.
+#[derive(Debug, Clone)]
+pub struct IngestOptions {
+    pub format: Format,
+    /// Keep reading the files as they grow.
+    pub follow: bool,
+    /// Where rejected records go; default `<input>.rejected.jsonl` beside each input.
+    pub rejects: Option<PathBuf>,
+    /// Events per batch sent to the store.
+    pub batch_events: usize,
+    /// How often a following reader polls for new lines.
+    pub poll: Duration,
+}
+
+impl Default for IngestOptions {
+    fn default() -> Self {
+        IngestOptions {
+            format: Format::Auto,
+            follow: false,
+            rejects: None,
+            batch_events: 2_000,
+            poll: Duration::from_millis(100),
+        }
+    }
+}
+
+/// Normalised records ready for the store, with progress information.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    pub delta: GraphDelta,
+    pub events: u64,
+    pub rejected: Vec<Rejected>,
+    /// Bytes of the file read so far.
+    pub offset: u64,
+    pub file: PathBuf,
+}
+
+/// What happened to one input file.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FileReport {
+    pub path: PathBuf,
+    pub format: String,
+    pub lines: u64,
+    pub events: u64,
+    pub rejected: u64,
+    /// Where the rejected records were written, when there were any.
+    pub rejects_file: Option<PathBuf>,
+}
+
+/// Reads one file and hands batches of normalised records to `send`, which returns false
+/// to stop (the receiver is gone). Runs on a blocking thread, so the store writes the
+/// previous batch while this one is parsed.
+pub fn read_file(
+    path: &Path,
+    opts: &IngestOptions,
+    rejects: &mut RejectsFile,
+    keep_following: &mut dyn FnMut() -> bool,
+    send: &mut dyn FnMut(Chunk) -> bool,
+) -> Result<FileReport> {
+    let format = match opts.format {
+        Format::Auto => detect(path)?,
+        f => f,
+    };
+    let mut state = FileIngest {
+        path,
+        format,
+        batch_events: opts.batch_events,
+        report: FileReport {
+            path: path.to_owned(),
+            format: format.as_str().into(),
+            ..Default::default()
+        },
+        chunk: Chunk { file: path.to_owned(), ..Default::default() },
+        offset: 0,
+        rejects,
+        failure: None,
+        keep_following,
+        send,
+    };
+    let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
+    reader::read_lines(path, eof, &mut state)?;
+    if let Some(e) = state.failure.take() {
+        return Err(e);
+    }
+    state.flush();
+    let mut report = state.report;
+    if report.rejected > 0 {
+        report.rejects_file = Some(state.rejects.path().to_owned());
+    }
+    Ok(report)
+}
+
+/// The state of one file's ingest, fed line by line by the reader.
+struct FileIngest<'a> {
+    path: &'a Path,
+    format: Format,
+    batch_events: usize,
+    report: FileReport,
+    chunk: Chunk,
+    offset: u64,
+    rejects: &'a mut RejectsFile,
+    failure: Option<Error>,
+    keep_following: &'a mut dyn FnMut() -> bool,
+    send: &'a mut dyn FnMut(Chunk) -> bool,
+}
+
+impl FileIngest<'_> {
+    /// Sends what is buffered; false when the receiver is gone.
+    fn flush(&mut self) -> bool {
+        if self.chunk.events == 0 && self.chunk.rejected.is_empty() {
+            return true;
+        }
+        let fresh = Chunk { file: self.path.to_owned(), ..Default::default() };
+        let mut full = std::mem::replace(&mut self.chunk, fresh);
+        full.offset = self.offset;
+        (self.send)(full)
+    }
+}
+
+impl reader::LineSink for FileIngest<'_> {
+    fn line(&mut self, line: RawLine<'_>, offset: u64) -> Flow {
+        self.report.lines += 1;
+        self.offset = offset;
+        match normalize_line(self.format, line.bytes, &mut self.chunk.delta) {
+            Ok(()) => {
+                self.report.events += 1;
+                self.chunk.events += 1;
+            }
+            Err(reason) => {
+                let rejected = Rejected {
+                    file: self.path.to_owned(),
+                    line: line.number,
+                    reason,
+                    text: String::from_utf8_lossy(line.bytes).into_owned(),
+                };
+                self.report.rejected += 1;
+                if let Err(e) = self.rejects.write(&rejected) {
+                    self.failure = Some(e);
+                    return Flow::Stop;
+                }
+                self.chunk.rejected.push(rejected);
+            }
+        }
+        if self.chunk.events as usize >= self.batch_events && !self.flush() {
+            return Flow::Stop;
+        }
+        Flow::Continue
+    }
+
+    fn idle(&mut self) -> Flow {
+        if !self.flush() || !(self.keep_following)() {
+            return Flow::Stop;
+        }
+        Flow::Continue
+    }
+}

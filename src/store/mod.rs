@@ -1,0 +1,242 @@
+//! The FalkorDB store: connection by URL, batched idempotent upserts, and the reads the
+//! explorer needs. Labels and relationship types in queries come only from the vocabulary
+//! types; everything from input travels as query parameters.
+
+pub mod read;
+pub mod server;
+pub mod value;
+mod write;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use falkordb::{AsyncGraph, FalkorAsyncClient, FalkorClientBuilder, FalkorConnectionInfo, FalkorValue};
+use tokio::sync::{Mutex, RwLock};
+
+use crate::error::{Error, Result};
+
+pub use read::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
+pub use write::WriteStats;
+
+/// Server-side time limit of every query, in milliseconds.
+pub const QUERY_TIMEOUT_MS: i64 = 10_000;
+
+/// Rows per `UNWIND` batch (see docs/BENCHMARKS.md for the measurement behind it).
+pub const BATCH_ROWS: usize = 5_000;
+
+/// A connection to one FalkorDB server.
+pub struct Store {
+    url: String,
+    info: FalkorConnectionInfo,
+    client: RwLock<Arc<FalkorAsyncClient>>,
+    graphs: Mutex<HashMap<String, AsyncGraph>>,
+    indexed: Mutex<HashSet<String>>,
+    retry: RetryPolicy,
+}
+
+/// How long a write keeps trying when the server goes away.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    pub attempts: u32,
+    pub first_delay: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy { attempts: 7, first_delay: Duration::from_millis(100) }
+    }
+}
+
+/// Hides a password in a URL for messages.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => format!("{}://***@{}", &url[..s], &url[at + 1..]),
+        _ => url.to_owned(),
+    }
+}
+
+impl Store {
+    /// Connects to `redis://[user:password@]host:port` or `rediss://…` (TLS).
+    pub async fn connect(url: &str) -> Result<Store> {
+        let shown = redact(url);
+        if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
+            return Err(Error::Usage(format!(
+                "{shown}: a FalkorDB URL starts with redis:// or rediss://"
+            )));
+        }
+        let info: FalkorConnectionInfo = url
+            .try_into()
+            .map_err(|e| Error::Connection { url: shown.clone(), reason: format!("{e}") })?;
+        let client = build_client(&info, &shown).await?;
+        let store = Store {
+            url: shown,
+            info,
+            client: RwLock::new(Arc::new(client)),
+            graphs: Mutex::new(HashMap::new()),
+            indexed: Mutex::new(HashSet::new()),
+            retry: RetryPolicy::default(),
+        };
+        store.graphs_list().await?;
+        Ok(store)
+    }
+
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// The URL, with any password hidden.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    async fn graph(&self, name: &str) -> Result<AsyncGraph> {
+        validate_graph_name(name)?;
+        let mut graphs = self.graphs.lock().await;
+        if let Some(g) = graphs.get(name) {
+            return Ok(g.clone());
+        }
+        let g = self.client.read().await.select_graph(name);
+        graphs.insert(name.to_owned(), g.clone());
+        Ok(g)
+    }
+
+    /// Rebuilds the connection after the server went away.
+    async fn reconnect(&self) -> Result<()> {
+        let client = build_client(&self.info, &self.url).await?;
+        *self.client.write().await = Arc::new(client);
+        self.graphs.lock().await.clear();
+        Ok(())
+    }
+
+    /// Runs a query (read-write), returning its rows.
+    pub(crate) async fn run(
+        &self,
+        graph: &str,
+        cypher: &str,
+        params: Vec<(&str, FalkorValue)>,
+    ) -> Result<Vec<Vec<FalkorValue>>> {
+        let mut g = self.graph(graph).await?;
+        let mut q = g.query(cypher).with_timeout(QUERY_TIMEOUT_MS);
+        for (k, v) in params {
+            q = q.with_param(k, v);
+        }
+        let result = q.execute().await.map_err(|e| classify(e, &self.url))?;
+        Ok(result.data.into_values_lossy().collect())
+    }
+
+    /// Runs a read-only query (`GRAPH.RO_QUERY`).
+    pub(crate) async fn run_ro(
+        &self,
+        graph: &str,
+        cypher: &str,
+        params: Vec<(&str, FalkorValue)>,
+    ) -> Result<(Vec<String>, Vec<Vec<FalkorValue>>)> {
+        let mut g = self.graph(graph).await?;
+        let mut q = g.ro_query(cypher).with_timeout(QUERY_TIMEOUT_MS);
+        for (k, v) in params {
+            q = q.with_param(k, v);
+        }
+        let result = q.execute().await.map_err(|e| classify(e, &self.url))?;
+        let header = result.header.to_vec();
+        Ok((header, result.data.into_values_lossy().collect()))
+    }
+
+    /// Runs a write with retries and backoff while the server is unreachable.
+    pub(crate) async fn run_retrying(
+        &self,
+        graph: &str,
+        cypher: &str,
+        params: Vec<(&str, FalkorValue)>,
+    ) -> Result<()> {
+        let mut delay = self.retry.first_delay;
+        let mut attempt = 1;
+        loop {
+            match self.run(graph, cypher, params.clone()).await {
+                Ok(_) => return Ok(()),
+                Err(Error::Connection { reason, .. }) => {
+                    if attempt >= self.retry.attempts {
+                        return Err(Error::ConnectionLost {
+                            during: format!(
+                                "while writing graph {graph} at {} ({attempt} attempts)",
+                                self.url
+                            ),
+                            reason,
+                        });
+                    }
+                    tracing::warn!(attempt, ?delay, %reason, "FalkorDB unreachable, retrying");
+                    tokio::time::sleep(delay).await;
+                    delay *= 2;
+                    attempt += 1;
+                    let _ = self.reconnect().await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The graphs on the server.
+    pub async fn graphs_list(&self) -> Result<Vec<String>> {
+        let client = self.client.read().await.clone();
+        let mut graphs = client.list_graphs().await.map_err(|e| classify(e, &self.url))?;
+        graphs.sort();
+        Ok(graphs)
+    }
+
+    /// Deletes a graph.
+    pub async fn delete_graph(&self, graph: &str) -> Result<()> {
+        let mut g = self.graph(graph).await?;
+        g.delete().await.map_err(|e| classify(e, &self.url))?;
+        self.graphs.lock().await.remove(graph);
+        self.indexed.lock().await.remove(graph);
+        Ok(())
+    }
+}
+
+async fn build_client(info: &FalkorConnectionInfo, shown: &str) -> Result<FalkorAsyncClient> {
+    FalkorClientBuilder::new_async()
+        .with_connection_info(info.clone())
+        .with_num_connections(std::num::NonZeroU8::new(2).expect("nonzero"))
+        .build()
+        .await
+        .map_err(|e| Error::Connection { url: shown.to_owned(), reason: e.to_string() })
+}
+
+/// Graph names are Redis keys: keep them printable and free of spaces.
+pub fn validate_graph_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 200
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "invalid graph name {name:?}: use letters, digits and _ - . : (at most 200)"
+        )))
+    }
+}
+
+/// Tells connection failures (worth a retry) from query errors.
+fn classify(e: falkordb::FalkorDBError, url: &str) -> Error {
+    use falkordb::FalkorDBError as F;
+    let reason = e.to_string();
+    let connection = match &e {
+        F::ConnectionDown | F::NoConnection | F::EmptyConnection => true,
+        F::RedisError(msg) => {
+            let m = msg.to_ascii_lowercase();
+            [
+                "connection", "refused", "broken pipe", "reset", "closed", "eof", "io error",
+                "timed out", "os error", "unreachable", "not connected",
+            ]
+            .iter()
+            .any(|w| m.contains(w))
+        }
+        _ => false,
+    };
+    if connection {
+        Error::Connection { url: url.to_owned(), reason }
+    } else {
+        Error::Query(reason)
+    }
+}

