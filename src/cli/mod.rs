@@ -198,10 +198,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
 }
 
 async fn open(conn: &ConnArgs) -> provex::Result<Provex> {
-    let server = match &conn.data_dir {
-        Some(dir) => Some(ServerOptions { data_dir: dir.join("falkordb"), persist: true, port: None }),
-        None => None,
-    };
+    let server = conn.data_dir.as_ref().map(|dir| ServerOptions {
+        data_dir: dir.join("falkordb"),
+        persist: true,
+        port: None,
+    });
     Provex::open(ConnectOptions { url: conn.falkordb.clone(), server }).await
 }
 
@@ -236,8 +237,14 @@ impl IngestObserver for Progress {
 
     fn progress(&self, path: &Path, offset: u64, events: u64) {
         let mut bar = self.bar.lock().expect("bar");
-        if bar.is_none() && self.started.elapsed() > Duration::from_millis(300) && std::io::stderr().is_terminal() {
-            let b = ProgressBar::with_draw_target(Some(*self.total.lock().expect("total")), ProgressDrawTarget::stderr());
+        if bar.is_none()
+            && self.started.elapsed() > Duration::from_millis(300)
+            && std::io::stderr().is_terminal()
+        {
+            let b = ProgressBar::with_draw_target(
+                Some(*self.total.lock().expect("total")),
+                ProgressDrawTarget::stderr(),
+            );
             b.set_style(
                 ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {bytes}/{total_bytes} {per_sec}")
                     .unwrap_or_else(|_| ProgressStyle::default_bar())

@@ -146,13 +146,10 @@ pub fn validate(event: &ProvEvent) -> Result<(), InvalidEvent> {
         (ProvEvent::Task(_), CallScope::Message { .. }) => {
             format!("{kind} is message-scoped but the event is task-scoped")
         }
-        (ProvEvent::Task(env), CallScope::Task { task_id }) if *task_id == env.task_id => {
-            return Ok(())
+        (ProvEvent::Task(env), CallScope::Task { task_id }) if *task_id == env.task_id => return Ok(()),
+        (ProvEvent::Task(env), CallScope::Task { task_id }) => {
+            format!("{kind} scope task_id {task_id:?} does not match the event's task_id {:?}", env.task_id)
         }
-        (ProvEvent::Task(env), CallScope::Task { task_id }) => format!(
-            "{kind} scope task_id {task_id:?} does not match the event's task_id {:?}",
-            env.task_id
-        ),
     };
     Err(InvalidEvent { event_id: event.id().to_owned(), reason })
 }
@@ -203,9 +200,7 @@ impl Normalizer<'_> {
 
     fn generated(&mut self, rel: RelType, entity: &NodeRef, activity: &NodeRef) {
         let time = self.ts();
-        let e = self
-            .prov_edge(rel, Prov::WasGeneratedBy, entity, activity)
-            .with(key::TIME, time);
+        let e = self.prov_edge(rel, Prov::WasGeneratedBy, entity, activity).with(key::TIME, time);
         self.out.add_edge(e);
     }
 
@@ -214,9 +209,7 @@ impl Normalizer<'_> {
             role::INVOKING_AGENT => RelType::WasInvokedBy,
             _ => RelType::WasExecutedBy,
         };
-        let e = self
-            .prov_edge(rel, Prov::WasAssociatedWith, activity, agent)
-            .with(key::ROLE_PROV, role);
+        let e = self.prov_edge(rel, Prov::WasAssociatedWith, activity, agent).with(key::ROLE_PROV, role);
         self.out.add_edge(e);
     }
 
@@ -272,9 +265,8 @@ impl Normalizer<'_> {
         start: Option<u64>,
         end: Option<u64>,
     ) -> NodeRef {
-        let mut node = self
-            .node(Label::A2ATaskExecution, names::task_execution(task_id))
-            .with(key::TASK_ID, task_id);
+        let mut node =
+            self.node(Label::A2ATaskExecution, names::task_execution(task_id)).with(key::TASK_ID, task_id);
         if let Some(t) = start {
             node = node.with(key::START_TIME, t);
         }
@@ -378,12 +370,8 @@ impl Normalizer<'_> {
             EventData::TaskArtifactGenerated { task_id, artifact_id, artifact_type } => {
                 let task = self.task(task_id, None);
                 let exec = self.task_execution(task_id, None, None, None);
-                let name = names::artifact(
-                    task_id,
-                    artifact_id.as_deref(),
-                    artifact_type.as_deref(),
-                    event.id(),
-                );
+                let name =
+                    names::artifact(task_id, artifact_id.as_deref(), artifact_type.as_deref(), event.id());
                 let mut node = self.node(Label::Artifact, name);
                 if let Some(id) = artifact_id {
                     node = node.with(key::ARTIFACT_ID, id.as_str());
@@ -479,9 +467,8 @@ impl Normalizer<'_> {
         let terminal = new.is_some_and(is_terminal_status);
         let task = self.task(task_id, None);
         let exec = self.task_execution(task_id, None, None, terminal.then_some(ts));
-        let mut state = self
-            .node(Label::A2ATaskState, names::task_state(task_id, ts))
-            .with(key::TASK_STATE_TIME, ts);
+        let mut state =
+            self.node(Label::A2ATaskState, names::task_state(task_id, ts)).with(key::TASK_STATE_TIME, ts);
         if let Some(s) = new {
             state = state.with(key::TASK_STATE, s);
         }
@@ -538,9 +525,7 @@ impl Normalizer<'_> {
         self.associated(&processing, &runner, role::INVOKING_AGENT);
 
         match direction {
-            Direction::Received => {
-                self.used(RelType::WasReceivedBy, &processing, &msg, role::INPUT_MESSAGE)
-            }
+            Direction::Received => self.used(RelType::WasReceivedBy, &processing, &msg, role::INPUT_MESSAGE),
             Direction::Sent => self.generated(RelType::WasEmittedBy, &msg, &processing),
         }
 
@@ -575,7 +560,5 @@ impl Direction {
 }
 
 fn is_terminal_status(status: &str) -> bool {
-    ["completed", "failed", "cancelled", "canceled"]
-        .iter()
-        .any(|t| status.eq_ignore_ascii_case(t))
+    ["completed", "failed", "cancelled", "canceled"].iter().any(|t| status.eq_ignore_ascii_case(t))
 }

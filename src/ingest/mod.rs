@@ -60,12 +60,11 @@ pub fn detect(path: &Path) -> Result<Format> {
 
 /// Parses and normalises one line, or says why it is rejected.
 pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Result<(), String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| format!("not valid UTF-8 (at byte {})", e.valid_up_to()))?;
+    let text =
+        std::str::from_utf8(bytes).map_err(|e| format!("not valid UTF-8 (at byte {})", e.valid_up_to()))?;
     match format {
         Format::A2a | Format::Auto => {
-            let event: events::ProvEvent =
-                serde_json::from_str(text).map_err(|e| describe_json_error(&e))?;
+            let event: events::ProvEvent = serde_json::from_str(text).map_err(|e| describe_json_error(&e))?;
             a2a::normalize(&event, out).map_err(|e| e.to_string())
         }
     }
@@ -152,11 +151,7 @@ pub fn read_file(
         path,
         format,
         batch_events: opts.batch_events,
-        report: FileReport {
-            path: path.to_owned(),
-            format: format.as_str().into(),
-            ..Default::default()
-        },
+        report: FileReport { path: path.to_owned(), format: format.as_str().into(), ..Default::default() },
         chunk: Chunk { file: path.to_owned(), ..Default::default() },
         offset: 0,
         rejects,

@@ -61,8 +61,7 @@ impl RejectsFile {
             self.out = Some(BufWriter::new(f));
         }
         let out = self.out.as_mut().expect("opened above");
-        serde_json::to_writer(&mut *out, rejected)
-            .map_err(|e| Error::io(&self.path, e.into()))?;
+        serde_json::to_writer(&mut *out, rejected).map_err(|e| Error::io(&self.path, e.into()))?;
         out.write_all(b"\n").map_err(|e| Error::io(&self.path, e))?;
         out.flush().map_err(|e| Error::io(&self.path, e))?;
         self.count += 1;

@@ -70,9 +70,7 @@ impl Label {
     pub const fn base_type(self) -> BaseType {
         use Label::*;
         match self {
-            LlmCall | ToolCall | A2ATaskExecution | A2AMessageProcessing | AgentBoot => {
-                BaseType::Activity
-            }
+            LlmCall | ToolCall | A2ATaskExecution | A2AMessageProcessing | AgentBoot => BaseType::Activity,
             AgentRuntimeInstance => BaseType::Agent,
             LlmPrompt | ToolArgs | A2ATask | A2ATaskState | Artifact | Message | AgentArchive => {
                 BaseType::Entity

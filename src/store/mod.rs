@@ -61,13 +61,10 @@ impl Store {
     pub async fn connect(url: &str) -> Result<Store> {
         let shown = redact(url);
         if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
-            return Err(Error::Usage(format!(
-                "{shown}: a FalkorDB URL starts with redis:// or rediss://"
-            )));
+            return Err(Error::Usage(format!("{shown}: a FalkorDB URL starts with redis:// or rediss://")));
         }
-        let info: FalkorConnectionInfo = url
-            .try_into()
-            .map_err(|e| Error::Connection { url: shown.clone(), reason: format!("{e}") })?;
+        let info: FalkorConnectionInfo =
+            url.try_into().map_err(|e| Error::Connection { url: shown.clone(), reason: format!("{e}") })?;
         let client = build_client(&info, &shown).await?;
         let store = Store {
             url: shown,
@@ -226,8 +223,17 @@ fn classify(e: falkordb::FalkorDBError, url: &str) -> Error {
         F::RedisError(msg) => {
             let m = msg.to_ascii_lowercase();
             [
-                "connection", "refused", "broken pipe", "reset", "closed", "eof", "io error",
-                "timed out", "os error", "unreachable", "not connected",
+                "connection",
+                "refused",
+                "broken pipe",
+                "reset",
+                "closed",
+                "eof",
+                "io error",
+                "timed out",
+                "os error",
+                "unreachable",
+                "not connected",
             ]
             .iter()
             .any(|w| m.contains(w))

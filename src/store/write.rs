@@ -112,8 +112,7 @@ impl Store {
             for batch in rows.chunks(BATCH_ROWS) {
                 stats.nodes += batch.len() as u64;
                 stats.queries += 1;
-                self.run_retrying(graph, &q, vec![("rows", FalkorValue::Array(batch.to_vec()))])
-                    .await?;
+                self.run_retrying(graph, &q, vec![("rows", FalkorValue::Array(batch.to_vec()))]).await?;
             }
         }
 

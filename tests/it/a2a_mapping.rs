@@ -27,7 +27,9 @@ async fn mapped(test: &str, lines: &[&str]) -> String {
 }
 
 fn task_event(id: &str, ts: u64, data: &str) -> String {
-    format!(r#"{{"Task":{{"id":"{id}","context_id":"ctx-1","task_id":"t1","timestamp_ms":{ts},"data":{data}}}}}"#)
+    format!(
+        r#"{{"Task":{{"id":"{id}","context_id":"ctx-1","task_id":"t1","timestamp_ms":{ts},"data":{data}}}}}"#
+    )
 }
 
 fn global_event(id: &str, ts: u64, data: &str) -> String {
@@ -39,7 +41,9 @@ async fn agent_booted() {
     let e = global_event(
         "e1",
         100,
-        &format!(r#"{{"AgentBooted":{{"agent_id":"{A}","agent_type":"clerk","agent_version":"1.0.0","archive_path":"pkgs/clerk\\v1@1.0.0"}}}}"#),
+        &format!(
+            r#"{{"AgentBooted":{{"agent_id":"{A}","agent_type":"clerk","agent_version":"1.0.0","archive_path":"pkgs/clerk\\v1@1.0.0"}}}}"#
+        ),
     );
     let got = mapped("agent_booted", &[&e]).await;
     let want = format!(
@@ -135,7 +139,9 @@ async fn message_received_in_a_task() {
     let e = task_event(
         "e1",
         400,
-        &format!(r#"{{"MessageReceived":{{"id":"m1","role":"user","content":["hi","there"],"metadata":{{"agent_id":"{A}"}}}}}}"#),
+        &format!(
+            r#"{{"MessageReceived":{{"id":"m1","role":"user","content":["hi","there"],"metadata":{{"agent_id":"{A}"}}}}}}"#
+        ),
     );
     let got = mapped("msg_received", &[&e]).await;
     let want = format!(
@@ -183,7 +189,9 @@ async fn llm_calls_in_a_task_and_in_a_message() {
     let started = task_event(
         "e1",
         600,
-        &format!(r#"{{"LlmCallStarted":{{"scope":{{"Task":{{"task_id":"t1"}}}},"client":"c","model":"m","function_name":"F","prompt":"p","metadata":{{"agent_id":"{A}"}}}}}}"#),
+        &format!(
+            r#"{{"LlmCallStarted":{{"scope":{{"Task":{{"task_id":"t1"}}}},"client":"c","model":"m","function_name":"F","prompt":"p","metadata":{{"agent_id":"{A}"}}}}}}"#
+        ),
     );
     let completed = global_event(
         "e2",
@@ -252,7 +260,9 @@ async fn properties_follow_formats_md() {
     let completed = task_event(
         "e7",
         1_000,
-        &format!(r#"{{"LlmCallCompleted":{{"scope":{{"Task":{{"task_id":"t1"}}}},"client":"openai","model":"gpt-5","function_name":"F","prompt":"p","metadata":{{"agent_id":"{A}"}},"usage":{{"Known":{{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}}},"duration_ms":40,"success":true}}}}"#),
+        &format!(
+            r#"{{"LlmCallCompleted":{{"scope":{{"Task":{{"task_id":"t1"}}}},"client":"openai","model":"gpt-5","function_name":"F","prompt":"p","metadata":{{"agent_id":"{A}"}},"usage":{{"Known":{{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}}},"duration_ms":40,"success":true}}}}"#
+        ),
     );
     let file = common::file_with(&dir, "e.jsonl", &[&completed]);
     provex
@@ -269,10 +279,13 @@ async fn properties_follow_formats_md() {
     assert_eq!(p("a2a:model"), "gpt-5");
     assert_eq!(p("a2a:usage_total_tokens"), 3);
     assert_eq!(p("prov:endTime"), 1_000);
-    assert!(call.properties.get("prov:startTime").is_none());
+    assert!(!call.properties.contains_key("prov:startTime"));
 
     let roles = provex
-        .query(&graph, "MATCH (:LlmCall)-[e]->(b) RETURN type(e), e.`prov:role`, e.`a2a:relation` ORDER BY type(e)")
+        .query(
+            &graph,
+            "MATCH (:LlmCall)-[e]->(b) RETURN type(e), e.`prov:role`, e.`a2a:relation` ORDER BY type(e)",
+        )
         .await
         .unwrap();
     let rows: Vec<String> = roles.rows.iter().map(|r| format!("{} {} {}", r[0], r[1], r[2])).collect();

