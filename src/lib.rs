@@ -5,6 +5,8 @@
 // The falkordb client's async futures nest deeply.
 #![recursion_limit = "256"]
 
+pub mod a2ap;
+pub mod demo;
 pub mod error;
 pub mod facade;
 pub mod model;

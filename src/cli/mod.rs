@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use provex::facade::{ConnectOptions, IngestObserver, Provex};
+use provex::facade::{self, ConnectOptions, IngestObserver, Provex};
 use provex::ingest::{Format, IngestOptions, Rejected};
 use provex::store::server::ServerOptions;
 use provex::store::TraceDirection;
@@ -71,6 +72,54 @@ pub enum Command {
         /// Write rejected records here (default: <file>.rejected.jsonl beside each input).
         #[arg(long)]
         rejects: Option<PathBuf>,
+        /// A key registry for A2AP signatures (kept with the graph).
+        #[arg(long)]
+        keys: Option<PathBuf>,
+    },
+    /// Check A2AP signatures, evidence and consensus, in files or in what a graph holds.
+    Verify {
+        /// A2AP files (JSON lines or a JSON array).
+        #[arg(required_unless_present = "graph", conflicts_with = "graph")]
+        files: Vec<PathBuf>,
+        /// Verify again what this graph holds instead.
+        #[arg(long, short)]
+        graph: Option<String>,
+        /// A key registry; with --graph, only these keys (and agent records) are trusted.
+        #[arg(long)]
+        keys: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+        format: VerifyFormat,
+    },
+    /// A statement's verification trail: claim, evidence, verifications and consensus.
+    Trail {
+        statement: String,
+        #[command(flatten)]
+        graph: GraphArg,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+    /// Signing keys and key registries.
+    Keys {
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
+    /// Sign the A2AP documents of a file with an agent's key.
+    Sign {
+        file: PathBuf,
+        /// The key file (from `provex keys generate`).
+        #[arg(long)]
+        key: PathBuf,
+        /// Embed the public key (`ed25519:…`) instead of naming it by key id.
+        #[arg(long)]
+        embed: bool,
+        /// Write here instead of standard output.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
+    /// Demonstrations.
+    Demo {
+        #[command(subcommand)]
+        command: DemoCommand,
     },
     /// List the graphs.
     Graphs {
@@ -130,10 +179,76 @@ pub enum Command {
     },
 }
 
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Make a new Ed25519 signing key for an agent.
+    Generate {
+        /// The key's id, as documents name it in `signature.publicKey`.
+        #[arg(long)]
+        id: String,
+        /// The agent the key signs for (for example urn:agent:summariser).
+        #[arg(long)]
+        agent: String,
+        /// Where to write the key file (it holds the secret key).
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Also add the public key to this registry.
+        #[arg(long)]
+        registry: Option<PathBuf>,
+    },
+    /// Add a key file's public key to a registry (created if missing).
+    Add {
+        key_file: PathBuf,
+        #[arg(long)]
+        registry: PathBuf,
+    },
+    /// List a registry's keys.
+    List {
+        #[arg(long)]
+        registry: PathBuf,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DemoCommand {
+    /// A city-council meeting summarised by one agent and checked by two others, all signed.
+    Council {
+        /// The graph to stream it into (default `council`; with --out alone, none).
+        #[arg(long, short)]
+        graph: Option<String>,
+        /// Emit one record every MS milliseconds, as a live run would.
+        #[arg(long)]
+        pace: Option<u64>,
+        /// Write the demo's files into this folder.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum VerifyFormat {
+    Json,
+    Text,
+    Table,
+}
+
+impl From<VerifyFormat> for OutputFormat {
+    fn from(f: VerifyFormat) -> Self {
+        match f {
+            VerifyFormat::Json => OutputFormat::Json,
+            VerifyFormat::Text => OutputFormat::Text,
+            VerifyFormat::Table => OutputFormat::Table,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum InputFormat {
     Auto,
     A2a,
+    A2ap,
 }
 
 impl From<InputFormat> for Format {
@@ -141,6 +256,7 @@ impl From<InputFormat> for Format {
         match f {
             InputFormat::Auto => Format::Auto,
             InputFormat::A2a => Format::A2a,
+            InputFormat::A2ap => Format::A2ap,
         }
     }
 }
@@ -148,14 +264,66 @@ impl From<InputFormat> for Format {
 /// Exit status: some records were rejected.
 pub const EXIT_REJECTED: u8 = 1;
 
+/// Exit status: a check failed.
+pub const EXIT_FAILED: u8 = 1;
+
 /// Runs one command; returns the exit status.
 pub async fn run(cli: Cli) -> anyhow::Result<u8> {
+    use std::io::Write as _;
+    // Commands that need no database.
+    let command = match cli.command {
+        Command::Verify { files, graph: None, keys, format } => {
+            let report = facade::verify_files(&files, keys.as_deref())?;
+            print!("{}", render(&report, format.into())?);
+            return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
+        }
+        Command::Keys { command } => return keys(command),
+        Command::Sign { file, key, embed, out } => {
+            let signed = facade::sign_file(&file, &key, embed)?;
+            match out {
+                Some(path) => std::fs::write(&path, signed).with_context(|| path.display().to_string())?,
+                None => print!("{signed}"),
+            }
+            return Ok(0);
+        }
+        Command::Demo { command: DemoCommand::Council { graph: None, pace: _, out: Some(dir) } } => {
+            let files = facade::write_council_files(&dir)?;
+            let report = facade::DemoReport { files, ..Default::default() };
+            print!("{}", render(&report, OutputFormat::Text)?);
+            return Ok(0);
+        }
+        other => other,
+    };
     let provex = open(&cli.conn).await?;
     let mut out = std::io::stdout().lock();
-    use std::io::Write as _;
-    match cli.command {
-        Command::Ingest { files, graph, format, follow, rejects } => {
-            let opts = IngestOptions { format: format.into(), follow, rejects, ..Default::default() };
+    match command {
+        Command::Verify { graph: Some(graph), keys, format, .. } => {
+            let report = provex.verify_graph(&graph, keys.as_deref()).await?;
+            write!(out, "{}", render(&report, format.into())?)?;
+            return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
+        }
+        Command::Trail { statement, graph, format } => {
+            write!(out, "{}", render(&provex.trail(&graph.graph, &statement).await?, format.format)?)?;
+        }
+        Command::Demo { command: DemoCommand::Council { graph, pace, out: dir } } => {
+            let mut files = Vec::new();
+            if let Some(dir) = dir {
+                files = facade::write_council_files(&dir)?;
+            }
+            let cancel = Arc::new(AtomicBool::new(false));
+            let c = cancel.clone();
+            tokio::spawn(async move {
+                let _ = tokio::signal::ctrl_c().await;
+                c.store(true, Ordering::Relaxed);
+            });
+            let graph = graph.unwrap_or_else(|| "council".into());
+            let mut report = provex.demo_council(&graph, pace, cancel).await?;
+            report.files = files;
+            write!(out, "{}", render(&report, OutputFormat::Text)?)?;
+        }
+        Command::Verify { .. } | Command::Keys { .. } | Command::Sign { .. } => unreachable!("handled above"),
+        Command::Ingest { files, graph, format, follow, rejects, keys } => {
+            let opts = IngestOptions { format: format.into(), follow, rejects, keys, ..Default::default() };
             let cancel = Arc::new(AtomicBool::new(false));
             if follow {
                 let c = cancel.clone();
@@ -195,6 +363,48 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+fn keys(command: KeysCommand) -> anyhow::Result<u8> {
+    match command {
+        KeysCommand::Generate { id, agent, out, registry } => {
+            if out.exists() {
+                anyhow::bail!("{} exists: not overwriting a key file", out.display());
+            }
+            let key = facade::generate_key(&id, &agent)?;
+            write_secret(&out, &key.to_json())?;
+            println!("wrote {} (key {id} for {agent}; keep it secret)", out.display());
+            if let Some(reg) = registry {
+                facade::add_key(&reg, &out)?;
+                println!("added {id} to {}", reg.display());
+            }
+        }
+        KeysCommand::Add { key_file, registry } => {
+            let reg = facade::add_key(&registry, &key_file)?;
+            println!("{}: {} keys", registry.display(), reg.len());
+        }
+        KeysCommand::List { registry, format } => {
+            let mut keys = facade::read_registry(&registry)?.entries();
+            keys.sort_by(|a, b| a.key_id.cmp(&b.key_id));
+            print!("{}", render(&output::KeyList { keys }, format.format)?);
+        }
+    }
+    Ok(0)
+}
+
+/// Writes a file readable by its owner only.
+fn write_secret(path: &Path, text: &str) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path).with_context(|| path.display().to_string())?;
+    f.write_all(text.as_bytes())?;
+    Ok(())
 }
 
 async fn open(conn: &ConnArgs) -> provex::Result<Provex> {

@@ -230,3 +230,137 @@ impl Render for IngestReport {
         g
     }
 }
+
+fn opt_status(v: &Option<provex::a2ap::SignatureStatus>) -> String {
+    v.map(|s| s.as_str().to_owned()).unwrap_or_else(|| "-".into())
+}
+
+impl Render for provex::a2ap::VerifyReport {
+    fn text(&self) -> String {
+        let mut s = String::new();
+        for d in &self.documents {
+            let verdict = if d.failed { "FAIL" } else { "ok  " };
+            let _ = write!(s, "{verdict} {} {} signature={}", d.id, d.doc_type, opt_status(&d.signature));
+            for e in &d.evidence {
+                let _ = write!(s, " evidence[{}]={}", e.chunk_id, e.status.as_str());
+            }
+            if let (Some(c), Some(v)) = (d.consensus, d.verified) {
+                let _ = write!(s, " consensus={c:.2}{}", if v { " verified" } else { " not-verified" });
+            }
+            s.push('\n');
+            for p in &d.problems {
+                let _ = writeln!(s, "       {}: {}", p.code, p.message);
+            }
+        }
+        for r in &self.rejected {
+            let _ = writeln!(s, "REJECTED {r}");
+        }
+        let sum = &self.summary;
+        let _ = writeln!(
+            s,
+            "{} documents, {} failed, {} rejected; {} of {} statements verified (threshold {}): {}",
+            sum.documents,
+            sum.failed_documents,
+            sum.rejected,
+            sum.verified_statements,
+            sum.statements,
+            sum.threshold,
+            if sum.passed { "PASS" } else { "FAIL" }
+        );
+        s
+    }
+    fn table(&self) -> Grid {
+        let mut g =
+            grid(&["id", "type", "signature", "evidence", "consensus", "verified", "problems", "result"]);
+        for d in &self.documents {
+            let evidence: Vec<&str> = d.evidence.iter().map(|e| e.status.as_str()).collect();
+            g.add_row([
+                d.id.clone(),
+                d.doc_type.to_string(),
+                opt_status(&d.signature),
+                evidence.join(" "),
+                d.consensus.map(|c| format!("{c:.2}")).unwrap_or_default(),
+                d.verified.map(|v| v.to_string()).unwrap_or_default(),
+                d.problems.iter().map(|p| p.code.as_str()).collect::<Vec<_>>().join(" "),
+                if d.failed { "FAIL".into() } else { "ok".into() },
+            ]);
+        }
+        g
+    }
+}
+
+impl Render for provex::a2ap::Trail {
+    fn text(&self) -> String {
+        self.to_text()
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&[
+            "time",
+            "verification",
+            "agent",
+            "verdict",
+            "confidence",
+            "signature",
+            "counted",
+            "consensus after",
+        ]);
+        for v in &self.verifications {
+            g.add_row([
+                v.time.clone().unwrap_or_default(),
+                v.verification_id.clone(),
+                v.agent.clone(),
+                v.verdict.clone(),
+                format!("{:.2}", v.confidence),
+                v.signature.as_str().to_owned(),
+                v.counted.to_string(),
+                format!("{:.2}", v.consensus_after),
+            ]);
+        }
+        g
+    }
+}
+
+/// A key registry's entries.
+#[derive(Serialize)]
+pub struct KeyList {
+    pub keys: Vec<provex::a2ap::KeyEntry>,
+}
+
+impl Render for KeyList {
+    fn text(&self) -> String {
+        self.keys.iter().map(|k| format!("{}  {}  {}\n", k.key_id, k.agent, k.public_key)).collect()
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["key_id", "agent", "public_key"]);
+        for k in &self.keys {
+            g.add_row([k.key_id.clone(), k.agent.clone(), k.public_key.clone()]);
+        }
+        g
+    }
+}
+
+impl Render for provex::facade::DemoReport {
+    fn text(&self) -> String {
+        let mut s = String::new();
+        for f in &self.files {
+            let _ = writeln!(s, "wrote {}", f.display());
+        }
+        if let Some(g) = &self.graph {
+            let _ = writeln!(
+                s,
+                "graph {g}: {} events and {} A2AP documents ingested",
+                self.events, self.documents
+            );
+        }
+        s
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["graph", "events", "documents"]);
+        g.add_row([
+            self.graph.clone().unwrap_or_default(),
+            self.events.to_string(),
+            self.documents.to_string(),
+        ]);
+        g
+    }
+}

@@ -25,6 +25,8 @@ pub enum Format {
     Auto,
     /// A2A runtime `ProvEvent` JSON lines (seed 000).
     A2a,
+    /// A2AP documents (seed 001): JSON lines or a JSON array.
+    A2ap,
 }
 
 impl Format {
@@ -32,6 +34,7 @@ impl Format {
         match self {
             Format::Auto => "auto",
             Format::A2a => "a2a",
+            Format::A2ap => "a2ap",
         }
     }
 }
@@ -41,6 +44,9 @@ pub fn detect(path: &Path) -> Result<Format> {
     let Some(line) = reader::first_line(path)? else {
         return Ok(Format::A2a);
     };
+    if line.trim_start_matches('\u{feff}').starts_with('[') {
+        return Ok(Format::A2ap);
+    }
     let value: serde_json::Value = serde_json::from_str(&line).map_err(|e| Error::Input {
         path: path.to_owned(),
         reason: format!("cannot detect the format: the first record is not JSON ({e})"),
@@ -49,10 +55,12 @@ pub fn detect(path: &Path) -> Result<Format> {
         Some(obj) if obj.len() == 1 && (obj.contains_key("Task") || obj.contains_key("Global")) => {
             Ok(Format::A2a)
         }
+        Some(obj) if obj.contains_key("@type") || obj.contains_key("@context") => Ok(Format::A2ap),
         _ => Err(Error::Input {
             path: path.to_owned(),
-            reason: "cannot detect the format: the first record is not an A2A runtime event \
-                     ({\"Task\":…} or {\"Global\":…}); name it with --format"
+            reason: "cannot detect the format: the first record is neither an A2A runtime event \
+                     ({\"Task\":…} or {\"Global\":…}) nor an A2AP document (with \"@type\"); \
+                     name it with --format"
                 .into(),
         }),
     }
@@ -63,6 +71,7 @@ pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Res
     let text =
         std::str::from_utf8(bytes).map_err(|e| format!("not valid UTF-8 (at byte {})", e.valid_up_to()))?;
     match format {
+        Format::A2ap => Err("A2AP documents are read by the A2AP reader".into()),
         Format::A2a | Format::Auto => {
             let event: events::ProvEvent = serde_json::from_str(text).map_err(|e| describe_json_error(&e))?;
             a2a::normalize(&event, out).map_err(|e| e.to_string())
@@ -96,6 +105,8 @@ pub struct IngestOptions {
     pub batch_events: usize,
     /// How often a following reader polls for new lines.
     pub poll: Duration,
+    /// A key registry file for A2AP signatures (formats.md §2).
+    pub keys: Option<PathBuf>,
 }
 
 impl Default for IngestOptions {
@@ -106,6 +117,7 @@ impl Default for IngestOptions {
             rejects: None,
             batch_events: 2_000,
             poll: Duration::from_millis(100),
+            keys: None,
         }
     }
 }
@@ -114,6 +126,8 @@ impl Default for IngestOptions {
 #[derive(Debug, Default)]
 pub struct Chunk {
     pub delta: GraphDelta,
+    /// A2AP documents, which the caller adds to its ledger.
+    pub records: Vec<crate::a2ap::Record>,
     pub events: u64,
     pub rejected: Vec<Rejected>,
     /// Bytes of the file read so far.
@@ -160,7 +174,14 @@ pub fn read_file(
         send,
     };
     let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
-    reader::read_lines(path, eof, &mut state)?;
+    if format == Format::A2ap && reader::first_line(path)?.is_some_and(|l| l.starts_with('[')) {
+        // A JSON array is one text, read whole.
+        let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        state.report.lines = text.iter().filter(|b| **b == b'\n').count() as u64;
+        state.add_a2ap(&String::from_utf8_lossy(&text), None);
+    } else {
+        reader::read_lines(path, eof, &mut state)?;
+    }
     if let Some(e) = state.failure.take() {
         return Err(e);
     }
@@ -187,6 +208,40 @@ struct FileIngest<'a> {
 }
 
 impl FileIngest<'_> {
+    /// Adds A2AP documents parsed from `text`; `line` is the line number when the text is
+    /// one line of a file.
+    fn add_a2ap(&mut self, text: &str, line: Option<u64>) {
+        for result in crate::a2ap::parse_documents(text) {
+            match result {
+                Ok(mut record) => {
+                    if let Some(n) = line {
+                        record.position.line = n as usize;
+                    }
+                    self.report.events += 1;
+                    self.chunk.events += 1;
+                    self.chunk.records.push(record);
+                }
+                Err(e) => {
+                    let number = line.unwrap_or(e.position.line as u64);
+                    let text = match line {
+                        Some(_) => text.to_owned(),
+                        None => text.lines().nth(e.position.line.saturating_sub(1)).unwrap_or("").to_owned(),
+                    };
+                    self.reject(number, e.reason, text);
+                }
+            }
+        }
+    }
+
+    fn reject(&mut self, line: u64, reason: String, text: String) {
+        let rejected = Rejected { file: self.path.to_owned(), line, reason, text };
+        self.report.rejected += 1;
+        if let Err(e) = self.rejects.write(&rejected) {
+            self.failure = Some(e);
+        }
+        self.chunk.rejected.push(rejected);
+    }
+
     /// Sends what is buffered; false when the receiver is gone.
     fn flush(&mut self) -> bool {
         if self.chunk.events == 0 && self.chunk.rejected.is_empty() {
@@ -203,25 +258,28 @@ impl reader::LineSink for FileIngest<'_> {
     fn line(&mut self, line: RawLine<'_>, offset: u64) -> Flow {
         self.report.lines += 1;
         self.offset = offset;
-        match normalize_line(self.format, line.bytes, &mut self.chunk.delta) {
-            Ok(()) => {
-                self.report.events += 1;
-                self.chunk.events += 1;
+        if self.format == Format::A2ap {
+            match std::str::from_utf8(line.bytes) {
+                Ok(text) => self.add_a2ap(text, Some(line.number)),
+                Err(e) => self.reject(
+                    line.number,
+                    format!("not valid UTF-8 (at byte {})", e.valid_up_to()),
+                    String::from_utf8_lossy(line.bytes).into_owned(),
+                ),
             }
-            Err(reason) => {
-                let rejected = Rejected {
-                    file: self.path.to_owned(),
-                    line: line.number,
-                    reason,
-                    text: String::from_utf8_lossy(line.bytes).into_owned(),
-                };
-                self.report.rejected += 1;
-                if let Err(e) = self.rejects.write(&rejected) {
-                    self.failure = Some(e);
-                    return Flow::Stop;
+        } else {
+            match normalize_line(self.format, line.bytes, &mut self.chunk.delta) {
+                Ok(()) => {
+                    self.report.events += 1;
+                    self.chunk.events += 1;
                 }
-                self.chunk.rejected.push(rejected);
+                Err(reason) => {
+                    self.reject(line.number, reason, String::from_utf8_lossy(line.bytes).into_owned())
+                }
             }
+        }
+        if self.failure.is_some() {
+            return Flow::Stop;
         }
         if self.chunk.events as usize >= self.batch_events && !self.flush() {
             return Flow::Stop;

@@ -62,6 +62,18 @@ str_enum! {
         AgentRuntimeInstance => "AgentRuntimeInstance",
         AgentBoot => "AgentBoot",
         AgentArchive => "AgentArchive",
+        /// A2AP (seed 001 §3.1): a software agent that signs statements and verifications.
+        Agent => "Agent",
+        /// A2AP: a signed provenance statement (a claim with evidence).
+        Statement => "Statement",
+        /// A2AP: an evidence segment, a byte range of a source document.
+        Chunk => "Chunk",
+        /// A2AP: a source document (for example a meeting transcript).
+        Document => "Document",
+        /// A2AP: where a document comes from (a recording, an archive).
+        Source => "Source",
+        /// A2AP: one agent's signed verification of a statement.
+        Verification => "Verification",
     }
 }
 
@@ -75,12 +87,26 @@ impl Label {
             LlmPrompt | ToolArgs | A2ATask | A2ATaskState | Artifact | Message | AgentArchive => {
                 BaseType::Entity
             }
+            // A2AP (seed 001): a verification is something an agent did (an activity); the
+            // statement, its evidence chunks, documents and sources are things (entities).
+            Agent => BaseType::Agent,
+            Verification => BaseType::Activity,
+            Statement | Chunk | Document | Source => BaseType::Entity,
         }
     }
 
-    /// The namespaced `prov:type` stored on the node (for example `a2a:LlmCall`).
+    /// The namespaced `prov:type` stored on the node: `a2a:<Label>` for the A2A runtime
+    /// labels, `a2ap:<Label>` for A2AP, and `prov:SoftwareAgent` for A2AP agents (the
+    /// `@type` of their records).
     pub fn prov_type(self) -> String {
-        format!("a2a:{}", self.as_str())
+        use Label::*;
+        match self {
+            Agent => "prov:SoftwareAgent".to_owned(),
+            Statement | Chunk | Document | Source | Verification => {
+                format!("a2ap:{}", self.as_str())
+            }
+            _ => format!("a2a:{}", self.as_str()),
+        }
     }
 }
 
@@ -91,6 +117,7 @@ str_enum! {
         WasGeneratedBy => "WAS_GENERATED_BY",
         WasAssociatedWith => "WAS_ASSOCIATED_WITH",
         WasDerivedFrom => "WAS_DERIVED_FROM",
+        WasAttributedTo => "WAS_ATTRIBUTED_TO",
     }
 }
 
@@ -122,6 +149,45 @@ str_enum! {
         WasCalledBy => "WAS_CALLED_BY",
         WasTransitionedFrom => "WAS_TRANSITIONED_FROM",
         WasTransitionedTo => "WAS_TRANSITIONED_TO",
+        // A2AP (seed 001 §3.2 and §6.3). Their PROV relation, where one exists, is given by
+        // `RelType::a2ap_kind`.
+        Generated => "GENERATED",
+        Cites => "CITES",
+        Supports => "SUPPORTS",
+        Contradicts => "CONTRADICTS",
+        RequestedVerification => "REQUESTED_VERIFICATION",
+        Verified => "VERIFIED",
+        Challenged => "CHALLENGED",
+        Validates => "VALIDATES",
+        PerformedBy => "PERFORMED_BY",
+        PartOf => "PART_OF",
+        SourcedFrom => "SOURCED_FROM",
+    }
+}
+
+impl RelType {
+    /// The edge kind of the A2AP relationship types (seed 001): the PROV relation the edge
+    /// stands for where one exists, else [`EdgeKind::Plain`]. `None` for the A2A runtime
+    /// types, whose kind depends on the event that made them.
+    ///
+    /// - `GENERATED` (Agent → Statement): `WAS_ATTRIBUTED_TO` (the statement is attributed to
+    ///   the agent; the edge points the semantic way, as seed 000's edges do).
+    /// - `CITES` (Statement → Chunk), `PART_OF` (Chunk → Document), `SOURCED_FROM`
+    ///   (Document → Source): `WAS_DERIVED_FROM`.
+    /// - `VALIDATES` (Verification → Statement): `USED` (the verification activity used it).
+    /// - `PERFORMED_BY` (Verification → Agent): `WAS_ASSOCIATED_WITH`.
+    /// - `SUPPORTS`, `CONTRADICTS`, `REQUESTED_VERIFICATION`, `VERIFIED`, `CHALLENGED`:
+    ///   plain domain relations, no PROV counterpart.
+    pub const fn a2ap_kind(self) -> Option<EdgeKind> {
+        use RelType::*;
+        match self {
+            Generated => Some(EdgeKind::Prov(ProvRelation::WasAttributedTo)),
+            Cites | PartOf | SourcedFrom => Some(EdgeKind::Prov(ProvRelation::WasDerivedFrom)),
+            Validates => Some(EdgeKind::Prov(ProvRelation::Used)),
+            PerformedBy => Some(EdgeKind::Prov(ProvRelation::WasAssociatedWith)),
+            Supports | Contradicts | RequestedVerification | Verified | Challenged => Some(EdgeKind::Plain),
+            _ => None,
+        }
     }
 }
 

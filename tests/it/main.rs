@@ -3,6 +3,7 @@
 mod common;
 
 mod a2a_mapping;
+mod a2ap;
 mod cli;
 mod ingest;
 mod reads;

@@ -1,6 +1,12 @@
 //! The one API of the core: the CLI calls it now, the HTTP server and the desktop shell
 //! call it too, and none of them reach the store or the ingest pipeline around it.
 
+mod a2ap;
+mod demo;
+
+pub use a2ap::{add_key, generate_key, read_registry, sign_file, verify_files, Keys};
+pub use demo::{write_council_files, DemoReport};
+
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -141,6 +147,8 @@ impl Provex {
             }
         }
         self.store.ensure_indexes(graph).await?;
+        let extra_keys = opts.keys.as_deref().map(read_registry).transpose()?;
+        let mut ledger = None;
         let started = Instant::now();
         let (tx, mut rx) = mpsc::channel::<Chunk>(4);
         let files_owned = files.to_vec();
@@ -195,6 +203,14 @@ impl Provex {
             if !chunk.delta.is_empty() {
                 self.deltas.lock().expect("delta log").publish(graph, chunk.delta);
             }
+            if !chunk.records.is_empty() {
+                if let Err(e) =
+                    self.add_documents(graph, &mut ledger, extra_keys.as_ref(), chunk.records).await
+                {
+                    write_error = Some(e);
+                    break;
+                }
+            }
         }
         drop(rx);
         let files_result = reader.await.map_err(|e| Error::Server(format!("ingest thread: {e}")))?;
@@ -206,6 +222,31 @@ impl Provex {
         report.rejected = report.files.iter().map(|f| f.rejected).sum();
         report.elapsed_ms = started.elapsed().as_millis() as u64;
         Ok(report)
+    }
+
+    /// Adds A2AP documents to the graph's ledger (loaded on first use) and writes the
+    /// ledger's graph: consensus, reputations and statuses are recomputed as documents
+    /// arrive.
+    async fn add_documents(
+        &self,
+        graph: &str,
+        ledger: &mut Option<crate::a2ap::Ledger>,
+        extra_keys: Option<&crate::a2ap::KeyRegistry>,
+        records: Vec<crate::a2ap::Record>,
+    ) -> Result<()> {
+        if ledger.is_none() {
+            let keys = extra_keys.map_or(Keys::Stored, Keys::StoredAnd);
+            *ledger = Some(self.load_ledger(graph, keys).await?);
+        }
+        let l = ledger.as_mut().expect("loaded above");
+        let mut changed = false;
+        for r in records {
+            changed |= l.push(r);
+        }
+        if changed {
+            self.write_ledger(graph, l).await?;
+        }
+        Ok(())
     }
 
     /// Subscribes to graph deltas: the batches after `since` still held, then a live

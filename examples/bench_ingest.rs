@@ -1,0 +1,316 @@
+//! Ingest and trace benchmarks of the spine, measured side by side in one run:
+//! parse + normalise (CPU only), end-to-end ingest against a bare `UNWIND … MERGE` of the
+//! same nodes and edges, and `trace --up --depth 10` on a 100,000-node graph.
+//!
+//! Run with `bash bench/ingest.sh` (release build, private FalkorDB on a free port).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use falkordb::{FalkorClientBuilder, FalkorConnectionInfo, FalkorValue};
+use provex::facade::{ConnectOptions, Provex, Quiet};
+use provex::ingest::{normalize_line, Format, IngestOptions};
+use provex::model::vocab::{BaseType, EdgeKind, Label, ProvRelation, RelType};
+use provex::model::{Edge, GraphDelta, Node, NodeRef, PropValue};
+use provex::store::server::{PrivateServer, ServerOptions};
+use provex::store::TraceDirection;
+
+const TASKS: usize = 20_000; // 9 events each
+
+fn write_events(path: &Path) {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut n = 0u64;
+    let mut ev = |task: &str, data: String| {
+        n += 1;
+        writeln!(
+            out,
+            r#"{{"Task":{{"id":"e{n}","context_id":"ctx-bench","task_id":"{task}","timestamp_ms":{},"data":{data}}}}}"#,
+            1_700_000_000_000u64 + n
+        )
+        .unwrap();
+    };
+    for t in 0..TASKS {
+        let task = format!("task-{t}");
+        let agent = format!("5f0c1a2e-8d4b-4c1e-9a77-{:012}", t % 50);
+        let scope = format!(r#"{{"Task":{{"task_id":"{task}"}}}}"#);
+        let meta = format!(r#"{{"agent_id":"{agent}"}}"#);
+        ev(&task, format!(r#"{{"TaskCreated":{{"task_id":"{task}","agent_id":"{agent}"}}}}"#));
+        ev(
+            &task,
+            format!(
+                r#"{{"MessageReceived":{{"id":"in-{t}","role":"user","content":["Summarise item {t} of the agenda"],"metadata":{meta}}}}}"#
+            ),
+        );
+        let prompt = r#"{"system":"You summarise council meetings.","user":"Summarise the attached transcript segment."}"#;
+        ev(
+            &task,
+            format!(
+                r#"{{"LlmCallStarted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta}}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"LlmCallCompleted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta},"usage":{{"Known":{{"prompt_tokens":812,"completion_tokens":240,"total_tokens":1052}}}},"duration_ms":2210,"success":true}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"ToolCallStarted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta}}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"ToolCallCompleted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta},"duration_ms":120,"success":true}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"completed"}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"summary-{t}","artifact_type":"text/markdown"}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"MessageSent":{{"id":"out-{t}","role":"agent","content":["Summary of item {t}"],"metadata":{meta}}}}}"#
+            ),
+        );
+    }
+}
+
+/// Parses and normalises every line in memory, in batches as the ingest does.
+fn normalise_all(lines: &[&[u8]]) -> Vec<GraphDelta> {
+    let mut batches = Vec::new();
+    let mut delta = GraphDelta::new();
+    for (i, line) in lines.iter().enumerate() {
+        normalize_line(Format::A2a, line, &mut delta).unwrap();
+        if (i + 1) % 2_000 == 0 {
+            batches.push(delta.take());
+        }
+    }
+    batches.push(delta);
+    batches
+}
+
+fn prop(v: &PropValue) -> FalkorValue {
+    match v {
+        PropValue::Bool(b) => FalkorValue::Bool(*b),
+        PropValue::Int(i) => FalkorValue::I64(*i),
+        PropValue::Float(f) => FalkorValue::F64(*f),
+        PropValue::Str(s) => FalkorValue::String(s.clone()),
+        PropValue::List(l) => FalkorValue::Array(l.iter().map(prop).collect()),
+    }
+}
+
+fn props(p: &BTreeMap<String, PropValue>) -> FalkorValue {
+    FalkorValue::Map(p.iter().map(|(k, v)| (k.clone(), prop(v))).collect())
+}
+
+/// The baseline: the same nodes and edges written with bare `UNWIND $rows … MERGE` queries
+/// built straight from the normalised batches (no file, no parsing).
+async fn bare_merge(url: &str, graph: &str, batches: &[GraphDelta]) -> f64 {
+    let info: FalkorConnectionInfo = url.try_into().unwrap();
+    let client = FalkorClientBuilder::new_async().with_connection_info(info).build().await.unwrap();
+    let mut g = client.select_graph(graph);
+    for l in Label::ALL {
+        g.query(format!("CREATE INDEX FOR (n:`{l}`) ON (n.name)")).execute().await.unwrap();
+    }
+    let start = Instant::now();
+    for batch in batches {
+        let mut by_label: BTreeMap<Label, Vec<FalkorValue>> = BTreeMap::new();
+        for n in batch.nodes() {
+            let mut p = n.props.clone();
+            p.insert("prov:type".into(), n.label.prov_type().into());
+            p.insert("prov:base_type".into(), n.label.base_type().as_str().into());
+            let row =
+                [("name".to_owned(), FalkorValue::String(n.name.clone())), ("props".to_owned(), props(&p))];
+            by_label.entry(n.label).or_default().push(FalkorValue::Map(row.into_iter().collect()));
+        }
+        for (label, rows) in by_label {
+            let q = format!("UNWIND $rows AS r MERGE (n:`{label}` {{name: r.name}}) SET n += r.props");
+            g.query(q).with_param("rows", FalkorValue::Array(rows)).execute().await.unwrap();
+        }
+        let mut by_group: BTreeMap<(Label, RelType, EdgeKind, Label), Vec<FalkorValue>> = BTreeMap::new();
+        for e in batch.edges() {
+            let mut p = e.props.clone();
+            if let Some((k, v)) = e.kind.key() {
+                p.insert(k.into(), v.into());
+            }
+            let row = [
+                ("s".to_owned(), FalkorValue::String(e.source.name.clone())),
+                ("t".to_owned(), FalkorValue::String(e.target.name.clone())),
+                ("props".to_owned(), props(&p)),
+            ];
+            by_group
+                .entry((e.source.label, e.rel, e.kind, e.target.label))
+                .or_default()
+                .push(FalkorValue::Map(row.into_iter().collect()));
+        }
+        for ((s, rel, kind, t), rows) in by_group {
+            let key = kind.key().map(|(k, v)| format!(" {{`{k}`: '{v}'}}")).unwrap_or_default();
+            let q = format!(
+                "UNWIND $rows AS r MATCH (a:`{s}` {{name: r.s}}) MATCH (b:`{t}` {{name: r.t}}) \
+                 MERGE (a)-[e:`{rel}`{key}]->(b) SET e += r.props"
+            );
+            g.query(q).with_param("rows", FalkorValue::Array(rows)).execute().await.unwrap();
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// A layered random DAG of `n` entities, each derived from 1–3 of the 300 nodes before it.
+fn random_dag(n: usize) -> Vec<GraphDelta> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rnd = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut batches = Vec::new();
+    let mut delta = GraphDelta::new();
+    for i in 0..n {
+        let name = format!("artifact:dag-{i}");
+        delta.add_node(Node::new(Label::Artifact, name.clone()));
+        if i > 0 {
+            let parents = 1 + (rnd() % 3) as usize;
+            for _ in 0..parents {
+                let j = i - 1 - (rnd() as usize % i.min(300));
+                let e = Edge::new(
+                    RelType::WasGeneratedBy,
+                    EdgeKind::Prov(ProvRelation::WasDerivedFrom),
+                    NodeRef::new(Label::Artifact, name.clone()),
+                    NodeRef::new(Label::Artifact, format!("artifact:dag-{j}")),
+                );
+                delta.add_edge(e);
+            }
+        }
+        if (i + 1) % 10_000 == 0 {
+            batches.push(delta.take());
+        }
+    }
+    batches.push(delta);
+    batches
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let _ = BaseType::Entity;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.jsonl");
+    write_events(&file);
+    let bytes = std::fs::read(&file).unwrap();
+    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).collect();
+    let events = lines.len() as f64;
+    println!("events: {} ({} tasks), {:.1} MB", lines.len(), TASKS, bytes.len() as f64 / 1e6);
+
+    // 1. Parse + normalise, CPU only (best of 3).
+    let mut best = f64::MAX;
+    let mut batches = Vec::new();
+    for _ in 0..3 {
+        let t = Instant::now();
+        batches = normalise_all(&lines);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let nodes: usize = batches.iter().map(GraphDelta::node_count).sum();
+    let edges: usize = batches.iter().map(GraphDelta::edge_count).sum();
+    println!("parse+normalise: {:.0} events/s (best of 3, {best:.3} s)", events / best);
+
+    // 2. FalkorDB: bare UNWIND MERGE vs Provex end to end, each on a fresh graph.
+    let data = tempfile::tempdir().unwrap();
+    let server =
+        PrivateServer::start(&ServerOptions { data_dir: data.path().into(), persist: false, port: None })
+            .unwrap();
+    let url = server.url();
+    let provex = Provex::open(ConnectOptions { url: Some(url.clone()), server: None }).await.unwrap();
+    let mut bare_t = Vec::new();
+    let mut provex_t = Vec::new();
+    for round in 0..3 {
+        let g = format!("bare{round}");
+        bare_t.push(bare_merge(&url, &g, &batches).await);
+        provex.delete_graph(&g).await.unwrap();
+        let g = format!("provex{round}");
+        let t = Instant::now();
+        let report = provex
+            .ingest(
+                &g,
+                &[file.clone()],
+                IngestOptions::default(),
+                Arc::new(AtomicBool::new(false)),
+                Arc::new(Quiet),
+            )
+            .await
+            .unwrap();
+        provex_t.push(t.elapsed().as_secs_f64());
+        assert_eq!(report.rejected, 0);
+        let stats = provex.stats(&g).await.unwrap();
+        provex.delete_graph(&g).await.unwrap();
+        if round == 0 {
+            println!(
+                "graph: {} nodes, {} edges ({nodes} node and {edges} edge upserts)",
+                stats.nodes, stats.edges
+            );
+        }
+    }
+    let bare = median(&mut bare_t);
+    let ours = median(&mut provex_t);
+    println!(
+        "bare UNWIND MERGE (median of 3): {bare:.2} s = {:.0} nodes/s, {:.0} edges/s",
+        nodes as f64 / bare,
+        edges as f64 / bare
+    );
+    println!(
+        "provex ingest (median of 3): {ours:.2} s = {:.0} events/s, {:.0} nodes/s, {:.0} edges/s",
+        events / ours,
+        nodes as f64 / ours,
+        edges as f64 / ours
+    );
+    println!("provex / bare throughput: {:.0}%", 100.0 * bare / ours);
+
+    // 3. trace --up --depth 10 on a 100,000-node graph.
+    let g = "dag100k";
+    for b in random_dag(100_000) {
+        provex.write(g, b).await.unwrap();
+    }
+    let stats = provex.stats(g).await.unwrap();
+    let mut times = Vec::new();
+    let mut sizes = Vec::new();
+    for k in 0..200u64 {
+        let root = format!("artifact:dag-{}", 50_000 + (k * 7919) % 50_000);
+        let t = Instant::now();
+        let sub = provex.trace(g, &root, TraceDirection::Up, 10).await.unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        sizes.push(sub.nodes.len() as f64);
+    }
+    let p95 = {
+        let mut t = times.clone();
+        t.sort_by(f64::total_cmp);
+        t[t.len() * 95 / 100]
+    };
+    println!(
+        "trace --up --depth 10 on {} nodes / {} edges: median {:.2} ms, p95 {p95:.2} ms over 200 roots (median {} nodes reached)",
+        stats.nodes,
+        stats.edges,
+        median(&mut times),
+        median(&mut sizes)
+    );
+    drop(server);
+}

@@ -1,0 +1,42 @@
+//! A2AP (seed 001, formats.md §2): signed provenance statements and verifications, their
+//! signatures, evidence integrity, consensus, verification trails and graph mapping. Pure:
+//! nothing here touches the database.
+
+pub mod canonical;
+pub mod consensus;
+pub mod document;
+pub mod evidence;
+pub mod graph;
+pub mod keys;
+pub mod ledger;
+pub mod report;
+pub mod signature;
+pub mod stored;
+pub mod trail;
+
+pub use consensus::{ConsensusConfig, ReputationPolicy};
+pub use document::{parse_documents, parse_value, DocType, Document, Position, Record, RecordError};
+pub use evidence::{chunk_id, sha256_tag, statement_id, EvidenceCheck, EvidenceStatus};
+pub use keys::{KeyEntry, KeyFile, KeyRegistry};
+pub use ledger::Ledger;
+pub use report::{DocumentReport, Summary, VerifyReport};
+pub use signature::{
+    check_signature, sign_text, sign_value, signed_bytes, KeyRef, SignatureCheck, SignatureStatus,
+};
+pub use trail::Trail;
+
+use serde::{Deserialize, Serialize};
+
+/// Something wrong with a document that is reported rather than rejecting it: a stable
+/// `code` for a UI to match on and a human-readable message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    pub code: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
+        Problem { code: code.to_owned(), message: message.into() }
+    }
+}

@@ -1,0 +1,158 @@
+//! The facade's A2AP operations: verifying files or what a graph holds, verification
+//! trails, signing and keys. Trails and graph verification rebuild the ledger from the
+//! documents stored in the graph, so they always speak of what is stored.
+
+use std::path::{Path, PathBuf};
+
+use falkordb::FalkorValue;
+
+use super::Provex;
+use crate::a2ap::{stored, ConsensusConfig, KeyFile, KeyRef, KeyRegistry, Ledger, Trail, VerifyReport};
+use crate::error::{Error, Result};
+
+/// Reads a key registry file.
+pub fn read_registry(path: &Path) -> Result<KeyRegistry> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    KeyRegistry::from_json(&text).map_err(|reason| Error::Input { path: path.to_owned(), reason })
+}
+
+/// Verifies A2AP files (no database): signatures, evidence, ids and consensus.
+pub fn verify_files(files: &[PathBuf], keys: Option<&Path>) -> Result<VerifyReport> {
+    if files.is_empty() {
+        return Err(Error::Usage("no input files".into()));
+    }
+    let registry = keys.map(read_registry).transpose()?.unwrap_or_default();
+    let mut ledger = Ledger::new(registry, ConsensusConfig::default());
+    for f in files {
+        let text = std::fs::read(f).map_err(|e| Error::io(f, e))?;
+        let text = String::from_utf8(text)
+            .map_err(|e| Error::Input { path: f.clone(), reason: format!("not valid UTF-8 ({e})") })?;
+        ledger.ingest_text(&text);
+    }
+    Ok(ledger.report())
+}
+
+/// Signs every signed document of a file with `key`; returns the signed text.
+pub fn sign_file(file: &Path, key_file: &Path, embed: bool) -> Result<String> {
+    let key_text = std::fs::read_to_string(key_file).map_err(|e| Error::io(key_file, e))?;
+    let key =
+        KeyFile::from_json(&key_text).map_err(|reason| Error::Input { path: key_file.to_owned(), reason })?;
+    let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+    let key_ref = if embed { KeyRef::Embedded } else { KeyRef::KeyId };
+    crate::a2ap::sign_text(&text, &key, key_ref)
+        .map_err(|reason| Error::Input { path: file.to_owned(), reason })
+}
+
+/// Makes a new signing key for an agent.
+pub fn generate_key(key_id: &str, agent: &str) -> Result<KeyFile> {
+    KeyFile::generate(key_id, agent).map_err(Error::Usage)
+}
+
+/// Adds a key (from a key file: only its public half is kept) to a registry file,
+/// creating the registry when it does not exist.
+pub fn add_key(registry_path: &Path, key_file: &Path) -> Result<KeyRegistry> {
+    let mut registry =
+        if registry_path.exists() { read_registry(registry_path)? } else { KeyRegistry::new() };
+    let text = std::fs::read_to_string(key_file).map_err(|e| Error::io(key_file, e))?;
+    let key =
+        KeyFile::from_json(&text).map_err(|reason| Error::Input { path: key_file.to_owned(), reason })?;
+    registry.add_entry(&key.entry()).map_err(|reason| Error::Input { path: key_file.to_owned(), reason })?;
+    std::fs::write(registry_path, registry.to_json()).map_err(|e| Error::io(registry_path, e))?;
+    Ok(registry)
+}
+
+/// Which keys a ledger loaded from a graph trusts.
+#[derive(Debug, Clone, Copy)]
+pub enum Keys<'a> {
+    /// The keys stored with the graph (from earlier ingests and agent records).
+    Stored,
+    /// The stored keys and these.
+    StoredAnd(&'a KeyRegistry),
+    /// Only these (and the agents' records): an auditor checking with keys of their own.
+    Only(&'a KeyRegistry),
+}
+
+fn strings(rows: Vec<Vec<FalkorValue>>) -> Vec<String> {
+    let mut out = Vec::new();
+    for row in rows {
+        for v in row {
+            match v {
+                FalkorValue::String(s) => out.push(s),
+                FalkorValue::Array(items) => out.extend(items.into_iter().filter_map(|i| match i {
+                    FalkorValue::String(s) => Some(s),
+                    _ => None,
+                })),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+impl Provex {
+    /// The ledger of the A2AP documents stored in a graph, with the keys `keys` says.
+    pub async fn load_ledger(&self, graph: &str, keys: Keys<'_>) -> Result<Ledger> {
+        let doc = stored::DOCUMENT;
+        let q = format!(
+            "MATCH (n:Statement) WHERE n.`{doc}` IS NOT NULL RETURN n.`{doc}` AS d \
+             UNION ALL MATCH (n:Verification) WHERE n.`{doc}` IS NOT NULL RETURN n.`{doc}` AS d \
+             UNION ALL MATCH (n:Document) WHERE n.`{doc}` IS NOT NULL RETURN n.`{doc}` AS d \
+             UNION ALL MATCH (n:Agent) WHERE n.`{doc}` IS NOT NULL RETURN n.`{doc}` AS d \
+             UNION ALL MATCH (n:Statement) WHERE n.`{r}` IS NOT NULL RETURN n.`{r}` AS d",
+            r = stored::REQUESTS
+        );
+        let (_, rows) = self.store.run_ro(graph, &q, vec![]).await?;
+        let (records, errors) = stored::records_from_envelopes(&strings(rows));
+        let registry = match keys {
+            Keys::Only(k) => k.clone(),
+            Keys::Stored | Keys::StoredAnd(_) => {
+                let q =
+                    format!("MATCH (a:Agent) WHERE a.`{r}` IS NOT NULL RETURN a.`{r}`", r = stored::REGISTRY);
+                let (_, rows) = self.store.run_ro(graph, &q, vec![]).await?;
+                let mut registry = KeyRegistry::new();
+                for e in stored::add_stored_keys(&mut registry, &strings(rows)) {
+                    tracing::warn!(graph, "{e}");
+                }
+                if let Keys::StoredAnd(extra) = keys {
+                    for entry in extra.entries() {
+                        registry.add_entry(&entry).map_err(Error::Usage)?;
+                    }
+                }
+                registry
+            }
+        };
+        for e in errors {
+            tracing::warn!(graph, "{e}");
+        }
+        let mut ledger = Ledger::new(registry, ConsensusConfig::default());
+        for r in records {
+            ledger.push(r);
+        }
+        Ok(ledger)
+    }
+
+    /// Writes a ledger's graph (with its documents and keys) and streams it as a delta.
+    pub async fn write_ledger(&self, graph: &str, ledger: &Ledger) -> Result<()> {
+        self.write(graph, stored::delta_with_documents(ledger)).await
+    }
+
+    /// Verifies again everything a graph holds.
+    pub async fn verify_graph(&self, graph: &str, keys: Option<&Path>) -> Result<VerifyReport> {
+        let registry = keys.map(read_registry).transpose()?;
+        let keys = registry.as_ref().map_or(Keys::Stored, Keys::Only);
+        let ledger = self.load_ledger(graph, keys).await?;
+        if ledger.entries().is_empty() {
+            return Err(Error::NotFound { what: "A2AP documents in graph", name: graph.to_owned() });
+        }
+        Ok(ledger.report())
+    }
+
+    /// A statement's verification trail: its claim, evidence chain, every verification and
+    /// the consensus after each, from the documents stored in the graph.
+    pub async fn trail(&self, graph: &str, statement: &str) -> Result<Trail> {
+        let ledger = self.load_ledger(graph, Keys::Stored).await?;
+        ledger
+            .trail(statement)
+            .ok_or_else(|| Error::NotFound { what: "statement", name: statement.to_owned() })
+    }
+}

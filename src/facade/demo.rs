@@ -1,0 +1,92 @@
+//! The council-meeting demo through the facade: its files, and its records streamed into a
+//! graph at once or paced over time as a live run would be.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Keys, Provex};
+use crate::demo::council::{self, Stream};
+use crate::error::{Error, Result};
+use crate::ingest::{normalize_line, Format};
+use crate::model::GraphDelta;
+
+/// What a demo run did.
+#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq)]
+pub struct DemoReport {
+    pub graph: Option<String>,
+    pub events: usize,
+    pub documents: usize,
+    pub files: Vec<PathBuf>,
+}
+
+/// Writes the demo's files (events, documents, key registry, transcript) into `dir`.
+pub fn write_council_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    council::generate().write_to(dir)
+}
+
+impl Provex {
+    /// Streams the council demo into `graph`: all at once, or with `pace` one record every
+    /// `pace` milliseconds, in the order a live run emits them. `cancel` stops it early.
+    pub async fn demo_council(
+        &self,
+        graph: &str,
+        pace: Option<u64>,
+        cancel: Arc<AtomicBool>,
+    ) -> Result<DemoReport> {
+        crate::store::validate_graph_name(graph)?;
+        let demo = council::generate();
+        let registry = council::demo_registry();
+        let mut ledger = self.load_ledger(graph, Keys::StoredAnd(&registry)).await?;
+        let mut report = DemoReport { graph: Some(graph.to_owned()), ..Default::default() };
+        let start = tokio::time::Instant::now();
+        let mut events = GraphDelta::new();
+        let mut docs_changed = false;
+        for (offset, record) in demo.schedule(pace) {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            if pace.is_some() {
+                tokio::time::sleep_until(start + Duration::from_millis(offset)).await;
+            }
+            match record.stream {
+                Stream::Events => {
+                    normalize_line(Format::A2a, record.line.as_bytes(), &mut events)
+                        .map_err(|e| Error::Server(format!("demo event: {e}")))?;
+                    report.events += 1;
+                }
+                Stream::A2ap => {
+                    for r in crate::a2ap::parse_documents(&record.line) {
+                        let r = r.map_err(|e| Error::Server(format!("demo document: {e}")))?;
+                        docs_changed |= ledger.push(r);
+                        report.documents += 1;
+                    }
+                }
+            }
+            if pace.is_some() {
+                self.flush_demo(graph, &mut events, &ledger, &mut docs_changed).await?;
+            }
+        }
+        self.flush_demo(graph, &mut events, &ledger, &mut docs_changed).await?;
+        Ok(report)
+    }
+
+    async fn flush_demo(
+        &self,
+        graph: &str,
+        events: &mut GraphDelta,
+        ledger: &crate::a2ap::Ledger,
+        docs_changed: &mut bool,
+    ) -> Result<()> {
+        if !events.is_empty() {
+            self.write(graph, events.take()).await?;
+        }
+        if std::mem::take(docs_changed) {
+            self.write_ledger(graph, ledger).await?;
+        }
+        Ok(())
+    }
+}
