@@ -14,7 +14,7 @@ use std::time::Instant;
 use falkordb::{FalkorClientBuilder, FalkorConnectionInfo, FalkorValue};
 use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::{normalize_line, Format, IngestOptions};
-use provex::model::vocab::{BaseType, EdgeKind, Label, ProvRelation, RelType};
+use provex::model::vocab::{EdgeKind, Label, ProvRelation, RelType};
 use provex::model::{Edge, GraphDelta, Node, NodeRef, PropValue};
 use provex::store::server::{PrivateServer, ServerOptions};
 use provex::store::TraceDirection;
@@ -213,7 +213,6 @@ fn median(v: &mut [f64]) -> f64 {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let _ = BaseType::Entity;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("events.jsonl");
     write_events(&file);
@@ -252,7 +251,7 @@ async fn main() {
         let report = provex
             .ingest(
                 &g,
-                &[file.clone()],
+                std::slice::from_ref(&file),
                 IngestOptions::default(),
                 Arc::new(AtomicBool::new(false)),
                 Arc::new(Quiet),

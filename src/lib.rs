@@ -13,4 +13,5 @@ pub mod model;
 
 pub use error::{Error, Result};
 pub mod ingest;
+pub mod layout;
 pub mod store;

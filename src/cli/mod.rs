@@ -116,6 +116,32 @@ pub enum Command {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
+    /// Lay a graph out (layered, for drawing): a stored graph, a node's neighbourhood, or
+    /// a graph file.
+    Layout {
+        /// A stored graph.
+        #[arg(long, short, required_unless_present = "input", conflicts_with = "input")]
+        graph: Option<String>,
+        /// Only this node's ancestors and descendants (with --graph).
+        #[arg(long, requires = "graph")]
+        root: Option<String>,
+        /// How far from --root.
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// A graph file {"nodes":[{"id","label"}],"edges":[{"source","target"}]}, such as
+        /// `provex trace --format json` writes.
+        #[arg(long)]
+        input: Option<PathBuf>,
+        /// Which way edges point.
+        #[arg(long, value_enum, default_value_t = LayoutDirection::Down)]
+        direction: LayoutDirection,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = LayoutFormat::Json)]
+        format: LayoutFormat,
+        /// Write here instead of standard output.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
     /// Demonstrations.
     Demo {
         #[command(subcommand)]
@@ -228,6 +254,18 @@ pub enum DemoCommand {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LayoutDirection {
+    Down,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LayoutFormat {
+    Json,
+    Svg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum VerifyFormat {
     Json,
     Text,
@@ -286,6 +324,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             return Ok(0);
         }
+        Command::Layout { graph: None, input: Some(input), direction, format, out, .. } => {
+            let laid = facade::layout_file(&input, &layout_options(direction))?;
+            emit_layout(&laid, format, out.as_deref())?;
+            return Ok(0);
+        }
         Command::Demo { command: DemoCommand::Council { graph: None, pace: _, out: Some(dir) } } => {
             let files = facade::write_council_files(&dir)?;
             let report = facade::DemoReport { files, ..Default::default() };
@@ -321,7 +364,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             report.files = files;
             write!(out, "{}", render(&report, OutputFormat::Text)?)?;
         }
-        Command::Verify { .. } | Command::Keys { .. } | Command::Sign { .. } => unreachable!("handled above"),
+        Command::Layout { graph: Some(graph), root, depth, direction, format, out: path, .. } => {
+            let root = root.as_deref().map(|r| (r, depth));
+            let laid = provex.layout(&graph, root, &layout_options(direction)).await?;
+            emit_layout(&laid, format, path.as_deref())?;
+        }
+        Command::Verify { .. } | Command::Keys { .. } | Command::Sign { .. } | Command::Layout { .. } => {
+            unreachable!("handled above")
+        }
         Command::Ingest { files, graph, format, follow, rejects, keys } => {
             let opts = IngestOptions { format: format.into(), follow, rejects, keys, ..Default::default() };
             let cancel = Arc::new(AtomicBool::new(false));
@@ -363,6 +413,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+fn layout_options(direction: LayoutDirection) -> provex::layout::LayoutOptions {
+    let direction = match direction {
+        LayoutDirection::Down => provex::layout::Direction::Down,
+        LayoutDirection::Right => provex::layout::Direction::Right,
+    };
+    provex::layout::LayoutOptions { direction, ..Default::default() }
+}
+
+fn emit_layout(laid: &facade::LaidOut, format: LayoutFormat, out: Option<&Path>) -> anyhow::Result<()> {
+    let text = match format {
+        LayoutFormat::Json => laid.to_json() + "\n",
+        LayoutFormat::Svg => laid.to_svg(),
+    };
+    match out {
+        Some(path) => std::fs::write(path, text).with_context(|| path.display().to_string())?,
+        None => print!("{text}"),
+    }
+    Ok(())
 }
 
 fn keys(command: KeysCommand) -> anyhow::Result<u8> {

@@ -101,14 +101,22 @@ impl Provex {
              UNION ALL MATCH (n:Statement) WHERE n.`{r}` IS NOT NULL RETURN n.`{r}` AS d",
             r = stored::REQUESTS
         );
-        let (_, rows) = self.store.run_ro(graph, &q, vec![]).await?;
+        let rows = match self.store.run_ro(graph, &q, vec![]).await {
+            Ok((_, rows)) => rows,
+            Err(Error::NotFound { what: "graph", .. }) => Vec::new(),
+            Err(e) => return Err(e),
+        };
         let (records, errors) = stored::records_from_envelopes(&strings(rows));
         let registry = match keys {
             Keys::Only(k) => k.clone(),
             Keys::Stored | Keys::StoredAnd(_) => {
                 let q =
                     format!("MATCH (a:Agent) WHERE a.`{r}` IS NOT NULL RETURN a.`{r}`", r = stored::REGISTRY);
-                let (_, rows) = self.store.run_ro(graph, &q, vec![]).await?;
+                let rows = match self.store.run_ro(graph, &q, vec![]).await {
+                    Ok((_, rows)) => rows,
+                    Err(Error::NotFound { what: "graph", .. }) => Vec::new(),
+                    Err(e) => return Err(e),
+                };
                 let mut registry = KeyRegistry::new();
                 for e in stored::add_stored_keys(&mut registry, &strings(rows)) {
                     tracing::warn!(graph, "{e}");

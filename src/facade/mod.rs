@@ -3,9 +3,11 @@
 
 mod a2ap;
 mod demo;
+mod layout;
 
 pub use a2ap::{add_key, generate_key, read_registry, sign_file, verify_files, Keys};
 pub use demo::{write_council_files, DemoReport};
+pub use layout::{graph_file, layout_file, LaidOut};
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};

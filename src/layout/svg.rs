@@ -25,7 +25,7 @@ enum Kind {
 
 fn kind_of(base_type: Option<&str>) -> Kind {
     let t = base_type.unwrap_or("").to_ascii_lowercase();
-    match t.trim_start_matches("prov:") {
+    match t.trim_start_matches("prov:").trim_start_matches("prov") {
         "entity" => Kind::Entity,
         "activity" => Kind::Activity,
         "agent" => Kind::Agent,

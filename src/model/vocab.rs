@@ -95,6 +95,16 @@ impl Label {
         }
     }
 
+    /// The label whose `prov:type` this is.
+    pub fn from_prov_type(prov_type: &str) -> Option<Label> {
+        let label = match prov_type.split_once(':') {
+            Some(("prov", "SoftwareAgent")) => Label::Agent,
+            Some(("a2a" | "a2ap", rest)) => Label::parse(rest)?,
+            _ => return None,
+        };
+        (label.prov_type() == prov_type).then_some(label)
+    }
+
     /// The namespaced `prov:type` stored on the node: `a2a:<Label>` for the A2A runtime
     /// labels, `a2ap:<Label>` for A2AP, and `prov:SoftwareAgent` for A2AP agents (the
     /// `@type` of their records).

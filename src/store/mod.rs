@@ -2,6 +2,7 @@
 //! explorer needs. Labels and relationship types in queries come only from the vocabulary
 //! types; everything from input travels as query parameters.
 
+pub mod raw;
 pub mod read;
 pub mod server;
 pub mod value;
@@ -28,7 +29,10 @@ pub const BATCH_ROWS: usize = 5_000;
 /// A connection to one FalkorDB server.
 pub struct Store {
     url: String,
+    /// The URL as given (with its password), for the raw connection.
+    info_url: String,
     info: FalkorConnectionInfo,
+    raw: Mutex<Option<redis::aio::MultiplexedConnection>>,
     client: RwLock<Arc<FalkorAsyncClient>>,
     graphs: Mutex<HashMap<String, AsyncGraph>>,
     indexed: Mutex<HashSet<String>>,
@@ -68,7 +72,9 @@ impl Store {
         let client = build_client(&info, &shown).await?;
         let store = Store {
             url: shown,
+            info_url: url.to_owned(),
             info,
+            raw: Mutex::new(None),
             client: RwLock::new(Arc::new(client)),
             graphs: Mutex::new(HashMap::new()),
             indexed: Mutex::new(HashSet::new()),
@@ -135,7 +141,7 @@ impl Store {
         for (k, v) in params {
             q = q.with_param(k, v);
         }
-        let result = q.execute().await.map_err(|e| classify(e, &self.url))?;
+        let result = q.execute().await.map_err(|e| missing_graph(classify(e, &self.url), graph))?;
         let header = result.header.to_vec();
         Ok((header, result.data.into_values_lossy().collect()))
     }
@@ -211,6 +217,16 @@ pub fn validate_graph_name(name: &str) -> Result<()> {
         Err(Error::Usage(format!(
             "invalid graph name {name:?}: use letters, digits and _ - . : (at most 200)"
         )))
+    }
+}
+
+/// FalkorDB's error for a read of a graph that does not exist, as `NotFound`.
+pub(crate) fn missing_graph(e: Error, graph: &str) -> Error {
+    match e {
+        Error::Query(m) if m.contains("empty key") => {
+            Error::NotFound { what: "graph", name: graph.to_owned() }
+        }
+        e => e,
     }
 }
 

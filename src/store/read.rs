@@ -12,10 +12,11 @@ use falkordb::FalkorValue;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::value::{as_i64, as_string, str_param, to_json};
+use super::raw;
+use super::value::{as_i64, as_string, to_json};
 use super::Store;
 use crate::error::{Error, Result};
-use crate::model::vocab::{Label, A2A_RELATION, PROV_BASE_TYPE};
+use crate::model::vocab::{Label, A2A_RELATION, PROV_BASE_TYPE, PROV_TYPE};
 
 /// A node as read back.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -98,6 +99,27 @@ struct RawEdge {
     rel: String,
     prov: Option<String>,
     a2a: Option<String>,
+    /// The node at the far end of the step (id and record).
+    far: (i64, NodeRecord),
+}
+
+/// The columns that describe a node `n` on the fast path: name, label and base type. The
+/// label comes from `prov:type` where the node has one of ours (reading labels is slow in
+/// FalkorDB), else from the node's labels.
+fn node_columns(n: &str) -> String {
+    format!("{n}.name, coalesce({n}.`{PROV_TYPE}`, labels({n})[0]), {n}.`{PROV_BASE_TYPE}`")
+}
+
+/// Reads the three [`node_columns`] starting at `at`.
+fn node_record(id: i64, r: &[redis::Value], at: usize) -> NodeRecord {
+    let label = r.get(at + 1).and_then(raw::string).unwrap_or_default();
+    NodeRecord {
+        id: r.get(at).and_then(raw::string).unwrap_or_else(|| format!("#{id}")),
+        label: Label::from_prov_type(&label).map(|l| l.as_str().to_owned()).unwrap_or(label),
+        base_type: r.get(at + 2).and_then(raw::string),
+        depth: None,
+        properties: BTreeMap::new(),
+    }
 }
 
 impl Store {
@@ -123,55 +145,62 @@ impl Store {
 
     /// The internal id of the node called `name`, found through the `name` index of each
     /// vocabulary label, or by a scan for graphs whose labels are outside it.
-    async fn resolve(&self, graph: &str, name: &str) -> Result<i64> {
+    async fn resolve(&self, graph: &str, name: &str) -> Result<(i64, NodeRecord)> {
+        let cols = node_columns("n");
         let union = Label::ALL
             .iter()
-            .map(|l| format!("MATCH (n:`{l}` {{name: $name}}) RETURN id(n) AS id"))
+            .map(|l| format!("MATCH (n:`{l}` {{name: $name}}) RETURN id(n), {cols}"))
             .collect::<Vec<_>>()
             .join(" UNION ALL ");
-        let (_, rows) = self.run_ro(graph, &union, vec![("name", str_param(name))]).await?;
-        if let Some(id) = rows.first().and_then(|r| as_i64(&r[0])) {
-            return Ok(id);
+        let literal = falkordb::to_cypher_param(name).map_err(|e| Error::Usage(e.to_string()))?;
+        let params = [("name", literal)];
+        let mut rows = self.raw_ro(graph, &union, &params).await?;
+        if rows.is_empty() {
+            let q = format!("MATCH (n) WHERE n.name = $name RETURN id(n), {cols} LIMIT 1");
+            rows = self.raw_ro(graph, &q, &params).await?;
         }
-        let (_, rows) = self
-            .run_ro(
-                graph,
-                "MATCH (n) WHERE n.name = $name RETURN id(n) LIMIT 1",
-                vec![("name", str_param(name))],
-            )
-            .await?;
         rows.first()
-            .and_then(|r| as_i64(&r[0]))
+            .and_then(|r| Some((raw::int(&r[0])?, r)))
+            .map(|(id, r)| (id, node_record(id, r, 1)))
             .ok_or_else(|| Error::NotFound { what: "node", name: format!("{name} (graph {graph})") })
     }
 
     /// Nodes by internal id, with or without their properties.
     async fn nodes_by_id(&self, graph: &str, ids: &[i64], props: bool) -> Result<HashMap<i64, NodeRecord>> {
         let mut out = HashMap::with_capacity(ids.len());
-        for chunk in ids.chunks(5_000) {
-            let ret = if props { ", properties(n) AS p" } else { "" };
+        if props {
             let q = format!(
                 "UNWIND $ids AS i MATCH (n) WHERE id(n) = i \
-                 RETURN id(n) AS id, n.name AS name, labels(n)[0] AS label, n.`{PROV_BASE_TYPE}` AS bt{ret}"
+                 RETURN id(n) AS id, n.name AS name, labels(n)[0] AS label, n.`{PROV_BASE_TYPE}` AS bt, properties(n) AS p"
             );
-            let ids_param = FalkorValue::Array(chunk.iter().map(|i| FalkorValue::I64(*i)).collect());
-            let (_, rows) = self.run_ro(graph, &q, vec![("ids", ids_param)]).await?;
-            for r in rows {
-                let Some(id) = as_i64(&r[0]) else { continue };
-                let properties = match r.get(4).map(to_json) {
-                    Some(Value::Object(m)) => m.into_iter().collect(),
-                    _ => BTreeMap::new(),
-                };
-                out.insert(
-                    id,
-                    NodeRecord {
-                        id: as_string(&r[1]).unwrap_or_else(|| format!("#{id}")),
-                        label: as_string(&r[2]).unwrap_or_default(),
-                        base_type: as_string(&r[3]),
-                        depth: None,
-                        properties,
-                    },
-                );
+            for chunk in ids.chunks(5_000) {
+                let ids_param = FalkorValue::Array(chunk.iter().map(|i| FalkorValue::I64(*i)).collect());
+                let (_, rows) = self.run_ro(graph, &q, vec![("ids", ids_param)]).await?;
+                for r in rows {
+                    let Some(id) = as_i64(&r[0]) else { continue };
+                    let properties = match r.get(4).map(to_json) {
+                        Some(Value::Object(m)) => m.into_iter().collect(),
+                        _ => BTreeMap::new(),
+                    };
+                    out.insert(
+                        id,
+                        NodeRecord {
+                            id: as_string(&r[1]).unwrap_or_else(|| format!("#{id}")),
+                            label: as_string(&r[2]).unwrap_or_default(),
+                            base_type: as_string(&r[3]),
+                            depth: None,
+                            properties,
+                        },
+                    );
+                }
+            }
+            return Ok(out);
+        }
+        let q = format!("UNWIND $ids AS i MATCH (n) WHERE id(n) = i RETURN id(n), {}", node_columns("n"));
+        for chunk in ids.chunks(5_000) {
+            for r in self.raw_ro(graph, &q, &[("ids", raw::id_list(chunk))]).await? {
+                let Some(id) = raw::int(&r[0]) else { continue };
+                out.insert(id, node_record(id, &r, 1));
             }
         }
         Ok(out)
@@ -186,20 +215,22 @@ impl Store {
         };
         let q = format!(
             "UNWIND $ids AS i MATCH (a) WHERE id(a) = i MATCH {pattern} \
-             RETURN id(startNode(e)) AS s, id(endNode(e)) AS t, type(e) AS rel, \
-             e.`{PROV_BASE_TYPE}` AS prov, e.`{A2A_RELATION}` AS a2a"
+             RETURN id(startNode(e)), id(endNode(e)), type(e), e.`{PROV_BASE_TYPE}`, e.`{A2A_RELATION}`, \
+             id(b), {}",
+            node_columns("b")
         );
         let mut out = Vec::new();
         for chunk in ids.chunks(5_000) {
-            let ids_param = FalkorValue::Array(chunk.iter().map(|i| FalkorValue::I64(*i)).collect());
-            let (_, rows) = self.run_ro(graph, &q, vec![("ids", ids_param)]).await?;
+            let rows = self.raw_ro(graph, &q, &[("ids", raw::id_list(chunk))]).await?;
             out.extend(rows.into_iter().filter_map(|r| {
+                let far = raw::int(&r[5])?;
                 Some(RawEdge {
-                    source: as_i64(&r[0])?,
-                    target: as_i64(&r[1])?,
-                    rel: as_string(&r[2])?,
-                    prov: as_string(&r[3]),
-                    a2a: as_string(&r[4]),
+                    source: raw::int(&r[0])?,
+                    target: raw::int(&r[1])?,
+                    rel: raw::string(&r[2])?,
+                    prov: raw::string(&r[3]),
+                    a2a: raw::string(&r[4]),
+                    far: (far, node_record(far, &r, 6)),
                 })
             }));
         }
@@ -208,7 +239,7 @@ impl Store {
 
     /// A node with all its properties.
     pub async fn node(&self, graph: &str, name: &str) -> Result<NodeRecord> {
-        let id = self.resolve(graph, name).await?;
+        let (id, _) = self.resolve(graph, name).await?;
         self.nodes_by_id(graph, &[id], true)
             .await?
             .remove(&id)
@@ -217,22 +248,37 @@ impl Store {
 
     /// A node's neighbours in both directions, with the edges that join them.
     pub async fn neighbours(&self, graph: &str, name: &str) -> Result<Subgraph> {
-        let id = self.resolve(graph, name).await?;
+        let (id, record) = self.resolve(graph, name).await?;
         let mut raw = self.step(graph, &[id], TraceDirection::Up).await?;
         raw.extend(self.step(graph, &[id], TraceDirection::Down).await?);
-        let mut ids: Vec<i64> = vec![id];
-        ids.extend(raw.iter().flat_map(|e| [e.source, e.target]));
-        ids.sort_unstable();
-        ids.dedup();
-        self.assemble(graph, &ids, raw, |i| Some(u32::from(i != id))).await
+        let mut records = HashMap::from([(id, record)]);
+        let mut ids = vec![id];
+        for e in &raw {
+            if records.insert(e.far.0, e.far.1.clone()).is_none() {
+                ids.push(e.far.0);
+            }
+        }
+        Ok(assemble(&records, &ids, raw, |i| Some(u32::from(i != id))))
     }
 
     /// Ancestors (`Up`) or descendants (`Down`) of a node to `depth` levels: the nodes,
-    /// each with its distance, and the edges followed.
+    /// each with its distance, and the edges followed. One query per level, each returning
+    /// the edges leaving the frontier with the node at their far end.
     pub async fn trace(&self, graph: &str, name: &str, dir: TraceDirection, depth: u32) -> Result<Subgraph> {
-        let depth = depth.min(MAX_DEPTH);
-        let root = self.resolve(graph, name).await?;
+        let (root, record) = self.resolve(graph, name).await?;
+        self.trace_levels(graph, root, record, dir, depth.min(MAX_DEPTH)).await
+    }
+
+    async fn trace_levels(
+        &self,
+        graph: &str,
+        root: i64,
+        record: NodeRecord,
+        dir: TraceDirection,
+        depth: u32,
+    ) -> Result<Subgraph> {
         let mut level: HashMap<i64, u32> = HashMap::from([(root, 0)]);
+        let mut records = HashMap::from([(root, record)]);
         let mut order = vec![root];
         let mut frontier = vec![root];
         let mut edges = Vec::new();
@@ -243,60 +289,24 @@ impl Store {
             let step = self.step(graph, &frontier, dir).await?;
             let mut next = Vec::new();
             for e in step {
-                let other = match dir {
-                    TraceDirection::Up => e.target,
-                    TraceDirection::Down => e.source,
-                };
-                if let std::collections::hash_map::Entry::Vacant(slot) = level.entry(other) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = level.entry(e.far.0) {
                     slot.insert(d);
-                    order.push(other);
-                    next.push(other);
+                    order.push(e.far.0);
+                    next.push(e.far.0);
+                    records.insert(e.far.0, e.far.1.clone());
                 }
                 edges.push(e);
             }
             frontier = next;
         }
-        self.assemble(graph, &order, edges, |i| level.get(&i).copied()).await
-    }
-
-    async fn assemble(
-        &self,
-        graph: &str,
-        ids: &[i64],
-        raw: Vec<RawEdge>,
-        depth_of: impl Fn(i64) -> Option<u32>,
-    ) -> Result<Subgraph> {
-        let records = self.nodes_by_id(graph, ids, false).await?;
-        let name = |i: i64| records.get(&i).map(|n| n.id.clone()).unwrap_or_else(|| format!("#{i}"));
-        let mut edges: Vec<EdgeRecord> = raw
-            .into_iter()
-            .map(|e| EdgeRecord {
-                source: name(e.source),
-                target: name(e.target),
-                rel: e.rel,
-                prov: e.prov,
-                a2a: e.a2a,
-            })
-            .collect();
-        edges.sort();
-        edges.dedup();
-        let mut nodes: Vec<NodeRecord> = ids
-            .iter()
-            .filter_map(|i| {
-                let mut n = records.get(i)?.clone();
-                n.depth = depth_of(*i);
-                Some(n)
-            })
-            .collect();
-        nodes.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.id.cmp(&b.id)));
-        Ok(Subgraph { nodes, edges })
+        Ok(assemble(&records, &order, edges, |i| level.get(&i).copied()))
     }
 
     /// The shortest path between two nodes, ignoring edge direction, up to `max_len` edges;
     /// `None` when there is none that short.
     pub async fn path(&self, graph: &str, from: &str, to: &str, max_len: u32) -> Result<Option<PathResult>> {
-        let a = self.resolve(graph, from).await?;
-        let b = self.resolve(graph, to).await?;
+        let (a, a_record) = self.resolve(graph, from).await?;
+        let (b, _) = self.resolve(graph, to).await?;
         // Breadth-first from `a`; each found node remembers the edge it was reached by.
         let mut parent: HashMap<i64, Option<RawEdge>> = HashMap::from([(a, None)]);
         let mut frontier = vec![a];
@@ -308,20 +318,15 @@ impl Store {
             step.extend(self.step(graph, &frontier, TraceDirection::Down).await?);
             // Sorted so that ties between equally short paths break the same way each time.
             step.sort_by(|x, y| (x.source, x.target, &x.rel).cmp(&(y.source, y.target, &y.rel)));
-            let frontier_set: std::collections::HashSet<i64> = frontier.iter().copied().collect();
             let mut next = Vec::new();
             for e in step {
-                let other = if frontier_set.contains(&e.source) && !parent.contains_key(&e.target) {
-                    e.target
-                } else if frontier_set.contains(&e.target) && !parent.contains_key(&e.source) {
-                    e.source
-                } else {
+                if parent.contains_key(&e.far.0) {
                     continue;
-                };
+                }
+                let other = e.far.0;
                 next.push(other);
-                let done = other == b;
                 parent.insert(other, Some(e));
-                if done {
+                if other == b {
                     found = true;
                     break;
                 }
@@ -331,30 +336,20 @@ impl Store {
         if !found {
             return Ok(None);
         }
-        let mut chain = VecDeque::new();
+        let mut records = HashMap::from([(a, a_record)]);
+        let mut chain = VecDeque::from([b]);
         let mut raw_edges = Vec::new();
         let mut at = b;
-        chain.push_front(at);
         while let Some(Some(e)) = parent.remove(&at) {
+            records.insert(e.far.0, e.far.1.clone());
             at = if e.target == at { e.source } else { e.target };
             chain.push_front(at);
             raw_edges.push(e);
         }
         raw_edges.reverse();
-        let ids: Vec<i64> = chain.into_iter().collect();
-        let records = self.nodes_by_id(graph, &ids, false).await?;
         let name = |i: i64| records.get(&i).map(|n| n.id.clone()).unwrap_or_else(|| format!("#{i}"));
-        let edges = raw_edges
-            .into_iter()
-            .map(|e| EdgeRecord {
-                source: name(e.source),
-                target: name(e.target),
-                rel: e.rel,
-                prov: e.prov,
-                a2a: e.a2a,
-            })
-            .collect();
-        let nodes = ids
+        let edges = raw_edges.into_iter().map(|e| edge_record(e, &name)).collect();
+        let nodes = chain
             .iter()
             .enumerate()
             .filter_map(|(i, id)| {
@@ -377,6 +372,35 @@ impl Store {
         let (_, rows) = self.run_ro(graph, "MATCH (n) RETURN id(n)", vec![]).await?;
         let ids: Vec<i64> = rows.iter().filter_map(|r| as_i64(&r[0])).collect();
         let raw = self.step(graph, &ids, TraceDirection::Up).await?;
-        self.assemble(graph, &ids, raw, |_| None).await
+        let records = self.nodes_by_id(graph, &ids, false).await?;
+        Ok(assemble(&records, &ids, raw, |_| None))
     }
+}
+
+fn edge_record(e: RawEdge, name: &impl Fn(i64) -> String) -> EdgeRecord {
+    EdgeRecord { source: name(e.source), target: name(e.target), rel: e.rel, prov: e.prov, a2a: e.a2a }
+}
+
+/// Nodes (in `ids` order, then sorted by depth and name) and edges (sorted, deduplicated)
+/// of a traversal.
+fn assemble(
+    records: &HashMap<i64, NodeRecord>,
+    ids: &[i64],
+    raw: Vec<RawEdge>,
+    depth_of: impl Fn(i64) -> Option<u32>,
+) -> Subgraph {
+    let name = |i: i64| records.get(&i).map(|n| n.id.clone()).unwrap_or_else(|| format!("#{i}"));
+    let mut edges: Vec<EdgeRecord> = raw.into_iter().map(|e| edge_record(e, &name)).collect();
+    edges.sort();
+    edges.dedup();
+    let mut nodes: Vec<NodeRecord> = ids
+        .iter()
+        .filter_map(|i| {
+            let mut n = records.get(i)?.clone();
+            n.depth = depth_of(*i);
+            Some(n)
+        })
+        .collect();
+    nodes.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.id.cmp(&b.id)));
+    Subgraph { nodes, edges }
 }

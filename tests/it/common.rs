@@ -48,7 +48,7 @@ pub fn file_with(dir: &tempfile::TempDir, name: &str, lines: &[&str]) -> std::pa
 
 /// The graph as sorted text: `Label BaseType name` per node, then
 /// `source -[TYPE kind]-> target` per edge, kind being the PROV relation or `a2a:` and the
-/// A2A relation.
+/// A2A relation, or `plain`.
 pub async fn graph_text(provex: &Provex, graph: &str) -> String {
     let nodes = provex
         .query(graph, "MATCH (n) RETURN labels(n)[0] AS l, n.`prov:base_type` AS b, n.name AS n")
@@ -64,7 +64,7 @@ pub async fn graph_text(provex: &Provex, graph: &str) -> String {
         .query(
             graph,
             "MATCH (a)-[e]->(b) RETURN a.name AS a, type(e) AS t, \
-             coalesce(e.`prov:base_type`, 'a2a:' + e.`a2a:relation`) AS k, b.name AS b",
+             coalesce(e.`prov:base_type`, 'a2a:' + e.`a2a:relation`, 'plain') AS k, b.name AS b",
         )
         .await
         .unwrap();

@@ -5,5 +5,7 @@ mod common;
 mod a2a_mapping;
 mod a2ap;
 mod cli;
+mod council;
 mod ingest;
+mod layout;
 mod reads;

@@ -1,0 +1,120 @@
+//! Read-only queries on the hot path (traversals), sent as plain `GRAPH.RO_QUERY` over a
+//! multiplexed Redis connection and read in FalkorDB's verbose reply format. Traversals
+//! return many rows of small scalars, and for those this is two to three times faster than
+//! the compact format with typed decoding (measured in docs/BENCHMARKS.md). Verbose replies
+//! render lists as text, so queries on this path return scalars only.
+
+use redis::aio::MultiplexedConnection;
+use redis::Value;
+
+use super::{Store, QUERY_TIMEOUT_MS};
+use crate::error::{Error, Result};
+
+/// One reply row of scalars.
+pub type RawRow = Vec<Value>;
+
+pub fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        Value::BulkString(b) => std::str::from_utf8(b).ok()?.parse().ok(),
+        _ => None,
+    }
+}
+
+pub fn string(v: &Value) -> Option<String> {
+    match v {
+        Value::BulkString(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        Value::SimpleString(s) => Some(s.clone()),
+        Value::VerbatimString { text, .. } => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// A list of ids as a Cypher literal.
+pub fn id_list(ids: &[i64]) -> String {
+    let mut s = String::with_capacity(ids.len() * 7 + 2);
+    s.push('[');
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&id.to_string());
+    }
+    s.push(']');
+    s
+}
+
+impl Store {
+    async fn raw_connection(&self) -> Result<MultiplexedConnection> {
+        if let Some(c) = self.raw.lock().await.as_ref() {
+            return Ok(c.clone());
+        }
+        let client = redis::Client::open(self.info_url.as_str())
+            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+        let con = client
+            .get_multiplexed_async_connection()
+            .await
+            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+        *self.raw.lock().await = Some(con.clone());
+        Ok(con)
+    }
+
+    /// Runs a read-only query whose parameters are already Cypher literals (built with
+    /// [`falkordb::to_cypher_param`] or [`id_list`]), returning its rows.
+    pub(crate) async fn raw_ro(
+        &self,
+        graph: &str,
+        cypher: &str,
+        params: &[(&str, String)],
+    ) -> Result<Vec<RawRow>> {
+        super::validate_graph_name(graph)?;
+        let mut text = String::new();
+        if !params.is_empty() {
+            text.push_str("CYPHER ");
+            for (k, v) in params {
+                text.push_str(k);
+                text.push('=');
+                text.push_str(v);
+                text.push(' ');
+            }
+        }
+        text.push_str(cypher);
+        let mut con = self.raw_connection().await?;
+        let reply: redis::RedisResult<Value> = redis::cmd("GRAPH.RO_QUERY")
+            .arg(graph)
+            .arg(&text)
+            .arg("timeout")
+            .arg(QUERY_TIMEOUT_MS)
+            .query_async(&mut con)
+            .await;
+        let reply = match reply {
+            Ok(v) => v,
+            Err(e)
+                if e.is_io_error()
+                    || e.is_connection_dropped()
+                    || e.is_connection_refusal()
+                    || e.is_timeout() =>
+            {
+                *self.raw.lock().await = None;
+                return Err(Error::Connection { url: self.url.clone(), reason: e.to_string() });
+            }
+            Err(e) => return Err(super::missing_graph(Error::Query(e.to_string()), graph)),
+        };
+        // [header, rows, statistics]; a query with no RETURN has only statistics.
+        let Value::Array(mut parts) = reply else {
+            return Err(Error::Query(format!("unexpected reply to a graph query: {reply:?}")));
+        };
+        if parts.len() < 3 {
+            return Ok(Vec::new());
+        }
+        let rows = parts.swap_remove(1);
+        let Value::Array(rows) = rows else { return Ok(Vec::new()) };
+        Ok(rows
+            .into_iter()
+            .map(|r| match r {
+                Value::Array(values) => values,
+                other => vec![other],
+            })
+            .collect())
+    }
+}

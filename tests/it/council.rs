@@ -1,0 +1,257 @@
+//! The council-meeting demo end to end: its files verify exactly as designed from the CLI,
+//! it ingests into FalkorDB (at once, paced, or from its files), and the trails and the
+//! re-verification read back from the graph match the design.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use provex::a2ap::{EvidenceStatus, SignatureStatus};
+use provex::demo::council;
+use provex::facade::Quiet;
+use provex::ingest::IngestOptions;
+
+use crate::common;
+
+fn cli() -> Command {
+    let mut c = Command::cargo_bin("provex").unwrap();
+    c.arg("--falkordb").arg(common::url());
+    c
+}
+
+fn failed_ids(report: &serde_json::Value) -> Vec<String> {
+    report["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| {
+            let sig = d["signature"].as_str();
+            let bad_sig = sig.is_some_and(|s| s != "valid");
+            let bad_evidence = d["evidence"].as_array().unwrap().iter().any(|e| e["status"] == "mismatch");
+            bad_sig || bad_evidence
+        })
+        .map(|d| d["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn demo_files_verify_as_designed_from_the_cli() {
+    let demo = council::generate();
+    let dir = tempfile::tempdir().unwrap();
+    // --out alone writes the files and needs no database.
+    let out = Command::cargo_bin("provex")
+        .unwrap()
+        .args(["--falkordb", "redis://127.0.0.1:1", "demo", "council", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let a2ap = dir.path().join("council-a2ap.jsonl");
+    let keys = dir.path().join("council-keys.json");
+    assert_eq!(std::fs::read_to_string(&a2ap).unwrap(), demo.a2ap_jsonl());
+
+    let out =
+        cli().arg("verify").arg(&a2ap).arg("--keys").arg(&keys).args(["--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "the altered quote and the forged verification fail");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut failed = failed_ids(&report);
+    failed.sort();
+    let mut want = vec![demo.statements.parking_study_altered.clone(), demo.forged_verification.clone()];
+    want.sort();
+    assert_eq!(failed, want);
+    let statements: Vec<&serde_json::Value> = report["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["type"] == "a2ap:ProvenanceStatement")
+        .collect();
+    assert!(statements.iter().all(|d| d["consensus"].is_number() && d["verified"].is_boolean()));
+
+    // Without the registry the keys are unknown: every signature fails.
+    let out = cli().arg("verify").arg(&a2ap).args(["--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    // Text and table formats, and a missing file (exit 2).
+    for format in ["text", "table"] {
+        let out = cli()
+            .arg("verify")
+            .arg(&a2ap)
+            .arg("--keys")
+            .arg(&keys)
+            .args(["--format", format])
+            .output()
+            .unwrap();
+        assert!(String::from_utf8_lossy(&out.stdout).contains(&demo.forged_verification), "{format}");
+    }
+    let out = cli().args(["verify", "/no/such/file.jsonl"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn demo_into_falkordb_gives_the_designed_trails() {
+    let demo = council::generate();
+    let s = &demo.statements;
+    let (provex, graph) = common::open("council").await;
+    let report = provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    assert!(report.events > 20 && report.documents > 20, "{report:?}");
+    let stats = provex.stats(&graph).await.unwrap();
+    assert_eq!(stats.labels["Statement"], 8);
+    assert!(stats.labels["Verification"] >= 8);
+    assert!(stats.labels["LlmCall"] >= 1, "the runtime events are in the same graph");
+    let challenged = provex
+        .query(&graph, "MATCH (:Agent)-[:CHALLENGED]->(s:Statement) RETURN DISTINCT s.name")
+        .await
+        .unwrap();
+    assert!(challenged.rows.contains(&vec![serde_json::json!(s.bike_pilot_march)]), "{challenged:?}");
+    assert!(stats.relationships.contains_key("CONTRADICTS"));
+
+    // The challenged claim: its trail, in time order, with the consensus after each step.
+    let trail = provex.trail(&graph, &s.bike_pilot_march).await.unwrap();
+    assert!(!trail.verified);
+    assert!((trail.consensus - 0.31).abs() < 1e-9);
+    assert!(trail.verifications.iter().any(|v| v.verdict != "VALIDATED"));
+    let times: Vec<_> = trail.verifications.iter().map(|v| v.time.clone()).collect();
+    let mut sorted = times.clone();
+    sorted.sort();
+    assert_eq!(times, sorted);
+    assert_eq!(trail.verifications.last().unwrap().consensus_after, trail.consensus);
+    let ev = &trail.evidence[0];
+    assert_eq!(ev.status, EvidenceStatus::Match);
+    assert!(ev.timestamp.is_some(), "quotes carry their hh:mm:ss");
+    assert!(ev.document.available);
+
+    // The altered quote, and the forged verification left out of the consensus.
+    let altered = provex.trail(&graph, &s.parking_study_altered).await.unwrap();
+    assert_eq!(altered.signature, SignatureStatus::Invalid);
+    assert_eq!(altered.evidence[0].status, EvidenceStatus::Mismatch);
+    let parks = provex.trail(&graph, &s.parks_approved).await.unwrap();
+    let forged = parks.verifications.iter().find(|v| v.verification_id == demo.forged_verification).unwrap();
+    assert_eq!(forged.signature, SignatureStatus::Invalid);
+    assert!(!forged.counted);
+    assert_eq!(parks.consensus, 0.0);
+    assert_eq!(parks.contradicted_by, vec![s.parks_tabled.clone()]);
+
+    // Re-verifying what the graph holds gives the same failures as the files.
+    let stored = provex.verify_graph(&graph, None).await.unwrap();
+    let mut failed: Vec<&str> = stored.documents.iter().filter(|d| d.failed).map(|d| d.id.as_str()).collect();
+    failed.sort();
+    let mut want = vec![s.parking_study_altered.as_str(), demo.forged_verification.as_str()];
+    want.sort();
+    assert_eq!(failed, want);
+    assert_eq!(stored.summary.statements, 8);
+
+    // Running the demo again changes nothing.
+    let before = common::graph_text(&provex, &graph).await;
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    assert_eq!(before, common::graph_text(&provex, &graph).await);
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn demo_files_ingest_like_the_demo_stream() {
+    let (provex, graph) = common::open("council_files").await;
+    let dir = tempfile::tempdir().unwrap();
+    let files = provex::facade::write_council_files(dir.path()).unwrap();
+    let opts = IngestOptions { keys: Some(dir.path().join("council-keys.json")), ..Default::default() };
+    let report = provex
+        .ingest(&graph, &files[..2], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+        .await
+        .unwrap();
+    assert_eq!(report.rejected, 0);
+    assert_eq!(report.files[0].format, "a2a");
+    assert_eq!(report.files[1].format, "a2ap");
+    let (streamed, stream_graph) = common::open("council_stream").await;
+    streamed.demo_council(&stream_graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    assert_eq!(common::graph_text(&provex, &graph).await, common::graph_text(&streamed, &stream_graph).await);
+
+    // The trail from the CLI, as JSON.
+    let s = council::generate().statements;
+    let out =
+        cli().args(["trail", &s.bike_pilot_march, "--graph", &graph, "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let trail: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(trail["verified"], false);
+    let out = cli().args(["verify", "--graph", &graph, "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    provex.delete_graph(&graph).await.unwrap();
+    streamed.delete_graph(&stream_graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn paced_demo_streams_deltas_over_time() {
+    let (provex, graph) = common::open("council_paced").await;
+    let provex = Arc::new(provex);
+    let (_, mut rx) = provex.subscribe(u64::MAX);
+    let run = {
+        let (p, g) = (provex.clone(), graph.clone());
+        tokio::spawn(async move { p.demo_council(&g, Some(5), Arc::new(AtomicBool::new(false))).await })
+    };
+    let mut batches = 0;
+    let mut last_seq = 0;
+    let started = std::time::Instant::now();
+    while let Ok(Ok(batch)) = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await {
+        assert!(batch.seq > last_seq);
+        last_seq = batch.seq;
+        if batch.graph == graph {
+            batches += 1;
+        }
+        if run.is_finished() && rx.is_empty() {
+            break;
+        }
+    }
+    run.await.unwrap().unwrap();
+    let records = council::generate().records.len();
+    assert!(batches > records / 2, "{batches} batches for {records} records");
+    assert!(started.elapsed() >= Duration::from_millis(5 * (records as u64 - 1)));
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[test]
+fn layout_from_a_trace_file_and_from_the_graph() {
+    let graph = format!("t_layout_{}", std::process::id());
+    let example = common::repo().join("examples/a2a-run.jsonl");
+    cli().args(["ingest", "--graph", &graph]).arg(&example).assert().success();
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.json");
+    let out = cli()
+        .args(["trace", "artifact:art-figures-q3", "--graph", &graph, "--format", "json"])
+        .output()
+        .unwrap();
+    std::fs::write(&trace, &out.stdout).unwrap();
+    let sub: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+
+    let out = cli().args(["layout", "--input"]).arg(&trace).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let layout: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(layout["nodes"].as_array().unwrap().len(), sub["nodes"].as_array().unwrap().len());
+    assert_eq!(layout["edges"].as_array().unwrap().len(), sub["edges"].as_array().unwrap().len());
+    for e in layout["edges"].as_array().unwrap() {
+        assert!(e["points"].as_array().unwrap().len() >= 2);
+    }
+    let out = cli()
+        .args(["layout", "--input"])
+        .arg(&trace)
+        .args(["--format", "svg", "--direction", "right"])
+        .output()
+        .unwrap();
+    let svg = String::from_utf8(out.stdout).unwrap();
+    assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{}", &svg[..svg.len().min(80)]);
+    assert!(svg.contains("artifact:art-figures-q3"));
+
+    let out = cli()
+        .args(["layout", "--graph", &graph, "--root", "task_execution_task-research-q3", "--depth", "1"])
+        .output()
+        .unwrap();
+    let around: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> =
+        around["nodes"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&"task:task-research-q3") && ids.contains(&"llm_call:evt-0015"), "{ids:?}");
+    let out = cli().args(["layout", "--graph", &graph]).output().unwrap();
+    let whole: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(whole["nodes"].as_array().unwrap().len(), 61);
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, r#"{"nodes":[{"id":"a"}],"edges":[{"source":"a","target":"zz"}]}"#).unwrap();
+    let out = cli().args(["layout", "--input"]).arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("zz"));
+}
