@@ -7,6 +7,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+// Ingest allocates many small strings and maps; mimalloc halves the time spent in malloc.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(

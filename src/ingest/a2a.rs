@@ -1,9 +1,9 @@
 //! Normalises A2A runtime events into PROV nodes and edges exactly as seed 000's tables and
 //! formats.md §1 say, so the graph equals the one the runtime's own provenance writer makes.
 
-use serde_json::Value;
+use serde_json::value::RawValue;
 
-use super::events::{CallScope, EventData, LlmUsage, MessageData, ProvEvent};
+use super::events::{CallScope, EventData, Json, LlmUsage, MessageData, ProvEvent};
 use crate::model::vocab::{A2aRelation as A2a, EdgeKind, Label, ProvRelation as Prov, RelType};
 use crate::model::{Edge, GraphDelta, Node, NodeRef, PropValue};
 
@@ -59,6 +59,32 @@ mod role {
 
 const STATUS_TRANSITION: &str = "a2a:status_transition";
 const RUNNER: &str = "agent:runner";
+
+/// A JSON field as a property: objects keep their text as it came; `null` is left out;
+/// scalars and arrays of scalars are stored as such (see [`PropValue::from_json`]).
+fn json_prop(raw: &Json) -> Option<PropValue> {
+    let text = raw.as_deref()?.get();
+    if text.starts_with('{') {
+        return Some(PropValue::Str(text.to_owned()));
+    }
+    PropValue::from_json(&serde_json::from_str(text).ok()?)
+}
+
+/// The `agent_id` member of a call's metadata, when it is an object with one.
+fn metadata_agent(raw: &Json) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct AgentOnly {
+        agent_id: Option<serde_json::Value>,
+    }
+    let text = raw.as_deref().map(RawValue::get)?;
+    if !text.starts_with('{') {
+        return None;
+    }
+    match serde_json::from_str::<AgentOnly>(text).ok()?.agent_id? {
+        serde_json::Value::String(s) => Some(s),
+        _ => None,
+    }
+}
 
 /// Why an event cannot be normalised although it parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -183,6 +209,14 @@ impl Normalizer<'_> {
         node
     }
 
+    /// Sets a JSON field as a property of `node` (see [`json_prop`]).
+    fn with_json(node: Node, key: &'static str, raw: &Json) -> Node {
+        match json_prop(raw) {
+            Some(v) => node.with(key, v),
+            None => node,
+        }
+    }
+
     fn add(&mut self, node: Node) -> NodeRef {
         let r = node.node_ref();
         self.out.add_node(node);
@@ -292,7 +326,7 @@ impl Normalizer<'_> {
                     .with(key::CLIENT, client.as_str())
                     .with(key::MODEL, model.as_str())
                     .with(key::FUNCTION_NAME, function_name.as_str())
-                    .with_json(key::METADATA, metadata)
+                    .with_opt(key::METADATA, json_prop(metadata))
                     .with(key::START_TIME, self.ts());
                 self.call(call, Label::LlmPrompt, names::llm_prompt(event.id()), prompt, scope, metadata);
             }
@@ -312,7 +346,7 @@ impl Normalizer<'_> {
                     .with(key::CLIENT, client.as_str())
                     .with(key::MODEL, model.as_str())
                     .with(key::FUNCTION_NAME, function_name.as_str())
-                    .with_json(key::METADATA, metadata)
+                    .with_opt(key::METADATA, json_prop(metadata))
                     .with(key::DURATION_MS, *duration_ms)
                     .with(key::SUCCESS, *success)
                     .with(key::END_TIME, self.ts());
@@ -328,7 +362,7 @@ impl Normalizer<'_> {
                 let mut call = self
                     .node(Label::ToolCall, names::tool_call(event.id()))
                     .with(key::TOOL_NAME, tool_name.as_str())
-                    .with_json(key::METADATA, metadata)
+                    .with_opt(key::METADATA, json_prop(metadata))
                     .with(key::START_TIME, self.ts());
                 if let Some(f) = function_name {
                     call = call.with(key::FUNCTION_NAME, f.as_str());
@@ -347,7 +381,7 @@ impl Normalizer<'_> {
                 let mut call = self
                     .node(Label::ToolCall, names::tool_call(event.id()))
                     .with(key::TOOL_NAME, tool_name.as_str())
-                    .with_json(key::METADATA, metadata)
+                    .with_opt(key::METADATA, json_prop(metadata))
                     .with(key::DURATION_MS, *duration_ms)
                     .with(key::SUCCESS, *success)
                     .with(key::END_TIME, self.ts());
@@ -395,9 +429,9 @@ impl Normalizer<'_> {
         call: Node,
         input_label: Label,
         input_name: String,
-        input: &Value,
+        input: &Json,
         scope: &CallScope,
-        metadata: &Value,
+        metadata: &Json,
     ) {
         let (input_key, input_role) = match input_label {
             Label::LlmPrompt => (key::PROMPT, role::PROMPT),
@@ -405,7 +439,7 @@ impl Normalizer<'_> {
         };
         let call_label = call.label;
         let call = self.add(call);
-        let input_node = self.node(input_label, input_name).with_json(input_key, input);
+        let input_node = Self::with_json(self.node(input_label, input_name), input_key, input);
         let input = self.add(input_node);
         self.used(RelType::WasUsedBy, &call, &input, input_role);
 
@@ -426,7 +460,8 @@ impl Normalizer<'_> {
             self.derived(call_rel, A2a::MessageCall, &processing, &call, None);
         }
         if let Some(task_id) = self.event.task_id() {
-            let agent_id = metadata.get("agent_id").and_then(Value::as_str);
+            let agent = metadata_agent(metadata);
+            let agent_id = agent.as_deref();
             self.task(task_id, agent_id);
             let exec = self.task_execution(task_id, agent_id, None, None);
             if let Some(agent) = agent_id {

@@ -7,7 +7,11 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// Arbitrary JSON kept as its text: prompts, arguments and metadata are stored as they came,
+/// without building and re-serialising a tree.
+pub type Json = Option<Box<RawValue>>;
 
 /// One line of an A2A runtime event file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -47,7 +51,7 @@ pub enum LlmUsage {
     Unknown,
 }
 
-/// The event payloads of formats.md §1. Arbitrary-JSON fields default to null when absent.
+/// The event payloads of formats.md §1. Arbitrary-JSON fields may be absent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum EventData {
     LlmCallStarted {
@@ -56,9 +60,9 @@ pub enum EventData {
         model: String,
         function_name: String,
         #[serde(default)]
-        prompt: Value,
+        prompt: Json,
         #[serde(default)]
-        metadata: Value,
+        metadata: Json,
     },
     LlmCallCompleted {
         scope: CallScope,
@@ -66,9 +70,9 @@ pub enum EventData {
         model: String,
         function_name: String,
         #[serde(default)]
-        prompt: Value,
+        prompt: Json,
         #[serde(default)]
-        metadata: Value,
+        metadata: Json,
         usage: LlmUsage,
         duration_ms: u64,
         success: bool,
@@ -79,9 +83,9 @@ pub enum EventData {
         #[serde(default)]
         function_name: Option<String>,
         #[serde(default)]
-        args: Value,
+        args: Json,
         #[serde(default)]
-        metadata: Value,
+        metadata: Json,
     },
     ToolCallCompleted {
         scope: CallScope,
@@ -89,9 +93,9 @@ pub enum EventData {
         #[serde(default)]
         function_name: Option<String>,
         #[serde(default)]
-        args: Value,
+        args: Json,
         #[serde(default)]
-        metadata: Value,
+        metadata: Json,
         duration_ms: u64,
         success: bool,
     },

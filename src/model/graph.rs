@@ -1,5 +1,6 @@
 //! Nodes, edges and the deltas that carry them from a normaliser to the store and the UI.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
@@ -95,8 +96,9 @@ impl From<f64> for PropValue {
     }
 }
 
-/// Properties, ordered by name so that output and queries are deterministic.
-pub type Props = BTreeMap<String, PropValue>;
+/// Properties, ordered by name so that output and queries are deterministic. Names come
+/// from the vocabulary (static), so building a node allocates none for them.
+pub type Props = BTreeMap<Cow<'static, str>, PropValue>;
 
 /// A reference to a node by its identity: label and `name`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -130,15 +132,23 @@ impl Node {
     }
 
     /// Sets a property; returns `self` for chaining.
-    pub fn with(mut self, key: &str, value: impl Into<PropValue>) -> Self {
-        self.props.insert(key.to_owned(), value.into());
+    pub fn with(mut self, key: &'static str, value: impl Into<PropValue>) -> Self {
+        self.props.insert(Cow::Borrowed(key), value.into());
+        self
+    }
+
+    /// Sets a property when there is a value.
+    pub fn with_opt(mut self, key: &'static str, value: Option<PropValue>) -> Self {
+        if let Some(v) = value {
+            self.props.insert(Cow::Borrowed(key), v);
+        }
         self
     }
 
     /// Sets a property from JSON (skipped when the value is null).
-    pub fn with_json(mut self, key: &str, value: &serde_json::Value) -> Self {
+    pub fn with_json(mut self, key: &'static str, value: &serde_json::Value) -> Self {
         if let Some(v) = PropValue::from_json(value) {
-            self.props.insert(key.to_owned(), v);
+            self.props.insert(Cow::Borrowed(key), v);
         }
         self
     }
@@ -159,8 +169,8 @@ impl Edge {
         Edge { rel, kind, source, target, props: Props::new() }
     }
 
-    pub fn with(mut self, key: &str, value: impl Into<PropValue>) -> Self {
-        self.props.insert(key.to_owned(), value.into());
+    pub fn with(mut self, key: &'static str, value: impl Into<PropValue>) -> Self {
+        self.props.insert(Cow::Borrowed(key), value.into());
         self
     }
 
@@ -173,13 +183,48 @@ impl Edge {
 /// An edge's identity: source, type, kind, target.
 pub type EdgeKey = (NodeRef, RelType, EdgeKind, NodeRef);
 
+/// A borrowed [`NodeRef`], to look nodes up without cloning their names. It hashes and
+/// compares exactly as a `NodeRef` does (a `String` hashes as its `str`).
+#[derive(Hash)]
+struct NodeKey<'a> {
+    label: Label,
+    name: &'a str,
+}
+
+impl indexmap::Equivalent<NodeRef> for NodeKey<'_> {
+    fn equivalent(&self, key: &NodeRef) -> bool {
+        self.label == key.label && self.name == key.name
+    }
+}
+
+/// A borrowed [`EdgeKey`], hashing as the tuple does.
+#[derive(Hash)]
+struct EdgeLookup<'a> {
+    source: NodeKey<'a>,
+    rel: RelType,
+    kind: EdgeKind,
+    target: NodeKey<'a>,
+}
+
+impl indexmap::Equivalent<EdgeKey> for EdgeLookup<'_> {
+    fn equivalent(&self, key: &EdgeKey) -> bool {
+        self.source.equivalent(&key.0)
+            && self.rel == key.1
+            && self.kind == key.2
+            && self.target.equivalent(&key.3)
+    }
+}
+
+/// Hashing for the delta's maps: their keys are our own names, so a fast hasher is safe.
+type Fast = foldhash::fast::RandomState;
+
 /// A set of node and edge upserts. Adding a node or edge that is already present merges
 /// its properties into the earlier one (later values win), as the store's upsert does, so a
 /// delta applied once equals its records applied one by one.
 #[derive(Debug, Clone, Default)]
 pub struct GraphDelta {
-    nodes: IndexMap<NodeRef, Node>,
-    edges: IndexMap<EdgeKey, Edge>,
+    nodes: IndexMap<NodeRef, Node, Fast>,
+    edges: IndexMap<EdgeKey, Edge, Fast>,
 }
 
 impl GraphDelta {
@@ -188,30 +233,45 @@ impl GraphDelta {
     }
 
     pub fn add_node(&mut self, node: Node) {
-        match self.nodes.entry(node.node_ref()) {
-            indexmap::map::Entry::Occupied(mut e) => e.get_mut().props.extend(node.props),
-            indexmap::map::Entry::Vacant(e) => {
-                e.insert(node);
-            }
+        let key = NodeKey { label: node.label, name: &node.name };
+        if let Some(existing) = self.nodes.get_mut(&key) {
+            existing.props.extend(node.props);
+            return;
         }
+        self.nodes.insert(node.node_ref(), node);
     }
 
     pub fn add_edge(&mut self, edge: Edge) {
-        match self.edges.entry(edge.key()) {
-            indexmap::map::Entry::Occupied(mut e) => e.get_mut().props.extend(edge.props),
-            indexmap::map::Entry::Vacant(e) => {
-                e.insert(edge);
-            }
+        let key = EdgeLookup {
+            source: NodeKey { label: edge.source.label, name: &edge.source.name },
+            rel: edge.rel,
+            kind: edge.kind,
+            target: NodeKey { label: edge.target.label, name: &edge.target.name },
+        };
+        if let Some(existing) = self.edges.get_mut(&key) {
+            existing.props.extend(edge.props);
+            return;
         }
+        self.edges.insert(edge.key(), edge);
     }
 
     /// Merges another delta into this one.
     pub fn extend(&mut self, other: GraphDelta) {
-        for n in other.nodes.into_values() {
-            self.add_node(n);
+        for (key, node) in other.nodes {
+            match self.nodes.entry(key) {
+                indexmap::map::Entry::Occupied(mut e) => e.get_mut().props.extend(node.props),
+                indexmap::map::Entry::Vacant(e) => {
+                    e.insert(node);
+                }
+            }
         }
-        for e in other.edges.into_values() {
-            self.add_edge(e);
+        for (key, edge) in other.edges {
+            match self.edges.entry(key) {
+                indexmap::map::Entry::Occupied(mut e) => e.get_mut().props.extend(edge.props),
+                indexmap::map::Entry::Vacant(e) => {
+                    e.insert(edge);
+                }
+            }
         }
     }
 
@@ -246,5 +306,43 @@ impl GraphDelta {
 
     pub fn into_parts(self) -> (Vec<Node>, Vec<Edge>) {
         (self.nodes.into_values().collect(), self.edges.into_values().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::vocab::ProvRelation;
+
+    fn edge(rel: RelType, kind: EdgeKind) -> Edge {
+        Edge::new(rel, kind, NodeRef::new(Label::LlmCall, "c"), NodeRef::new(Label::LlmPrompt, "p"))
+    }
+
+    #[test]
+    fn repeated_nodes_and_edges_merge_their_properties() {
+        let mut d = GraphDelta::new();
+        d.add_node(Node::new(Label::A2ATask, "task:1").with("a", 1i64).with("b", 1i64));
+        d.add_node(Node::new(Label::A2ATask, "task:1").with("b", 2i64));
+        d.add_node(Node::new(Label::A2ATaskExecution, "task:1"));
+        assert_eq!(d.node_count(), 2, "same name, other label: another node");
+        let t = d.node(&NodeRef::new(Label::A2ATask, "task:1")).unwrap();
+        assert_eq!((t.props["a"].as_i64(), t.props["b"].as_i64()), (Some(1), Some(2)));
+
+        let used = EdgeKind::Prov(ProvRelation::Used);
+        d.add_edge(edge(RelType::WasUsedBy, used).with("x", "1"));
+        d.add_edge(edge(RelType::WasUsedBy, used).with("x", "2"));
+        d.add_edge(edge(RelType::WasUsedBy, EdgeKind::Plain));
+        d.add_edge(edge(RelType::WasConsumedBy, used));
+        assert_eq!(d.edge_count(), 3);
+        assert_eq!(d.edges().next().unwrap().props["x"].as_str(), Some("2"));
+
+        let mut other = GraphDelta::new();
+        other.add_node(Node::new(Label::A2ATask, "task:1").with("c", 3i64));
+        other.add_edge(edge(RelType::WasUsedBy, used).with("y", "3"));
+        other.add_node(Node::new(Label::Artifact, "artifact:1"));
+        d.extend(other);
+        assert_eq!((d.node_count(), d.edge_count()), (3, 3));
+        assert_eq!(d.node(&NodeRef::new(Label::A2ATask, "task:1")).unwrap().props.len(), 3);
+        assert_eq!(d.edges().next().unwrap().props.len(), 2);
     }
 }

@@ -21,7 +21,7 @@ pub fn prop_param(v: &PropValue) -> FalkorValue {
 
 /// Properties as a map parameter.
 pub fn props_param(props: &Props) -> FalkorValue {
-    FalkorValue::Map(props.iter().map(|(k, v)| (k.clone(), prop_param(v))).collect())
+    FalkorValue::Map(props.iter().map(|(k, v)| (k.to_string(), prop_param(v))).collect())
 }
 
 pub fn str_param(s: &str) -> FalkorValue {

@@ -54,7 +54,7 @@ fn node_row(node: &Node) -> FalkorValue {
 fn edge_row(edge: &Edge) -> FalkorValue {
     let mut props = edge.props.clone();
     if let Some((k, v)) = edge.kind.key() {
-        props.insert(k.to_owned(), v.into());
+        props.insert(k.into(), v.into());
     }
     FalkorValue::Map(
         [
