@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Ingests the example A2A run into the private FalkorDB and prints where an artifact came from.
+# The council-meeting demo on the command line: streams the meeting's runtime events and
+# signed statements into the private FalkorDB, then prints the verification trail of the
+# claim one verifier challenged and the audit of every signature and quote.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo build --release --locked --quiet
 provex=target/release/provex
-$provex ingest examples/a2a-run.jsonl --graph demo
-$provex trace artifact:art-figures-q3 --graph demo --up --depth 4 --format table
+$provex demo council --graph council --out examples/council
+echo
+$provex trail urn:uuid:89f0c379-8249-54f0-b64d-6b3333ea67c5 --graph council
+echo
+$provex verify --graph council --format table || true   # exits 1: the demo has a forged verification and an altered quote
