@@ -321,13 +321,8 @@ impl Normalizer<'_> {
         let event = self.event;
         match event.data() {
             EventData::LlmCallStarted { scope, client, model, function_name, prompt, metadata } => {
-                let call = self
-                    .node(Label::LlmCall, names::llm_call(event.id()))
-                    .with(key::CLIENT, client.as_str())
-                    .with(key::MODEL, model.as_str())
-                    .with(key::FUNCTION_NAME, function_name.as_str())
-                    .with_opt(key::METADATA, json_prop(metadata))
-                    .with(key::START_TIME, self.ts());
+                let call =
+                    self.llm_call(client, model, function_name, metadata).with(key::START_TIME, self.ts());
                 self.call(call, Label::LlmPrompt, names::llm_prompt(event.id()), prompt, scope, metadata);
             }
             EventData::LlmCallCompleted {
@@ -341,15 +336,11 @@ impl Normalizer<'_> {
                 duration_ms,
                 success,
             } => {
-                let mut call = self
-                    .node(Label::LlmCall, names::llm_call(event.id()))
-                    .with(key::CLIENT, client.as_str())
-                    .with(key::MODEL, model.as_str())
-                    .with(key::FUNCTION_NAME, function_name.as_str())
-                    .with_opt(key::METADATA, json_prop(metadata))
-                    .with(key::DURATION_MS, *duration_ms)
-                    .with(key::SUCCESS, *success)
-                    .with(key::END_TIME, self.ts());
+                let mut call = self.completed(
+                    self.llm_call(client, model, function_name, metadata),
+                    *duration_ms,
+                    *success,
+                );
                 if let LlmUsage::Known { prompt_tokens, completion_tokens, total_tokens } = usage {
                     call = call
                         .with(key::USAGE_PROMPT_TOKENS, *prompt_tokens)
@@ -359,14 +350,8 @@ impl Normalizer<'_> {
                 self.call(call, Label::LlmPrompt, names::llm_prompt(event.id()), prompt, scope, metadata);
             }
             EventData::ToolCallStarted { scope, tool_name, function_name, args, metadata } => {
-                let mut call = self
-                    .node(Label::ToolCall, names::tool_call(event.id()))
-                    .with(key::TOOL_NAME, tool_name.as_str())
-                    .with_opt(key::METADATA, json_prop(metadata))
-                    .with(key::START_TIME, self.ts());
-                if let Some(f) = function_name {
-                    call = call.with(key::FUNCTION_NAME, f.as_str());
-                }
+                let call =
+                    self.tool_call(tool_name, function_name, metadata).with(key::START_TIME, self.ts());
                 self.call(call, Label::ToolArgs, names::tool_args(event.id()), args, scope, metadata);
             }
             EventData::ToolCallCompleted {
@@ -378,16 +363,11 @@ impl Normalizer<'_> {
                 duration_ms,
                 success,
             } => {
-                let mut call = self
-                    .node(Label::ToolCall, names::tool_call(event.id()))
-                    .with(key::TOOL_NAME, tool_name.as_str())
-                    .with_opt(key::METADATA, json_prop(metadata))
-                    .with(key::DURATION_MS, *duration_ms)
-                    .with(key::SUCCESS, *success)
-                    .with(key::END_TIME, self.ts());
-                if let Some(f) = function_name {
-                    call = call.with(key::FUNCTION_NAME, f.as_str());
-                }
+                let call = self.completed(
+                    self.tool_call(tool_name, function_name, metadata),
+                    *duration_ms,
+                    *success,
+                );
                 self.call(call, Label::ToolArgs, names::tool_args(event.id()), args, scope, metadata);
             }
             EventData::AgentBooted { agent_id, agent_type, agent_version, archive_path } => {
@@ -420,6 +400,28 @@ impl Normalizer<'_> {
             EventData::MessageReceived(m) => self.message(m, Direction::Received),
             EventData::MessageSent(m) => self.message(m, Direction::Sent),
         }
+    }
+
+    /// The LLM call activity of a `LlmCall*` event, before its times.
+    fn llm_call(&self, client: &str, model: &str, function_name: &str, metadata: &Json) -> Node {
+        self.node(Label::LlmCall, names::llm_call(self.event.id()))
+            .with(key::CLIENT, client)
+            .with(key::MODEL, model)
+            .with(key::FUNCTION_NAME, function_name)
+            .with_opt(key::METADATA, json_prop(metadata))
+    }
+
+    /// The tool call activity of a `ToolCall*` event, before its times.
+    fn tool_call(&self, tool_name: &str, function_name: &Option<String>, metadata: &Json) -> Node {
+        self.node(Label::ToolCall, names::tool_call(self.event.id()))
+            .with(key::TOOL_NAME, tool_name)
+            .with_opt(key::FUNCTION_NAME, function_name.as_deref().map(PropValue::from))
+            .with_opt(key::METADATA, json_prop(metadata))
+    }
+
+    /// What a `*Completed` event adds to its call: duration, outcome and end time.
+    fn completed(&self, call: Node, duration_ms: u64, success: bool) -> Node {
+        call.with(key::DURATION_MS, duration_ms).with(key::SUCCESS, success).with(key::END_TIME, self.ts())
     }
 
     /// LLM and tool calls: the call activity, the entity it used (prompt or args), and the
