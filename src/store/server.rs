@@ -125,13 +125,85 @@ pub struct PrivateServer {
     child: Option<Child>,
     port: u16,
     data_dir: PathBuf,
+    /// The data folder's lock, held while this process owns the server.
+    lock: Option<std::fs::File>,
+}
+
+/// The lock file of a data folder: whoever holds it runs the server on that data, so a
+/// second Provex on the same folder uses the running server instead of starting another
+/// that would overwrite the first one's data.
+const LOCK_FILE: &str = "server.lock";
+/// Where the owner writes its server's port.
+const PORT_FILE: &str = "server.port";
+
+/// Takes the data folder's lock without waiting; `None` when another process holds it.
+fn try_lock(dir: &Path) -> Result<Option<std::fs::File>> {
+    let path = dir.join(LOCK_FILE);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on a file descriptor this function owns.
+        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if r != 0 {
+            let err = std::io::Error::last_os_error();
+            return match err.raw_os_error() {
+                Some(libc::EWOULDBLOCK) => Ok(None),
+                _ => Err(Error::io(&path, err)),
+            };
+        }
+    }
+    Ok(Some(file))
 }
 
 impl PrivateServer {
-    /// Starts a server and waits until it answers.
+    /// Starts a server and waits until it answers. When another process already runs the
+    /// server of a persistent data folder, this one uses it (and does not stop it).
     pub fn start(opts: &ServerOptions) -> Result<PrivateServer> {
-        let bins = ServerBinaries::locate()?;
         std::fs::create_dir_all(&opts.data_dir).map_err(|e| Error::io(&opts.data_dir, e))?;
+        let lock = if opts.persist {
+            match try_lock(&opts.data_dir)? {
+                Some(lock) => Some(lock),
+                None => return Self::attach(&opts.data_dir),
+            }
+        } else {
+            None
+        };
+        let mut server = Self::spawn(opts)?;
+        if lock.is_some() {
+            let path = opts.data_dir.join(PORT_FILE);
+            std::fs::write(&path, server.port.to_string()).map_err(|e| Error::io(&path, e))?;
+        }
+        server.lock = lock;
+        Ok(server)
+    }
+
+    /// Uses the server another process runs on this data folder.
+    fn attach(dir: &Path) -> Result<PrivateServer> {
+        let path = dir.join(PORT_FILE);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let port = std::fs::read_to_string(&path).ok().and_then(|t| t.trim().parse::<u16>().ok());
+            if let Some(port) = port.filter(|p| ping(*p)) {
+                return Ok(PrivateServer { child: None, port, data_dir: dir.to_owned(), lock: None });
+            }
+            if Instant::now() > deadline {
+                return Err(Error::Server(format!(
+                    "another Provex holds {} but its server does not answer",
+                    dir.join(LOCK_FILE).display()
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn spawn(opts: &ServerOptions) -> Result<PrivateServer> {
+        let bins = ServerBinaries::locate()?;
         let mut last_err = String::new();
         for _ in 0..5 {
             let port = match opts.port {
@@ -162,7 +234,8 @@ impl PrivateServer {
             let child = cmd
                 .spawn()
                 .map_err(|e| Error::Server(format!("cannot run {}: {e}", bins.redis_server.display())))?;
-            let mut server = PrivateServer { child: Some(child), port, data_dir: opts.data_dir.clone() };
+            let mut server =
+                PrivateServer { child: Some(child), port, data_dir: opts.data_dir.clone(), lock: None };
             match server.wait_ready(Duration::from_secs(20)) {
                 Ok(()) => return Ok(server),
                 Err(e) => {
@@ -207,6 +280,11 @@ impl PrivateServer {
         &self.data_dir
     }
 
+    /// Whether this process started the server (and stops it when done).
+    pub fn owned(&self) -> bool {
+        self.child.is_some()
+    }
+
     /// The server's process id while it runs.
     pub fn pid(&self) -> Option<u32> {
         self.child.as_ref().map(Child::id)
@@ -215,6 +293,7 @@ impl PrivateServer {
     /// Stops the server: SIGTERM (Redis saves first when persistence is on), then SIGKILL
     /// if it has not exited within 10 s.
     pub fn stop(&mut self) {
+        let lock = self.lock.take();
         let Some(mut child) = self.child.take() else { return };
         #[cfg(unix)]
         unsafe {
@@ -229,6 +308,7 @@ impl PrivateServer {
         }
         let _ = child.kill();
         let _ = child.wait();
+        drop(lock);
     }
 
     /// Kills the server at once, without saving (for tests of a server that goes away).
@@ -237,6 +317,7 @@ impl PrivateServer {
             let _ = child.kill();
             let _ = child.wait();
         }
+        self.lock = None;
     }
 }
 

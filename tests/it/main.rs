@@ -9,3 +9,4 @@ mod council;
 mod ingest;
 mod layout;
 mod reads;
+mod server;
