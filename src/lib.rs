@@ -6,6 +6,7 @@
 #![recursion_limit = "256"]
 
 pub mod a2ap;
+pub mod api;
 pub mod demo;
 pub mod error;
 pub mod facade;
@@ -14,4 +15,5 @@ pub mod model;
 pub use error::{Error, Result};
 pub mod ingest;
 pub mod layout;
+pub mod serve;
 pub mod store;

@@ -118,14 +118,14 @@ pub struct Claim {
     pub content_hash: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct ByteRange {
     pub start: u64,
     pub end: u64,
 }
 
 /// A `hh:mm:ss` span in the source recording.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct TimeSpan {
     pub start: String,
     pub end: String,
@@ -181,7 +181,7 @@ pub struct VerificationRequest {
     pub verification_criteria: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Finding {
     pub criterion: String,
     pub status: String,

@@ -35,7 +35,7 @@ pub fn sha256_tag(bytes: &[u8]) -> String {
 }
 
 /// The outcome of one evidence segment's check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum EvidenceStatus {
     /// The byte range is inside the document and the quote (and hash, when given) equal it.

@@ -16,6 +16,7 @@ pub mod trail;
 
 pub use consensus::{ConsensusConfig, ReputationPolicy};
 pub use document::{parse_documents, parse_value, DocType, Document, Position, Record, RecordError};
+pub use document::{ByteRange, Finding, TimeSpan};
 pub use evidence::{chunk_id, sha256_tag, statement_id, EvidenceCheck, EvidenceStatus};
 pub use keys::{KeyEntry, KeyFile, KeyRegistry};
 pub use ledger::Ledger;
@@ -23,13 +24,13 @@ pub use report::{DocumentReport, Summary, VerifyReport};
 pub use signature::{
     check_signature, sign_text, sign_value, signed_bytes, KeyRef, SignatureCheck, SignatureStatus,
 };
-pub use trail::Trail;
+pub use trail::{Trail, TrailClaim, TrailDocument, TrailEvidence, TrailRequest, TrailVerification};
 
 use serde::{Deserialize, Serialize};
 
 /// Something wrong with a document that is reported rather than rejecting it: a stable
 /// `code` for a UI to match on and a human-readable message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Problem {
     pub code: String,
     pub message: String,

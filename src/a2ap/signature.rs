@@ -16,7 +16,7 @@ use super::document::{parse_documents, parse_value, DocType, Document, Record};
 use super::keys::{embedded_form, KeyFile, KeyRegistry, KeyResolution};
 
 /// How a signature check ended: exactly one of these per signed document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum SignatureStatus {
     /// The signature matches the signed bytes under a key registered for the signer.

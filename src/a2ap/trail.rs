@@ -13,7 +13,7 @@ use super::ledger::{Ledger, Step};
 use super::signature::SignatureStatus;
 use super::Problem;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Trail {
     pub statement_id: String,
     pub agent: String,
@@ -33,7 +33,7 @@ pub struct Trail {
     pub problems: Vec<Problem>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct TrailClaim {
     pub text: String,
     pub confidence: Option<f64>,
@@ -41,7 +41,7 @@ pub struct TrailClaim {
     pub generation_method: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct TrailEvidence {
     pub chunk_id: String,
     pub quote: Option<String>,
@@ -53,7 +53,7 @@ pub struct TrailEvidence {
     pub reasons: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct TrailDocument {
     pub id: String,
     /// `None` when the document is not in the stream.
@@ -64,7 +64,7 @@ pub struct TrailDocument {
     pub source_url: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct TrailRequest {
     pub request_id: String,
     pub agent: String,
@@ -73,7 +73,7 @@ pub struct TrailRequest {
     pub signature: SignatureStatus,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct TrailVerification {
     pub verification_id: String,
     pub agent: String,
@@ -84,6 +84,7 @@ pub struct TrailVerification {
     pub signature: SignatureStatus,
     pub counted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub excluded_reason: Option<String>,
     pub consensus_after: f64,
     pub verified_after: bool,

@@ -195,6 +195,27 @@ pub enum Command {
         #[command(flatten)]
         format: FormatArg,
     },
+    /// Serve the explorer UI, its JSON API and live streams over HTTP.
+    Serve {
+        /// Address to listen on. Anything but loopback needs --token.
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        bind: std::net::SocketAddr,
+        /// Token every request must carry (`Authorization: Bearer …` or `?token=`).
+        #[arg(long, env = "PROVEX_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// The built UI (default: ui/dist beside the executable or the current folder).
+        #[arg(long)]
+        ui: Option<PathBuf>,
+        /// Open the UI in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
+    /// Write the TypeScript declarations of the UI contract (generated from the Rust types).
+    Contract {
+        /// Where to write them.
+        #[arg(long, short, default_value = provex::api::typescript::PATH)]
+        out: PathBuf,
+    },
     /// Run read-only Cypher.
     Query {
         cypher: String,
@@ -316,6 +337,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
         }
         Command::Keys { command } => return keys(command),
+        Command::Contract { out } => {
+            std::fs::write(&out, provex::api::typescript::contract_ts())
+                .with_context(|| out.display().to_string())?;
+            return Ok(0);
+        }
         Command::Sign { file, key, embed, out } => {
             let signed = facade::sign_file(&file, &key, embed)?;
             match out {
@@ -369,7 +395,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let laid = provex.layout(&graph, root, &layout_options(direction)).await?;
             emit_layout(&laid, format, path.as_deref())?;
         }
-        Command::Verify { .. } | Command::Keys { .. } | Command::Sign { .. } | Command::Layout { .. } => {
+        Command::Serve { bind, token, ui, open } => {
+            drop(out);
+            let opts = provex::serve::ServeOptions { bind, token, ui, open };
+            provex::serve::run(Arc::new(provex), opts).await?;
+        }
+        Command::Verify { .. }
+        | Command::Keys { .. }
+        | Command::Sign { .. }
+        | Command::Layout { .. }
+        | Command::Contract { .. } => {
             unreachable!("handled above")
         }
         Command::Ingest { files, graph, format, follow, rejects, keys } => {

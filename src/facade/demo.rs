@@ -15,7 +15,7 @@ use crate::ingest::{normalize_line, Format};
 use crate::model::GraphDelta;
 
 /// What a demo run did.
-#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, ts_rs::TS)]
 pub struct DemoReport {
     pub graph: Option<String>,
     pub events: usize,

@@ -3,11 +3,16 @@
 
 mod a2ap;
 mod demo;
+mod explore;
+mod jobs;
 mod layout;
+mod live;
 
 pub use a2ap::{add_key, generate_key, read_registry, sign_file, verify_files, Keys};
 pub use demo::{write_council_files, DemoReport};
+pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};
+pub use live::{ViewRequest, DEFAULT_LIMIT, MAX_LIMIT};
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -53,7 +58,7 @@ struct DeltaLog {
 const DELTA_BACKLOG: usize = 1024;
 
 impl DeltaLog {
-    fn publish(&mut self, graph: &str, delta: GraphDelta) {
+    fn publish(&mut self, graph: &str, delta: GraphDelta) -> Arc<DeltaBatch> {
         let (nodes, edges) = delta.into_parts();
         self.next += 1;
         let batch = Arc::new(DeltaBatch { graph: graph.to_owned(), seq: self.next, nodes, edges });
@@ -61,7 +66,8 @@ impl DeltaLog {
             self.recent.pop_front();
         }
         self.recent.push_back(batch.clone());
-        let _ = self.tx.send(batch);
+        let _ = self.tx.send(batch.clone());
+        batch
     }
 }
 
@@ -77,7 +83,7 @@ pub struct Quiet;
 impl IngestObserver for Quiet {}
 
 /// What an ingest did.
-#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, ts_rs::TS)]
 pub struct IngestReport {
     pub graph: String,
     pub files: Vec<FileReport>,
@@ -93,20 +99,34 @@ pub struct Provex {
     store: Arc<Store>,
     server: Option<PrivateServer>,
     deltas: Mutex<DeltaLog>,
+    live: live::LiveViews,
+    jobs: jobs::Jobs,
+    data_dir: Option<PathBuf>,
+}
+
+/// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
+/// `a2a:relation`.
+pub(crate) fn edge_relations(e: &Edge) -> (Option<String>, Option<String>) {
+    match e.kind {
+        crate::model::EdgeKind::Prov(r) => (Some(r.as_str().to_owned()), None),
+        crate::model::EdgeKind::A2a(r) => (None, Some(r.as_str().to_owned())),
+        crate::model::EdgeKind::Plain => (None, None),
+    }
 }
 
 impl Provex {
     /// Connects to the configured server, or starts the private one.
     pub async fn open(opts: ConnectOptions) -> Result<Provex> {
-        let (url, server) = match opts.url {
-            Some(url) => (url, None),
+        let (url, server, data_dir) = match opts.url {
+            Some(url) => (url, None, None),
             None => {
                 let server_opts = match opts.server {
                     Some(s) => s,
                     None => ServerOptions::app_default()?,
                 };
                 let server = PrivateServer::start(&server_opts)?;
-                (server.url(), Some(server))
+                let data_dir = server_opts.data_dir.parent().map(Path::to_path_buf);
+                (server.url(), Some(server), data_dir)
             }
         };
         let store = Store::connect(&url).await?;
@@ -115,6 +135,9 @@ impl Provex {
             store: Arc::new(store),
             server,
             deltas: Mutex::new(DeltaLog { next: 0, recent: VecDeque::new(), tx }),
+            live: live::LiveViews::default(),
+            jobs: jobs::Jobs::default(),
+            data_dir,
         })
     }
 
@@ -203,7 +226,7 @@ impl Provex {
             *events += chunk.events;
             observer.progress(&chunk.file, chunk.offset, *events);
             if !chunk.delta.is_empty() {
-                self.deltas.lock().expect("delta log").publish(graph, chunk.delta);
+                self.publish(graph, chunk.delta);
             }
             if !chunk.records.is_empty() {
                 if let Err(e) =
@@ -294,13 +317,22 @@ impl Provex {
     }
 
     pub async fn delete_graph(&self, graph: &str) -> Result<()> {
-        self.store.delete_graph(graph).await
+        self.store.delete_graph(graph).await?;
+        self.live.forget(graph);
+        Ok(())
     }
 
     /// Writes a delta directly (for sources that are not files, such as the demo stream).
     pub async fn write(&self, graph: &str, delta: GraphDelta) -> Result<()> {
         self.store.write(graph, &delta).await?;
-        self.deltas.lock().expect("delta log").publish(graph, delta);
+        self.publish(graph, delta);
         Ok(())
+    }
+
+    /// Hands a written delta to subscribers and to the graph's live view.
+    fn publish(&self, graph: &str, delta: GraphDelta) {
+        let mut log = self.deltas.lock().expect("delta log");
+        let batch = log.publish(graph, delta);
+        self.live.on_delta(&batch);
     }
 }

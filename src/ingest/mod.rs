@@ -116,7 +116,8 @@ impl Default for IngestOptions {
             follow: false,
             rejects: None,
             batch_events: 2_000,
-            poll: Duration::from_millis(100),
+            // A stat every 20 ms costs nothing, and keeps a live view's lag low.
+            poll: Duration::from_millis(20),
             keys: None,
         }
     }
@@ -136,7 +137,7 @@ pub struct Chunk {
 }
 
 /// What happened to one input file.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq, ts_rs::TS)]
 pub struct FileReport {
     pub path: PathBuf,
     pub format: String,

@@ -47,7 +47,7 @@ mod views;
 pub use error::LayoutError;
 pub use graph::{Direction, LayoutEdge, LayoutGraph, LayoutNode, LayoutOptions};
 pub use incremental::{Drift, EdgeSpec, Incremental, Move, Placed};
-pub use io::{GraphEdge, GraphFile, GraphNode, NODE_HEIGHT};
+pub use io::{label_width, GraphEdge, GraphFile, GraphNode, NODE_HEIGHT};
 pub use metrics::{crossings, order_changes, width};
 pub use output::{EdgeRef, EdgeRoute, Layout, NodePos};
 pub use pipeline::full;

@@ -6,6 +6,7 @@ pub mod raw;
 pub mod read;
 pub mod server;
 pub mod value;
+pub mod view;
 mod write;
 
 use std::collections::{HashMap, HashSet};

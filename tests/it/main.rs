@@ -9,4 +9,5 @@ mod council;
 mod ingest;
 mod layout;
 mod reads;
+mod serve;
 mod server;

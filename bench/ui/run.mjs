@@ -1,0 +1,470 @@
+// UI benchmarks in headless Chromium against `provex serve` (see bench/ui/run.sh):
+//
+//   first paint   navigation start → the canvas has drawn the whole 1,000-node graph
+//   pan / zoom    frames per second while panning and zooming a 50,000-node graph for ~5 s
+//   event→pixels  p95 from a line appended to a followed file (1,000 events/s) to its node
+//                 drawn on the canvas
+//
+// The graphs are synthetic A2A runs (the task shape of examples/bench_ingest.rs) written to a
+// temporary folder and ingested with `provex ingest`; the live one is followed by a job
+// (`POST /api/graphs/{g}/follow`) while this script appends to it.
+//
+//   node bench/ui/run.mjs [--only first-paint,pan-zoom,stream] [--runs 5] [--seconds 5]
+//                         [--rate 1000] [--stream-seconds 10] [--json out.json]
+//
+// Environment: PROVEX_BIN (default target/release/provex when it exists, else
+// target/debug/provex), PROVEX_UI (default ui/dist), CHROMIUM (default /usr/bin/chromium),
+// BENCH_MESSAGES=1 to include MessageReceived/MessageSent events (list-valued content).
+
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync, existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, totalmem, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, "../..");
+if (!process.env.PROVEX_BIN) {
+  const release = join(ROOT, "target/release/provex");
+  process.env.PROVEX_BIN = existsSync(release) ? release : join(ROOT, "target/debug/provex");
+}
+const { startServer, launchBrowser, newPage, until, sleep, PROVEX, CHROMIUM } = await import("../../ui/e2e/harness.mjs");
+
+const { values: opt } = parseArgs({
+  options: {
+    only: { type: "string", default: "first-paint,pan-zoom,stream" },
+    runs: { type: "string", default: "5" },
+    seconds: { type: "string", default: "5" },
+    rate: { type: "string", default: "1000" },
+    "stream-seconds": { type: "string", default: "10" },
+    json: { type: "string", default: join(ROOT, "bench/out/ui.json") },
+  },
+});
+const ONLY = new Set(opt.only.split(","));
+const RUNS = Number(opt.runs);
+const PAN_SECONDS = Number(opt.seconds);
+const RATE = Number(opt.rate);
+const STREAM_SECONDS = Number(opt["stream-seconds"]);
+const MESSAGES = process.env.BENCH_MESSAGES === "1";
+const VIEWPORT = { width: 1400, height: 900 };
+
+const log = (...a) => console.error("[bench]", ...a);
+const nowMs = () => performance.timeOrigin + performance.now();
+
+// ------------------------------------------------------------------ synthetic A2A runs
+
+/** Nodes one task adds (see the labels `provex stats` reports), and the shared agent nodes. */
+const NODES_PER_TASK = MESSAGES ? 17 : 13;
+const AGENTS = 50;
+const tasksFor = (nodes) => Math.max(AGENTS, Math.round((nodes - AGENTS - 1) / NODES_PER_TASK));
+
+/**
+ * The events of task `t` as [line, probe] pairs: each line with the id of a node it creates
+ * (the node whose arrival on the canvas is timed).
+ */
+function taskEvents(t, next) {
+  const task = `task-${t}`;
+  const agent = `5f0c1a2e-8d4b-4c1e-9a77-${String(t % AGENTS).padStart(12, "0")}`;
+  const scope = { Task: { task_id: task } };
+  const metadata = { agent_id: agent };
+  const prompt = { system: "You summarise council meetings.", user: "Summarise the attached transcript segment." };
+  const out = [];
+  const ev = (data, probe) => {
+    const n = next();
+    const ts = 1_700_000_000_000 + n;
+    out.push([JSON.stringify({ Task: { id: `e${n}`, context_id: "ctx-bench", task_id: task, timestamp_ms: ts, data } }), probe(n, ts)]);
+  };
+  ev({ TaskCreated: { task_id: task, agent_id: agent } }, () => `task:${task}`);
+  if (MESSAGES) ev({ MessageReceived: { id: `in-${t}`, role: "user", content: [`Summarise item ${t} of the agenda`], metadata } }, () => null);
+  ev({ LlmCallStarted: { scope, client: "anthropic", model: "claude-sonnet-4", function_name: "Summarise", prompt, metadata } }, (n) => `llm_call:e${n}`);
+  ev({ LlmCallCompleted: { scope, client: "anthropic", model: "claude-sonnet-4", function_name: "Summarise", prompt, metadata,
+    usage: { Known: { prompt_tokens: 812, completion_tokens: 240, total_tokens: 1052 } }, duration_ms: 2210, success: true } }, (n) => `llm_call:e${n}`);
+  ev({ ToolCallStarted: { scope, tool_name: "transcript_search", function_name: "search", args: { q: `item ${t}` }, metadata } }, (n) => `tool_call:e${n}`);
+  ev({ ToolCallCompleted: { scope, tool_name: "transcript_search", function_name: "search", args: { q: `item ${t}` }, metadata, duration_ms: 120, success: true } }, (n) => `tool_call:e${n}`);
+  ev({ TaskStatusChanged: { task_id: task, old_status: "working", new_status: "completed" } }, (_n, ts) => `task_state:${task}:${ts}`);
+  ev({ TaskArtifactGenerated: { task_id: task, artifact_id: `summary-${t}`, artifact_type: "text/markdown" } }, () => `artifact:summary-${t}`);
+  if (MESSAGES) ev({ MessageSent: { id: `out-${t}`, role: "agent", content: [`Summary of item ${t}`], metadata } }, () => null);
+  return out;
+}
+
+function counter() {
+  let n = 0;
+  return () => ++n;
+}
+
+function writeRun(path, tasks) {
+  const next = counter();
+  const lines = [];
+  for (let t = 0; t < tasks; t++) for (const [line] of taskEvents(t, next)) lines.push(line);
+  writeFileSync(path, lines.join("\n") + "\n");
+  return lines.length;
+}
+
+// ------------------------------------------------------------------ statistics
+
+function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+function summary(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return { n: s.length, min: s[0], p50: quantile(s, 0.5), p95: quantile(s, 0.95), p99: quantile(s, 0.99), max: s[s.length - 1],
+    mean: s.reduce((a, b) => a + b, 0) / (s.length || 1) };
+}
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : "–");
+const f0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en") : "–");
+
+// ------------------------------------------------------------------ page helpers
+
+/**
+ * Installed before the page's scripts: when the app publishes `window.provex`, wraps its
+ * canvas's setGraph to record when the graph was handed to the canvas and when the first
+ * frame after that was drawn (an animation-frame callback queued after the canvas's own
+ * frame request runs right after that frame is drawn).
+ */
+function firstPaintProbe() {
+  let value;
+  window.__paint = { setGraph: [] };
+  Object.defineProperty(window, "provex", {
+    configurable: true,
+    get: () => value,
+    set: (v) => {
+      value = v;
+      const canvas = v.canvas;
+      const orig = canvas.setGraph.bind(canvas);
+      canvas.setGraph = (nodes, edges) => {
+        orig(nodes, edges);
+        const rec = { n: nodes.length, at: performance.now(), frames: canvas.stats().frames, drawnAt: null };
+        window.__paint.setGraph.push(rec);
+        const check = () => {
+          if (canvas.stats().frames > rec.frames) rec.drawnAt = performance.now();
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      };
+    },
+  });
+}
+
+async function openAndTimeFirstPaint(browser, base, graph, nodes) {
+  const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
+  await page.addInitScript(firstPaintProbe);
+  try {
+    await page.goto(`${base}/?graph=${encodeURIComponent(graph)}`);
+    const rec = await until(() => page.evaluate((n) => window.__paint.setGraph.find((r) => r.n === n && r.drawnAt !== null) ?? null, nodes),
+      { ms: 120_000, every: 50, what: `${graph} drawn with ${nodes} nodes` });
+    const t = await page.evaluate((g) => {
+      const nav = performance.getEntriesByType("navigation")[0];
+      const view = performance.getEntriesByType("resource").find((r) => r.name.includes(`/api/graphs/${g}/view`));
+      const s = window.provex.canvas.stats();
+      return { html: nav?.responseEnd ?? NaN, domReady: nav?.domContentLoadedEventEnd ?? NaN,
+        viewStart: view?.startTime ?? NaN, viewEnd: view?.responseEnd ?? NaN, nodes: s.nodes, edges: s.edges };
+    }, graph);
+    if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
+    return { firstPaint: rec.drawnAt, setGraph: rec.at, ...t, page, context };
+  } catch (e) {
+    await context.close();
+    throw e;
+  }
+}
+
+// ------------------------------------------------------------------ benchmarks
+
+async function firstPaint(browser, server, dir) {
+  const tasks = tasksFor(1000);
+  const file = join(dir, "run-1k.jsonl");
+  const events = writeRun(file, tasks);
+  await server.cli("ingest", "-g", "bench1k", "--format", "a2a", file);
+  const stats = await server.api("/api/graphs/bench1k/stats");
+  log(`first paint: ${stats.nodes} nodes, ${stats.edges} edges (${events} events)`);
+  const runs = [];
+  for (let i = 0; i < RUNS + 1; i++) {
+    const r = await openAndTimeFirstPaint(browser, server.base, "bench1k", stats.nodes);
+    await r.context.close();
+    delete r.page;
+    delete r.context;
+    runs.push(r);
+    log(`  run ${i}${i === 0 ? " (cold: server lays the view out)" : ""}: ${f1(r.firstPaint)} ms (html ${f1(r.html)}, view ${f1(r.viewStart)}–${f1(r.viewEnd)}, setGraph ${f1(r.setGraph)})`);
+  }
+  const warm = runs.slice(1);
+  return { nodes: stats.nodes, edges: stats.edges, cold: runs[0], warm: summary(warm.map((r) => r.firstPaint)),
+    warmView: summary(warm.map((r) => r.viewEnd - r.viewStart)), warmSetGraph: summary(warm.map((r) => r.setGraph)), runs };
+}
+
+async function panZoom(browser, server, dir) {
+  const tasks = tasksFor(50_000);
+  const file = join(dir, "run-50k.jsonl");
+  const events = writeRun(file, tasks);
+  const t0 = Date.now();
+  await server.cli("ingest", "-g", "bench50k", "--format", "a2a", file);
+  const stats = await server.api("/api/graphs/bench50k/stats");
+  log(`pan/zoom: ${stats.nodes} nodes, ${stats.edges} edges (${events} events ingested in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  if (stats.nodes > 50_000) throw new Error("more nodes than the default view limit");
+  const fp = await openAndTimeFirstPaint(browser, server.base, "bench50k", stats.nodes);
+  const { page, context } = fp;
+  log(`  first paint at 50k (cold): ${f1(fp.firstPaint)} ms`);
+  try {
+    const scripted = async (zoom) => page.evaluate(async ({ ms, zoom }) => {
+      const c = window.provex.canvas;
+      c.fit();
+      if (zoom !== 1) c.zoomBy(zoom);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      // JS time spent in the canvas's draw (culling, uniforms, draw calls issued; the GPU
+      // process rasterises after), to tell script cost from GL cost.
+      const proto = Object.getPrototypeOf(c);
+      let jsMs = 0, draws = 0;
+      c.draw = function (time) {
+        const a = performance.now();
+        proto.draw.call(this, time);
+        jsMs += performance.now() - a;
+        draws++;
+      };
+      const before = c.stats();
+      const t0 = performance.now();
+      const stamps = [];
+      await new Promise((resolve) => {
+        const step = (ts) => {
+          const t = performance.now() - t0;
+          stamps.push(ts);
+          // Drift in a circle and breathe the zoom in and out, every frame.
+          c.panBy(Math.cos(t / 600) * 8, Math.sin(t / 600) * 8);
+          c.zoomBy(Math.exp(0.02 * Math.sin(t / 700)));
+          if (t < ms) requestAnimationFrame(step);
+          else resolve();
+        };
+        requestAnimationFrame(step);
+      });
+      const elapsed = performance.now() - t0;
+      const after = c.stats();
+      delete c.draw;
+      const gaps = stamps.slice(1).map((s, i) => s - stamps[i]);
+      return { frames: after.frames - before.frames, seconds: elapsed / 1000, fps: (after.frames - before.frames) / (elapsed / 1000),
+        msPerFrame: after.msPerFrame, gaps, jsMsPerDraw: jsMs / Math.max(1, draws) };
+    }, { ms: PAN_SECONDS * 1000, zoom });
+
+    const mouse = async () => {
+      const box = await page.locator("canvas.provex-graph-canvas").boundingBox();
+      await page.evaluate(() => window.provex.canvas.fit());
+      const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+      const before = await page.evaluate(() => window.provex.canvas.stats().frames);
+      const t0 = Date.now();
+      let i = 0;
+      await page.mouse.move(cx, cy);
+      await page.mouse.down();
+      while (Date.now() - t0 < PAN_SECONDS * 1000) {
+        i++;
+        await page.mouse.move(cx + Math.cos(i / 20) * 150, cy + Math.sin(i / 20) * 100);
+        if (i % 10 === 0) {
+          await page.mouse.up();
+          await page.mouse.wheel(0, i % 20 === 0 ? 120 : -120);
+          await page.mouse.down();
+        }
+      }
+      await page.mouse.up();
+      const seconds = (Date.now() - t0) / 1000;
+      const s = await page.evaluate(() => window.provex.canvas.stats());
+      return { frames: s.frames - before, seconds, fps: (s.frames - before) / seconds, msPerFrame: s.msPerFrame, inputs: i };
+    };
+
+    const overview = await scripted(1);
+    log(`  scripted pan+zoom, whole graph in view: ${f1(overview.fps)} fps (${overview.frames} frames in ${overview.seconds.toFixed(1)} s, ${f1(overview.msPerFrame)} ms/frame, ${f1(overview.jsMsPerDraw)} ms of script per draw)`);
+    const close = await scripted(24);
+    log(`  scripted pan+zoom, zoomed ×24: ${f1(close.fps)} fps (${f1(close.jsMsPerDraw)} ms of script per draw)`);
+    const m = await mouse();
+    log(`  mouse drag + wheel: ${f1(m.fps)} fps (${m.inputs} moves)`);
+    const gapStats = (g) => summary(g.gaps);
+    return { nodes: stats.nodes, edges: stats.edges, firstPaintCold: fp.firstPaint, firstPaintView: fp.viewEnd - fp.viewStart,
+      firstPaintSetGraph: fp.setGraph, overview: { ...overview, gaps: gapStats(overview) },
+      zoomed: { ...close, gaps: gapStats(close) }, mouse: m };
+  } finally {
+    await context.close();
+  }
+}
+
+async function stream(browser, server, dir) {
+  const file = join(dir, "live.jsonl");
+  const next = counter();
+  let task = 0;
+  // A few tasks before the follow starts, so that the graph exists when the page opens.
+  const seed = [];
+  for (; task < 5; task++) for (const [line] of taskEvents(task, next)) seed.push(line);
+  writeFileSync(file, seed.join("\n") + "\n");
+  const job = await server.api("/api/graphs/live/follow", { method: "POST", json: { path: file, format: "a2a" } });
+  await until(async () => (await server.api("/api/graphs/live/stats").catch(() => null))?.nodes > 0, { ms: 30_000, what: "the followed graph" });
+  const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
+  try {
+    await page.goto(`${server.base}/?graph=live`);
+    await page.waitForSelector('html[data-ready="true"]');
+    await until(async () => (await page.getByTestId("stream-state").getAttribute("data-state")) === "open", { what: "the stream open" });
+    // Clock check: the page's epoch clock against this process's.
+    const offsets = [];
+    for (let i = 0; i < 5; i++) {
+      const a = nowMs();
+      const p = await page.evaluate(() => performance.timeOrigin + performance.now());
+      const b = nowMs();
+      offsets.push({ offset: p - (a + b) / 2, rtt: b - a });
+    }
+    const clock = offsets.sort((x, y) => x.rtt - y.rtt)[0];
+    // The hook: every stream batch, after the app applied it (model + canvas), and the
+    // frame that drew it.
+    await page.evaluate(() => {
+      const app = window.provex.app;
+      const canvas = () => window.provex.canvas;
+      const orig = app.onStreamMessage.bind(app);
+      window.__seen = new Map();
+      window.__messages = 0;
+      app.onStreamMessage = (msg) => {
+        const received = performance.timeOrigin + performance.now();
+        const change = orig(msg);
+        window.__messages++;
+        if (msg.kind === "batch" && msg.nodes.length > 0) {
+          const applied = performance.timeOrigin + performance.now();
+          const ids = msg.nodes.map((n) => n.id);
+          const frames = canvas().stats().frames;
+          const check = () => {
+            if (canvas().stats().frames <= frames) return requestAnimationFrame(check);
+            const drawn = performance.timeOrigin + performance.now();
+            for (const id of ids) if (!window.__seen.has(id)) window.__seen.set(id, [drawn, applied, received, msg.time_ms]);
+          };
+          requestAnimationFrame(check);
+        }
+        return change;
+      };
+    });
+    // Append RATE events per second for STREAM_SECONDS, in 10 ms slices.
+    const fd = openSync(file, "a");
+    const written = new Map();
+    const pending = [];
+    const total = RATE * STREAM_SECONDS;
+    let sent = 0;
+    const t0 = nowMs();
+    log(`event→pixels: appending ${total} events at ${RATE}/s`);
+    while (sent < total) {
+      const due = Math.min(total, Math.floor(((nowMs() - t0) / 1000) * RATE));
+      if (due > sent) {
+        const chunk = [];
+        const probes = [];
+        while (sent < due) {
+          if (pending.length === 0) pending.push(...taskEvents(task++, next));
+          const [line, probe] = pending.shift();
+          chunk.push(line);
+          if (probe) probes.push(probe);
+          sent++;
+        }
+        writeSync(fd, chunk.join("\n") + "\n");
+        const at = nowMs();
+        for (const p of probes) written.set(p, at);
+      }
+      await sleep(10);
+    }
+    closeSync(fd);
+    const elapsed = (nowMs() - t0) / 1000;
+    log(`  wrote ${sent} events in ${elapsed.toFixed(2)} s (${f0(sent / elapsed)}/s); waiting for the page`);
+    const expected = [...written.keys()];
+    await until(() => page.evaluate((ids) => ids.every((id) => window.__seen.has(id)), expected),
+      { ms: 60_000, every: 250, what: "every appended node on the canvas" }).catch((e) => log(`  ${e.message.slice(0, 200)}`));
+    const seen = new Map(await page.evaluate(() => [...window.__seen.entries()]));
+    const messages = await page.evaluate(() => window.__messages);
+    const lat = [], toServer = [], toPage = [], toDraw = [];
+    let missing = 0;
+    for (const [id, w] of written) {
+      const s = seen.get(id);
+      if (!s) { missing++; continue; }
+      const [drawn, applied, received, serverMs] = s;
+      lat.push(drawn - w);
+      toServer.push(serverMs - w);
+      toPage.push(received - serverMs);
+      toDraw.push(drawn - received);
+    }
+    await server.api(`/api/jobs/${job.id}`, { method: "DELETE" });
+    const stats = await server.api("/api/graphs/live/stats");
+    const drawnNow = await page.evaluate(() => window.provex.canvas.stats());
+    if (errors.length) log(`  page errors: ${errors.join("; ")}`);
+    const r = { rate: RATE, seconds: STREAM_SECONDS, events: sent, achievedRate: sent / elapsed, probes: written.size, missing,
+      messages, latency: summary(lat), toServer: summary(toServer), serverToPage: summary(toPage), pageToDrawn: summary(toDraw),
+      clock, graphNodes: stats.nodes, drawnNodes: drawnNow.nodes };
+    log(`  p50 ${f1(r.latency.p50)} ms, p95 ${f1(r.latency.p95)} ms, p99 ${f1(r.latency.p99)} ms (${r.probes - missing}/${r.probes} nodes, ${messages} messages)`);
+    return r;
+  } finally {
+    await context.close();
+  }
+}
+
+// ------------------------------------------------------------------ main
+
+const dir = await mkdtemp(join(tmpdir(), "provex-ui-bench-"));
+const server = await startServer();
+const browser = await launchBrowser();
+const results = { date: new Date().toISOString(), provex: PROVEX, chromium: CHROMIUM, viewport: VIEWPORT, messages: MESSAGES };
+try {
+  results.chromiumVersion = browser.version();
+  const gl = await (async () => {
+    const { context, page } = await newPage(browser);
+    const info = await page.evaluate(() => {
+      const c = document.createElement("canvas");
+      const g = c.getContext("webgl2");
+      if (!g) return "no WebGL2";
+      const ext = g.getExtension("WEBGL_debug_renderer_info");
+      return ext ? g.getParameter(ext.UNMASKED_RENDERER_WEBGL) : g.getParameter(g.RENDERER);
+    });
+    await context.close();
+    return info;
+  })();
+  results.renderer = gl;
+  log(`Chromium ${results.chromiumVersion}, WebGL renderer: ${gl}; provex ${PROVEX}`);
+  if (ONLY.has("first-paint")) results.firstPaint = await firstPaint(browser, server, dir);
+  if (ONLY.has("pan-zoom")) results.panZoom = await panZoom(browser, server, dir);
+  if (ONLY.has("stream")) results.stream = await stream(browser, server, dir);
+} finally {
+  await browser.close().catch(() => {});
+  await server.stop().catch((e) => log(`stopping the server: ${e.message}`));
+  await rm(dir, { recursive: true, force: true });
+}
+
+mkdirSync(dirname(opt.json), { recursive: true });
+writeFileSync(opt.json, JSON.stringify(results, null, 2));
+
+// ------------------------------------------------------------------ report
+
+const rows = [];
+const fp = results.firstPaint;
+if (fp) {
+  rows.push([`first paint, ${fp.nodes.toLocaleString("en")} nodes / ${fp.edges.toLocaleString("en")} edges: navigation start → graph drawn (median of ${RUNS}; server view cached)`,
+    `**${f0(fp.warm.p50)} ms** (min ${f0(fp.warm.min)}, max ${f0(fp.warm.max)})`, "< 1 s"]);
+  rows.push(["  of which: page loaded (HTML + JS) / view API call / handed to the canvas (medians)",
+    `${f0(median(fp.runs.slice(1).map((r) => r.domReady)))} / ${f0(fp.warmView.p50)} / ${f0(fp.warmSetGraph.p50)} ms`, ""]);
+  rows.push(["first paint, cold (first open after `serve`: the server reads and lays the graph out)", `${f0(fp.cold.firstPaint)} ms`, "< 1 s"]);
+}
+const pz = results.panZoom;
+if (pz) {
+  rows.push([`pan + zoom every frame, ${pz.nodes.toLocaleString("en")} nodes / ${pz.edges.toLocaleString("en")} edges, whole graph in view (${PAN_SECONDS} s)`,
+    `**${f1(pz.overview.fps)} fps** (frame gap p50 ${f1(pz.overview.gaps.p50)} ms, p95 ${f1(pz.overview.gaps.p95)} ms; script ${f1(pz.overview.jsMsPerDraw)} ms per draw)`, "≥ 30 fps"]);
+  rows.push(["pan + zoom every frame, zoomed in ×24 (most of the graph culled)",
+    `${f1(pz.zoomed.fps)} fps (gap p50 ${f1(pz.zoomed.gaps.p50)} ms, p95 ${f1(pz.zoomed.gaps.p95)} ms; script ${f1(pz.zoomed.jsMsPerDraw)} ms per draw)`, "≥ 30 fps"]);
+  rows.push([`mouse drag + wheel through CDP (${pz.mouse.inputs} moves in ${pz.mouse.seconds.toFixed(1)} s)`, `${f1(pz.mouse.fps)} fps`, "≥ 30 fps"]);
+  rows.push([`first paint at ${pz.nodes.toLocaleString("en")} nodes, cold`,
+    `${f0(pz.firstPaintCold)} ms (view API call ${f0(pz.firstPaintView)} ms, handed to the canvas at ${f0(pz.firstPaintSetGraph)} ms)`, "(no target)"]);
+}
+const st = results.stream;
+if (st) {
+  rows.push([`event → pixels at ${f0(st.achievedRate)} events/s for ${st.seconds} s (${st.probes.toLocaleString("en")} timed nodes${st.missing ? `, ${st.missing} never drawn` : ""})`,
+    `**p95 ${f0(st.latency.p95)} ms** (p50 ${f0(st.latency.p50)}, p99 ${f0(st.latency.p99)}, max ${f0(st.latency.max)})`, "p95 < 100 ms"]);
+  rows.push(["  of which: line written → server batch out (follow poll + ingest + layout), p50 / p95",
+    `${f0(st.toServer.p50)} / ${f0(st.toServer.p95)} ms`, ""]);
+  rows.push(["  server batch out → page received (SSE), p50 / p95", `${f0(st.serverToPage.p50)} / ${f0(st.serverToPage.p95)} ms`, ""]);
+  rows.push(["  page received → drawn (model, canvas, next frame), p50 / p95", `${f0(st.pageToDrawn.p50)} / ${f0(st.pageToDrawn.p95)} ms`, ""]);
+}
+
+function median(xs) {
+  return summary(xs).p50;
+}
+
+const cpu = cpus()[0]?.model ?? "?";
+console.log(`\n| measure | result | target |\n|---|---|---|`);
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+console.log(`\nCommand: \`bash bench/ui/run.sh${process.argv.slice(2).length ? " " + process.argv.slice(2).join(" ") : ""}\``);
+console.log(`Machine: ${cpus().length} cores (${cpu.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB; Chromium ${results.chromiumVersion} headless, WebGL: ${results.renderer}; viewport ${VIEWPORT.width}×${VIEWPORT.height} at DPR 1; provex: ${PROVEX.replace(ROOT + "/", "")}; node ${process.version}.`);
+if (st) console.log(`Clocks: page − node = ${st.clock.offset.toFixed(2)} ms (round trip ${st.clock.rtt.toFixed(2)} ms).`);
+console.log(`Results: ${opt.json.replace(ROOT + "/", "")}`);

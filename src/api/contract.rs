@@ -1,0 +1,235 @@
+//! The wire types of the UI contract (see the module docs of `api`). Graph-level types that
+//! the CLI prints too (stats, node records, trails, ingest reports) live with their modules
+//! and derive `TS` there; the ones here exist only for UIs.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Every error across the HTTP and IPC boundary: a stable code to match on, and a message
+/// for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ApiError {
+    pub code: String,
+    pub message: String,
+}
+
+impl From<&crate::Error> for ApiError {
+    fn from(e: &crate::Error) -> Self {
+        ApiError { code: e.code().to_owned(), message: e.to_string() }
+    }
+}
+
+/// What a UI learns about the backend when it starts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct Health {
+    pub version: String,
+    /// The database URL (password hidden).
+    pub database: String,
+    /// Whether the backend runs its own private FalkorDB.
+    pub private_server: bool,
+    /// Whether requests need a token.
+    pub auth: bool,
+}
+
+/// A node as a canvas draws it: `x`, `y` are the centre and `w`, `h` the box, in the
+/// core's layout pixels. The few properties a UI filters and searches on come along;
+/// everything else is a `node` request away.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ViewNode {
+    pub id: String,
+    pub label: String,
+    /// `ProvEntity`, `ProvActivity`, `ProvAgent`, or none.
+    pub base_type: Option<String>,
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+    pub layer: u32,
+    /// Arrival order in the graph (0 = first).
+    pub arrival: u32,
+    pub agent: Option<String>,
+    pub context: Option<String>,
+    /// Signature status of a signed A2AP document (`valid`, `invalid`, ...).
+    pub status: Option<String>,
+    /// Claim, quote or content text (its first 200 characters), for labels and search.
+    pub text: Option<String>,
+}
+
+/// An edge between two drawn nodes, in its stored direction (effect to cause).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub struct ViewEdge {
+    pub source: String,
+    pub target: String,
+    #[serde(rename = "type")]
+    pub rel: String,
+    /// The PROV relation of a PROV edge.
+    pub prov: Option<String>,
+    /// The A2A relation of a derived edge.
+    pub a2a: Option<String>,
+}
+
+/// How much of a graph a view holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ViewMode {
+    /// The whole graph, kept current by the stream.
+    Whole,
+    /// The neighbourhood of `root`: the graph is larger than the limit. Not streamed.
+    Neighbourhood,
+}
+
+/// A drawable view of a graph, and the stream sequence number it is current to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct View {
+    pub graph: String,
+    #[ts(type = "number")]
+    pub seq: u64,
+    pub mode: ViewMode,
+    pub root: Option<String>,
+    #[ts(type = "number")]
+    pub total_nodes: u64,
+    #[ts(type = "number")]
+    pub total_edges: u64,
+    /// The most nodes drawn whole.
+    pub limit: u32,
+    pub nodes: Vec<ViewNode>,
+    pub edges: Vec<ViewEdge>,
+}
+
+/// Where a tidy-up moved a node.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct NodeMove {
+    pub id: String,
+    pub x: f64,
+    pub y: f64,
+}
+
+/// Which A2AP document a verification update is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum VerificationKind {
+    Statement,
+    Verification,
+}
+
+/// The checked state of a statement or verification as it arrives: signature status,
+/// verdict, and the statement's consensus.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct VerificationUpdate {
+    pub id: String,
+    pub kind: VerificationKind,
+    pub signature: Option<String>,
+    pub verdict: Option<String>,
+    pub consensus: Option<f64>,
+    pub verified: Option<bool>,
+}
+
+/// One message of a graph's stream (an SSE event's data, or a Tauri channel message).
+/// `seq` numbers a graph's messages from 1 without gaps; a client that reconnects with
+/// the last `seq` it saw gets the messages after it, or a `reset` when they are gone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum StreamMessage {
+    /// New nodes (placed by the incremental layout: nothing drawn before moves), nodes whose
+    /// data changed (same place), new edges, and verification results.
+    Batch {
+        graph: String,
+        #[ts(type = "number")]
+        seq: u64,
+        #[ts(type = "number")]
+        time_ms: u64,
+        nodes: Vec<ViewNode>,
+        edges: Vec<ViewEdge>,
+        verifications: Vec<VerificationUpdate>,
+    },
+    /// A tidy-up's moves, to animate.
+    Moves {
+        graph: String,
+        #[ts(type = "number")]
+        seq: u64,
+        moves: Vec<NodeMove>,
+    },
+    /// The client is too far behind (or the view was rebuilt): load the view again.
+    Reset {
+        graph: String,
+        #[ts(type = "number")]
+        seq: u64,
+        reason: String,
+    },
+}
+
+impl StreamMessage {
+    pub fn seq(&self) -> u64 {
+        match self {
+            StreamMessage::Batch { seq, .. }
+            | StreamMessage::Moves { seq, .. }
+            | StreamMessage::Reset { seq, .. } => *seq,
+        }
+    }
+}
+
+/// A source document's full text (a meeting transcript), to show quotes in context.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SourceText {
+    pub id: String,
+    pub title: Option<String>,
+    pub text: String,
+}
+
+/// A node found by search, with the field that matched and a snippet around the match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SearchHit {
+    pub id: String,
+    pub label: String,
+    pub field: String,
+    pub snippet: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum JobKind {
+    Ingest,
+    Follow,
+    Demo,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    Running,
+    Done,
+    Failed,
+    Stopped,
+}
+
+/// A background ingest, follow or demo run started from a UI.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct Job {
+    pub id: String,
+    pub kind: JobKind,
+    pub graph: String,
+    pub state: JobState,
+    /// What it is doing or did (file, events so far, error message).
+    pub detail: Option<String>,
+}
+
+/// Read-only Cypher typed in the console.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct QueryRequest {
+    pub cypher: String,
+}
+
+/// Follow a growing file on the backend's machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct FollowRequest {
+    pub path: String,
+    /// `a2a`, `a2ap`, or none to detect.
+    pub format: Option<String>,
+}
+
+/// Run the council demo into a graph, paced (`pace_ms` between records) or at once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct DemoRequest {
+    #[ts(type = "number | null")]
+    pub pace_ms: Option<u64>,
+}

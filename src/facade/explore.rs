@@ -1,0 +1,112 @@
+//! The facade's reads for exploring UIs: search over names, claims and quotes, a source
+//! document's full text (to show a quote in its transcript), and what a UI learns at start.
+
+use std::path::PathBuf;
+
+use super::{Keys, Provex};
+use crate::api::{Health, SearchHit, SourceText};
+use crate::error::{Error, Result};
+
+/// Most search hits a caller may ask for.
+pub const MAX_HITS: u32 = 500;
+/// Characters of context either side of a match in a snippet.
+const SNIPPET_CONTEXT: usize = 60;
+
+/// A snippet of `text` around the first match of `needle_lower` (already lowercase).
+fn snippet(text: &str, needle_lower: &str) -> String {
+    let lower = text.to_lowercase();
+    // Lowercasing may change byte lengths; fall back to the start when it does.
+    let at = match lower.find(needle_lower) {
+        Some(i) if lower.len() == text.len() && text.is_char_boundary(i) => i,
+        _ => 0,
+    };
+    let start = text[..at].char_indices().rev().nth(SNIPPET_CONTEXT).map_or(0, |(i, _)| i);
+    let end_from = (at + needle_lower.len()).min(text.len());
+    let end_from = (end_from..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+    let end = text[end_from..].char_indices().nth(SNIPPET_CONTEXT).map_or(text.len(), |(i, _)| end_from + i);
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.push_str(text[start..end].trim());
+    if end < text.len() {
+        out.push('…');
+    }
+    out.replace('\n', " ")
+}
+
+impl Provex {
+    /// Nodes whose name, claim, quote or content contains `q` (any case), in creation
+    /// order, with the field that matched and a snippet.
+    pub async fn search(&self, graph: &str, q: &str, limit: u32) -> Result<Vec<SearchHit>> {
+        crate::store::validate_graph_name(graph)?;
+        let q = q.trim();
+        if q.is_empty() {
+            return Ok(Vec::new());
+        }
+        let needle = q.to_lowercase();
+        let rows = self.store.search(graph, q, limit.clamp(1, MAX_HITS)).await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, label, values)| {
+                let (field, text) = values
+                    .into_iter()
+                    .find(|(_, v)| v.to_lowercase().contains(&needle))
+                    .unwrap_or_else(|| ("name".to_owned(), id.clone()));
+                SearchHit { snippet: snippet(&text, &needle), id, label, field }
+            })
+            .collect())
+    }
+
+    /// A source document's full text, from the A2AP documents stored in the graph.
+    pub async fn source_text(&self, graph: &str, id: &str) -> Result<SourceText> {
+        let ledger = self.load_ledger(graph, Keys::Stored).await?;
+        let doc = ledger
+            .source(id)
+            .ok_or_else(|| Error::NotFound { what: "source document", name: id.to_owned() })?;
+        Ok(SourceText { id: doc.id.clone(), title: doc.title.clone(), text: doc.text.clone() })
+    }
+
+    /// What a UI shows about the backend.
+    pub fn health(&self, auth: bool) -> Health {
+        Health {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            database: self.url().to_owned(),
+            private_server: self.server.is_some(),
+            auth,
+        }
+    }
+
+    /// Where files uploaded through a UI are kept: the data folder of the private server,
+    /// or a folder in the system's temporary directory with a shared server.
+    pub fn uploads_dir(&self) -> PathBuf {
+        match &self.data_dir {
+            Some(d) => d.join("uploads"),
+            None => std::env::temp_dir().join("provex-uploads"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snippet;
+
+    #[test]
+    fn snippet_centres_on_the_match_and_marks_cuts() {
+        let text = format!("{}needle in the middle{}", "a".repeat(100), "b".repeat(100));
+        let s = snippet(&text, "needle");
+        assert!(s.starts_with('…') && s.ends_with('…'), "{s}");
+        assert!(s.contains("needle in the middle"));
+        assert!(s.chars().count() < 160);
+        assert_eq!(snippet("short text", "text"), "short text");
+    }
+
+    #[test]
+    fn snippet_is_safe_with_multibyte_text() {
+        let text = "Riverton — “the vote” — ends";
+        assert!(snippet(text, "vote").contains("vote"));
+        // Lowercasing that changes lengths does not split a character.
+        let s = snippet("İİİ needle", "needle");
+        assert!(s.contains("needle") || s.starts_with('İ'));
+    }
+}

@@ -1,0 +1,152 @@
+//! Reads for UIs: every node with the few properties a canvas filters and searches on, in
+//! the order they were created (FalkorDB ids grow as nodes are created), every edge by its
+//! endpoints' names, and text search over names, claims and quotes.
+
+use falkordb::FalkorValue;
+
+use super::raw::{int, string, RawRow};
+use super::value::as_string;
+use super::Store;
+use crate::error::Result;
+use crate::model::vocab::{NAME, PROV_BASE_TYPE};
+
+/// A node's drawing data as stored (no position yet).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeSummary {
+    pub name: String,
+    pub label: String,
+    pub base_type: Option<String>,
+    pub agent: Option<String>,
+    pub context: Option<String>,
+    pub status: Option<String>,
+    pub text: Option<String>,
+}
+
+/// An edge between node names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeSummary {
+    pub source: String,
+    pub target: String,
+    pub rel: String,
+    pub prov: Option<String>,
+    pub a2a: Option<String>,
+}
+
+/// Properties that name the agent of a node, in order of preference.
+pub const AGENT_KEYS: [&str; 2] = ["a2a:agent_id", "agent_id"];
+/// Properties that name the context (conversation) of a node.
+pub const CONTEXT_KEYS: [&str; 1] = ["a2a:context_id"];
+/// The signature status of a signed A2AP document.
+pub const STATUS_KEY: &str = "signature_status";
+/// Properties whose text is shown and searched, in order of preference.
+pub const TEXT_KEYS: [&str; 6] = ["claim_text", "quote_text", "a2a:content", "a2a:prompt", "title", "text"];
+/// How much of a node's text a view carries (cut in Rust: a text property may hold a
+/// list, which Cypher's `left` refuses).
+pub const TEXT_CHARS: usize = 200;
+
+fn coalesce(var: &str, keys: &[&str]) -> String {
+    let items: Vec<String> = keys.iter().map(|k| format!("{var}.`{k}`")).collect();
+    if items.len() == 1 {
+        items[0].clone()
+    } else {
+        format!("coalesce({})", items.join(", "))
+    }
+}
+
+fn opt(v: Option<&redis::Value>) -> Option<String> {
+    v.and_then(string)
+}
+
+impl Store {
+    /// Every node of a graph in creation order.
+    pub async fn view_nodes(&self, graph: &str) -> Result<Vec<NodeSummary>> {
+        let q = format!(
+            "MATCH (n) RETURN id(n), n.{NAME}, labels(n)[0], n.`{PROV_BASE_TYPE}`, {}, {}, n.`{STATUS_KEY}`, {} \
+             ORDER BY id(n)",
+            coalesce("n", &AGENT_KEYS),
+            coalesce("n", &CONTEXT_KEYS),
+            coalesce("n", &TEXT_KEYS),
+        );
+        let rows = self.raw_ro(graph, &q, &[]).await?;
+        Ok(rows.iter().filter_map(summary).collect())
+    }
+
+    /// Every edge of a graph.
+    pub async fn view_edges(&self, graph: &str) -> Result<Vec<EdgeSummary>> {
+        let q = "MATCH (a)-[r]->(b) RETURN a.name, b.name, type(r), r.`prov:base_type`, r.`a2a:relation`";
+        let rows = self.raw_ro(graph, q, &[]).await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                Some(EdgeSummary {
+                    source: opt(r.first())?,
+                    target: opt(r.get(1))?,
+                    rel: opt(r.get(2))?,
+                    prov: opt(r.get(3)),
+                    a2a: opt(r.get(4)),
+                })
+            })
+            .collect())
+    }
+
+    /// The name of the node created last, if any.
+    pub async fn latest_node(&self, graph: &str, label: Option<&str>) -> Result<Option<String>> {
+        let pattern = match label {
+            Some(l) => format!("(n:`{}`)", l.replace('`', "")),
+            None => "(n)".to_owned(),
+        };
+        let q = format!("MATCH {pattern} RETURN n.name ORDER BY id(n) DESC LIMIT 1");
+        let rows = self.raw_ro(graph, &q, &[]).await?;
+        Ok(rows.first().and_then(|r| opt(r.first())))
+    }
+
+    /// Nodes whose name or text contains `needle` (any case): name, label, and each text
+    /// property's value.
+    pub async fn search(
+        &self,
+        graph: &str,
+        needle: &str,
+        limit: u32,
+    ) -> Result<Vec<(String, String, Vec<(String, String)>)>> {
+        let fields: Vec<&str> = std::iter::once(NAME).chain(TEXT_KEYS).collect();
+        let cond: Vec<String> = fields
+            .iter()
+            // toJSON takes any value (some of these properties hold lists elsewhere).
+            .map(|k| format!("toLower(toJSON(n.`{k}`)) CONTAINS $q"))
+            .collect();
+        let ret: Vec<String> = fields.iter().map(|k| format!("n.`{k}`")).collect();
+        let q = format!(
+            "MATCH (n) WHERE {} RETURN labels(n)[0], {} ORDER BY id(n) LIMIT {limit}",
+            cond.join(" OR "),
+            ret.join(", ")
+        );
+        let (_, rows) =
+            self.run_ro(graph, &q, vec![("q", FalkorValue::String(needle.to_lowercase()))]).await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| {
+                let label = as_string(r.first()?)?;
+                let name = as_string(r.get(1)?)?;
+                let values = fields
+                    .iter()
+                    .zip(r.iter().skip(1))
+                    .filter_map(|(k, v)| Some(((*k).to_owned(), as_string(v)?)))
+                    .collect();
+                Some((name, label, values))
+            })
+            .collect())
+    }
+}
+
+fn summary(r: &RawRow) -> Option<NodeSummary> {
+    int(r.first()?)?;
+    Some(NodeSummary {
+        name: opt(r.get(1))?,
+        label: opt(r.get(2)).unwrap_or_default(),
+        base_type: opt(r.get(3)),
+        agent: opt(r.get(4)),
+        context: opt(r.get(5)),
+        status: opt(r.get(6)),
+        text: opt(r.get(7)),
+    })
+}

@@ -1,0 +1,407 @@
+//! `provex serve` over real HTTP against the shared FalkorDB: the JSON API, errors as
+//! `{code, message}`, the token and Host checks, uploads with rejected lines, jobs, and the
+//! server-sent stream (positions that never move, sequence numbers, resuming, tidy-up).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use provex::a2ap::Trail;
+use provex::api::{Job, JobState, StreamMessage, View, ViewMode};
+use provex::facade::{IngestReport, Provex};
+use provex::serve::{self, Running, ServeOptions};
+use serde_json::Value;
+
+use crate::common;
+
+async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, String, Running, String) {
+    let (provex, graph) = common::open(test).await;
+    let provex = Arc::new(provex);
+    let opts = ServeOptions {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        token: token.map(str::to_owned),
+        ui: Some(std::env::temp_dir().join("provex-no-ui-here")),
+        open: false,
+    };
+    let running = serve::start(provex.clone(), opts).await.expect("serve");
+    let base = format!("http://{}", running.addr);
+    (provex, graph, running, base)
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder().timeout(Duration::from_secs(60)).build().unwrap()
+}
+
+async fn get<T: serde::de::DeserializeOwned>(url: &str) -> T {
+    let r = client().get(url).send().await.unwrap();
+    assert!(r.status().is_success(), "GET {url}: {} {}", r.status(), r.text().await.unwrap());
+    r.json().await.unwrap()
+}
+
+async fn wait_job(base: &str, id: &str) -> Job {
+    for _ in 0..600 {
+        let jobs: Vec<Job> = get(&format!("{base}/api/jobs")).await;
+        let job = jobs.into_iter().find(|j| j.id == id).expect("job listed");
+        if job.state != JobState::Running {
+            return job;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("job {id} did not finish");
+}
+
+/// Reads server-sent events from a response: (id, data) pairs.
+struct Events {
+    resp: reqwest::Response,
+    buf: String,
+}
+
+impl Events {
+    async fn open(url: &str) -> Events {
+        let resp = client().get(url).send().await.unwrap();
+        assert!(resp.status().is_success(), "{}", resp.status());
+        let ct = resp.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(ct.starts_with("text/event-stream"), "{ct}");
+        Events { resp, buf: String::new() }
+    }
+
+    async fn next(&mut self) -> StreamMessage {
+        tokio::time::timeout(Duration::from_secs(30), self.next_msg()).await.expect("a message within 30 s")
+    }
+
+    /// The next message, or `None` when none comes within `wait`.
+    async fn next_within(&mut self, wait: Duration) -> Option<StreamMessage> {
+        tokio::time::timeout(wait, self.next_msg()).await.ok()
+    }
+
+    async fn next_msg(&mut self) -> StreamMessage {
+        loop {
+            if let Some(end) = self.buf.find("\n\n") {
+                let block: String = self.buf.drain(..end + 2).collect();
+                let mut id = None;
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id:") {
+                        id = Some(v.trim().to_owned());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim_start());
+                    }
+                }
+                if data.is_empty() {
+                    continue; // keep-alive comment
+                }
+                let msg: StreamMessage = serde_json::from_str(&data).unwrap();
+                assert_eq!(id, Some(msg.seq().to_string()), "event id is the sequence number");
+                return msg;
+            }
+            let chunk = self.resp.chunk().await.unwrap().expect("stream open");
+            self.buf.push_str(std::str::from_utf8(&chunk).unwrap());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn council_demo_through_the_api() {
+    let (provex, graph, running, base) = start("serve_council", None).await;
+    let job: Job = client()
+        .post(format!("{base}/api/graphs/{graph}/demo"))
+        .json(&serde_json::json!({"pace_ms": null}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let job = wait_job(&base, &job.id).await;
+    assert_eq!(job.state, JobState::Done, "{job:?}");
+
+    let view: View = get(&format!("{base}/api/graphs/{graph}/view")).await;
+    let stats = provex.stats(&graph).await.unwrap();
+    assert_eq!(view.mode, ViewMode::Whole);
+    assert_eq!(view.nodes.len() as u64, stats.nodes);
+    assert_eq!(view.edges.len() as u64, stats.edges);
+    // Every node placed, no two boxes of a layer overlapping.
+    let mut by_layer: HashMap<u32, Vec<(f64, f64)>> = HashMap::new();
+    for n in &view.nodes {
+        assert!(n.x.is_finite() && n.y.is_finite() && n.w > 0.0, "{n:?}");
+        by_layer.entry(n.layer).or_default().push((n.x - n.w / 2.0, n.x + n.w / 2.0));
+    }
+    for spans in by_layer.values_mut() {
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for w in spans.windows(2) {
+            assert!(w[0].1 <= w[1].0 + 1e-6, "overlap {w:?}");
+        }
+    }
+    let mut arrivals: Vec<u32> = view.nodes.iter().map(|n| n.arrival).collect();
+    arrivals.sort();
+    assert_eq!(arrivals, (0..view.nodes.len() as u32).collect::<Vec<_>>());
+
+    // A statement's trail, with its signature statuses and consensus.
+    let statement = view.nodes.iter().find(|n| n.label == "Statement").expect("a statement");
+    assert!(statement.text.as_deref().is_some_and(|t| !t.is_empty()), "claims carry their text");
+    let trail: Trail =
+        get(&format!("{base}/api/graphs/{graph}/trail?statement={}", enc(&statement.id))).await;
+    let direct = provex.trail(&graph, &statement.id).await.unwrap();
+    assert_eq!(trail, direct);
+    // Its transcript, for quotes in context.
+    let doc = &trail.evidence[0].document.id;
+    let source: Value = get(&format!("{base}/api/graphs/{graph}/source?id={}", enc(doc))).await;
+    let text = source["text"].as_str().unwrap();
+    let matched = trail.evidence.iter().find(|e| e.status == provex::a2ap::EvidenceStatus::Match).unwrap();
+    let r = matched.byte_range;
+    assert_eq!(
+        &text.as_bytes()[r.start as usize..r.end as usize],
+        matched.quote.as_deref().unwrap().as_bytes()
+    );
+
+    // Search finds claim text, in any case.
+    let word = statement.text.as_deref().unwrap().split_whitespace().find(|w| w.len() > 5).unwrap();
+    let word = word.trim_matches(|c: char| !c.is_alphanumeric()).to_uppercase();
+    let hits: Vec<Value> = get(&format!("{base}/api/graphs/{graph}/search?q={}", enc(&word))).await;
+    assert!(hits.iter().any(|h| h["id"] == statement.id.as_str()), "{word}: {hits:?}");
+
+    // Reads that go through the same facade as the CLI.
+    let node: Value = get(&format!("{base}/api/graphs/{graph}/node?id={}", enc(&statement.id))).await;
+    assert_eq!(node["label"], "Statement");
+    let up: Value =
+        get(&format!("{base}/api/graphs/{graph}/trace?id={}&dir=up&depth=3", enc(&statement.id))).await;
+    assert!(up["nodes"].as_array().unwrap().len() > 1);
+    let graphs: Vec<String> = get(&format!("{base}/api/graphs")).await;
+    assert!(graphs.contains(&graph));
+
+    // Errors are {code, message} with a fitting status.
+    let r = client().get(format!("{base}/api/graphs/{graph}/node?id=nope")).send().await.unwrap();
+    assert_eq!(r.status(), 404);
+    let e: Value = r.json().await.unwrap();
+    assert_eq!(e["code"], "not_found");
+    assert!(e["message"].as_str().unwrap().contains("nope"));
+    let r = client()
+        .post(format!("{base}/api/graphs/{graph}/query"))
+        .json(&serde_json::json!({"cypher": "CREATE (n:X) RETURN n"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "query");
+    let r = client().get(format!("{base}/api/graphs/bad%20name/stats")).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "usage");
+    let r = client().get(format!("{base}/api/nothing")).send().await.unwrap();
+    assert_eq!(r.status(), 404);
+    // Without a built UI, the root says how to build one.
+    let r = client().get(format!("{base}/")).send().await.unwrap();
+    assert!(r.text().await.unwrap().contains("npm"));
+
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+fn enc(s: &str) -> String {
+    form_urlencoded::byte_serialize(s.as_bytes()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stream_places_new_nodes_without_moving_old_ones_and_resumes() {
+    let (provex, graph, running, base) = start("serve_stream", None).await;
+    let view: View = get(&format!("{base}/api/graphs/{graph}/view")).await;
+    assert_eq!((view.nodes.len(), view.seq), (0, 0));
+    let mut events = Events::open(&format!("{base}/api/graphs/{graph}/stream?since=0")).await;
+
+    let job: Job = client()
+        .post(format!("{base}/api/graphs/{graph}/demo"))
+        .json(&serde_json::json!({"pace_ms": 5}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut seen: HashMap<String, (f64, f64)> = HashMap::new();
+    let mut messages = Vec::new();
+    let mut statuses = Vec::new();
+    let started = std::time::Instant::now();
+    loop {
+        assert!(started.elapsed() < Duration::from_secs(120), "the demo's stream did not settle");
+        let Some(msg) = events.next_within(Duration::from_secs(2)).await else {
+            // Quiet: done when the job has ended and the view is at the last message.
+            let jobs: Vec<Job> = get(&format!("{base}/api/jobs")).await;
+            if jobs.iter().any(|j| j.id == job.id && j.state != JobState::Running) {
+                let view: View = get(&format!("{base}/api/graphs/{graph}/view")).await;
+                assert_eq!(view.seq, messages.len() as u64);
+                // The view is what the stream said, positions included.
+                assert_eq!(view.nodes.len(), seen.len());
+                for n in &view.nodes {
+                    assert_eq!(seen[&n.id], (n.x, n.y), "{}", n.id);
+                }
+                break;
+            }
+            continue;
+        };
+        let StreamMessage::Batch { seq, nodes, edges, verifications, .. } = &msg else {
+            panic!("unexpected {msg:?}");
+        };
+        assert_eq!(*seq, messages.len() as u64 + 1, "sequence numbers have no gaps");
+        for n in nodes {
+            if let Some(&(x, y)) = seen.get(&n.id) {
+                assert_eq!((x, y), (n.x, n.y), "{} moved", n.id);
+            }
+            seen.insert(n.id.clone(), (n.x, n.y));
+        }
+        for e in edges {
+            assert!(seen.contains_key(&e.source) && seen.contains_key(&e.target), "edge before its nodes");
+        }
+        statuses.extend(verifications.iter().filter_map(|v| v.signature.clone()));
+        messages.push(msg);
+    }
+    assert!(messages.len() > 10, "a paced demo arrives in many batches");
+    assert!(statuses.iter().any(|s| s == "valid"), "verification results are streamed");
+
+    // Reconnecting with the last sequence seen gives exactly what came after it.
+    let k = messages.len() as u64 / 2;
+    let mut again = Events::open(&format!("{base}/api/graphs/{graph}/stream?since={k}")).await;
+    for expected in &messages[k as usize..] {
+        assert_eq!(&again.next().await, expected);
+    }
+    // A sequence number from a view this server never had: reset.
+    let mut ahead = Events::open(&format!("{base}/api/graphs/{graph}/stream?since=999999")).await;
+    assert!(matches!(ahead.next().await, StreamMessage::Reset { .. }));
+
+    // Tidy-up: its moves arrive on the stream.
+    let r = client().post(format!("{base}/api/graphs/{graph}/tidy")).send().await.unwrap();
+    assert_eq!(r.status(), 204);
+    let msg = again.next().await;
+    let StreamMessage::Moves { seq, moves, .. } = msg else { panic!("expected moves, got {msg:?}") };
+    assert_eq!(seq, messages.len() as u64 + 1);
+    let view: View = get(&format!("{base}/api/graphs/{graph}/view")).await;
+    for m in &moves {
+        let n = view.nodes.iter().find(|n| n.id == m.id).unwrap();
+        assert_eq!((n.x, n.y), (m.x, m.y));
+    }
+
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn upload_keeps_good_lines_and_reports_rejects() {
+    let (provex, graph, running, base) = start("serve_upload", None).await;
+    let good =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/a2a-run.jsonl")).unwrap();
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines.insert(3, "{this is not json");
+    let body = lines.join("\n") + "\n";
+    let r = client()
+        .post(format!("{base}/api/graphs/{graph}/upload?name=..%2Frun.jsonl"))
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    let report: IngestReport = r.json().await.unwrap();
+    assert_eq!(report.rejected, 1);
+    assert_eq!(report.events as usize, lines.len() - 1);
+    let file = &report.files[0];
+    assert!(file.path.starts_with(provex.uploads_dir()), "{:?}", file.path);
+    let rejects = std::fs::read_to_string(file.rejects_file.as_ref().unwrap()).unwrap();
+    assert!(rejects.contains("line 4") || rejects.contains("\"line\":4"), "{rejects}");
+    assert!(provex.stats(&graph).await.unwrap().nodes > 0);
+
+    let r = client()
+        .post(format!("{base}/api/graphs/{graph}/upload?name=x&format=xml"))
+        .body("x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    assert!(r.json::<Value>().await.unwrap()["message"].as_str().unwrap().contains("xml"));
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn follow_job_streams_a_growing_file_until_stopped() {
+    let (provex, graph, running, base) = start("serve_follow", None).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.jsonl");
+    let lines: Vec<String> =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/a2a-run.jsonl"))
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+    std::fs::write(&path, lines[..5].join("\n") + "\n").unwrap();
+    let job: Job = client()
+        .post(format!("{base}/api/graphs/{graph}/follow"))
+        .json(&serde_json::json!({"path": path, "format": "a2a"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(job.state, JobState::Running);
+    let count = |v: &View| v.nodes.len();
+    let mut first = 0;
+    for _ in 0..100 {
+        first = count(&get(&format!("{base}/api/graphs/{graph}/view")).await);
+        if first > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(first > 0);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let mut grown = first;
+    for _ in 0..100 {
+        grown = count(&get(&format!("{base}/api/graphs/{graph}/view")).await);
+        if grown > first {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(grown > first, "lines appended to a followed file arrive");
+    let r = client().delete(format!("{base}/api/jobs/{}", job.id)).send().await.unwrap();
+    assert!(r.status().is_success());
+    assert_eq!(wait_job(&base, &job.id).await.state, JobState::Stopped);
+    let r = client()
+        .post(format!("{base}/api/graphs/{graph}/follow"))
+        .json(&serde_json::json!({"path": "/no/such/file", "format": null}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "io");
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn token_and_host_are_checked_on_every_request() {
+    let token = "s3cret-token-0123456789";
+    let (_provex, _graph, running, base) = start("serve_token", Some(token)).await;
+    let url = format!("{base}/api/graphs");
+    let r = client().get(&url).send().await.unwrap();
+    assert_eq!(r.status(), 401);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "unauthorized");
+    let r = client().get(&url).bearer_auth("wrong-token-0123456789").send().await.unwrap();
+    assert_eq!(r.status(), 401);
+    assert!(client().get(&url).bearer_auth(token).send().await.unwrap().status().is_success());
+    assert!(client().get(format!("{url}?token={token}")).send().await.unwrap().status().is_success());
+    // The UI's files hold no data: the page loads, then asks for the token.
+    assert_ne!(client().get(format!("{base}/")).send().await.unwrap().status(), 401);
+    assert_eq!(client().get(format!("{base}/api/graphs/x/stream")).send().await.unwrap().status(), 401);
+    // A page on another origin reaching loopback through DNS rebinding is refused.
+    let r = client().get(&url).bearer_auth(token).header("host", "evil.example").send().await.unwrap();
+    assert_eq!(r.status(), 403);
+    let health: Value = client()
+        .get(format!("{base}/api/health"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["auth"], true);
+    running.stop().await;
+}

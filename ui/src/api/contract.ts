@@ -1,0 +1,156 @@
+// Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
+// change the Rust types and run `cargo run -- contract` (a test checks it is fresh).
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
+
+export type ApiError = { code: string, message: string, };
+
+export type Health = { version: string, 
+/**
+ * The database URL (password hidden).
+ */
+database: string, 
+/**
+ * Whether the backend runs its own private FalkorDB.
+ */
+private_server: boolean, 
+/**
+ * Whether requests need a token.
+ */
+auth: boolean, };
+
+export type ViewNode = { id: string, label: string, 
+/**
+ * `ProvEntity`, `ProvActivity`, `ProvAgent`, or none.
+ */
+base_type: string | null, x: number, y: number, w: number, h: number, layer: number, 
+/**
+ * Arrival order in the graph (0 = first).
+ */
+arrival: number, agent: string | null, context: string | null, 
+/**
+ * Signature status of a signed A2AP document (`valid`, `invalid`, ...).
+ */
+status: string | null, 
+/**
+ * Claim, quote or content text (its first 200 characters), for labels and search.
+ */
+text: string | null, };
+
+export type ViewEdge = { source: string, target: string, type: string, 
+/**
+ * The PROV relation of a PROV edge.
+ */
+prov: string | null, 
+/**
+ * The A2A relation of a derived edge.
+ */
+a2a: string | null, };
+
+export type ViewMode = "whole" | "neighbourhood";
+
+export type View = { graph: string, seq: number, mode: ViewMode, root: string | null, total_nodes: number, total_edges: number, 
+/**
+ * The most nodes drawn whole.
+ */
+limit: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, };
+
+export type NodeMove = { id: string, x: number, y: number, };
+
+export type VerificationKind = "statement" | "verification";
+
+export type VerificationUpdate = { id: string, kind: VerificationKind, signature: string | null, verdict: string | null, consensus: number | null, verified: boolean | null, };
+
+export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "reset", graph: string, seq: number, reason: string, };
+
+export type SourceText = { id: string, title: string | null, text: string, };
+
+export type SearchHit = { id: string, label: string, field: string, snippet: string, };
+
+export type JobKind = "ingest" | "follow" | "demo";
+
+export type JobState = "running" | "done" | "failed" | "stopped";
+
+export type Job = { id: string, kind: JobKind, graph: string, state: JobState, 
+/**
+ * What it is doing or did (file, events so far, error message).
+ */
+detail: string | null, };
+
+export type QueryRequest = { cypher: string, };
+
+export type FollowRequest = { path: string, 
+/**
+ * `a2a`, `a2ap`, or none to detect.
+ */
+format: string | null, };
+
+export type DemoRequest = { pace_ms: number | null, };
+
+export type Stats = { graph: string, nodes: number, edges: number, labels: { [key in string]: number }, relationships: { [key in string]: number }, };
+
+export type NodeRecord = { 
+/**
+ * The node's `name`.
+ */
+id: string, label: string, base_type?: string, depth?: number, properties?: { [key in string]: JsonValue }, };
+
+export type EdgeRecord = { source: string, target: string, type: string, 
+/**
+ * The PROV relation (`prov:base_type`) of a PROV edge.
+ */
+"prov:base_type"?: string, 
+/**
+ * The A2A relation (`a2a:relation`) of a derived edge.
+ */
+"a2a:relation"?: string, };
+
+export type Subgraph = { nodes: Array<NodeRecord>, edges: Array<EdgeRecord>, };
+
+export type PathResult = { nodes: Array<NodeRecord>, edges: Array<EdgeRecord>, };
+
+export type Table = { columns: Array<string>, rows: Array<Array<JsonValue>>, };
+
+export type TraceDirection = "up" | "down";
+
+export type SignatureStatus = "valid" | "invalid" | "unknown_key" | "untrusted_key" | "malformed" | "unsigned";
+
+export type EvidenceStatus = "match" | "mismatch" | "unchecked";
+
+export type ByteRange = { start: number, end: number, };
+
+export type TimeSpan = { start: string, end: string, };
+
+export type Finding = { criterion: string, status: string, evidence: string | null, confidence: number | null, };
+
+export type Problem = { code: string, message: string, };
+
+export type TrailClaim = { text: string, confidence: number | null, content_hash: string | null, generation_method: string | null, };
+
+export type TrailDocument = { id: string, 
+/**
+ * `None` when the document is not in the stream.
+ */
+title: string | null, available: boolean, source: string | null, source_name: string | null, source_url: string | null, };
+
+export type TrailEvidence = { chunk_id: string, quote: string | null, byte_range: ByteRange, timestamp: TimeSpan | null, document: TrailDocument, status: EvidenceStatus, reasons?: Array<string>, };
+
+export type TrailRequest = { request_id: string, agent: string, time: string | null, criteria: Array<string>, signature: SignatureStatus, };
+
+export type TrailVerification = { verification_id: string, agent: string, verdict: string, confidence: number, findings: Array<Finding>, time: string | null, signature: SignatureStatus, counted: boolean, excluded_reason?: string, consensus_after: number, verified_after: boolean, };
+
+export type Trail = { statement_id: string, agent: string, generated_at: string | null, claim: TrailClaim, signature: SignatureStatus, evidence: Array<TrailEvidence>, requests: Array<TrailRequest>, verifications: Array<TrailVerification>, consensus: number, verified: boolean, threshold: number, supports: Array<string>, contradicts: Array<string>, 
+/**
+ * Statements that say they contradict this one.
+ */
+contradicted_by: Array<string>, problems: Array<Problem>, };
+
+export type FileReport = { path: string, format: string, lines: number, events: number, rejected: number, 
+/**
+ * Where the rejected records were written, when there were any.
+ */
+rejects_file: string | null, };
+
+export type IngestReport = { graph: string, files: Array<FileReport>, events: number, rejected: number, nodes_written: number, edges_written: number, elapsed_ms: number, };
+
+export type DemoReport = { graph: string | null, events: number, documents: number, files: Array<string>, };

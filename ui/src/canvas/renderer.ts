@@ -1,0 +1,450 @@
+//! GraphCanvas: the WebGL graph view the app embeds. It owns the two canvases (WebGL
+//! below, text overlay above), sizes them to the container and the device pixel ratio,
+//! keeps the scene, camera and GPU buffers in step, and draws on demand only.
+
+import type { NodeMove, ViewEdge, ViewNode } from "../api/contract";
+import { Camera } from "./camera";
+import { VisibleSet } from "./culling";
+import { compositePNG, sceneToSVG } from "./export";
+import { DataTexture, createContext, type GLContext } from "./gl";
+import { PointerControls } from "./interaction";
+import { LabelLayer } from "./labels";
+import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW } from "./programs";
+import { Scene } from "./scene";
+import { palette, type Palette } from "./style";
+import type { CanvasEvents, FrameStats, GraphCanvasApi, Theme } from "./types";
+
+/** A frame asked for within this long after the previous one ended continues it: the
+ *  canvas is being driven (dragging, zooming, an animation) rather than touched once. */
+const CONTINUOUS_MS = 20;
+const STATS_WINDOW_MS = 1000;
+const STATS_RING = 1024;
+/** Nodes are drawn as points while no node is wider than this on screen (CSS px). */
+const POINTS_BELOW_PX = 12;
+/** Edges are drawn as plain lines, without heads, while nodes are shorter than this. */
+const LINES_BELOW_PX = 5;
+
+export class GraphCanvas implements GraphCanvasApi {
+  /** The WebGL canvas; it receives the pointer events. */
+  readonly element: HTMLCanvasElement;
+  /** The 2D canvas over it with the text. */
+  readonly overlay: HTMLCanvasElement;
+
+  private gl: GLContext | null = null;
+  private programs: GraphPrograms | null = null;
+  private nodeTexture: DataTexture | null = null;
+  private edgeTexture: DataTexture | null = null;
+  private readonly ctx2d: CanvasRenderingContext2D | null;
+
+  private readonly scene = new Scene();
+  private readonly camera = new Camera();
+  private readonly labels = new LabelLayer();
+  private readonly uniforms = new FrameUniforms();
+  private readonly visible = new VisibleSet();
+  private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  private pal: Palette;
+  private dpr = 1;
+  private readonly epoch = now();
+  private generation = 0;
+
+  private raf = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private destroyed = false;
+  private overlayDrawn = false;
+  /** A fit asked for while the container had no size yet. */
+  private fitPending = false;
+
+  private frames = 0;
+  private lastFrameAt = -Infinity;
+  private lastFrameEnd = -Infinity;
+  private requestedAt = 0;
+  private readonly statAt = new Float64Array(STATS_RING);
+  private readonly statMs = new Float64Array(STATS_RING);
+  private statHead = 0;
+
+  private readonly controls: PointerControls;
+  private readonly resizeObserver: ResizeObserver | null = null;
+  private readonly cleanup: Array<() => void> = [];
+
+  constructor(private readonly container: HTMLElement, private readonly events: CanvasEvents = {}, theme: Theme = "light") {
+    this.pal = palette(theme);
+    this.uniforms.setPalette(this.pal);
+    const doc = container.ownerDocument;
+    this.element = doc.createElement("canvas");
+    this.overlay = doc.createElement("canvas");
+    this.element.className = "provex-graph-canvas";
+    this.overlay.className = "provex-graph-overlay";
+    for (const c of [this.element, this.overlay]) {
+      Object.assign(c.style, { position: "absolute", left: "0", top: "0", width: "100%", height: "100%", display: "block" });
+    }
+    this.element.style.touchAction = "none";
+    this.element.style.background = this.pal.background;
+    this.overlay.style.pointerEvents = "none";
+    container.appendChild(this.element);
+    container.appendChild(this.overlay);
+
+    this.ctx2d = safe(() => this.overlay.getContext("2d"));
+    const problem = this.initGL();
+    if (problem) {
+      this.element.remove();
+      this.overlay.remove();
+      throw new Error(problem);
+    }
+    // The canvases are placed absolutely over the container's box.
+    if (doc.defaultView && doc.defaultView.getComputedStyle(container).position === "static") {
+      container.style.position = "relative";
+    }
+    const onLost = (e: Event) => {
+      e.preventDefault();
+      this.dropGL();
+    };
+    const onRestored = () => {
+      const why = this.initGL();
+      if (why) console.error(`provex canvas: ${why}`);
+      this.requestRender();
+    };
+    this.element.addEventListener("webglcontextlost", onLost);
+    this.element.addEventListener("webglcontextrestored", onRestored);
+    this.cleanup.push(() => {
+      this.element.removeEventListener("webglcontextlost", onLost);
+      this.element.removeEventListener("webglcontextrestored", onRestored);
+    });
+
+    this.controls = new PointerControls(this.element, {
+      pick: (x, y) => this.pick(x, y),
+      pan: (dx, dy) => this.panBy(dx, dy),
+      zoomAt: (f, x, y) => {
+        this.camera.zoomAt(f, x, y);
+        this.requestRender();
+      },
+      hover: (id) => {
+        this.scene.setHover(id === null ? -1 : this.scene.index.get(id) ?? -1);
+        this.requestRender();
+        this.events.onHover?.(id);
+      },
+      select: (id, additive) => this.events.onSelect?.(id, additive),
+      activate: (id) => this.events.onActivate?.(id),
+    });
+
+    const view = doc.defaultView;
+    if (view && typeof view.ResizeObserver === "function") {
+      this.resizeObserver = new view.ResizeObserver(() => this.resize());
+      this.resizeObserver.observe(container);
+    } else if (view) {
+      const onResize = () => this.resize();
+      view.addEventListener("resize", onResize);
+      this.cleanup.push(() => view.removeEventListener("resize", onResize));
+    }
+    this.resize();
+  }
+
+  // ---- set-up -------------------------------------------------------------------------
+
+  /** Sets up WebGL; returns why it could not, or null. */
+  private initGL(): string | null {
+    const ctx = safe(() => createContext(this.element));
+    if (!ctx) return "WebGL (2, or 1 with float textures) is not available in this browser";
+    try {
+      this.gl = ctx;
+      this.programs = new GraphPrograms(ctx);
+      this.scene.nodes.resetGpu();
+      this.scene.edges.resetGpu();
+      this.visible.changed = true;
+      this.nodeTexture = new DataTexture(ctx, this.scene.nodes, NODES_PER_ROW);
+      this.edgeTexture = new DataTexture(ctx, this.scene.edges, EDGES_PER_ROW);
+      return null;
+    } catch (err) {
+      this.dropGL();
+      return `WebGL set-up failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  private dropGL(): void {
+    this.gl = null;
+    this.programs = null;
+    this.nodeTexture = null;
+    this.edgeTexture = null;
+  }
+
+  private resize(): void {
+    if (this.destroyed) return;
+    const r = this.container.getBoundingClientRect();
+    const w = r.width || this.container.clientWidth, h = r.height || this.container.clientHeight;
+    const dpr = this.container.ownerDocument.defaultView?.devicePixelRatio || 1;
+    this.dpr = dpr;
+    const pw = Math.max(1, Math.round(w * dpr)), ph = Math.max(1, Math.round(h * dpr));
+    for (const c of [this.element, this.overlay]) {
+      if (c.width !== pw) c.width = pw;
+      if (c.height !== ph) c.height = ph;
+    }
+    this.camera.resize(w, h);
+    this.ctx2d?.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.overlayDrawn = true; // resizing cleared it; draw it again
+    if (this.fitPending && w >= 2 && h >= 2) this.fit();
+    this.requestRender();
+  }
+
+  // ---- drawing ------------------------------------------------------------------------
+
+  /** Asks for a frame; several requests before it is drawn make one frame. */
+  requestRender(): void {
+    if (this.destroyed || this.raf || this.timer) return;
+    this.requestedAt = now();
+    const view = this.container.ownerDocument.defaultView;
+    if (view && typeof view.requestAnimationFrame === "function") {
+      this.raf = view.requestAnimationFrame(this.frame);
+    } else {
+      this.timer = setTimeout(() => this.frame(now()), 16);
+    }
+  }
+
+  private readonly frame = (_ts: number): void => {
+    this.raf = 0;
+    this.timer = null;
+    if (this.destroyed) return;
+    const t0 = now();
+    const dpr = this.container.ownerDocument.defaultView?.devicePixelRatio || 1;
+    if (dpr !== this.dpr) this.resize();
+    const cameraMoving = this.camera.step(t0);
+    const time = (t0 - this.epoch) / 1000;
+    this.draw(time);
+    const t1 = now();
+    // While frames follow each other the time between them is what the eye sees (it
+    // includes compositing and the GPU); a frame on its own counts its drawing time.
+    const continuous = this.requestedAt - this.lastFrameEnd < CONTINUOUS_MS;
+    const sample = continuous ? t0 - this.lastFrameAt : t1 - t0;
+    this.lastFrameAt = t0;
+    this.lastFrameEnd = t1;
+    this.statAt[this.statHead] = t1;
+    this.statMs[this.statHead] = sample;
+    this.statHead = (this.statHead + 1) % STATS_RING;
+    this.frames++;
+    if (cameraMoving || time < this.scene.glowUntil || time < this.scene.moveUntil) this.requestRender();
+  };
+
+  private draw(time: number): void {
+    this.drawGL(time);
+    this.drawOverlay(time);
+  }
+
+  private drawGL(time: number): void {
+    const ctx = this.gl, progs = this.programs, nt = this.nodeTexture, et = this.edgeTexture;
+    if (!ctx || !progs || !nt || !et) return;
+    const gl = ctx.gl;
+    if (gl.isContextLost()) return;
+    const u = this.uniforms, cam = this.camera;
+    cam.clipTransform(u.view);
+    u.css = 1 / cam.scale;
+    u.px = 1 / (cam.scale * this.dpr);
+    u.time = time;
+    u.move[0] = this.scene.moveStart;
+    u.move[1] = this.scene.moveSeconds;
+    // Level of detail: once nodes are a few pixels, a point per node and a line per edge
+    // look the same and cost a third of the primitives (which is what software GL pays for).
+    const maxSide = Math.max(this.scene.maxNodeWidth, this.scene.maxNodeHeight) * cam.scale;
+    u.nodePoints = maxSide <= POINTS_BELOW_PX && 2 * (maxSide + 24) * this.dpr < ctx.maxPointSize;
+    u.edgeLines = this.scene.maxNodeHeight * cam.scale < LINES_BELOW_PX;
+    gl.viewport(0, 0, this.element.width, this.element.height);
+    const bg = u.background;
+    gl.clearColor(bg[0], bg[1], bg[2], 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    const scene = this.scene;
+    this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil);
+    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u);
+  }
+
+  private drawOverlay(time: number): void {
+    const ctx = this.ctx2d;
+    if (!ctx) return;
+    if (this.labels.wouldDraw(this.camera, this.scene)) {
+      this.labels.draw(ctx, this.camera, this.scene, time, this.pal);
+      this.overlayDrawn = true;
+    } else if (this.overlayDrawn) {
+      ctx.clearRect(0, 0, this.camera.width, this.camera.height);
+      this.overlayDrawn = false;
+    }
+  }
+
+  private time(): number {
+    return (now() - this.epoch) / 1000;
+  }
+
+  private pick(x: number, y: number): string | null {
+    const cam = this.camera;
+    const i = this.scene.grid.hit(cam.screenToWorldX(x), cam.screenToWorldY(y), 4 / cam.scale);
+    return i >= 0 ? this.scene.views[i].id : null;
+  }
+
+  private dropHover(): void {
+    if (this.scene.hovered < 0) return;
+    this.scene.setHover(-1);
+    this.controls.resetHover();
+    this.events.onHover?.(null);
+  }
+
+  // ---- GraphCanvasApi -----------------------------------------------------------------
+
+  setGraph(nodes: ViewNode[], edges: ViewEdge[]): void {
+    const hadHover = this.scene.hovered >= 0;
+    this.scene.reset(nodes, edges);
+    this.generation++;
+    this.labels.reset(this.generation);
+    this.controls.resetHover();
+    if (hadHover) this.events.onHover?.(null);
+    this.fit();
+  }
+
+  addBatch(nodes: ViewNode[], edges: ViewEdge[]): void {
+    const wasEmpty = this.scene.nodeCount === 0;
+    for (const v of nodes) {
+      const i = this.scene.index.get(v.id);
+      if (i !== undefined) this.labels.invalidate(i);
+    }
+    this.scene.add(nodes, edges, this.time());
+    if (this.scene.hovered >= 0 && !this.scene.isShown(this.scene.hovered)) this.dropHover();
+    if (wasEmpty && this.scene.nodeCount > 0) this.fit();
+    else this.requestRender();
+  }
+
+  applyMoves(moves: NodeMove[], ms: number): void {
+    this.scene.applyMoves(moves, Math.max(0, ms) / 1000, this.time());
+    this.requestRender();
+  }
+
+  setVisible(filter: ((n: ViewNode) => boolean) | null): void {
+    this.scene.setVisible(filter);
+    if (this.scene.hovered >= 0 && !this.scene.isShown(this.scene.hovered)) this.dropHover();
+    this.requestRender();
+  }
+
+  setHighlight(ids: Set<string> | null): void {
+    this.scene.setHighlight(ids);
+    this.requestRender();
+  }
+
+  setSelection(ids: string[]): void {
+    this.scene.setSelection(ids);
+    this.requestRender();
+  }
+
+  focus(id: string, animateMs = 450): void {
+    const i = this.scene.index.get(id);
+    if (i === undefined) return;
+    const t = this.time();
+    const target = {
+      x: this.scene.positionX(i, t),
+      y: this.scene.positionY(i, t),
+      scale: this.camera.scale < 0.75 ? 1 : this.camera.scale,
+    };
+    this.camera.animateTo(target, animateMs, now());
+    this.requestRender();
+  }
+
+  fit(): void {
+    const b = this.scene.bounds();
+    if (b) {
+      this.camera.fit(b, 32, 2);
+      this.fitPending = this.camera.width < 2 || this.camera.height < 2;
+    } else {
+      this.camera.set({ x: 0, y: 0, scale: 1 });
+    }
+    this.requestRender();
+  }
+
+  zoomBy(factor: number): void {
+    if (!(factor > 0) || !Number.isFinite(factor)) return;
+    this.camera.zoomAt(factor, this.camera.width / 2, this.camera.height / 2);
+    this.requestRender();
+  }
+
+  /** Moves the drawing by (dx, dy) CSS pixels, as dragging it by that much does. */
+  panBy(dx: number, dy: number): void {
+    if (!Number.isFinite(dx) || !Number.isFinite(dy)) return;
+    this.camera.panBy(dx, dy);
+    this.requestRender();
+  }
+
+  setTheme(theme: Theme): void {
+    this.pal = palette(theme);
+    this.uniforms.setPalette(this.pal);
+    this.element.style.background = this.pal.background;
+    this.requestRender();
+  }
+
+  screenPosition(id: string): { x: number, y: number } | null {
+    const i = this.scene.index.get(id);
+    if (i === undefined || !this.scene.isShown(i)) return null;
+    const t = this.time();
+    return {
+      x: this.camera.worldToScreenX(this.scene.positionX(i, t)),
+      y: this.camera.worldToScreenY(this.scene.positionY(i, t)),
+    };
+  }
+
+  toPNG(): Promise<Blob> {
+    // The WebGL buffer is not preserved after compositing, so draw now and copy it in the
+    // same task.
+    this.draw(this.time());
+    this.overlayDrawn = true;
+    return compositePNG(this.gl ? this.element : null, this.ctx2d ? this.overlay : null,
+      this.element.width, this.element.height, this.pal.background);
+  }
+
+  toSVG(): string {
+    return sceneToSVG(this.scene, this.pal, this.time());
+  }
+
+  /** Frames so far, and the mean over the last second that had frames (see frame()). */
+  stats(): FrameStats {
+    const t = this.lastFrameEnd;
+    let sum = 0, n = 0;
+    for (let k = 0; k < STATS_RING; k++) {
+      if (this.statAt[k] > 0 && t - this.statAt[k] <= STATS_WINDOW_MS) {
+        sum += this.statMs[k];
+        n++;
+      }
+    }
+    return { frames: this.frames, msPerFrame: n ? sum / n : 0, nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges };
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    const view = this.container.ownerDocument.defaultView;
+    if (this.raf && view) view.cancelAnimationFrame(this.raf);
+    if (this.timer) clearTimeout(this.timer);
+    this.raf = 0;
+    this.timer = null;
+    this.resizeObserver?.disconnect();
+    for (const f of this.cleanup) f();
+    this.controls.destroy();
+    if (this.gl && !this.gl.gl.isContextLost()) {
+      this.programs?.destroy();
+      this.nodeTexture?.destroy();
+      this.edgeTexture?.destroy();
+      this.gl.gl.getExtension("WEBGL_lose_context")?.loseContext();
+    }
+    this.dropGL();
+    this.element.remove();
+    this.overlay.remove();
+  }
+}
+
+/** Makes a GraphCanvas in `container`. */
+export function createCanvas(container: HTMLElement, events: CanvasEvents = {}, theme: Theme = "light"): GraphCanvas {
+  return new GraphCanvas(container, events, theme);
+}
+
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+function safe<T>(fn: () => T | null): T | null {
+  try {
+    return fn();
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,53 @@
+//! What the rest of the UI may ask of the graph canvas (implemented by GraphCanvas in
+//! renderer.ts). Positions are the core's layout pixels; the canvas never lays out.
+
+import type { NodeMove, ViewEdge, ViewNode } from "../api/contract";
+
+export type Theme = "light" | "dark";
+
+export interface CanvasEvents {
+  /** A click on a node (null: on empty space). `additive` when shift was held. */
+  onSelect?(id: string | null, additive: boolean): void;
+  onHover?(id: string | null): void;
+  /** Double click on a node: the app expands it (large graphs) or opens its trail. */
+  onActivate?(id: string): void;
+}
+
+export interface FrameStats {
+  /** Frames drawn since the canvas was made. */
+  frames: number;
+  /** Mean milliseconds per frame over the last second of drawing. */
+  msPerFrame: number;
+  /** Nodes and edges currently drawn. */
+  nodes: number;
+  edges: number;
+}
+
+export interface GraphCanvasApi {
+  /** Replaces everything drawn, then fits the view. */
+  setGraph(nodes: ViewNode[], edges: ViewEdge[]): void;
+  /** Adds new nodes and edges, and updates existing nodes' data (never their position).
+   *  New nodes glow for about a second. Nothing already drawn moves. */
+  addBatch(nodes: ViewNode[], edges: ViewEdge[]): void;
+  /** Moves nodes (tidy-up), animated over `ms` milliseconds (0: at once). */
+  applyMoves(moves: NodeMove[], ms: number): void;
+  /** Draws only the nodes this returns true for (filters, timeline scrub); null: all. */
+  setVisible(filter: ((n: ViewNode) => boolean) | null): void;
+  /** Highlights these nodes and the edges between them (trace, path); others dimmed. */
+  setHighlight(ids: Set<string> | null): void;
+  setSelection(ids: string[]): void;
+  /** Centres on a node, zooming in if far out. */
+  focus(id: string, animateMs?: number): void;
+  fit(): void;
+  zoomBy(factor: number): void;
+  panBy(dx: number, dy: number): void;
+  setTheme(theme: Theme): void;
+  /** The node's centre in CSS pixels relative to the canvas element, or null if unknown. */
+  screenPosition(id: string): { x: number, y: number } | null;
+  /** The current drawing as a PNG. */
+  toPNG(): Promise<Blob>;
+  /** The current view (visible nodes and edges) as a standalone SVG document. */
+  toSVG(): string;
+  stats(): FrameStats;
+  destroy(): void;
+}

@@ -1,0 +1,121 @@
+// The Timeline tab: the graph's nodes in arrival order, a slider to scrub through them
+// (later arrivals hidden on the canvas), and replay at 0.5× to 5×. Live batches extend it.
+
+import type { App } from "../app";
+import { nodeTitle } from "../trail/labels";
+import { h, replace } from "../ui/dom";
+
+const SPEEDS = [0.5, 1, 2, 5];
+/** Rows listed around the current position. */
+const WINDOW = 60;
+const TICK_MS = 100;
+
+/** Arrivals per second at 1×: ten, or enough to replay the graph in a minute. */
+export function replayRate(count: number): number {
+  return Math.max(10, count / 60);
+}
+
+export class TimelinePanel {
+  readonly el = h("div", { class: "panel timeline" });
+  private slider = h("input", { type: "range", class: "slider", testid: "timeline-slider", min: "0", max: "0", step: "1", value: "0", "aria-label": "Timeline position" });
+  private playButton = h("button", { class: "btn btn-primary", testid: "timeline-play" }, "▶ Replay");
+  private speed = h("select", { class: "input input-narrow", testid: "timeline-speed", "aria-label": "Replay speed" },
+    SPEEDS.map((s) => h("option", { value: String(s) }, `${s}×`)));
+  private position = h("span", { class: "timeline-position", testid: "timeline-position" });
+  private list = h("ol", { class: "events", testid: "timeline-events" });
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private cursor = 0;
+
+  constructor(private readonly app: App) {
+    this.speed.value = "1";
+    this.slider.addEventListener("input", () => {
+      this.stop();
+      this.seek(Number(this.slider.value));
+    });
+    this.playButton.addEventListener("click", () => (this.timer === null ? this.play() : this.stop()));
+    replace(this.el,
+      h("div", { class: "timeline-controls" },
+        this.playButton, this.speed,
+        h("button", { class: "btn", testid: "timeline-live", title: "Show everything", onclick: () => { this.stop(); this.seek(null); } }, "Live"),
+        h("span", { class: "spacer" }), this.position),
+      this.slider,
+      h("p", { class: "hint" }, "Drag to see the graph as it was; nodes that arrived later are hidden."),
+      this.list);
+  }
+
+  private max(): number {
+    return this.app.model.maxArrival();
+  }
+
+  /** Moves to arrival `at` (null or the end: live, nothing hidden). */
+  seek(at: number | null): void {
+    const max = this.max();
+    const t = at === null || at >= max ? null : Math.max(0, Math.floor(at));
+    this.app.setTimeline(t);
+    this.render();
+  }
+
+  /** New nodes arrived: extend the slider; at the end it stays live. */
+  grew(): void {
+    if (this.el.isConnected && !this.el.closest("[hidden]")) this.render();
+    else this.syncSlider();
+  }
+
+  private syncSlider(): void {
+    const max = Math.max(0, this.max());
+    this.slider.min = String(this.app.model.byArrival()[0]?.arrival ?? 0);
+    this.slider.max = String(max);
+    this.slider.value = String(this.app.timelineAt ?? max);
+    this.slider.disabled = this.max() < 0;
+    const at = this.app.timelineAt;
+    this.position.textContent = this.max() < 0 ? "empty" : at === null ? `all ${max + 1} · live` : `${at + 1} of ${max + 1}`;
+  }
+
+  render(): void {
+    this.syncSlider();
+    const nodes = this.app.model.byArrival();
+    const at = this.app.timelineAt ?? this.max();
+    // Rows around the position, so a large graph does not make thousands of rows.
+    let centre = nodes.findIndex((n) => n.arrival > at);
+    if (centre < 0) centre = nodes.length;
+    const from = Math.max(0, centre - WINDOW + 10);
+    const shown = nodes.slice(from, Math.min(nodes.length, from + WINDOW));
+    replace(this.list,
+      from > 0 ? h("li", { class: "muted more" }, `… ${from} earlier`) : null,
+      shown.map((n) => h("li", { class: `event${n.arrival > at ? " future" : ""}${n.arrival === at ? " now" : ""}` },
+        h("button", { class: "event-button", "data-id": n.id, onclick: () => void this.app.select(n.id, { focus: true, from: "panel" }) },
+          h("span", { class: "event-n" }, `#${n.arrival}`),
+          h("span", { class: "chip" }, n.label),
+          h("span", { class: "event-name" }, nodeTitle(n, 70))))),
+      from + shown.length < nodes.length ? h("li", { class: "muted more" }, `… ${nodes.length - from - shown.length} later`) : null);
+  }
+
+  play(): void {
+    const max = this.max();
+    if (max < 0) return;
+    const at = this.app.timelineAt;
+    this.cursor = at === null ? 0 : at;
+    this.seek(this.cursor);
+    this.playButton.textContent = "❚❚ Pause";
+    this.timer = setInterval(() => {
+      const step = (replayRate(this.max() + 1) * Number(this.speed.value) * TICK_MS) / 1000;
+      this.cursor += step;
+      if (this.cursor >= this.max()) {
+        this.stop();
+        this.seek(null);
+        return;
+      }
+      this.seek(this.cursor);
+    }, TICK_MS);
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.playButton.textContent = "▶ Replay";
+  }
+
+  get playing(): boolean {
+    return this.timer !== null;
+  }
+}

@@ -1,0 +1,161 @@
+// The Walkthrough tab: tells a demo graph's story one step at a time (each claim, each
+// verification of it, its consensus), selecting and focusing each step's node and showing
+// its claim's trail underneath. Steps come from walkthrough/steps.ts.
+
+import type { App } from "../app";
+import type { Trail } from "../api/contract";
+import { h, replace } from "../ui/dom";
+import { buildSteps, type Step } from "../walkthrough/steps";
+
+const AUTOPLAY_MS = 4500;
+
+export class WalkthroughPanel {
+  readonly el = h("div", { class: "panel walkthrough" });
+  steps: Step[] = [];
+  index = -1;
+  private caption = h("p", { class: "caption", testid: "walkthrough-caption", "aria-live": "polite" });
+  private progress = h("span", { class: "muted", testid: "walkthrough-progress" });
+  private prevButton = h("button", { class: "btn", testid: "walkthrough-prev", title: "Previous step" }, "← Previous");
+  private nextButton = h("button", { class: "btn btn-primary", testid: "walkthrough-next", title: "Next step" }, "Next →");
+  private playButton = h("button", { class: "btn", testid: "walkthrough-play" }, "▶ Autoplay");
+  private stale = h("button", { class: "btn btn-small", hidden: true, onclick: () => void this.build(true) }, "New claims arrived: rebuild");
+  private slot = h("div", { class: "walkthrough-trail" });
+  private builtFor: { graph: string | null; statements: number } = { graph: null, statements: -1 };
+  private building: Promise<void> | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly app: App) {
+    this.prevButton.addEventListener("click", () => void this.go(this.index - 1));
+    this.nextButton.addEventListener("click", () => void this.next());
+    this.playButton.addEventListener("click", () => (this.timer === null ? this.autoplay() : this.pause()));
+    this.caption.textContent = "A step-by-step account of the claims in this graph and how agents verified them.";
+    replace(this.el,
+      h("div", { class: "walkthrough-card" },
+        this.caption,
+        h("div", { class: "walkthrough-controls" }, this.prevButton, this.nextButton, this.playButton, h("span", { class: "spacer" }), this.progress),
+        this.stale),
+      this.slot);
+    this.renderControls();
+  }
+
+  /** The shared trail view lives here while this tab is open. */
+  adoptTrail(trailEl: HTMLElement): void {
+    this.slot.appendChild(trailEl);
+  }
+
+  async opened(): Promise<void> {
+    if (this.builtFor.graph !== this.app.graph) await this.build(false);
+  }
+
+  resetGraph(): void {
+    this.pause();
+    this.steps = [];
+    this.index = -1;
+    this.builtFor = { graph: null, statements: -1 };
+    this.caption.textContent = "A step-by-step account of the claims in this graph and how agents verified them.";
+    this.renderControls();
+  }
+
+  /** The graph changed (live): offer a rebuild when it has new claims. */
+  graphChanged(): void {
+    const count = this.statementIds().length;
+    this.stale.hidden = !(this.builtFor.graph === this.app.graph && this.builtFor.statements >= 0 && count !== this.builtFor.statements);
+  }
+
+  private statementIds(): string[] {
+    return this.app.model.byArrival().filter((n) => n.label === "Statement").map((n) => n.id);
+  }
+
+  /** Fetches every statement's trail and builds the steps. */
+  build(force: boolean): Promise<void> {
+    if (this.building && !force) return this.building;
+    const run = async (): Promise<void> => {
+      const graph = this.app.graph;
+      const ids = this.statementIds();
+      this.caption.textContent = ids.length === 0
+        ? "This graph has no claims (A2AP statements). The walkthrough tells the story of demo graphs such as the council meeting: Ingest → Run demo."
+        : `Reading the trails of ${ids.length} claims…`;
+      let trails: Trail[];
+      try {
+        trails = await this.mapLimited(ids, 4, (id) => this.app.trail.fetch(id));
+        await this.app.resolveNames(trails.flatMap((t) => [t.agent, ...t.verifications.map((v) => v.agent)]));
+      } catch (e) {
+        this.app.toasts.error(e, "Building the walkthrough");
+        this.caption.textContent = "Could not read the claims' trails.";
+        return;
+      }
+      if (graph !== this.app.graph) return;
+      this.steps = buildSteps(trails, this.app.names);
+      this.builtFor = { graph, statements: ids.length };
+      this.stale.hidden = true;
+      const keep = this.index >= 0 && this.index < this.steps.length;
+      if (!keep) this.index = -1;
+      if (this.steps.length > 0 && this.index < 0) {
+        this.caption.textContent = `${ids.length} claim${ids.length === 1 ? "" : "s"}, ${this.steps.length} steps. Press Next to begin.`;
+      } else if (keep) {
+        this.caption.textContent = this.steps[this.index].caption;
+      }
+      this.renderControls();
+    };
+    this.building = run().finally(() => { this.building = null; });
+    return this.building;
+  }
+
+  private async mapLimited<T, R>(items: T[], limit: number, f: (t: T) => Promise<R>): Promise<R[]> {
+    const out = new Array<R>(items.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await f(items[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+    return out;
+  }
+
+  async next(): Promise<void> {
+    if (this.builtFor.graph !== this.app.graph || this.building) await this.build(false);
+    await this.go(this.index + 1);
+  }
+
+  /** Shows step `i`: caption, selection, focus and the claim's trail. */
+  async go(i: number): Promise<void> {
+    if (i < 0 || i >= this.steps.length) {
+      if (i >= this.steps.length) this.pause();
+      return;
+    }
+    this.index = i;
+    const step = this.steps[i];
+    this.caption.textContent = step.caption;
+    this.caption.dataset.kind = step.kind;
+    this.renderControls();
+    const focusId = this.app.model.nodes.has(step.nodeId) ? step.nodeId : step.statementId;
+    await Promise.all([
+      this.app.select(focusId, { focus: true, from: "walkthrough" }),
+      this.app.trail.show(step.statementId, { verification: step.verificationId }),
+    ]);
+  }
+
+  private autoplay(): void {
+    this.playButton.textContent = "❚❚ Pause";
+    if (this.steps.length > 0 && this.index >= this.steps.length - 1) this.index = -1;
+    void this.next();
+    this.timer = setInterval(() => {
+      if (this.index >= this.steps.length - 1) this.pause();
+      else void this.go(this.index + 1);
+    }, AUTOPLAY_MS);
+  }
+
+  pause(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.playButton.textContent = "▶ Autoplay";
+  }
+
+  private renderControls(): void {
+    this.prevButton.disabled = this.index <= 0;
+    this.nextButton.disabled = this.steps.length > 0 && this.index >= this.steps.length - 1;
+    this.progress.textContent = this.steps.length > 0 ? `step ${Math.max(0, this.index + 1)} of ${this.steps.length}` : "";
+  }
+}

@@ -1,0 +1,51 @@
+// Keyboard shortcuts: which key does what. Pure mapping; the app performs the action.
+
+export type KeyAction =
+  | { kind: "search" | "fit" | "tidy" | "escape" | "help" | "theme" }
+  | { kind: "zoom"; factor: number }
+  | { kind: "pan"; dx: number; dy: number };
+
+export const SHORTCUTS: Array<[string, string]> = [
+  ["/", "Search"],
+  ["f", "Fit the graph to the window"],
+  ["+  −", "Zoom in, out"],
+  ["← ↑ → ↓", "Pan"],
+  ["t", "Tidy up the layout"],
+  ["Esc", "Clear the selection, close menus"],
+  ["Shift + click", "Select a second node (for a path)"],
+  ["Double-click", "Open a claim's trail; expand a large graph"],
+  ["d", "Dark or light theme"],
+  ["?", "This help"],
+];
+
+const PAN = 80;
+
+type KeyLike = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "altKey"> & { target: EventTarget | null };
+
+function typing(target: EventTarget | null): boolean {
+  if (!target || typeof (target as Element).tagName !== "string") return false;
+  const el = target as HTMLElement;
+  return el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable;
+}
+
+export function keyAction(ev: KeyLike): KeyAction | null {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return null;
+  if (ev.key === "Escape") return typing(ev.target) ? null : { kind: "escape" };
+  if (typing(ev.target)) return null;
+  switch (ev.key) {
+    case "/": return { kind: "search" };
+    case "f": return { kind: "fit" };
+    case "+":
+    case "=": return { kind: "zoom", factor: 1.25 };
+    case "-":
+    case "_": return { kind: "zoom", factor: 0.8 };
+    case "ArrowLeft": return { kind: "pan", dx: PAN, dy: 0 };
+    case "ArrowRight": return { kind: "pan", dx: -PAN, dy: 0 };
+    case "ArrowUp": return { kind: "pan", dx: 0, dy: PAN };
+    case "ArrowDown": return { kind: "pan", dx: 0, dy: -PAN };
+    case "t": return { kind: "tidy" };
+    case "?": return { kind: "help" };
+    case "d": return { kind: "theme" };
+    default: return null;
+  }
+}

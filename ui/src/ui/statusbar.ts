@@ -1,0 +1,53 @@
+// The bottom bar: what is drawn (nodes, edges, seq), the stream's state, the hovered node,
+// running jobs, and which server this is.
+
+import type { App } from "../app";
+import type { ViewNode } from "../api/contract";
+import { h, replace } from "./dom";
+import { isFiltering } from "../graph/filters";
+
+const STREAM_TEXT = {
+  open: "Live",
+  reconnecting: "Reconnecting…",
+  closed: "Disconnected",
+  off: "Not streaming",
+} as const;
+
+export class StatusBar {
+  readonly el: HTMLElement;
+  private counts = h("span", { class: "status-counts", testid: "status" });
+  private stream = h("span", { class: "status-stream", testid: "stream-state" });
+  private view = h("span", { class: "status-view" });
+  private hovered = h("span", { class: "status-hover" });
+  private jobs = h("span", { class: "status-jobs", testid: "jobs" });
+  private server = h("span", { class: "status-server" });
+
+  constructor(private readonly app: App) {
+    this.el = h("footer", { class: "statusbar" }, this.counts, this.stream, this.view, this.hovered, h("span", { class: "spacer" }), this.jobs, this.server);
+  }
+
+  render(): void {
+    const m = this.app.model;
+    this.counts.textContent = `${m.nodes.size.toLocaleString("en")} nodes · ${m.edges.size.toLocaleString("en")} edges · seq ${m.seq}`;
+    const s = this.app.streamState;
+    this.stream.textContent = m.mode === "neighbourhood" && s === "off" ? "Neighbourhood view (not live)" : STREAM_TEXT[s];
+    this.stream.dataset.state = s;
+    const notes: string[] = [];
+    if (isFiltering(this.app.filters)) notes.push("filtered");
+    if (this.app.timelineAt !== null) notes.push(`timeline at #${this.app.timelineAt}`);
+    this.view.textContent = notes.join(" · ");
+    const running = this.app.jobs.filter((j) => j.state === "running");
+    replace(this.jobs, running.map((j) =>
+      h("span", { class: "job" },
+        h("span", { class: "spinner", "aria-hidden": "true" }),
+        `${j.kind} → ${j.graph}${j.detail ? ` (${j.detail})` : ""}`,
+        h("button", { class: "btn btn-small btn-ghost", testid: "job-stop", onclick: () => void this.app.stopJob(j.id) }, "Stop"))));
+    const hl = this.app.health;
+    this.server.textContent = hl ? `Provex ${hl.version}${hl.private_server ? " · private FalkorDB" : ""}` : "";
+    this.server.title = hl ? hl.database : "";
+  }
+
+  hover(n: ViewNode | null): void {
+    this.hovered.textContent = n ? `${n.label}: ${n.text ? n.text.slice(0, 90) : n.id}` : "";
+  }
+}

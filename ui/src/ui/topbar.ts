@@ -1,0 +1,385 @@
+// The top bar: graph picker, search, filters, ingest (upload, follow, council demo),
+// export (PNG, SVG, selection JSON), tidy-up, theme and help.
+
+import type { App } from "../app";
+import type { SearchHit } from "../api/contract";
+import { DIMENSIONS, DIMENSION_TITLES, NONE, facetValues, isFiltering, type FilterState } from "../graph/filters";
+import { agentName } from "../trail/labels";
+import { download, h, replace, safeName } from "./dom";
+
+const SEARCH_LIMIT = 20;
+
+export class TopBar {
+  readonly el: HTMLElement;
+  graphs: string[] = [];
+  private picker = h("select", { class: "graph-picker", testid: "graph-picker", "aria-label": "Graph", title: "Graph" });
+  private searchInput = h("input", {
+    class: "search-input", testid: "search-input", type: "search", placeholder: "Search nodes, claims, quotes  ( / )",
+    "aria-label": "Search", autocomplete: "off", spellcheck: "false",
+  });
+  private searchResults = h("ul", { class: "search-results", role: "listbox", hidden: true });
+  private hits: SearchHit[] = [];
+  private searchTimer: ReturnType<typeof setTimeout> | null = null;
+  private pendingSearch: Promise<SearchHit[]> | null = null;
+  private searchedFor = "";
+  private filterSummary = h("summary", { class: "btn", testid: "filters-menu" }, "Filters");
+  private filterBody = h("div", { class: "menu-body filters" });
+  private themeButton = h("button", { class: "btn btn-icon", testid: "theme-toggle", title: "Theme (d)" });
+  private target = h("input", { class: "input", testid: "ingest-graph", "aria-label": "Target graph", placeholder: "graph name", spellcheck: "false" });
+  private menus: HTMLDetailsElement[] = [];
+
+  constructor(private readonly app: App) {
+    this.picker.addEventListener("change", () => void this.app.openGraph(this.picker.value));
+    this.picker.addEventListener("focus", () => void this.app.refreshGraphs());
+    this.searchInput.addEventListener("input", () => this.onSearchInput());
+    this.searchInput.addEventListener("keydown", (ev) => this.onSearchKey(ev));
+    this.searchInput.addEventListener("blur", () => setTimeout(() => { this.searchResults.hidden = true; }, 200));
+    this.searchInput.addEventListener("focus", () => { if (this.hits.length > 0) this.searchResults.hidden = false; });
+
+    const filters = this.menu("Filters", this.filterSummary, this.filterBody);
+    filters.addEventListener("toggle", () => { if (filters.open) this.refreshFilters(); });
+
+    this.el = h("header", { class: "topbar" },
+      h("div", { class: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), "Provex"),
+      h("label", { class: "picker-wrap" }, h("span", { class: "sr-only" }, "Graph"), this.picker),
+      h("div", { class: "search" }, this.searchInput, this.searchResults),
+      filters,
+      this.ingestMenu(),
+      this.exportMenu(),
+      h("button", { class: "btn", testid: "tidy-button", title: "Tidy up the layout (t)", onclick: () => void this.app.tidy() }, "Tidy up"),
+      h("span", { class: "spacer" }),
+      this.themeButton,
+      h("button", { class: "btn btn-icon", testid: "help-button", title: "Keyboard shortcuts (?)", onclick: () => this.app.help.toggle() }, "?"));
+    this.themeButton.addEventListener("click", () => this.app.setTheme(this.app.theme === "dark" ? "light" : "dark"));
+    this.renderTheme();
+    document.addEventListener("click", (ev) => {
+      for (const m of this.menus) if (m.open && !m.contains(ev.target as Node)) m.open = false;
+    });
+  }
+
+  private menu(name: string, summary: HTMLElement, body: HTMLElement): HTMLDetailsElement {
+    const d = h("details", { class: "menu", "data-menu": name.toLowerCase() }, summary, body);
+    this.menus.push(d);
+    return d;
+  }
+
+  /** Closes open menus; true if one was open. */
+  closeMenus(): boolean {
+    let closed = false;
+    for (const m of this.menus) if (m.open) { m.open = false; closed = true; }
+    if (!this.searchResults.hidden) { this.searchResults.hidden = true; closed = true; }
+    return closed;
+  }
+
+  renderTheme(): void {
+    const dark = this.app.theme === "dark";
+    this.themeButton.textContent = dark ? "☀" : "☾";
+    this.themeButton.setAttribute("aria-label", dark ? "Light theme" : "Dark theme");
+  }
+
+  // ---------------------------------------------------------------- graph picker
+
+  setGraphs(graphs: string[], current: string | null): void {
+    this.graphs = [...graphs].sort((a, b) => a.localeCompare(b));
+    if (current && !this.graphs.includes(current)) this.graphs.unshift(current);
+    replace(this.picker,
+      this.graphs.length === 0 ? h("option", { value: "", disabled: true }, "No graphs") : null,
+      this.graphs.map((g) => h("option", { value: g }, g)));
+    if (current) this.picker.value = current;
+    if (!this.target.value) this.target.value = current ?? "council";
+  }
+
+  setCurrent(graph: string): void {
+    if (!this.graphs.includes(graph)) this.setGraphs([...this.graphs, graph], graph);
+    this.picker.value = graph;
+    this.target.value = graph;
+  }
+
+  // ---------------------------------------------------------------- search
+
+  focusSearch(): void {
+    this.searchInput.focus();
+    this.searchInput.select();
+  }
+
+  private onSearchInput(): void {
+    if (this.searchTimer !== null) clearTimeout(this.searchTimer);
+    const q = this.searchInput.value.trim();
+    if (q.length === 0) {
+      this.hits = [];
+      // Forget the last query, so typing it again searches again.
+      this.searchedFor = "";
+      this.pendingSearch = null;
+      this.renderHits();
+      return;
+    }
+    this.searchTimer = setTimeout(() => void this.search(q), 200);
+  }
+
+  private search(q: string): Promise<SearchHit[]> {
+    const graph = this.app.graph;
+    if (!graph) return Promise.resolve([]);
+    if (this.searchTimer !== null) clearTimeout(this.searchTimer);
+    this.searchTimer = null;
+    if (this.pendingSearch && this.searchedFor === q) return this.pendingSearch;
+    this.searchedFor = q;
+    const p = this.app.backend.search(graph, q, SEARCH_LIMIT).then((hits) => {
+      if (this.searchedFor === q) {
+        this.hits = hits;
+        this.renderHits();
+      }
+      return hits;
+    }, (e) => {
+      this.app.toasts.error(e, "Search");
+      return [] as SearchHit[];
+    });
+    this.pendingSearch = p;
+    return p;
+  }
+
+  private async onSearchKey(ev: KeyboardEvent): Promise<void> {
+    if (ev.key === "Escape") {
+      this.searchResults.hidden = true;
+      this.searchInput.blur();
+      return;
+    }
+    if (ev.key === "ArrowDown") {
+      ev.preventDefault();
+      (this.searchResults.querySelector("button") as HTMLButtonElement | null)?.focus();
+      return;
+    }
+    if (ev.key !== "Enter") return;
+    ev.preventDefault();
+    const q = this.searchInput.value.trim();
+    if (!q) return;
+    const hits = q === this.searchedFor && this.pendingSearch ? await this.pendingSearch : await this.search(q);
+    const first = hits[0];
+    if (!first) {
+      this.app.toasts.info(`Nothing matches “${q}”.`);
+      return;
+    }
+    this.searchResults.hidden = true;
+    await this.app.select(first.id, { focus: true, from: "search" });
+  }
+
+  private renderHits(): void {
+    replace(this.searchResults, this.hits.map((hit) =>
+      h("li", null,
+        h("button", {
+          class: "search-result", testid: "search-result", "data-id": hit.id, type: "button",
+          onmousedown: (ev) => ev.preventDefault(),
+          onclick: () => {
+            this.searchResults.hidden = true;
+            void this.app.select(hit.id, { focus: true, from: "search" });
+          },
+          onkeydown: (ev) => this.onResultKey(ev as KeyboardEvent),
+        },
+        h("span", { class: "chip" }, hit.label),
+        h("span", { class: "hit-snippet" }, hit.snippet || hit.id),
+        h("span", { class: "hit-field" }, hit.field)))));
+    if (this.hits.length === 0 && this.searchInput.value.trim()) {
+      this.searchResults.appendChild(h("li", { class: "empty" }, "No matches"));
+    }
+    this.searchResults.hidden = this.searchInput.value.trim() === "";
+  }
+
+  private onResultKey(ev: KeyboardEvent): void {
+    const b = ev.currentTarget as HTMLElement;
+    const li = b.parentElement;
+    if (ev.key === "ArrowDown") (li?.nextElementSibling?.querySelector("button") as HTMLElement | null)?.focus();
+    else if (ev.key === "ArrowUp") {
+      const prev = li?.previousElementSibling?.querySelector("button") as HTMLElement | null;
+      (prev ?? this.searchInput).focus();
+    } else return;
+    ev.preventDefault();
+  }
+
+  // ---------------------------------------------------------------- filters
+
+  /** Rebuilds the filter menu from the values now in the graph. */
+  refreshFilters(): void {
+    const state = this.app.filters;
+    const hidden = DIMENSIONS.reduce((n, d) => n + state[d].size, 0);
+    this.filterSummary.textContent = isFiltering(state) ? `Filters (${hidden} hidden)` : "Filters";
+    this.filterSummary.classList.toggle("btn-active", isFiltering(state));
+    const open = this.menus.find((m) => m.contains(this.filterBody))?.open;
+    if (!open) return;
+    const nodes = this.app.model.nodeList();
+    const sections = DIMENSIONS.map((dim) => {
+      const values = facetValues(nodes, dim);
+      if (values.length === 0 || (values.length === 1 && values[0][0] === NONE)) return null;
+      return h("fieldset", { class: "facet" },
+        h("legend", null, DIMENSION_TITLES[dim]),
+        values.map(([value, count]) =>
+          h("label", { class: "facet-value" },
+            h("input", {
+              type: "checkbox", checked: !state[dim].has(value), "data-dim": dim, "data-value": value,
+              onchange: (ev) => this.toggleValue(dim, value, (ev.target as HTMLInputElement).checked),
+            }),
+            h("span", { class: value === NONE ? "muted" : "", title: value },
+              value === NONE ? "(none)" : dim === "agent" ? agentName(value, this.app.names) : value),
+            h("span", { class: "count" }, count.toLocaleString("en")))));
+    });
+    replace(this.filterBody,
+      h("div", { class: "menu-head" },
+        h("strong", null, "Show nodes with"),
+        h("button", { class: "btn btn-small", testid: "filters-reset", onclick: () => this.resetFilters() }, "Show all")),
+      sections.some(Boolean) ? sections : h("p", { class: "muted" }, "Nothing to filter yet."));
+  }
+
+  private toggleValue(dim: (typeof DIMENSIONS)[number], value: string, shown: boolean): void {
+    const next: FilterState = { ...this.app.filters, [dim]: new Set(this.app.filters[dim]) };
+    if (shown) next[dim].delete(value);
+    else next[dim].add(value);
+    this.app.setFilters(next);
+    this.refreshFilters();
+  }
+
+  private resetFilters(): void {
+    this.app.setFilters({ label: new Set(), base_type: new Set(), agent: new Set(), context: new Set(), status: new Set() });
+    this.refreshFilters();
+  }
+
+  // ---------------------------------------------------------------- ingest
+
+  private ingestMenu(): HTMLDetailsElement {
+    const file = h("input", { type: "file", class: "sr-only", testid: "upload-input", accept: ".jsonl,.json,.ndjson,.txt,application/json" });
+    const format = h("select", { class: "input", "aria-label": "Format" },
+      h("option", { value: "" }, "detect"), h("option", { value: "a2a" }, "A2A events"), h("option", { value: "a2ap" }, "A2AP documents"));
+    const path = h("input", { class: "input", placeholder: "/path/to/events.jsonl", "aria-label": "Path to follow", spellcheck: "false" });
+    const pace = h("input", { class: "input input-narrow", type: "number", min: "0", step: "50", value: "200", "aria-label": "Pace in milliseconds" });
+    file.addEventListener("change", () => {
+      const f = file.files?.[0];
+      file.value = "";
+      if (f) void this.upload(f, format.value || undefined);
+    });
+    const body = h("div", { class: "menu-body ingest" },
+      h("label", { class: "field" }, h("span", null, "Into graph"), this.target),
+      h("div", { class: "menu-section" },
+        h("h3", null, "Upload a file"),
+        h("p", { class: "hint" }, "A2A runtime events or A2AP documents (JSON lines)."),
+        h("div", { class: "row" }, format,
+          h("button", { class: "btn", testid: "upload-button", onclick: () => file.click() }, "Choose file…"), file)),
+      h("div", { class: "menu-section" },
+        h("h3", null, "Follow a growing file"),
+        h("p", { class: "hint" }, "A path on the server's machine; new lines appear live."),
+        h("div", { class: "row" }, path,
+          h("button", { class: "btn", testid: "follow-button", onclick: () => void this.follow(path.value.trim(), format.value || null) }, "Follow"))),
+      h("div", { class: "menu-section" },
+        h("h3", null, "Council meeting demo"),
+        h("p", { class: "hint" }, "Streams a city-council meeting: a transcript, AI summaries with evidence, and signed verifications."),
+        h("div", { class: "row" },
+          h("label", { class: "inline" }, "one record every ", pace, " ms"),
+          h("button", { class: "btn btn-primary", testid: "demo-button", onclick: () => void this.demo(Number(pace.value)) }, "Run demo"))));
+    return this.menu("Ingest", h("summary", { class: "btn", testid: "ingest-menu" }, "Ingest"), body);
+  }
+
+  private targetGraph(fallback: string): string {
+    const g = this.target.value.trim() || fallback;
+    this.target.value = g;
+    return g;
+  }
+
+  private async upload(file: File, format: string | undefined): Promise<void> {
+    const graph = this.targetGraph(this.app.graph ?? "uploads");
+    this.closeMenus();
+    this.app.toasts.info(`Uploading ${file.name} into “${graph}”…`, 3000);
+    try {
+      const report = await this.app.backend.upload(graph, file.name, file, format);
+      const rejected = report.rejected > 0 ? `, ${report.rejected} rejected (see the server's rejects file)` : "";
+      this.app.toasts.info(`${file.name}: ${report.events} events into “${report.graph}”${rejected}, ${report.nodes_written} nodes and ${report.edges_written} edges written in ${(report.elapsed_ms / 1000).toFixed(1)} s.`, 8000);
+      await this.app.refreshGraphs();
+      if (graph !== this.app.graph) await this.app.openGraph(graph);
+    } catch (e) {
+      this.app.toasts.error(e, `Uploading ${file.name}`);
+    }
+  }
+
+  private async follow(path: string, format: string | null): Promise<void> {
+    if (!path) {
+      this.app.toasts.info("Type the path of the file to follow.");
+      return;
+    }
+    const graph = this.targetGraph(this.app.graph ?? "live");
+    this.closeMenus();
+    try {
+      const job = await this.app.backend.follow(graph, { path, format });
+      this.app.jobStarted(job);
+      if (graph !== this.app.graph) await this.app.openGraph(graph, undefined, { waitForGraph: true });
+    } catch (e) {
+      this.app.toasts.error(e, `Following ${path}`);
+    }
+  }
+
+  private async demo(paceMs: number): Promise<void> {
+    const graph = this.targetGraph("council");
+    this.closeMenus();
+    try {
+      const job = await this.app.backend.demo(graph, { pace_ms: Number.isFinite(paceMs) && paceMs > 0 ? Math.round(paceMs) : null });
+      this.app.jobStarted(job);
+      // Watch it arrive: open the graph now, the stream brings the rest.
+      await this.app.openGraph(graph, undefined, { waitForGraph: true });
+      await this.app.refreshGraphs();
+    } catch (e) {
+      this.app.toasts.error(e, "Council demo");
+    }
+  }
+
+  // ---------------------------------------------------------------- export
+
+  private exportMenu(): HTMLDetailsElement {
+    const body = h("div", { class: "menu-body export" },
+      h("button", { class: "menu-item", testid: "export-png", onclick: () => void this.exportPng() }, "View as PNG"),
+      h("button", { class: "menu-item", testid: "export-svg", onclick: () => this.exportSvg() }, "View as SVG"),
+      h("button", { class: "menu-item", testid: "export-selection", onclick: () => void this.exportSelection() }, "Selection as JSON"));
+    return this.menu("Export", h("summary", { class: "btn", testid: "export-menu" }, "Export"), body);
+  }
+
+  private fileBase(): string {
+    return `provex-${safeName(this.app.graph ?? "graph")}`;
+  }
+
+  private async exportPng(): Promise<void> {
+    this.closeMenus();
+    try {
+      download(`${this.fileBase()}.png`, await this.app.canvas.toPNG());
+    } catch (e) {
+      this.app.toasts.error(e, "Exporting PNG");
+    }
+  }
+
+  private exportSvg(): void {
+    this.closeMenus();
+    try {
+      download(`${this.fileBase()}.svg`, new Blob([this.app.canvas.toSVG()], { type: "image/svg+xml" }));
+    } catch (e) {
+      this.app.toasts.error(e, "Exporting SVG");
+    }
+  }
+
+  /** The selected nodes as drawn, their stored properties, and the edges among them. */
+  private async exportSelection(): Promise<void> {
+    this.closeMenus();
+    const ids = [...new Set(this.app.selection)];
+    const graph = this.app.graph;
+    if (ids.length === 0 || !graph) {
+      this.app.toasts.info("Select one or more nodes first (shift-click adds to the selection).");
+      return;
+    }
+    const m = this.app.model;
+    const chosen = new Set(ids);
+    try {
+      const records = await Promise.all(ids.map((id) => this.app.backend.node(graph, id)));
+      const data = {
+        graph,
+        seq: m.seq,
+        nodes: ids.map((id, i) => ({ ...m.nodes.get(id), ...records[i] })),
+        edges: m.edgeList().filter((e) => chosen.has(e.source) && chosen.has(e.target)),
+      };
+      download(`${this.fileBase()}-selection.json`, new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+    } catch (e) {
+      this.app.toasts.error(e, "Exporting the selection");
+    }
+  }
+
+}

@@ -1,0 +1,66 @@
+// The demo walkthrough as a list of captioned steps, built from the trails of a graph's
+// statements: each claim, then each verification of it in time order, then its consensus.
+// Pure: the panel fetches the trails and plays the steps.
+
+import type { Trail } from "../api/contract";
+import { agentName, clip, score, verdictVerb } from "../trail/labels";
+
+export interface Step {
+  kind: "claim" | "verification" | "consensus";
+  /** The statement whose trail the step shows. */
+  statementId: string;
+  /** The node to select and focus. */
+  nodeId: string;
+  /** For verification steps. */
+  verificationId: string | null;
+  caption: string;
+}
+
+/** Joins ["a","b","c"] as "a, b and c". */
+function list(items: string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** Items sorted by an ISO time, stably; items without a time keep their input position. */
+export function byTime<T>(items: T[], time: (t: T) => string | null): T[] {
+  return items
+    .map((item, i) => ({ item, i, t: time(item) }))
+    .sort((a, b) => (a.t !== null && b.t !== null && a.t !== b.t ? (a.t < b.t ? -1 : 1) : a.i - b.i))
+    .map((x) => x.item);
+}
+
+export function claimCaption(trail: Trail, names?: ReadonlyMap<string, string>): string {
+  const times = [...new Set(trail.evidence.map((e) => e.timestamp?.start).filter((t): t is string => !!t))];
+  const citing = times.length > 0
+    ? `citing ${list(times)}`
+    : trail.evidence.length > 0 ? `citing ${trail.evidence.length} passage${trail.evidence.length === 1 ? "" : "s"}` : "citing no evidence";
+  return `${agentName(trail.agent, names)} claims “${clip(trail.claim.text, 160)}”, ${citing}`;
+}
+
+export function buildSteps(trails: Trail[], names?: ReadonlyMap<string, string>): Step[] {
+  const steps: Step[] = [];
+  for (const trail of byTime(trails, (t) => t.generated_at)) {
+    const sid = trail.statement_id;
+    steps.push({ kind: "claim", statementId: sid, nodeId: sid, verificationId: null, caption: claimCaption(trail, names) });
+    let consensus: number | null = null;
+    for (const v of byTime(trail.verifications, (x) => x.time)) {
+      const who = agentName(v.agent, names);
+      let caption = `${who} ${verdictVerb(v.verdict)} it (confidence ${score(v.confidence)})`;
+      if (v.counted) {
+        caption += ` — consensus now ${score(v.consensus_after)}`;
+      } else {
+        const why = v.excluded_reason ? `: ${v.excluded_reason}` : "";
+        caption += ` — not counted${why}; consensus ${consensus === null ? "unchanged" : `stays ${score(consensus)}`}`;
+      }
+      consensus = v.consensus_after;
+      steps.push({ kind: "verification", statementId: sid, nodeId: v.verification_id, verificationId: v.verification_id, caption });
+    }
+    const outcome = trail.verified ? "verified" : "not verified";
+    const caption = trail.verifications.length === 0
+      ? `No agent has verified it yet: consensus ${score(trail.consensus)}, ${outcome}`
+      : `Consensus ${score(trail.consensus)} against a threshold of ${score(trail.threshold)}: ${outcome}`;
+    steps.push({ kind: "consensus", statementId: sid, nodeId: sid, verificationId: null, caption });
+  }
+  return steps;
+}

@@ -1,0 +1,274 @@
+// The app wired to an in-memory backend and a recording canvas: what the panels show and
+// what reaches the canvas, for the council data.
+
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { Backend, StreamHandlers, Subscription, ViewOptions } from "../src/api/backend";
+import { BackendError } from "../src/api/backend";
+import type { NodeMove, NodeRecord, SearchHit, StreamMessage, Trail, View, ViewEdge, ViewNode } from "../src/api/contract";
+import { App } from "../src/app";
+import { batch, councilFile, edge, node, trail, verification, view } from "./helpers";
+
+const recorded = vi.hoisted(() => ({ canvases: [] as unknown[] }));
+
+vi.mock("../src/canvas-host", async () => {
+  const { NullCanvas } = await vi.importActual<typeof import("../src/canvas-host")>("../src/canvas-host");
+  class RecordingCanvas extends NullCanvas {
+    calls: Array<[string, unknown[]]> = [];
+    visible: ((n: ViewNode) => boolean) | null = null;
+    highlight: Set<string> | null = null;
+    selection: string[] = [];
+    override setGraph(nodes: ViewNode[], edges: ViewEdge[]) { this.calls.push(["setGraph", [nodes, edges]]); super.setGraph(nodes, edges); }
+    override addBatch(nodes: ViewNode[], edges: ViewEdge[]) { this.calls.push(["addBatch", [nodes, edges]]); super.addBatch(nodes, edges); }
+    override applyMoves(moves: NodeMove[], ms: number) { this.calls.push(["applyMoves", [moves, ms]]); }
+    override setVisible(f: ((n: ViewNode) => boolean) | null) { this.visible = f; }
+    override setHighlight(ids: Set<string> | null) { this.highlight = ids; }
+    override setSelection(ids: string[]) { this.selection = [...ids]; }
+    override focus(id: string) { this.calls.push(["focus", [id]]); }
+  }
+  return {
+    NullCanvas,
+    createCanvas: () => {
+      const canvas = new RecordingCanvas();
+      recorded.canvases.push(canvas);
+      return { canvas, problem: null };
+    },
+  };
+});
+
+type Rec = { calls: Array<[string, unknown[]]>; visible: ((n: ViewNode) => boolean) | null; highlight: Set<string> | null; selection: string[] };
+
+const transcript = await councilFile("council-transcript.txt");
+const DOC = "urn:doc:riverton-council:2025-10-14";
+
+function evidence(start: number, end: number, quote: string, status: "match" | "mismatch", reasons?: string[]) {
+  return {
+    chunk_id: `chunk-${start}`, quote, byte_range: { start, end }, timestamp: { start: "00:00:00", end: "00:00:00" },
+    document: { id: DOC, title: "Riverton City Council — Regular Meeting", available: true, source: null, source_name: null, source_url: null },
+    status, reasons,
+  };
+}
+
+const councilTrail: Trail = trail("s1", {
+  agent: "urn:agent:gpt-5",
+  generated_at: "2025-10-15T09:00:09Z",
+  claim: { text: "The council approved Ordinance 2025-31 by a 4–1 vote.", confidence: 0.93, content_hash: null, generation_method: null },
+  evidence: [
+    evidence(1433, 1530, "Ortega, yes. Raman, yes. Becker, no. Nguyen, yes. Whitfield, yes. The motion carries four to one.", "match"),
+    evidence(507, 626, "Parking on our block is fine.", "mismatch", ["quote differs from the document bytes"]),
+  ],
+  verifications: [
+    verification("v1", "urn:agent:claude", { time: "2025-10-15T09:00:21Z", confidence: 0.62, consensus_after: 0.62, verified_after: false }),
+    verification("v2", "urn:agent:mallory", { time: "2025-10-15T09:00:30Z", signature: "invalid", counted: false, excluded_reason: "signature invalid", consensus_after: 0.62, verified_after: false }),
+  ],
+  consensus: 0.62, verified: false, threshold: 0.7,
+});
+
+class FakeBackend implements Backend {
+  readonly kind = "http" as const;
+  views: View[] = [];
+  viewCalls: Array<[string, ViewOptions | undefined]> = [];
+  subs: Array<{ graph: string; since: number; handlers: StreamHandlers; closed: boolean }> = [];
+  hits: SearchHit[] = [];
+  health = vi.fn(async () => ({ version: "0.9", database: "redis://127.0.0.1", private_server: true, auth: false }));
+  graphs = vi.fn(async () => ["council", "other"]);
+  deleteGraph = vi.fn(async () => {});
+  stats = vi.fn(async (g: string) => ({ graph: g, nodes: 0, edges: 0, labels: {}, relationships: {} }));
+  async view(graph: string, opts?: ViewOptions): Promise<View> {
+    this.viewCalls.push([graph, opts]);
+    const v = this.views.shift();
+    if (!v) throw new BackendError("not_found", `no view for ${graph}`);
+    return v;
+  }
+  node = vi.fn(async (_g: string, id: string): Promise<NodeRecord> => ({
+    id, label: id.startsWith("urn:agent") ? "Agent" : "Statement",
+    properties: id === "urn:agent:claude" ? { agent_name: "Claude 4.5 Sonnet" } : { claim_text: "x" },
+  }));
+  neighbours = vi.fn(async (_g: string, id: string) => ({
+    nodes: [{ id, label: "Statement" }, { id: "v1", label: "Verification" }],
+    edges: [{ source: "v1", target: id, type: "VALIDATES" }],
+  }));
+  trace = vi.fn(async () => ({ nodes: [{ id: "a", label: "Agent" }, { id: "s1", label: "Statement" }], edges: [] }));
+  path = vi.fn(async () => null);
+  query = vi.fn(async (): Promise<never> => { throw new BackendError("read_only", "writes are not allowed"); });
+  trail = vi.fn(async () => councilTrail);
+  source = vi.fn(async (_g: string, id: string) => ({ id, title: "Riverton City Council", text: transcript }));
+  search = vi.fn(async () => this.hits);
+  upload = vi.fn();
+  follow = vi.fn();
+  demo = vi.fn();
+  jobs = vi.fn(async () => []);
+  stopJob = vi.fn();
+  tidy = vi.fn(async () => {});
+  subscribe(graph: string, since: number, handlers: StreamHandlers): Subscription {
+    const sub = { graph, since, handlers, closed: false };
+    this.subs.push(sub);
+    return { close: () => { sub.closed = true; } };
+  }
+  push(msg: StreamMessage): void {
+    const live = this.subs.filter((s) => !s.closed);
+    live[live.length - 1].handlers.onMessage(msg);
+  }
+}
+
+const councilView = () => view([
+  node("urn:agent:gpt-5", 0, { label: "Agent", base_type: "ProvAgent" }),
+  node("s1", 1, { label: "Statement", text: "The council approved Ordinance 2025-31", status: "valid" }),
+  node("v1", 2, { label: "Verification", status: "valid" }),
+], [edge("s1", "urn:agent:gpt-5", "GENERATED"), edge("v1", "s1", "VALIDATES")], { graph: "council", seq: 4 });
+
+function byTestId(id: string): HTMLElement[] {
+  return [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
+}
+function one(id: string): HTMLElement {
+  const all = byTestId(id);
+  expect(all, `exactly one [data-testid=${id}]`).toHaveLength(1);
+  return all[0];
+}
+
+let backend: FakeBackend;
+let app: App;
+let canvas: Rec;
+
+async function boot(first: View = councilView()): Promise<void> {
+  document.body.innerHTML = '<div id="app"></div>';
+  window.history.replaceState(null, "", "/");
+  localStorage.clear();
+  backend = new FakeBackend();
+  backend.views.push(first);
+  app = new App(document.getElementById("app")!, backend);
+  await app.start();
+  canvas = recorded.canvases[recorded.canvases.length - 1] as Rec;
+}
+
+beforeEach(() => {
+  recorded.canvases = [];
+});
+
+describe("the app", () => {
+  it("opens the first graph, draws its view, and follows its stream from the view's seq", async () => {
+    await boot();
+    expect((one("graph-picker") as HTMLSelectElement).value).toBe("council");
+    expect(canvas.calls.filter(([k]) => k === "setGraph")).toHaveLength(1);
+    expect(one("status").textContent).toBe("3 nodes · 2 edges · seq 4");
+    expect(backend.subs.map((s) => [s.graph, s.since])).toEqual([["council", 4]]);
+  });
+
+  it("sends new stream batches to the canvas, ignores replays, and reloads on reset", async () => {
+    await boot();
+    backend.push(batch(5, [node("v2", 3, { label: "Verification" })], [edge("v2", "s1", "VALIDATES")], "council"));
+    backend.push(batch(5, [node("dup", 4)], [], "council"));
+    const adds = canvas.calls.filter(([k]) => k === "addBatch");
+    expect(adds).toHaveLength(1);
+    expect((adds[0][1][0] as ViewNode[]).map((n) => n.id)).toEqual(["v2"]);
+    expect(one("status").textContent).toBe("4 nodes · 3 edges · seq 5");
+
+    backend.views.push(view([node("fresh", 0)], [], { graph: "council", seq: 20 }));
+    backend.push({ kind: "reset", graph: "council", seq: 6, reason: "rebuilt" });
+    await vi.waitFor(() => expect(one("status").textContent).toBe("1 nodes · 0 edges · seq 20"));
+    expect(backend.subs[0].closed).toBe(true);
+    expect(backend.subs[backend.subs.length - 1].since).toBe(20);
+  });
+
+  it("shows a statement's trail: quotes in transcript context, mismatches, signatures and consensus", async () => {
+    await boot();
+    await app.select("s1", { focus: true });
+    expect(app.activeTab).toBe("trail");
+    expect(canvas.selection).toEqual(["s1"]);
+    const rows = byTestId("evidence");
+    expect(rows.map((r) => r.dataset.status)).toEqual(["match", "mismatch"]);
+    // Time and speaker come from the transcript line the byte range falls in.
+    expect(rows[0].querySelector('[data-testid="evidence-time"]')?.textContent).toBe("00:02:36");
+    expect(rows[0].querySelector('[data-testid="evidence-speaker"]')?.textContent).toBe("CITY CLERK MARIA SANTOS");
+    expect(rows[0].querySelector(".ctx-hit mark")?.textContent).toBe("Ortega, yes. Raman, yes. Becker, no. Nguyen, yes. Whitfield, yes. The motion carries four to one.");
+    expect(rows[1].textContent).toContain("quote differs from the document bytes");
+    expect(rows[1].textContent).toContain("Parking on our block is already impossible after six");
+    const verifications = byTestId("verification");
+    expect(verifications.map((v) => [v.dataset.signature, v.dataset.verdict, v.dataset.counted])).toEqual([
+      ["valid", "VALIDATED", "true"], ["invalid", "VALIDATED", "false"],
+    ]);
+    expect(verifications[0].textContent).toContain("Claude 4.5 Sonnet");
+    expect(verifications[1].textContent).toContain("not counted: signature invalid");
+    const consensus = one("consensus").textContent!;
+    expect(consensus).toContain("0.62");
+    expect(consensus).toContain("not verified");
+    expect(one("consensus").querySelectorAll("circle")).toHaveLength(2);
+
+    // Clicking the quote marks it in the transcript.
+    (rows[0].querySelector("button.quote") as HTMLButtonElement).click();
+    const flashed = one("transcript").querySelectorAll("mark.flash");
+    expect([...flashed].map((m) => m.textContent).join("")).toContain("The motion carries four to one.");
+  });
+
+  it("selecting a verification shows its statement's trail with that row marked", async () => {
+    await boot();
+    await app.select("v1");
+    expect(backend.trail).toHaveBeenCalledWith("council", "s1");
+    expect(document.querySelector('[data-testid="verification"].current')?.getAttribute("data-id")).toBe("v1");
+  });
+
+  it("traces and highlights, and shows errors in a toast with their code", async () => {
+    await boot();
+    await app.select("s1");
+    app.showTab("details");
+    (one("trace-up") as HTMLButtonElement).click();
+    await vi.waitFor(() => expect(canvas.highlight).toEqual(new Set(["a", "s1"])));
+    expect(backend.trace).toHaveBeenCalledWith("council", "s1", "up", 3);
+
+    app.showTab("console");
+    (one("console-input") as HTMLTextAreaElement).value = "CREATE (n)";
+    one("console-run").click();
+    await vi.waitFor(() => expect(one("console-result").textContent).toContain("read_only"));
+    expect(byTestId("toast").some((t) => t.textContent!.includes("read_only") && t.textContent!.includes("writes are not allowed"))).toBe(true);
+  });
+
+  it("scrubs the timeline: later arrivals are hidden", async () => {
+    await boot();
+    app.showTab("timeline");
+    const slider = one("timeline-slider") as HTMLInputElement;
+    expect(slider.max).toBe("2");
+    slider.value = "1";
+    slider.dispatchEvent(new Event("input"));
+    const visible = canvas.visible!;
+    expect(app.model.nodeList().filter(visible).map((n) => n.id)).toEqual(["urn:agent:gpt-5", "s1"]);
+    slider.value = "2";
+    slider.dispatchEvent(new Event("input"));
+    expect(canvas.visible).toBeNull();
+  });
+
+  it("walks through the claims, selecting each step's node", async () => {
+    await boot();
+    app.showTab("walkthrough");
+    one("walkthrough-next").click();
+    await vi.waitFor(() => expect(one("walkthrough-caption").textContent).toMatch(/^gpt-5 claims “The council approved/));
+    expect(canvas.selection).toEqual(["s1"]);
+    one("walkthrough-next").click();
+    await vi.waitFor(() => expect(one("walkthrough-caption").textContent).toBe("Claude 4.5 Sonnet confirms it (confidence 0.62) — consensus now 0.62"));
+    expect(canvas.selection).toEqual(["v1"]);
+    // The one trail view moved into the walkthrough tab.
+    expect(one("trail").closest(".walkthrough")).not.toBeNull();
+  });
+
+  it("selects the first search hit on Enter", async () => {
+    await boot();
+    backend.hits = [{ id: "v1", label: "Verification", field: "verdict", snippet: "VALIDATED" }, { id: "s1", label: "Statement", field: "claim_text", snippet: "…" }];
+    const input = one("search-input") as HTMLInputElement;
+    input.value = "valid";
+    input.dispatchEvent(new Event("input"));
+    input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    await vi.waitFor(() => expect(canvas.selection).toEqual(["v1"]));
+    expect(canvas.calls).toContainEqual(["focus", ["v1"]]);
+    expect(byTestId("search-result")).toHaveLength(2);
+  });
+
+  it("in a large graph shows the neighbourhood notice, does not stream, and re-centres on double-click", async () => {
+    await boot(view([node("root", 0, { text: "Root task" }), node("n1", 1)], [edge("n1", "root")],
+      { graph: "council", mode: "neighbourhood", root: "root", total_nodes: 120000, limit: 5000, seq: 9 }));
+    expect(one("notice").textContent).toContain("This graph has 120,000 nodes; showing the neighbourhood of Root task. Double-click a node to expand.");
+    expect(backend.subs).toHaveLength(0);
+    backend.views.push(view([node("n1", 1), node("n2", 2)], [], { graph: "council", mode: "neighbourhood", root: "n1", total_nodes: 120000, seq: 9 }));
+    await app.activate("n1");
+    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual(["council", { root: "n1", depth: 2 }]);
+    expect([...app.model.nodes.keys()]).toEqual(["n1", "n2"]);
+    expect(one("notice").textContent).toContain("← Back");
+  });
+});

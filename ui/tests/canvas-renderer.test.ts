@@ -1,0 +1,258 @@
+// GraphCanvas in jsdom, on a recording stand-in for WebGL: exact screen positions with a
+// device pixel ratio of 2, pointer input turned into events, on-demand frames, and GPU
+// uploads limited to what changed. (What it looks like is checked in a real browser.)
+
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ViewEdge, ViewNode } from "../src/api/contract";
+import { GraphCanvas } from "../src/canvas/renderer";
+import { fitText } from "../src/canvas/labels";
+import { wheelFactor } from "../src/canvas/interaction";
+
+type Call = [string, unknown[]];
+
+/** A WebGL2 context that accepts everything and records the calls. Constants are their
+ *  own names, so getParameter can answer by name. */
+function fakeGL(calls: Call[]): unknown {
+  return new Proxy({}, {
+    get(_t, prop) {
+      if (typeof prop !== "string") return undefined;
+      if (/^[A-Z0-9_]+$/.test(prop)) return prop;
+      switch (prop) {
+        case "canvas": return undefined;
+        case "getShaderParameter": case "getProgramParameter": return () => true;
+        case "isContextLost": return () => false;
+        case "getExtension": return () => null;
+        case "getParameter":
+          return (p: string) => p === "ALIASED_POINT_SIZE_RANGE" ? new Float32Array([1, 1024]) : p === "MAX_TEXTURE_SIZE" ? 8192 : 16;
+        case "createShader": case "createProgram": case "createBuffer": case "createTexture": case "getUniformLocation":
+          return () => ({});
+        default:
+          return (...args: unknown[]) => { calls.push([prop, args]); };
+      }
+    },
+  });
+}
+
+/** A 2D context that draws nothing; text is 7 px a character. */
+function fake2D(): unknown {
+  const state: Record<string, unknown> = {};
+  return new Proxy(state, {
+    get(t, prop) {
+      if (prop === "measureText") return (s: string) => ({ width: s.length * 7 });
+      if (typeof prop === "string" && prop in t) return t[prop];
+      return () => {};
+    },
+    set(t, prop, v) {
+      t[prop as string] = v;
+      return true;
+    },
+  });
+}
+
+function node(id: string, x: number, y: number, base: string | null = "ProvEntity"): ViewNode {
+  return { id, label: id, base_type: base, x, y, w: 100, h: 40, layer: 0, arrival: 0, agent: null, context: null, status: null, text: null };
+}
+const edge = (source: string, target: string): ViewEdge => ({ source, target, type: "USED", prov: null, a2a: null });
+
+let calls: Call[];
+let frames: FrameRequestCallback[];
+let container: HTMLDivElement;
+const RECT = { left: 10, top: 20, width: 800, height: 600 };
+
+/** Runs the frames asked for so far (not those they ask for in turn). */
+function flush(): void {
+  for (const cb of frames.splice(0, frames.length)) cb(performance.now());
+}
+
+beforeEach(() => {
+  calls = [];
+  frames = [];
+  vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(function (kind: string) {
+    return (kind === "webgl2" ? fakeGL(calls) : kind === "2d" ? fake2D() : null) as never;
+  });
+  const rect = () => ({ ...RECT, x: RECT.left, y: RECT.top, right: RECT.left + RECT.width, bottom: RECT.top + RECT.height, toJSON() {} }) as DOMRect;
+  vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(rect);
+  vi.spyOn(window, "requestAnimationFrame").mockImplementation((cb) => { frames.push(cb); return frames.length; });
+  Object.defineProperty(window, "devicePixelRatio", { value: 2, configurable: true });
+  container = document.createElement("div");
+  document.body.appendChild(container);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  container.remove();
+});
+
+function pointer(el: Element, type: string, x: number, y: number, shiftKey = false): void {
+  el.dispatchEvent(new MouseEvent(type, { clientX: RECT.left + x, clientY: RECT.top + y, button: 0, shiftKey, bubbles: true }));
+}
+
+describe("GraphCanvas", () => {
+  it("sizes its canvases to the container in device pixels", () => {
+    const c = new GraphCanvas(container);
+    expect([c.element.width, c.element.height]).toEqual([1600, 1200]);
+    expect([c.overlay.width, c.overlay.height]).toEqual([1600, 1200]);
+    expect(c.element.parentElement).toBe(container);
+    c.destroy();
+    expect(container.children).toHaveLength(0);
+  });
+
+  it("refuses to start without WebGL, leaving the container as it was", () => {
+    vi.mocked(HTMLCanvasElement.prototype.getContext).mockImplementation(() => null);
+    expect(() => new GraphCanvas(container)).toThrow(/WebGL/);
+    expect(container.children).toHaveLength(0);
+  });
+
+  it("reports exact CSS-pixel positions after fit, zoom and pan", () => {
+    const c = new GraphCanvas(container);
+    c.setGraph([node("a", 0, 0), node("b", 1000, 500), node("c", 2000, 1000)], [edge("b", "a")]);
+    // Fitted: the drawing is centred, so the middle node is at the viewport's centre.
+    expect(c.screenPosition("b")).toEqual({ x: 400, y: 300 });
+    const a0 = c.screenPosition("a")!, c0 = c.screenPosition("c")!;
+    expect(a0.x).toBeGreaterThan(0);
+    expect(c0.x).toBeLessThan(800);
+    c.zoomBy(2);
+    expect(c.screenPosition("a")!.x).toBeCloseTo(400 + 2 * (a0.x - 400), 9);
+    c.panBy(-30, 12.5);
+    expect(c.screenPosition("b")!.x).toBeCloseTo(370, 9);
+    expect(c.screenPosition("b")!.y).toBeCloseTo(312.5, 9);
+    expect(c.screenPosition("nope")).toBeNull();
+    c.setVisible((n) => n.id !== "a");
+    expect(c.screenPosition("a")).toBeNull();
+    expect(c.stats()).toMatchObject({ nodes: 2, edges: 0 });
+    c.destroy();
+  });
+
+  it("turns clicks, shift-clicks, double clicks, hover and drags into events", () => {
+    const onSelect = vi.fn(), onHover = vi.fn(), onActivate = vi.fn();
+    const c = new GraphCanvas(container, { onSelect, onHover, onActivate });
+    c.setGraph([node("a", 0, 0), node("b", 1000, 0)], []);
+    const b = c.screenPosition("b")!;
+    pointer(c.element, "pointermove", b.x, b.y);
+    expect(onHover).toHaveBeenLastCalledWith("b");
+    pointer(c.element, "pointerdown", b.x, b.y);
+    pointer(c.element, "pointerup", b.x, b.y, true);
+    expect(onSelect).toHaveBeenLastCalledWith("b", true);
+    pointer(c.element, "dblclick", b.x, b.y);
+    expect(onActivate).toHaveBeenLastCalledWith("b");
+    pointer(c.element, "pointermove", 5, 5);
+    expect(onHover).toHaveBeenLastCalledWith(null);
+    pointer(c.element, "pointerdown", 5, 5);
+    pointer(c.element, "pointerup", 5, 5);
+    expect(onSelect).toHaveBeenLastCalledWith(null, false);
+    // A drag pans and selects nothing.
+    onSelect.mockClear();
+    pointer(c.element, "pointerdown", b.x, b.y);
+    pointer(c.element, "pointermove", b.x + 50, b.y + 20);
+    pointer(c.element, "pointerup", b.x + 50, b.y + 20);
+    expect(onSelect).not.toHaveBeenCalled();
+    expect(c.screenPosition("b")!.x).toBeCloseTo(b.x + 50, 9);
+    expect(c.screenPosition("b")!.y).toBeCloseTo(b.y + 20, 9);
+    c.destroy();
+  });
+
+  it("zooms about the cursor on the wheel", () => {
+    const c = new GraphCanvas(container);
+    c.setGraph([node("a", 0, 0), node("b", 1000, 0)], []);
+    const a = c.screenPosition("a")!, b = c.screenPosition("b")!;
+    const wheel = new WheelEvent("wheel", { clientX: RECT.left + a.x, clientY: RECT.top + a.y, deltaY: -100, cancelable: true });
+    c.element.dispatchEvent(wheel);
+    expect(wheel.defaultPrevented).toBe(true);
+    const after = c.screenPosition("a")!;
+    expect(after.x).toBeCloseTo(a.x, 9);
+    expect(after.y).toBeCloseTo(a.y, 9);
+    expect(c.screenPosition("b")!.x - after.x).toBeCloseTo((b.x - a.x) * wheelFactor(-100, 0), 6);
+    expect(wheelFactor(-100, 0)).toBeGreaterThan(1);
+    expect(wheelFactor(3, 1)).toBeLessThan(1);
+    expect(wheelFactor(-4, 0, true)).toBeGreaterThan(wheelFactor(-4, 0));
+    c.destroy();
+  });
+
+  it("draws on demand, one frame for many changes, with one draw call per kind", () => {
+    const c = new GraphCanvas(container);
+    flush();
+    const before = c.stats().frames;
+    c.setGraph([node("a", 0, 0), node("b", 300, 0), node("c", 600, 0)], [edge("b", "a"), edge("c", "b")]);
+    c.setSelection(["a"]);
+    c.panBy(5, 5);
+    expect(frames.length).toBe(1);
+    calls.length = 0;
+    flush();
+    expect(c.stats().frames).toBe(before + 1);
+    const draws = calls.filter(([name]) => name === "drawArrays");
+    // Edges first (9 vertices each: a quad and an arrow head), then nodes (6 each).
+    expect(draws.map(([, a]) => [a[0], a[2]])).toEqual([["TRIANGLES", 18], ["TRIANGLES", 18]]);
+    // Nothing changed: no frame is asked for.
+    expect(frames.length).toBe(0);
+    c.destroy();
+  });
+
+  it("sends only the new records to the GPU when a batch arrives", () => {
+    const c = new GraphCanvas(container);
+    const nodes = Array.from({ length: 5000 }, (_, i) => node(`n${i}`, (i % 100) * 150, Math.floor(i / 100) * 100));
+    c.setGraph(nodes, []);
+    flush();
+    calls.length = 0;
+    c.addBatch([node("x", -300, 0)], [edge("x", "n0")]);
+    flush();
+    const uploads = calls.filter(([name]) => name === "texImage2D" || name === "texSubImage2D");
+    // One node record (3 texels) and one edge record (1 texel), nothing else.
+    expect(uploads.map(([name, a]) => [name, a[4], a[5], (a[8] as Float32Array).length])).toEqual([
+      ["texSubImage2D", 3, 1, 12],
+      ["texSubImage2D", 1, 1, 4],
+    ]);
+    // The new node glows, so frames keep coming until the glow has faded.
+    expect(frames.length).toBe(1);
+    c.destroy();
+  });
+
+  it("counts frames and times them: intervals while driven, drawing time when touched once", () => {
+    let clock = 1000;
+    vi.spyOn(performance, "now").mockImplementation(() => clock);
+    const c = new GraphCanvas(container);
+    c.setGraph([node("a", 0, 0)], []);
+    flush();
+    // Driven: each pan comes right after the previous frame; frames land 50 ms apart. (The
+    // first frame, on its own, falls out of the last second.)
+    for (let k = 0; k < 25; k++) {
+      c.panBy(1, 0);
+      clock += 50;
+      flush();
+    }
+    expect(c.stats().msPerFrame).toBeCloseTo(50, 6);
+    // Much later, one change: the last second of drawing is that one frame, which took no
+    // time on this clock.
+    clock += 5000;
+    c.panBy(1, 0);
+    flush();
+    expect(c.stats().msPerFrame).toBe(0);
+    expect(c.stats().frames).toBe(27);
+    c.destroy();
+  });
+
+  it("exports the visible graph as SVG", () => {
+    const c = new GraphCanvas(container, {}, "dark");
+    c.setGraph([node("a", 0, 0), node("b", 300, 0, "ProvAgent")], [edge("b", "a")]);
+    c.setVisible((n) => n.id !== "b");
+    const svg = c.toSVG();
+    expect(svg).toContain('data-id="a"');
+    expect(svg).not.toContain('data-id="b"');
+    expect(svg).not.toContain("<line");
+    c.destroy();
+  });
+});
+
+describe("canvas labels", () => {
+  const ctx = { measureText: (s: string) => ({ width: s.length * 7 }) };
+
+  it("keeps text that fits and shortens the rest with an ellipsis to the width", () => {
+    expect(fitText(ctx, "Short", 100)).toBe("Short");
+    const long = "A statement about the council budget for 2025";
+    const fitted = fitText(ctx, long, 100);
+    expect(fitted.endsWith("…")).toBe(true);
+    expect(ctx.measureText(fitted).width).toBeLessThanOrEqual(100);
+    expect(ctx.measureText(long.slice(0, fitted.length) + "…").width).toBeGreaterThan(100);
+    expect(fitText(ctx, "  spaced\n\tout  ", 500)).toBe("spaced out");
+    expect(fitText(ctx, "anything", 5)).toBe("");
+  });
+});

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+// The UI is served by `provex serve` (and loaded by the Tauri window) from dist/, with
+// relative asset paths so it works under any mount point.
+export default defineConfig({
+  base: "./",
+  build: { outDir: "dist", emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 1024 },
+  server: { proxy: { "/api": "http://127.0.0.1:7878" } },
+  test: { environment: "jsdom", include: ["tests/**/*.test.ts"] },
+});
