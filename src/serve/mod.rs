@@ -107,8 +107,18 @@ pub async fn run(provex: Arc<Provex>, opts: ServeOptions) -> Result<()> {
     let token = opts.token.clone();
     let running = start(provex.clone(), opts).await?;
     let mut url = format!("http://{}/", running.addr);
+    let graphs = provex.graphs().await.unwrap_or_default();
+    let first = graphs.iter().find(|g| *g == "council").or(graphs.first());
+    let mut query = Vec::new();
+    if let Some(g) = first {
+        query.push(format!("graph={g}"));
+    }
     if let Some(t) = token {
-        url.push_str(&format!("?token={t}"));
+        query.push(format!("token={t}"));
+    }
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(&query.join("&"));
     }
     eprintln!("Provex is serving on {url} (Ctrl-C stops)");
     if open {
