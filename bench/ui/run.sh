@@ -12,7 +12,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 bash "$root/scripts/setup.sh" >/dev/null
-if [ ! -d "$root/ui/node_modules" ]; then (cd "$root/ui" && npm ci --no-audit --no-fund --loglevel=error >&2); fi
+if [ ! -d "$root/ui/node_modules" ]; then (cd "$root/ui" && npm install --no-audit --no-fund --loglevel=error >&2); fi
 (cd "$root/ui" && npx vite build --logLevel warn >&2)
 if [ -z "${PROVEX_BIN:-}" ] && [ ! -x "$root/target/release/provex" ] && [ ! -x "$root/target/debug/provex" ]; then
   (cd "$root" && cargo build >&2)
