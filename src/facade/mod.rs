@@ -207,6 +207,10 @@ impl Provex {
         let mut events_by_file: std::collections::HashMap<PathBuf, u64> = Default::default();
         let mut write_error = None;
         while let Some(chunk) = rx.recv().await {
+            // Stopped (a closing window, a stopped job): write nothing more.
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
             for r in &chunk.rejected {
                 observer.rejected(r);
             }

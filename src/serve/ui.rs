@@ -44,7 +44,7 @@ async fn not_built() -> impl IntoResponse {
         StatusCode::NOT_FOUND,
         Html(
             "<!doctype html><title>Provex</title><h1>The Provex UI is not built</h1>\
-             <p>Build it with <code>npm --prefix ui ci &amp;&amp; npm --prefix ui run build</code>, \
+             <p>Build it with <code>npm --prefix ui install &amp;&amp; npm --prefix ui run build</code>, \
              or point <code>provex serve --ui DIR</code> at a built copy. The API is at <code>/api/</code>.</p>",
         ),
     )

@@ -182,6 +182,17 @@ describe("HttpBackend stream", () => {
     expect(got).toEqual([4, 5, 6]);
   });
 
+  it("passes a reset whose seq is lower than the last seen (a restarted server), then counts from it", () => {
+    const got: string[] = [];
+    new HttpBackend().subscribe("g", 40, { onMessage: (m) => got.push(`${m.kind}:${m.seq}`) });
+    const es = FakeEventSource.all[0];
+    es.open();
+    es.send(batch(41, [node("a", 1)]));
+    es.send({ kind: "reset", graph: "g", seq: 0, reason: "the view was rebuilt" });
+    es.send(batch(1, [node("b", 2)]));
+    expect(got).toEqual(["batch:41", "reset:0", "batch:1"]);
+  });
+
   it("ignores events from a replaced connection and stops for good on close", () => {
     const got: number[] = [];
     const sub = new HttpBackend().subscribe("g", 0, { onMessage: (m) => got.push(m.seq) });

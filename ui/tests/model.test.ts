@@ -109,6 +109,15 @@ describe("GraphModel", () => {
     expect(m.nodes.has("late")).toBe(false);
   });
 
+  it("takes a reset with a lower seq (a restarted server's rebuilt view)", () => {
+    const m = loaded();
+    expect(m.apply({ kind: "reset", graph: "g", seq: 0, reason: "the view was rebuilt" })).toEqual({
+      kind: "reset",
+      reason: "the view was rebuilt",
+    });
+    expect(m.seq).toBe(0);
+  });
+
   it("keeps total counts at least the drawn counts in a whole view", () => {
     const m = loaded();
     m.apply(batch(6, [node("d", 3), node("e", 4)], [edge("e", "d")]));

@@ -178,7 +178,10 @@ export class HttpBackend implements Backend {
           console.error("provex: unreadable stream message", ev.data);
           return;
         }
-        if (typeof msg.seq !== "number" || msg.seq <= last) return;
+        if (typeof msg.seq !== "number") return;
+        // A reset always passes: after a server restart or a rebuilt view its seq is lower
+        // than the last one seen, and the client must reload.
+        if (msg.kind !== "reset" && msg.seq <= last) return;
         last = msg.seq;
         handlers.onMessage(msg);
       };

@@ -72,7 +72,7 @@ export class GraphModel {
   /** Applies one stream message; messages at or below the current seq are ignored. */
   apply(msg: StreamMessage): ModelChange {
     if (this.graph === null || msg.graph !== this.graph) return { kind: "ignored", reason: "other-graph" };
-    if (msg.seq <= this.seq) return { kind: "ignored", reason: "old" };
+    if (msg.kind !== "reset" && msg.seq <= this.seq) return { kind: "ignored", reason: "old" };
     // Sequence numbers have no gaps: a jump means messages were lost, so the view is stale.
     const gap = msg.seq > this.seq + 1;
     if (msg.kind === "reset" || gap) {

@@ -1,0 +1,219 @@
+// The real-window test of the desktop app: tauri-driver (with Debian's WebKitWebDriver)
+// starts the built app (target/debug/provex-desktop) in a fresh home under Xvfb, and this
+// test drives it over plain WebDriver: the first start loads the council demo into the
+// app's own private FalkorDB and draws it; a real click on a statement shows its
+// verification trail with the statuses the core computes; a screenshot is saved; closing
+// the app leaves no FalkorDB behind.
+//
+// Run: xvfb-run -a node --test src-tauri/e2e/   (scripts/test.sh does)
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
+import net from "node:net";
+import { tmpdir, homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, "../..");
+const APP = resolve(process.env.PROVEX_DESKTOP_BIN ?? join(ROOT, "target/debug/provex-desktop"));
+const DRIVER = process.env.TAURI_DRIVER ?? join(homedir(), ".cargo/bin/tauri-driver");
+const ARTIFACTS = join(here, "artifacts");
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = net.createServer();
+    s.on("error", rej);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function wd(base, method, path, body) {
+  const r = await fetch(base + path, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await r.json();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json.value ?? json)}`);
+  return json.value;
+}
+
+/** FalkorDB servers whose command line or working folder is under `dir`. */
+function serversUnder(dir) {
+  let out = "";
+  try {
+    out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
+  } catch {
+    return [];
+  }
+  return out
+    .split("\n")
+    .filter((l) => l.includes("redis-server"))
+    .filter((l) => {
+      const pid = l.trim().split(/\s+/)[0];
+      try {
+        const cwd = execFileSync("readlink", [`/proc/${pid}/cwd`], { encoding: "utf8" }).trim();
+        return cwd.startsWith(dir) || l.includes(dir);
+      } catch {
+        return l.includes(dir);
+      }
+    });
+}
+
+test("the desktop app opens on the council demo, shows a statement's trail, and leaves no FalkorDB", { timeout: 240_000 }, async (t) => {
+  assert.ok(existsSync(APP), `${APP} is built by cargo test --workspace`);
+  assert.ok(existsSync(DRIVER), `${DRIVER}: cargo install tauri-driver --version ^2 --locked`);
+  assert.ok(process.env.DISPLAY, "run under xvfb-run");
+  mkdirSync(ARTIFACTS, { recursive: true });
+
+  const home = mkdtempSync(join(tmpdir(), "provex-window-"));
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_CONFIG_HOME: join(home, "config"),
+    XDG_CACHE_HOME: join(home, "cache"),
+    PROVEX_DATA_DIR: join(home, "provex"),
+  };
+  const port = await freePort();
+  const nativePort = await freePort();
+  const driver = spawn(DRIVER, ["--port", String(port), "--native-port", String(nativePort)], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let driverLog = "";
+  driver.stdout.on("data", (d) => (driverLog += d));
+  driver.stderr.on("data", (d) => (driverLog += d));
+  t.after(() => driver.kill("SIGTERM"));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(base + "/status");
+      break;
+    } catch {
+      await sleep(100);
+    }
+  }
+
+  const session = await wd(base, "POST", "/session", {
+    capabilities: { alwaysMatch: { "tauri:options": { application: APP } } },
+  });
+  const sid = session.sessionId;
+  const s = (path) => `/session/${sid}${path}`;
+  const run = (fn, ...args) =>
+    wd(base, "POST", s("/execute/async"), {
+      script: `const done = arguments[arguments.length - 1]; (${fn})(...Array.from(arguments).slice(0, -1)).then((v) => done({ ok: v }), (e) => done({ err: String(e && (e.code ? e.code + ": " : "") + (e.message ?? e)) }));`,
+      args,
+    }).then((r) => {
+      if (r && r.err) throw new Error(r.err);
+      return r.ok;
+    });
+  const shot = async (name) => {
+    const png = await wd(base, "GET", s("/screenshot"));
+    writeFileSync(join(ARTIFACTS, name), Buffer.from(png, "base64"));
+  };
+
+  try {
+    // First start: the app runs the council demo into its own FalkorDB and draws it.
+    const drawn = await run(async () => {
+      for (let i = 0; i < 600; i++) {
+        const p = window.provex;
+        if (document.documentElement.dataset.ready === "true" && p && p.canvas && p.canvas.stats().nodes > 0) {
+          const graphs = await p.backend.graphs();
+          if (graphs.includes("council")) {
+            const stats = await p.backend.stats("council");
+            if (p.canvas.stats().nodes === stats.nodes) {
+              return {
+                kind: p.backend.kind,
+                drawn: p.canvas.stats().nodes,
+                stats,
+                status: document.querySelector("[data-testid=status]")?.textContent ?? "",
+              };
+            }
+          }
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error("the council graph was not drawn in 120 s");
+    });
+    assert.equal(drawn.kind, "tauri", "the window talks to the core over Tauri IPC");
+    assert.ok(drawn.stats.nodes > 100, JSON.stringify(drawn.stats));
+    assert.match(drawn.status, new RegExp(`${drawn.stats.nodes} nodes`));
+    await shot("window-council.png");
+
+    // A statement whose trail has verifications; what the core says of it.
+    const target = await run(async () => {
+      const p = window.provex;
+      const view = await p.backend.view("council");
+      for (const n of view.nodes.filter((n) => n.label === "Statement")) {
+        const trail = await p.backend.trail("council", n.id);
+        if (trail.verifications.length >= 2) {
+          p.canvas.focus(n.id, 0);
+          await new Promise((r) => setTimeout(r, 300));
+          const at = p.canvas.screenPosition(n.id);
+          const box = document.querySelector("[data-testid=canvas]").getBoundingClientRect();
+          return {
+            id: n.id,
+            x: Math.round(box.left + at.x),
+            y: Math.round(box.top + at.y),
+            signatures: trail.verifications.map((v) => v.signature).sort(),
+            consensus: trail.consensus.toFixed(2),
+            verified: trail.verified,
+          };
+        }
+      }
+      throw new Error("no statement with two verifications");
+    });
+
+    // A real click on it.
+    await wd(base, "POST", s("/actions"), {
+      actions: [
+        {
+          type: "pointer",
+          id: "mouse",
+          parameters: { pointerType: "mouse" },
+          actions: [
+            { type: "pointerMove", origin: "viewport", x: target.x, y: target.y, duration: 0 },
+            { type: "pointerDown", button: 0 },
+            { type: "pointerUp", button: 0 },
+          ],
+        },
+      ],
+    });
+    const shown = await run(async (id) => {
+      for (let i = 0; i < 100; i++) {
+        const rows = [...document.querySelectorAll("[data-testid=verification]")];
+        const consensus = document.querySelector("[data-testid=consensus]");
+        if (rows.length > 0 && consensus && window.provex.app.selection.includes(id)) {
+          return {
+            signatures: rows.map((r) => r.dataset.signature).sort(),
+            consensus: consensus.textContent,
+            verified: consensus.dataset.verified,
+          };
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error("no trail shown after the click");
+    }, target.id);
+    assert.deepEqual(shown.signatures, target.signatures);
+    assert.ok(shown.consensus.includes(target.consensus), `${shown.consensus} vs ${target.consensus}`);
+    assert.equal(shown.verified, String(target.verified));
+    await shot("window-trail.png");
+  } finally {
+    // Closing the window ends the app, which stops its FalkorDB.
+    await wd(base, "DELETE", s("")).catch(() => {});
+  }
+
+  let left = [];
+  for (let i = 0; i < 100; i++) {
+    left = serversUnder(home);
+    if (left.length === 0) break;
+    await sleep(100);
+  }
+  assert.deepEqual(left, [], `FalkorDB left running after the app closed:\n${left.join("\n")}\n${driverLog}`);
+});

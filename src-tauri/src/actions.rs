@@ -1,0 +1,129 @@
+//! What the menu and a drop of files do: ingest files (into a new graph named after the
+//! first file, or into the graph the window shows), export a graph, tidy its layout. The
+//! page hears of it through `provex://ingest` and `provex://notice` events.
+
+use std::path::PathBuf;
+
+use provex::api::ApiError;
+use provex::facade::IngestReport;
+use serde::Serialize;
+use tauri::{AppHandle, Emitter, Manager};
+
+use crate::commands::api;
+use crate::shell::Shell;
+use crate::{ops, settings};
+
+/// Which graph files go into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A graph named after the first file (File ▸ Open), shown once ingested.
+    NewGraph,
+    /// The graph the window shows, or a new one when it shows none (Import, a drop).
+    Current,
+}
+
+/// An ingest started from the menu or a drop, as the page hears of it.
+#[derive(Debug, Clone, Serialize)]
+pub struct IngestEvent {
+    /// `started`, `done` or `failed`.
+    pub state: &'static str,
+    pub graph: String,
+    pub files: Vec<String>,
+    /// Whether the window should show the graph when done.
+    pub open: bool,
+    pub report: Option<IngestReport>,
+    pub error: Option<ApiError>,
+}
+
+/// A message for the page to show.
+#[derive(Debug, Clone, Serialize)]
+pub struct Notice {
+    /// `info` or `error`.
+    pub level: &'static str,
+    pub message: String,
+}
+
+pub fn notify(app: &AppHandle, level: &'static str, message: impl Into<String>) {
+    let message = message.into();
+    tracing::info!("{level}: {message}");
+    if let Err(e) = app.emit_to("main", "provex://notice", Notice { level, message }) {
+        tracing::warn!("cannot reach the window: {e}");
+    }
+}
+
+/// Ingests files in the background, telling the page when it starts and ends.
+pub fn ingest(app: &AppHandle, files: Vec<PathBuf>, target: Target) {
+    let Some(first) = files.first() else { return };
+    let shell = app.state::<Shell>();
+    let graph = match target {
+        Target::NewGraph => None,
+        Target::Current => shell.current_graph(),
+    }
+    .unwrap_or_else(|| ops::graph_name_for(first));
+    if target == Target::NewGraph {
+        if let Ok(dir) = app.path().app_data_dir() {
+            settings::add_recent(&dir, &files);
+            crate::menu::refresh(app);
+        }
+    }
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        let event = |state, report, error| IngestEvent {
+            state,
+            graph: graph.clone(),
+            files: names.clone(),
+            open: target == Target::NewGraph,
+            report,
+            error,
+        };
+        let _ = app.emit_to("main", "provex://ingest", event("started", None, None));
+        let shell = app.state::<Shell>();
+        let result = match shell.provex().await {
+            Ok(p) => {
+                let guard = shell.start_ingest();
+                ops::ingest_files(&p, &graph, &files, None, guard.cancel.clone()).await.map_err(api)
+            }
+            Err(e) => Err(e),
+        };
+        let done = match result {
+            Ok(report) => event("done", Some(report), None),
+            Err(e) => {
+                tracing::warn!("ingest into {graph} failed: {}", e.message);
+                event("failed", None, Some(e))
+            }
+        };
+        let _ = app.emit_to("main", "provex://ingest", done);
+    });
+}
+
+/// File ▸ Export ▸ Graph Data: every node and edge of the current graph as JSON.
+pub async fn export_json(app: &AppHandle) {
+    let shell = app.state::<Shell>();
+    let Some(graph) = shell.current_graph() else {
+        notify(app, "info", "Open a graph to export it.");
+        return;
+    };
+    let Some(path) = crate::dialogs::save_path(app, &format!("{graph}.json")).await else { return };
+    let result = match shell.provex().await {
+        Ok(p) => ops::export_graph(&p, &graph, &path).await.map_err(api),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(()) => notify(app, "info", format!("Exported “{graph}” to {}", path.display())),
+        Err(e) => notify(app, "error", format!("Export of “{graph}” failed: {}", e.message)),
+    }
+}
+
+/// View ▸ Tidy Layout: the moves reach the page on its stream.
+pub async fn tidy(app: &AppHandle) {
+    let shell = app.state::<Shell>();
+    let Some(graph) = shell.current_graph() else { return };
+    let result = match shell.provex().await {
+        Ok(p) => ops::tidy(&p, &graph).await.map_err(api),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = result {
+        notify(app, "error", format!("Tidy-up failed: {}", e.message));
+    }
+}

@@ -1,0 +1,298 @@
+//! The desktop settings (`settings.json` in the app's config folder): which FalkorDB to use.
+//! No `url` means the private server in the app's data folder. Also the recent files list
+//! (`recent.json` in the app's data folder).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// Settings as stored. The password is kept in the file (readable only by the user).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// A shared FalkorDB: `host`, `host:port`, or a `redis://` / `rediss://` URL.
+    pub url: Option<String>,
+    pub user: Option<String>,
+    pub password: Option<String>,
+    /// Connect over TLS (`rediss://`).
+    pub tls: bool,
+}
+
+/// Settings as a window sees them: the password never goes back to the page.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingsView {
+    pub url: Option<String>,
+    pub user: Option<String>,
+    pub has_password: bool,
+    pub tls: bool,
+    /// Where they are stored.
+    pub file: String,
+}
+
+/// Settings as a window saves them; `password: None` keeps the stored one, `""` clears it.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SettingsUpdate {
+    pub url: Option<String>,
+    pub user: Option<String>,
+    pub password: Option<String>,
+    #[serde(default)]
+    pub tls: bool,
+}
+
+pub const SETTINGS_FILE: &str = "settings.json";
+const RECENT_FILE: &str = "recent.json";
+/// Most recent files remembered.
+pub const MAX_RECENT: usize = 10;
+
+fn non_empty(s: Option<String>) -> Option<String> {
+    s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+}
+
+impl Settings {
+    /// Reads the settings; missing or unreadable settings are the defaults (logged).
+    pub fn load(config_dir: &Path) -> Settings {
+        let path = config_dir.join(SETTINGS_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
+                tracing::warn!("{}: {e}; using the defaults", path.display());
+                Settings::default()
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Settings::default(),
+            Err(e) => {
+                tracing::warn!("{}: {e}; using the defaults", path.display());
+                Settings::default()
+            }
+        }
+    }
+
+    /// Writes the settings, readable by the user only (they may hold a password).
+    pub fn save(&self, config_dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(config_dir)?;
+        let path = config_dir.join(SETTINGS_FILE);
+        let tmp = config_dir.join(format!("{SETTINGS_FILE}.tmp"));
+        let text = serde_json::to_string_pretty(self).expect("settings serialise");
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        {
+            use std::io::Write;
+            let mut f = opts.open(&tmp)?;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()?;
+        }
+        std::fs::rename(&tmp, &path)
+    }
+
+    pub fn view(&self, config_dir: &Path) -> SettingsView {
+        SettingsView {
+            url: self.url.clone(),
+            user: self.user.clone(),
+            has_password: self.password.as_deref().is_some_and(|p| !p.is_empty()),
+            tls: self.tls,
+            file: config_dir.join(SETTINGS_FILE).display().to_string(),
+        }
+    }
+
+    /// Applies a window's update.
+    pub fn update(&mut self, u: SettingsUpdate) {
+        self.url = non_empty(u.url);
+        self.user = non_empty(u.user);
+        match u.password {
+            None => {}
+            Some(p) if p.is_empty() => self.password = None,
+            Some(p) => self.password = Some(p),
+        }
+        self.tls = u.tls;
+    }
+
+    /// The URL of the shared server, or `None` for the private one.
+    pub fn database_url(&self) -> Option<String> {
+        let raw = self.url.as_deref().map(str::trim).filter(|s| !s.is_empty())?;
+        let scheme = if self.tls { "rediss" } else { "redis" };
+        let rest = match raw.split_once("://") {
+            // A full URL: its scheme is kept unless TLS is asked for.
+            Some((s, rest)) => {
+                let scheme = if self.tls || s.eq_ignore_ascii_case("rediss") { "rediss" } else { "redis" };
+                return Some(with_credentials(scheme, rest, self.user.as_deref(), self.password.as_deref()));
+            }
+            None => raw,
+        };
+        let host_port = if has_port(rest) { rest.to_owned() } else { format!("{rest}:6379") };
+        Some(with_credentials(scheme, &host_port, self.user.as_deref(), self.password.as_deref()))
+    }
+}
+
+/// Whether `host[:port][/db]` names a port (IPv6 hosts are in brackets).
+fn has_port(s: &str) -> bool {
+    let authority = s.split('/').next().unwrap_or(s);
+    let after_host = match authority.rfind(']') {
+        Some(i) => &authority[i + 1..],
+        None => authority,
+    };
+    after_host.contains(':')
+}
+
+/// `scheme://[user[:password]@]rest`, credentials percent-encoded; credentials already in
+/// `rest` are kept when none are configured.
+fn with_credentials(scheme: &str, rest: &str, user: Option<&str>, password: Option<&str>) -> String {
+    let user = user.filter(|u| !u.is_empty());
+    let password = password.filter(|p| !p.is_empty());
+    if user.is_none() && password.is_none() {
+        return format!("{scheme}://{rest}");
+    }
+    // Configured credentials replace any in the URL.
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let rest = match rest[..authority_end].rfind('@') {
+        Some(at) => &rest[at + 1..],
+        None => rest,
+    };
+    let mut out = format!("{scheme}://");
+    if let Some(u) = user {
+        out.push_str(&encode_userinfo(u));
+    }
+    if let Some(p) = password {
+        out.push(':');
+        out.push_str(&encode_userinfo(p));
+    }
+    out.push('@');
+    out.push_str(rest);
+    out
+}
+
+fn encode_userinfo(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The recently opened files, newest first.
+pub fn load_recent(data_dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_to_string(data_dir.join(RECENT_FILE))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Vec<PathBuf>>(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Puts `files` first in the recent list and saves it; returns the new list.
+pub fn add_recent(data_dir: &Path, files: &[PathBuf]) -> Vec<PathBuf> {
+    let mut recent = load_recent(data_dir);
+    for f in files.iter().rev() {
+        recent.retain(|r| r != f);
+        recent.insert(0, f.clone());
+    }
+    recent.truncate(MAX_RECENT);
+    save_recent(data_dir, &recent);
+    recent
+}
+
+pub fn save_recent(data_dir: &Path, recent: &[PathBuf]) {
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(data_dir)?;
+        std::fs::write(
+            data_dir.join(RECENT_FILE),
+            serde_json::to_string_pretty(recent).expect("paths serialise"),
+        )
+    };
+    if let Err(e) = write() {
+        tracing::warn!("cannot save the recent files: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(url: &str, user: Option<&str>, password: Option<&str>, tls: bool) -> Settings {
+        Settings {
+            url: Some(url.into()),
+            user: user.map(Into::into),
+            password: password.map(Into::into),
+            tls,
+        }
+    }
+
+    #[test]
+    fn urls_from_settings() {
+        assert_eq!(Settings::default().database_url(), None);
+        assert_eq!(s("  ", None, None, false).database_url(), None);
+        assert_eq!(s("db.example", None, None, false).database_url().unwrap(), "redis://db.example:6379");
+        assert_eq!(
+            s("db.example:7000", None, None, true).database_url().unwrap(),
+            "rediss://db.example:7000"
+        );
+        assert_eq!(s("[::1]", None, None, false).database_url().unwrap(), "redis://[::1]:6379");
+        assert_eq!(
+            s("db.example", Some("ann"), Some("p@ss:w/rd"), false).database_url().unwrap(),
+            "redis://ann:p%40ss%3Aw%2Frd@db.example:6379"
+        );
+        assert_eq!(
+            s("db.example", None, Some("pw"), false).database_url().unwrap(),
+            "redis://:pw@db.example:6379"
+        );
+        assert_eq!(s("redis://h:1/0", None, None, true).database_url().unwrap(), "rediss://h:1/0");
+        assert_eq!(s("rediss://h:1", None, None, false).database_url().unwrap(), "rediss://h:1");
+        assert_eq!(
+            s("redis://old:pw@h:1", Some("new"), Some("x"), false).database_url().unwrap(),
+            "redis://new:x@h:1"
+        );
+        assert_eq!(s("redis://old:pw@h:1", None, None, false).database_url().unwrap(), "redis://old:pw@h:1");
+    }
+
+    #[test]
+    fn settings_round_trip_and_hide_the_password() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(Settings::load(dir.path()), Settings::default());
+        let mut st = Settings::default();
+        st.update(SettingsUpdate {
+            url: Some(" db:1 ".into()),
+            user: Some("".into()),
+            password: Some("pw".into()),
+            tls: true,
+        });
+        st.save(dir.path()).unwrap();
+        let loaded = Settings::load(dir.path());
+        assert_eq!(loaded, st);
+        assert_eq!(loaded.url.as_deref(), Some("db:1"));
+        assert_eq!(loaded.user, None);
+        let v = loaded.view(dir.path());
+        assert!(v.has_password);
+        assert!(!serde_json::to_string(&v).unwrap().contains("pw\""));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(SETTINGS_FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o077, 0);
+        }
+        // No password in an update keeps it; an empty one clears it.
+        let mut st2 = loaded.clone();
+        st2.update(SettingsUpdate { url: None, user: None, password: None, tls: false });
+        assert_eq!(st2.password.as_deref(), Some("pw"));
+        st2.update(SettingsUpdate { password: Some(String::new()), ..Default::default() });
+        assert_eq!(st2.password, None);
+    }
+
+    #[test]
+    fn recent_files_are_newest_first_without_duplicates() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = |s: &str| PathBuf::from(s);
+        add_recent(dir.path(), &[p("/a"), p("/b")]);
+        let r = add_recent(dir.path(), &[p("/c"), p("/a")]);
+        assert_eq!(r, vec![p("/c"), p("/a"), p("/b")]);
+        for i in 0..20 {
+            add_recent(dir.path(), &[p(&format!("/f{i}"))]);
+        }
+        let r = load_recent(dir.path());
+        assert_eq!(r.len(), MAX_RECENT);
+        assert_eq!(r[0], p("/f19"));
+    }
+}
