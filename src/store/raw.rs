@@ -51,8 +51,12 @@ impl Store {
         }
         let client = redis::Client::open(self.info_url.as_str())
             .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+        // The server ends a query at QUERY_TIMEOUT_MS; the connection waits a little longer
+        // (redis' default of 500 ms would cut off a large read such as a whole view).
+        let config = redis::AsyncConnectionConfig::new()
+            .set_response_timeout(Some(std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000)));
         let con = client
-            .get_multiplexed_async_connection()
+            .get_multiplexed_async_connection_with_config(&config)
             .await
             .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
         *self.raw.lock().await = Some(con.clone());
