@@ -100,22 +100,6 @@ pub async fn ingest_files(
     p.ingest(graph, paths, opts, cancel, Arc::new(Quiet)).await
 }
 
-/// A safe local name for an uploaded file: its base name, with anything unusual replaced
-/// (as `provex serve` names uploads).
-pub fn upload_name(name: &str) -> String {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or("upload");
-    let clean: String = base
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
-        .collect();
-    let clean = clean.trim_start_matches('.');
-    if clean.is_empty() {
-        "upload.jsonl".to_owned()
-    } else {
-        clean.to_owned()
-    }
-}
-
 /// Ingests a file's bytes sent by the window: saved into the uploads folder, then ingested
 /// (the `upload` route of `provex serve`).
 pub async fn ingest_bytes(
@@ -128,11 +112,7 @@ pub async fn ingest_bytes(
 ) -> Result<IngestReport> {
     provex::store::validate_graph_name(graph)?;
     let format = provex::facade::parse_format(format)?;
-    let dir = p.uploads_dir();
-    tokio::fs::create_dir_all(&dir).await.map_err(|e| io(&dir, e))?;
-    let stamp =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    let path = dir.join(format!("{stamp}-{}", upload_name(name)));
+    let path = p.new_upload_path(name)?;
     tokio::fs::write(&path, bytes).await.map_err(|e| io(&path, e))?;
     let opts = IngestOptions { format, ..Default::default() };
     p.ingest(graph, &[path], opts, cancel, Arc::new(Quiet)).await
@@ -233,14 +213,6 @@ fn io(path: &Path, source: std::io::Error) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn upload_names_stay_in_the_uploads_folder() {
-        assert_eq!(upload_name("../../etc/passwd"), "passwd");
-        assert_eq!(upload_name("C:\\runs\\a b.jsonl"), "a_b.jsonl");
-        assert_eq!(upload_name(".hidden"), "hidden");
-        assert_eq!(upload_name(""), "upload.jsonl");
-    }
 
     #[test]
     fn graph_names_for_files() {

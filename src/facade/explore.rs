@@ -35,6 +35,21 @@ fn snippet(text: &str, needle_lower: &str) -> String {
     out.replace('\n', " ")
 }
 
+/// A safe local name for an uploaded file: its base name, with anything unusual replaced.
+fn upload_name(name: &str) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or("upload");
+    let clean: String = base
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
+        .collect();
+    let clean = clean.trim_start_matches('.');
+    if clean.is_empty() {
+        "upload.jsonl".to_owned()
+    } else {
+        clean.to_owned()
+    }
+}
+
 impl Provex {
     /// Nodes whose name, claim, quote or content contains `q` (any case), in creation
     /// order, with the field that matched and a snippet.
@@ -77,6 +92,16 @@ impl Provex {
         }
     }
 
+    /// A new file in the uploads folder for an upload called `name`: its base name made
+    /// safe, after a timestamp. Both UIs save uploads here before ingesting them.
+    pub fn new_upload_path(&self, name: &str) -> Result<PathBuf> {
+        let dir = self.uploads_dir();
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let stamp =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+        Ok(dir.join(format!("{stamp}-{}", upload_name(name))))
+    }
+
     /// Where files uploaded through a UI are kept: the data folder of the private server,
     /// or a folder in the system's temporary directory with a shared server.
     pub fn uploads_dir(&self) -> PathBuf {
@@ -89,7 +114,16 @@ impl Provex {
 
 #[cfg(test)]
 mod tests {
-    use super::snippet;
+    use super::{snippet, upload_name};
+
+    #[test]
+    fn upload_names_stay_in_the_uploads_folder() {
+        assert_eq!(upload_name("../../etc/passwd"), "passwd");
+        assert_eq!(upload_name("C:\\runs\\a b.jsonl"), "a_b.jsonl");
+        assert_eq!(upload_name(".hidden"), "hidden");
+        assert_eq!(upload_name(""), "upload.jsonl");
+        assert_eq!(upload_name("run—1.jsonl"), "run_1.jsonl");
+    }
 
     #[test]
     fn snippet_centres_on_the_match_and_marks_cuts() {

@@ -193,21 +193,6 @@ struct UploadQuery {
     format: Option<String>,
 }
 
-/// A safe local name for an uploaded file: its base name, with anything unusual replaced.
-fn upload_name(name: &str) -> String {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or("upload");
-    let clean: String = base
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
-        .collect();
-    let clean = clean.trim_start_matches('.');
-    if clean.is_empty() {
-        "upload.jsonl".to_owned()
-    } else {
-        clean.to_owned()
-    }
-}
-
 async fn upload(
     State(s): State<AppState>,
     Path(graph): Path<String>,
@@ -216,11 +201,7 @@ async fn upload(
 ) -> ApiResult<IngestReport> {
     crate::store::validate_graph_name(&graph)?;
     let format = crate::facade::parse_format(q.format.as_deref())?;
-    let dir = s.provex.uploads_dir();
-    tokio::fs::create_dir_all(&dir).await.map_err(|e| Error::io(&dir, e))?;
-    let stamp =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    let path = dir.join(format!("{stamp}-{}", upload_name(&q.name)));
+    let path = s.provex.new_upload_path(&q.name)?;
     let mut file = tokio::fs::File::create(&path).await.map_err(|e| Error::io(&path, e))?;
     let mut data = body.into_data_stream();
     while let Some(chunk) = data.next().await {
@@ -279,18 +260,4 @@ async fn stream_graph(
     let since = q.since.or(last_event).unwrap_or(0);
     let (backlog, rx) = s.provex.watch(&graph, since).await?;
     Ok(stream::events(s.provex.clone(), graph, since, backlog, rx))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::upload_name;
-
-    #[test]
-    fn upload_names_stay_in_the_uploads_folder() {
-        assert_eq!(upload_name("../../etc/passwd"), "passwd");
-        assert_eq!(upload_name("C:\\runs\\a b.jsonl"), "a_b.jsonl");
-        assert_eq!(upload_name(".hidden"), "hidden");
-        assert_eq!(upload_name(""), "upload.jsonl");
-        assert_eq!(upload_name("run—1.jsonl"), "run_1.jsonl");
-    }
 }
