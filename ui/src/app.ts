@@ -77,6 +77,10 @@ export class App {
   private notice = h("div", { class: "notice", testid: "notice", hidden: true });
   private canvasEl = h("section", { class: "canvas", testid: "canvas", "aria-label": "Provenance graph" });
   private canvasMessage = h("div", { class: "canvas-message", hidden: true });
+  /** New nodes placed outside the view: the camera never moves by itself (nothing drawn
+   *  jumps), so say so and offer to fit. */
+  private offscreen = h("button", { class: "offscreen-hint", testid: "offscreen-hint", hidden: true, onclick: () => this.fitView() });
+  private offscreenCount = 0;
   private jobTimer: ReturnType<typeof setInterval> | null = null;
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -135,6 +139,7 @@ export class App {
       bodies.appendChild(body);
     }
     this.canvasEl.appendChild(this.canvasMessage);
+    this.canvasEl.appendChild(this.offscreen);
     replace(this.root,
       h("div", { class: "app" },
         this.topbar.el,
@@ -207,6 +212,8 @@ export class App {
     if (token !== this.loadToken) return;
     this.model.applyView(view);
     this.canvas.setGraph(this.model.nodeList(), this.model.edgeList());
+    this.offscreenCount = 0;
+    this.offscreen.hidden = true;
     if (switching) this.clearSelection();
     else this.keepSelection();
     this.hideCanvasMessage();
@@ -295,6 +302,29 @@ export class App {
     this.showCanvasMessage("No graphs yet. Use Ingest to upload a file, follow a growing log, or run the council demo.");
   }
 
+  /** Fits the whole graph in view, and forgets new nodes that were out of it. */
+  fitView(): void {
+    this.canvas.fit();
+    this.offscreenCount = 0;
+    this.offscreen.hidden = true;
+  }
+
+  /** Counts newly drawn nodes that landed outside the visible canvas. */
+  private noteOffscreen(added: { id: string }[]): void {
+    const w = this.canvasEl.clientWidth;
+    const hgt = this.canvasEl.clientHeight;
+    if (w === 0 || hgt === 0) return;
+    for (const n of added) {
+      const at = this.canvas.screenPosition(n.id);
+      if (at && (at.x < 0 || at.y < 0 || at.x > w || at.y > hgt)) this.offscreenCount++;
+    }
+    if (this.offscreenCount > 0) {
+      const n = this.offscreenCount;
+      this.offscreen.textContent = `${n.toLocaleString("en")} new node${n === 1 ? "" : "s"} out of view · Fit (F)`;
+      this.offscreen.hidden = false;
+    }
+  }
+
   private showCanvasMessage(text: string): void {
     this.canvasMessage.textContent = text;
     this.canvasMessage.hidden = false;
@@ -348,6 +378,7 @@ export class App {
         if (change.added.length > 0) {
           this.hideCanvasMessage();
           this.applyVisibility();
+          this.noteOffscreen(change.added);
         }
         this.timeline.grew();
         this.statusbar.render();
@@ -557,7 +588,7 @@ export class App {
     ev.preventDefault();
     switch (action.kind) {
       case "search": this.topbar.focusSearch(); break;
-      case "fit": this.canvas.fit(); break;
+      case "fit": this.fitView(); break;
       case "zoom": this.canvas.zoomBy(action.factor); break;
       case "pan": this.canvas.panBy(action.dx, action.dy); break;
       case "tidy": void this.tidy(); break;

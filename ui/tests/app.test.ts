@@ -24,6 +24,9 @@ vi.mock("../src/canvas-host", async () => {
     override setHighlight(ids: Set<string> | null) { this.highlight = ids; }
     override setSelection(ids: string[]) { this.selection = [...ids]; }
     override focus(id: string) { this.calls.push(["focus", [id]]); }
+    far = new Set<string>();
+    override screenPosition(id: string) { return this.far.has(id) ? { x: 5000, y: 40 } : { x: 40, y: 40 }; }
+    override fit() { this.calls.push(["fit", []]); }
   }
   return {
     NullCanvas,
@@ -167,6 +170,25 @@ describe("the app", () => {
     await vi.waitFor(() => expect(one("status").textContent).toBe("1 nodes · 0 edges · seq 20"));
     expect(backend.subs[0].closed).toBe(true);
     expect(backend.subs[backend.subs.length - 1].since).toBe(20);
+  });
+
+  it("says when new nodes land out of view, without moving the camera, and fits on request", async () => {
+    await boot();
+    const c = canvas as unknown as Rec & { far: Set<string> };
+    const area = one("canvas");
+    Object.defineProperty(area, "clientWidth", { value: 800, configurable: true });
+    Object.defineProperty(area, "clientHeight", { value: 600, configurable: true });
+    const hint = one("offscreen-hint");
+    backend.push(batch(5, [node("near", 3)], [], "council"));
+    expect(hint.hidden).toBe(true);
+    c.far.add("far1").add("far2");
+    backend.push(batch(6, [node("far1", 4), node("far2", 5)], [], "council"));
+    expect(hint.hidden).toBe(false);
+    expect(hint.textContent).toContain("2 new nodes out of view");
+    expect(c.calls.filter(([k]) => k === "fit")).toHaveLength(0);
+    hint.click();
+    expect(c.calls.filter(([k]) => k === "fit")).toHaveLength(1);
+    expect(hint.hidden).toBe(true);
   });
 
   it("shows a statement's trail: quotes in transcript context, mismatches, signatures and consensus", async () => {
