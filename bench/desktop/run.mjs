@@ -10,10 +10,10 @@
 
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, runIn, wd } from "../../src-tauri/e2e/driver.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
@@ -30,27 +30,7 @@ const DRIVER = process.env.TAURI_DRIVER ?? join(homedir(), ".cargo/bin/tauri-dri
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.error("[bench]", ...a);
 
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.on("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
-async function wd(base, method, path, body) {
-  const r = await fetch(base + path, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json.value ?? json)}`);
-  return json.value;
-}
 
 function envFor(home) {
   return {
@@ -79,14 +59,7 @@ async function launch(home) {
   }
   const t0 = performance.now();
   const { sessionId } = await wd(base, "POST", "/session", { capabilities: { alwaysMatch: { "tauri:options": { application: APP } } } });
-  const run = (fn, ...args) =>
-    wd(base, "POST", `/session/${sessionId}/execute/async`, {
-      script: `const done = arguments[arguments.length - 1]; (${fn})(...Array.from(arguments).slice(0, -1)).then((v) => done({ ok: v }), (e) => done({ err: String(e && (e.message ?? e)) }));`,
-      args,
-    }).then((r) => {
-      if (r && r.err) throw new Error(r.err);
-      return r.ok;
-    });
+  const run = (fn, ...args) => runIn(base, sessionId, fn, ...args);
   const close = async () => {
     await wd(base, "DELETE", `/session/${sessionId}`).catch(() => {});
     driver.kill("SIGTERM");

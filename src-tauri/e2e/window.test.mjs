@@ -11,10 +11,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
-import net from "node:net";
 import { tmpdir, homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, runIn, wd } from "./driver.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
@@ -22,29 +22,9 @@ const APP = resolve(process.env.PROVEX_DESKTOP_BIN ?? join(ROOT, "target/debug/p
 const DRIVER = process.env.TAURI_DRIVER ?? join(homedir(), ".cargo/bin/tauri-driver");
 const ARTIFACTS = join(here, "artifacts");
 
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.on("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function wd(base, method, path, body) {
-  const r = await fetch(base + path, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await r.json();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json.value ?? json)}`);
-  return json.value;
-}
 
 /** FalkorDB servers whose command line or working folder is under `dir`. */
 function serversUnder(dir) {
@@ -105,14 +85,7 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
   });
   const sid = session.sessionId;
   const s = (path) => `/session/${sid}${path}`;
-  const run = (fn, ...args) =>
-    wd(base, "POST", s("/execute/async"), {
-      script: `const done = arguments[arguments.length - 1]; (${fn})(...Array.from(arguments).slice(0, -1)).then((v) => done({ ok: v }), (e) => done({ err: String(e && (e.code ? e.code + ": " : "") + (e.message ?? e)) }));`,
-      args,
-    }).then((r) => {
-      if (r && r.err) throw new Error(r.err);
-      return r.ok;
-    });
+  const run = (fn, ...args) => runIn(base, sid, fn, ...args);
   const shot = async (name) => {
     const png = await wd(base, "GET", s("/screenshot"));
     writeFileSync(join(ARTIFACTS, name), Buffer.from(png, "base64"));

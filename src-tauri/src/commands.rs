@@ -264,33 +264,7 @@ pub async fn save_file(app: AppHandle, request: Request<'_>) -> CmdResult<Option
 }
 
 /// Every command, for the invoke handler and its tests.
-pub const NAMES: &[&str] = &[
-    "health",
-    "graphs",
-    "delete_graph",
-    "stats",
-    "view",
-    "node",
-    "neighbours",
-    "trace",
-    "path",
-    "query",
-    "trail",
-    "source",
-    "search",
-    "ingest_files",
-    "ingest_bytes",
-    "follow",
-    "demo",
-    "jobs",
-    "stop_job",
-    "tidy",
-    "subscribe",
-    "unsubscribe",
-    "get_settings",
-    "save_settings",
-    "save_file",
-];
+pub const NAMES: &[&str] = include!("command_names.rs");
 
 #[cfg(test)]
 mod tests {

@@ -38,6 +38,12 @@ async fn get<T: serde::de::DeserializeOwned>(url: &str) -> T {
     r.json().await.unwrap()
 }
 
+async fn post<T: serde::de::DeserializeOwned>(url: &str, body: Value) -> T {
+    let r = client().post(url).json(&body).send().await.unwrap();
+    assert!(r.status().is_success(), "POST {url}: {} {}", r.status(), r.text().await.unwrap());
+    r.json().await.unwrap()
+}
+
 async fn wait_job(base: &str, id: &str) -> Job {
     for _ in 0..600 {
         let jobs: Vec<Job> = get(&format!("{base}/api/jobs")).await;
@@ -103,15 +109,8 @@ impl Events {
 #[tokio::test(flavor = "multi_thread")]
 async fn council_demo_through_the_api() {
     let (provex, graph, running, base) = start("serve_council", None).await;
-    let job: Job = client()
-        .post(format!("{base}/api/graphs/{graph}/demo"))
-        .json(&serde_json::json!({"pace_ms": null}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let job: Job =
+        post(&format!("{base}/api/graphs/{graph}/demo"), serde_json::json!({"pace_ms": null})).await;
     let job = wait_job(&base, &job.id).await;
     assert_eq!(job.state, JobState::Done, "{job:?}");
 
@@ -207,15 +206,7 @@ async fn stream_places_new_nodes_without_moving_old_ones_and_resumes() {
     assert_eq!((view.nodes.len(), view.seq), (0, 0));
     let mut events = Events::open(&format!("{base}/api/graphs/{graph}/stream?since=0")).await;
 
-    let job: Job = client()
-        .post(format!("{base}/api/graphs/{graph}/demo"))
-        .json(&serde_json::json!({"pace_ms": 5}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let job: Job = post(&format!("{base}/api/graphs/{graph}/demo"), serde_json::json!({"pace_ms": 5})).await;
     let mut seen: HashMap<String, (f64, f64)> = HashMap::new();
     let mut messages = Vec::new();
     let mut statuses = Vec::new();
@@ -330,15 +321,11 @@ async fn follow_job_streams_a_growing_file_until_stopped() {
             .map(str::to_owned)
             .collect();
     std::fs::write(&path, lines[..5].join("\n") + "\n").unwrap();
-    let job: Job = client()
-        .post(format!("{base}/api/graphs/{graph}/follow"))
-        .json(&serde_json::json!({"path": path, "format": "a2a"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let job: Job = post(
+        &format!("{base}/api/graphs/{graph}/follow"),
+        serde_json::json!({"path": path, "format": "a2a"}),
+    )
+    .await;
     assert_eq!(job.state, JobState::Running);
     let count = |v: &View| v.nodes.len();
     let mut first = 0;
