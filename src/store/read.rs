@@ -97,14 +97,26 @@ pub struct Table {
 /// Longest trace a caller may ask for.
 pub const MAX_DEPTH: u32 = 100;
 
+/// An edge as a traversal step reads it: internal ids, type and kind, no node columns (a
+/// traversal reads each reached node's columns once, at the end).
 struct RawEdge {
     source: i64,
     target: i64,
     rel: String,
     prov: Option<String>,
     a2a: Option<String>,
-    /// The node at the far end of the step (id and record).
-    far: (i64, NodeRecord),
+    /// The node at the far end of the step.
+    far: i64,
+}
+
+/// Splits the one kind column a step reads (`prov:base_type`, else `a2a:relation`) into
+/// the two: A2A relation names all start with `A2A_`, PROV ones never do.
+fn split_kind(kind: Option<String>) -> (Option<String>, Option<String>) {
+    match kind {
+        Some(k) if k.starts_with("A2A_") => (None, Some(k)),
+        Some(k) => (Some(k), None),
+        None => (None, None),
+    }
 }
 
 /// The columns that describe a node `n` on the fast path: name, label and base type. The
@@ -210,8 +222,8 @@ impl Store {
         Ok(out)
     }
 
-    /// The edges leaving (`Up`) or entering (`Down`) the given nodes, with the node at the
-    /// other end.
+    /// The edges leaving (`Up`) or entering (`Down`) the given nodes. Each reply value
+    /// costs FalkorDB about a microsecond, so a step reads four per edge and no node columns.
     async fn step(&self, graph: &str, ids: &[i64], dir: TraceDirection) -> Result<Vec<RawEdge>> {
         let pattern = match dir {
             TraceDirection::Up => "(a)-[e]->(b)",
@@ -219,23 +231,19 @@ impl Store {
         };
         let q = format!(
             "UNWIND $ids AS i MATCH (a) WHERE id(a) = i MATCH {pattern} \
-             RETURN id(startNode(e)), id(endNode(e)), type(e), e.`{PROV_BASE_TYPE}`, e.`{A2A_RELATION}`, \
-             id(b), {}",
-            node_columns("b")
+             RETURN i, id(b), type(e), coalesce(e.`{PROV_BASE_TYPE}`, e.`{A2A_RELATION}`)"
         );
         let mut out = Vec::new();
         for chunk in ids.chunks(5_000) {
             let rows = self.raw_ro(graph, &q, &[("ids", raw::id_list(chunk))]).await?;
             out.extend(rows.into_iter().filter_map(|r| {
-                let far = raw::int(&r[5])?;
-                Some(RawEdge {
-                    source: raw::int(&r[0])?,
-                    target: raw::int(&r[1])?,
-                    rel: raw::string(&r[2])?,
-                    prov: raw::string(&r[3]),
-                    a2a: raw::string(&r[4]),
-                    far: (far, node_record(far, &r, 6)),
-                })
+                let (near, far) = (raw::int(&r[0])?, raw::int(&r[1])?);
+                let (source, target) = match dir {
+                    TraceDirection::Up => (near, far),
+                    TraceDirection::Down => (far, near),
+                };
+                let (prov, a2a) = split_kind(raw::string(&r[3]));
+                Some(RawEdge { source, target, rel: raw::string(&r[2])?, prov, a2a, far })
             }));
         }
         Ok(out)
@@ -255,24 +263,20 @@ impl Store {
         let (id, record) = self.resolve(graph, name).await?;
         let mut raw = self.step(graph, &[id], TraceDirection::Up).await?;
         raw.extend(self.step(graph, &[id], TraceDirection::Down).await?);
-        let mut records = HashMap::from([(id, record)]);
         let mut ids = vec![id];
-        for e in &raw {
-            if records.insert(e.far.0, e.far.1.clone()).is_none() {
-                ids.push(e.far.0);
-            }
-        }
+        let mut seen = std::collections::HashSet::from([id]);
+        ids.extend(raw.iter().map(|e| e.far).filter(|f| seen.insert(*f)));
+        let mut records = self.nodes_by_id(graph, &ids[1..], false).await?;
+        records.insert(id, record);
         Ok(assemble(&records, &ids, raw, |i| Some(u32::from(i != id))))
     }
 
-    /// Ancestors (`Up`) or descendants (`Down`) of a node to `depth` levels: the nodes,
-    /// each with its distance, and the edges followed. One query per level, each returning
-    /// the edges leaving the frontier with the node at their far end.
     pub async fn trace(&self, graph: &str, name: &str, dir: TraceDirection, depth: u32) -> Result<Subgraph> {
         let (root, record) = self.resolve(graph, name).await?;
         self.trace_levels(graph, root, record, dir, depth.min(MAX_DEPTH)).await
     }
 
+    /// Breadth-first, one query per level for the edges, then one for the reached nodes.
     async fn trace_levels(
         &self,
         graph: &str,
@@ -282,7 +286,6 @@ impl Store {
         depth: u32,
     ) -> Result<Subgraph> {
         let mut level: HashMap<i64, u32> = HashMap::from([(root, 0)]);
-        let mut records = HashMap::from([(root, record)]);
         let mut order = vec![root];
         let mut frontier = vec![root];
         let mut edges = Vec::new();
@@ -293,16 +296,17 @@ impl Store {
             let step = self.step(graph, &frontier, dir).await?;
             let mut next = Vec::new();
             for e in step {
-                if let std::collections::hash_map::Entry::Vacant(slot) = level.entry(e.far.0) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = level.entry(e.far) {
                     slot.insert(d);
-                    order.push(e.far.0);
-                    next.push(e.far.0);
-                    records.insert(e.far.0, e.far.1.clone());
+                    order.push(e.far);
+                    next.push(e.far);
                 }
                 edges.push(e);
             }
             frontier = next;
         }
+        let mut records = self.nodes_by_id(graph, &order[1..], false).await?;
+        records.insert(root, record);
         Ok(assemble(&records, &order, edges, |i| level.get(&i).copied()))
     }
 
@@ -324,10 +328,10 @@ impl Store {
             step.sort_by(|x, y| (x.source, x.target, &x.rel).cmp(&(y.source, y.target, &y.rel)));
             let mut next = Vec::new();
             for e in step {
-                if parent.contains_key(&e.far.0) {
+                if parent.contains_key(&e.far) {
                     continue;
                 }
-                let other = e.far.0;
+                let other = e.far;
                 next.push(other);
                 parent.insert(other, Some(e));
                 if other == b {
@@ -340,17 +344,18 @@ impl Store {
         if !found {
             return Ok(None);
         }
-        let mut records = HashMap::from([(a, a_record)]);
         let mut chain = VecDeque::from([b]);
         let mut raw_edges = Vec::new();
         let mut at = b;
         while let Some(Some(e)) = parent.remove(&at) {
-            records.insert(e.far.0, e.far.1.clone());
             at = if e.target == at { e.source } else { e.target };
             chain.push_front(at);
             raw_edges.push(e);
         }
         raw_edges.reverse();
+        let ids: Vec<i64> = chain.iter().copied().filter(|i| *i != a).collect();
+        let mut records = self.nodes_by_id(graph, &ids, false).await?;
+        records.insert(a, a_record);
         let name = |i: i64| records.get(&i).map(|n| n.id.clone()).unwrap_or_else(|| format!("#{i}"));
         let edges = raw_edges.into_iter().map(|e| edge_record(e, &name)).collect();
         let nodes = chain

@@ -2,7 +2,7 @@
 //! petgraph search over the same nodes and edges (FalkorDB has lost results on unbound
 //! variable-length paths, see falkordb.md).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -11,12 +11,14 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use provex::facade::{Provex, Quiet};
 use provex::ingest::IngestOptions;
-use provex::store::TraceDirection;
+use provex::store::{EdgeRecord, TraceDirection};
 
 use crate::common;
 
 struct Reference {
     graph: DiGraph<String, ()>,
+    /// Every stored edge with its type and kind, as user Cypher reads it.
+    edges: Vec<EdgeRecord>,
     index: HashMap<String, NodeIndex>,
 }
 
@@ -27,11 +29,26 @@ async fn reference(provex: &Provex, graph: &str) -> Reference {
     for n in &dump.nodes {
         index.insert(n.id.clone(), g.add_node(n.id.clone()));
     }
-    let edges = provex.query(graph, "MATCH (a)-[e]->(b) RETURN a.name, b.name").await.unwrap();
-    for r in &edges.rows {
+    let rows = provex
+        .query(
+            graph,
+            "MATCH (a)-[e]->(b) RETURN a.name, b.name, type(e), e.`prov:base_type`, e.`a2a:relation`",
+        )
+        .await
+        .unwrap();
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_owned);
+    let mut edges = Vec::new();
+    for r in &rows.rows {
         g.add_edge(index[r[0].as_str().unwrap()], index[r[1].as_str().unwrap()], ());
+        edges.push(EdgeRecord {
+            source: text(&r[0]).unwrap(),
+            target: text(&r[1]).unwrap(),
+            rel: text(&r[2]).unwrap(),
+            prov: text(&r[3]),
+            a2a: text(&r[4]),
+        });
     }
-    Reference { graph: g, index }
+    Reference { graph: g, edges, index }
 }
 
 impl Reference {
@@ -54,6 +71,14 @@ impl Reference {
             frontier = next;
         }
         dist
+    }
+
+    /// The edges a trace to `depth` walks: those leaving (`Outgoing`) or entering
+    /// (`Incoming`) a node reached before the last level.
+    fn trace_edges(&self, dist: &BTreeMap<String, u32>, dir: Direction, depth: u32) -> BTreeSet<EdgeRecord> {
+        let near =
+            |e: &EdgeRecord| if dir == Direction::Outgoing { e.source.clone() } else { e.target.clone() };
+        self.edges.iter().filter(|e| dist.get(&near(e)).is_some_and(|d| *d < depth)).cloned().collect()
     }
 
     fn undirected_distance(&self, a: &str, b: &str) -> Option<usize> {
@@ -81,6 +106,9 @@ async fn trace_equals_petgraph_from_every_node() {
     let (provex, graph) = ingested("trace_ref", &[common::repo().join("examples/a2a-run.jsonl")]).await;
     let reference = reference(&provex, &graph).await;
     assert!(reference.graph.node_count() > 50);
+    assert!(
+        reference.edges.iter().any(|e| e.a2a.is_some()) && reference.edges.iter().any(|e| e.prov.is_some())
+    );
     for name in reference.index.keys() {
         for (dir, pdir) in
             [(TraceDirection::Up, Direction::Outgoing), (TraceDirection::Down, Direction::Incoming)]
@@ -89,10 +117,12 @@ async fn trace_equals_petgraph_from_every_node() {
                 let got = provex.trace(&graph, name, dir, depth).await.unwrap();
                 let got_dist: BTreeMap<String, u32> =
                     got.nodes.iter().map(|n| (n.id.clone(), n.depth.unwrap())).collect();
-                assert_eq!(got_dist, reference.distances(name, pdir, depth), "{name} {dir:?} {depth}");
-                for e in &got.edges {
-                    assert!(reference.has_edge(&e.source, &e.target), "{e:?}");
-                }
+                let want = reference.distances(name, pdir, depth);
+                assert_eq!(got_dist, want, "{name} {dir:?} {depth}");
+                // The same edges, each with its type and its PROV or A2A relation.
+                let got_edges: BTreeSet<EdgeRecord> = got.edges.iter().cloned().collect();
+                assert_eq!(got_edges.len(), got.edges.len(), "duplicate edges from {name}");
+                assert_eq!(got_edges, reference.trace_edges(&want, pdir, depth), "{name} {dir:?} {depth}");
             }
         }
     }
