@@ -224,13 +224,24 @@ async function panZoom(browser, server, dir) {
       const before = c.stats();
       const t0 = performance.now();
       const stamps = [];
+      // Every frame: drift in a circle of DRIFT px and breathe the zoom between the
+      // starting view and ZOOM_OUT of it, as functions of time (not steps per frame, which
+      // would carry the view off the graph the faster frames come). From the fitted view
+      // the whole graph stays in view (the circle is inside fit()'s 32 px margin).
+      const DRIFT = 24, ZOOM_OUT = 0.6;
+      const zoomAt = (t) => Math.exp(Math.log(ZOOM_OUT) * (1 - Math.cos(t / 700)) / 2);
+      let zf = 1, ox = 0, oy = 0;
       await new Promise((resolve) => {
         const step = (ts) => {
           const t = performance.now() - t0;
           stamps.push(ts);
-          // Drift in a circle and breathe the zoom in and out, every frame.
-          c.panBy(Math.cos(t / 600) * 8, Math.sin(t / 600) * 8);
-          c.zoomBy(Math.exp(0.02 * Math.sin(t / 700)));
+          const z = zoomAt(t), nx = DRIFT * Math.sin(t / 600), ny = DRIFT * (1 - Math.cos(t / 600));
+          // zoomBy scales about the canvas centre, so the drift so far scales with it.
+          c.zoomBy(z / zf);
+          c.panBy(nx - ox * (z / zf), ny - oy * (z / zf));
+          zf = z;
+          ox = nx;
+          oy = ny;
           if (t < ms) requestAnimationFrame(step);
           else resolve();
         };
@@ -265,7 +276,10 @@ async function panZoom(browser, server, dir) {
       await page.mouse.up();
       const seconds = (Date.now() - t0) / 1000;
       const s = await page.evaluate(() => window.provex.canvas.stats());
-      return { frames: s.frames - before, seconds, fps: (s.frames - before) / seconds, msPerFrame: s.msPerFrame, inputs: i };
+      // Each CDP input is awaited until the page took it, so the input rate caps the frames.
+      const wheels = Math.floor(i / 10);
+      return { frames: s.frames - before, seconds, fps: (s.frames - before) / seconds, msPerFrame: s.msPerFrame, inputs: i, wheels,
+        inputsPerSecond: (i + wheels) / seconds };
     };
 
     const overview = await scripted(1);
@@ -273,7 +287,7 @@ async function panZoom(browser, server, dir) {
     const close = await scripted(24);
     log(`  scripted pan+zoom, zoomed ×24: ${f1(close.fps)} fps (${f1(close.jsMsPerDraw)} ms of script per draw)`);
     const m = await mouse();
-    log(`  mouse drag + wheel: ${f1(m.fps)} fps (${m.inputs} moves)`);
+    log(`  mouse drag + wheel: ${f1(m.fps)} fps (${m.inputs} moves and ${m.wheels} wheel notches: ${f1(m.inputsPerSecond)} inputs/s)`);
     const gapStats = (g) => summary(g.gaps);
     return { nodes: stats.nodes, edges: stats.edges, firstPaintCold: fp.firstPaint, firstPaintView: fp.viewEnd - fp.viewStart,
       firstPaintSetGraph: fp.setGraph, overview: { ...overview, gaps: gapStats(overview) },
@@ -443,7 +457,8 @@ if (pz) {
     `**${f1(pz.overview.fps)} fps** (frame gap p50 ${f1(pz.overview.gaps.p50)} ms, p95 ${f1(pz.overview.gaps.p95)} ms; script ${f1(pz.overview.jsMsPerDraw)} ms per draw)`, "≥ 30 fps"]);
   rows.push(["pan + zoom every frame, zoomed in ×24 (most of the graph culled)",
     `${f1(pz.zoomed.fps)} fps (gap p50 ${f1(pz.zoomed.gaps.p50)} ms, p95 ${f1(pz.zoomed.gaps.p95)} ms; script ${f1(pz.zoomed.jsMsPerDraw)} ms per draw)`, "≥ 30 fps"]);
-  rows.push([`mouse drag + wheel through CDP (${pz.mouse.inputs} moves in ${pz.mouse.seconds.toFixed(1)} s)`, `${f1(pz.mouse.fps)} fps`, "≥ 30 fps"]);
+  rows.push([`mouse drag + wheel through CDP (${pz.mouse.inputs} moves in ${pz.mouse.seconds.toFixed(1)} s)`,
+    `${f1(pz.mouse.fps)} fps (CDP delivered ${f1(pz.mouse.inputsPerSecond)} moves and wheel notches a second)`, "≥ 30 fps"]);
   rows.push([`first paint at ${pz.nodes.toLocaleString("en")} nodes, cold`,
     `${f0(pz.firstPaintCold)} ms (view API call ${f0(pz.firstPaintView)} ms, handed to the canvas at ${f0(pz.firstPaintSetGraph)} ms)`, "(no target)"]);
 }

@@ -82,6 +82,18 @@ describe("canvas culling", () => {
     expect(vis.nodeCount).toBe(before - 1);
   });
 
+  it("can be turned off until the next update", () => {
+    const s = scene(10_000, 100);
+    const vis = new VisibleSet();
+    const view = { minX: 5000, minY: 2400, maxX: 6000, maxY: 3000 };
+    vis.update(s, s.bounds(), view, 0, false);
+    vis.changed = false;
+    vis.off();
+    expect([vis.active, vis.changed]).toEqual([false, true]);
+    vis.update(s, s.bounds(), view, 0, false);
+    expect(vis.active).toBe(true);
+  });
+
   it("leaves hidden edges out", () => {
     const s = scene(10_000, 100);
     s.setVisible((n) => n.id !== "n0");

@@ -187,6 +187,30 @@ describe("GraphCanvas", () => {
     c.destroy();
   });
 
+  it("zoomed far out on a large graph, draws a node per pixel and merged lines", () => {
+    const c = new GraphCanvas(container);
+    // 40 columns 1,000 units apart, 100 nodes each 2 units apart: fitted, every column is
+    // about one pixel wide, and the edges along a column coincide.
+    const nodes = Array.from({ length: 4000 }, (_, i) => node(`n${i}`, Math.floor(i / 100) * 1000, (i % 100) * 2));
+    const edges = nodes.slice(1).map((n, i) => edge(n.id, nodes[i].id));
+    c.setGraph(nodes, edges);
+    calls.length = 0;
+    flush();
+    const draws = calls.filter(([name]) => name === "drawArrays").map(([, a]) => [a[0], a[2]] as [string, number]);
+    expect(draws.map(([mode]) => mode)).toEqual(["LINES", "POINTS"]);
+    const [[, lineVertices], [, points]] = draws;
+    expect(lineVertices / 2).toBeLessThan(edges.length / 10);
+    expect(points).toBeLessThan(nodes.length / 10);
+    expect(points).toBeGreaterThanOrEqual(40);
+    // The lines come from a vertex buffer; nothing is sent again while nothing changes.
+    expect(calls.filter(([name]) => name === "bufferData")).toHaveLength(1);
+    calls.length = 0;
+    c.setTheme("light");
+    flush();
+    expect(calls.filter(([name]) => name === "bufferData" || name === "texSubImage2D" || name === "texImage2D")).toHaveLength(1);
+    c.destroy();
+  });
+
   it("sends only the new records to the GPU when a batch arrives", () => {
     const c = new GraphCanvas(container);
     const nodes = Array.from({ length: 5000 }, (_, i) => node(`n${i}`, (i % 100) * 150, Math.floor(i / 100) * 100));

@@ -16,6 +16,8 @@ export class InstanceArray {
   readonly stride: number;
   data: Float32Array;
   count = 0;
+  /** Bumped by every change (for CPU-side caches of what is drawn). */
+  revision = 0;
   private gpuCapacity = 0;
   private ranges: Array<[number, number]> = [];
   private spanLo = Infinity;
@@ -51,6 +53,7 @@ export class InstanceArray {
 
   clear(): void {
     this.count = 0;
+    this.revision++;
     this.ranges.length = 0;
     this.spanLo = Infinity;
     this.spanHi = -Infinity;
@@ -59,6 +62,7 @@ export class InstanceArray {
   /** Records that instance `i` changed. Neighbouring changes merge into one range. */
   markDirty(i: number, end = i + 1): void {
     if (end <= i) return;
+    this.revision++;
     this.spanLo = Math.min(this.spanLo, i);
     this.spanHi = Math.max(this.spanHi, end);
     if (this.ranges.length > MAX_RANGES) return; // already degraded to one span

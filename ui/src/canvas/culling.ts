@@ -19,27 +19,36 @@ export class VisibleSet {
   active = false;
   /** Whether the lists changed since the GPU last took them. */
   changed = false;
-  private readonly key = new Float64Array(8);
+  private readonly key = new Float64Array(9);
 
   private readonly pushNode = (i: number): void => {
     if (this.nodeCount === this.nodes.length) this.nodes = grow(this.nodes);
     this.nodes[this.nodeCount++] = i;
   };
 
+  /** Stops using the lists (something else decides what is drawn). */
+  off(): void {
+    if (!this.active) return;
+    this.active = false;
+    this.changed = true;
+  }
+
   /** Recomputes the lists for the view rectangle `view` (world units), widened by
-   *  `margin`. Leaves them inactive when most of `graph` is in view anyway, or while
-   *  nodes are moving (their drawn place is between two positions). */
-  update(scene: Scene, graph: Bounds | null, view: Bounds, margin: number, moving: boolean): void {
+   *  `margin`; the edge list stays empty unless `edges` (something else draws them).
+   *  Leaves them inactive when most of `graph` is in view anyway, or while nodes are
+   *  moving (their drawn place is between two positions). */
+  update(scene: Scene, graph: Bounds | null, view: Bounds, margin: number, moving: boolean, edges = true): void {
     const k = this.key;
     if (this.active && !moving && k[0] === view.minX && k[1] === view.minY && k[2] === view.maxX && k[3] === view.maxY
-      && k[4] === margin && k[5] === scene.version && k[6] === scene.edgeCount && k[7] === scene.nodeCount) {
+      && k[4] === margin && k[5] === scene.version && k[6] === scene.edgeCount && k[7] === scene.nodeCount
+      && k[8] === (edges ? 1 : 0)) {
       return; // same view of the same graph: the lists stand
     }
     this.active = false;
     this.changed = true;
     if (!graph || moving || scene.nodeCount < 2000) return;
     k[0] = view.minX; k[1] = view.minY; k[2] = view.maxX; k[3] = view.maxY;
-    k[4] = margin; k[5] = scene.version; k[6] = scene.edgeCount; k[7] = scene.nodeCount;
+    k[4] = margin; k[5] = scene.version; k[6] = scene.edgeCount; k[7] = scene.nodeCount; k[8] = edges ? 1 : 0;
     const minX = view.minX - margin, minY = view.minY - margin, maxX = view.maxX + margin, maxY = view.maxY + margin;
     const gw = Math.max(graph.maxX - graph.minX, 1e-9), gh = Math.max(graph.maxY - graph.minY, 1e-9);
     const ix = Math.max(0, Math.min(maxX, graph.maxX) - Math.max(minX, graph.minX));
@@ -51,7 +60,7 @@ export class VisibleSet {
 
     const nd = scene.nodes.data, ed = scene.edges.data, src = scene.edgeSrc, tgt = scene.edgeTgt;
     let m = 0;
-    for (let e = 0; e < scene.edgeCount; e++) {
+    for (let e = 0; edges && e < scene.edgeCount; e++) {
       if (ed[e * EDGE_STRIDE + EFLAGS] & Flag.Hidden) continue;
       const s = src[e] * NODE_STRIDE, t = tgt[e] * NODE_STRIDE;
       const sx = nd[s + NX], sy = nd[s + NY], tx = nd[t + NX], ty = nd[t + NY];

@@ -3,17 +3,31 @@
 //! arrival glow are drawn by signed distance in the fragment shader. Edges: a thin quad
 //! plus an arrow head stopping at the target's outline (or one line when zoomed far out).
 //! Both read their records from data textures by vertex number; one draw call each.
+//! Zoomed far out, edges come from lod.ts's merged lines instead (lines.ts) and nodes
+//! from its one-per-pixel list.
 
 import { GLOW_SECONDS } from "./scene";
 import { HOUSE_ROOF, ROUNDED_RADIUS, hexToRgba, type Palette } from "./style";
 import { ListTexture, linkProgram, type DataTexture, type GLContext, type Program, VertexIds } from "./gl";
 import type { VisibleSet } from "./culling";
+import { LineProgram } from "./lines";
+import type { PixelLod } from "./lod";
 
 const LIST_TEXELS_PER_ROW = ListTexture.TEXELS_PER_ROW;
 
 /** Node records per row of the node texture, edge records per row of the edge texture. */
 export const NODES_PER_ROW = 512;
 export const EDGES_PER_ROW = 1024;
+
+/** What the level of detail replaces this frame: the edges by its merged lines, the nodes
+ *  by its list (see lod.ts). `width`, `height`: the canvas in device pixels. */
+export interface LodPlan {
+  lod: PixelLod;
+  nodes: boolean;
+  edges: boolean;
+  width: number;
+  height: number;
+}
 
 /** Everything the shaders read per frame, preallocated and refilled in place. */
 export class FrameUniforms {
@@ -366,6 +380,9 @@ export class GraphPrograms {
   private ids: VertexIds | null;
   private nodeList: ListTexture;
   private edgeList: ListTexture;
+  private lodList: ListTexture;
+  private lodListSerial = -1;
+  private lines: LineProgram;
 
   constructor(private ctx: GLContext) {
     const w2 = ctx.webgl2;
@@ -375,16 +392,20 @@ export class GraphPrograms {
     this.ids = w2 ? null : new VertexIds(ctx.gl);
     this.nodeList = new ListTexture(ctx);
     this.edgeList = new ListTexture(ctx);
+    this.lodList = new ListTexture(ctx);
+    this.lines = new LineProgram(ctx);
   }
 
-  /** Draws the edges then the nodes (nodes on top): all of them, or only those in
-   *  `visible` when its lists are active. */
+  /** Draws the edges then the nodes (nodes on top): all of them, only those in
+   *  `visible` when its lists are active, or what `plan` replaces them with. */
   draw(nodes: DataTexture, nodeCount: number, edges: DataTexture, edgeCount: number, visible: VisibleSet,
-    f: FrameUniforms): void {
+    f: FrameUniforms, plan: LodPlan | null = null): void {
     const { gl } = this.ctx;
     nodes.sync(0);
     edges.sync(1);
     const useList = visible.active;
+    const edgeListTex = this.edgeList;
+    let nodeListTex = this.nodeList;
     if (useList) {
       nodeCount = visible.nodeCount;
       edgeCount = visible.edgeCount;
@@ -397,13 +418,30 @@ export class GraphPrograms {
         this.edgeList.bind(3);
       }
     }
+    let nodeUseList = useList;
+    if (plan?.nodes) {
+      nodeUseList = true;
+      nodeCount = plan.lod.nodeCount;
+      nodeListTex = this.lodList;
+      if (this.lodListSerial !== plan.lod.nodeSerial) {
+        this.lodList.upload(4, plan.lod.nodes, nodeCount);
+        this.lodListSerial = plan.lod.nodeSerial;
+      } else {
+        this.lodList.bind(4);
+      }
+    }
+    if (plan?.edges) {
+      this.lines.draw(plan.lod, plan.width, plan.height);
+      edgeCount = 0;
+    }
+    const edgeUnit = 3, nodeUnit = nodeListTex === this.lodList ? 4 : 2;
     if (edgeCount > 0) {
       const vpe = f.edgeLines ? 2 : 9;
       this.ids?.bind(edgeCount * vpe);
       const u = this.edge.uniform;
       gl.useProgram(this.edge.program);
-      gl.uniform1i(u.u_list, 3);
-      gl.uniform2f(u.u_listTex, this.edgeList.width, Math.max(1, this.edgeList.height));
+      gl.uniform1i(u.u_list, edgeUnit);
+      gl.uniform2f(u.u_listTex, edgeListTex.width, Math.max(1, edgeListTex.height));
       gl.uniform1f(u.u_useList, useList ? 1 : 0);
       gl.uniform1i(u.u_nodes, 0);
       gl.uniform2f(u.u_nodeTex, nodes.width, nodes.height);
@@ -424,9 +462,9 @@ export class GraphPrograms {
       this.ids?.bind(nodeCount * vpn);
       const u = this.node.uniform;
       gl.useProgram(this.node.program);
-      gl.uniform1i(u.u_list, 2);
-      gl.uniform2f(u.u_listTex, this.nodeList.width, Math.max(1, this.nodeList.height));
-      gl.uniform1f(u.u_useList, useList ? 1 : 0);
+      gl.uniform1i(u.u_list, nodeUnit);
+      gl.uniform2f(u.u_listTex, nodeListTex.width, Math.max(1, nodeListTex.height));
+      gl.uniform1f(u.u_useList, nodeUseList ? 1 : 0);
       gl.uniform1i(u.u_nodes, 0);
       gl.uniform2f(u.u_nodeTex, nodes.width, nodes.height);
       gl.uniform4fv(u.u_view, f.view);
@@ -452,5 +490,7 @@ export class GraphPrograms {
     this.ids?.destroy();
     this.nodeList.destroy();
     this.edgeList.destroy();
+    this.lodList.destroy();
+    this.lines.destroy();
   }
 }

@@ -9,7 +9,8 @@ import { compositePNG, sceneToSVG } from "./export";
 import { DataTexture, createContext, type GLContext } from "./gl";
 import { PointerControls } from "./interaction";
 import { LabelLayer } from "./labels";
-import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW } from "./programs";
+import { PixelLod, type LineStyle, type LodView } from "./lod";
+import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
 import { Scene } from "./scene";
 import { palette, type Palette } from "./style";
 import type { CanvasEvents, FrameStats, GraphCanvasApi, Theme } from "./types";
@@ -23,6 +24,11 @@ const STATS_RING = 1024;
 const POINTS_BELOW_PX = 12;
 /** Edges are drawn as plain lines, without heads, while nodes are shorter than this. */
 const LINES_BELOW_PX = 5;
+/** One node per device pixel is drawn while no node is wider than this (CSS px), and
+ *  plain lines are merged where they coincide (lod.ts), in graphs with at least
+ *  LOD_MIN_RECORDS nodes and edges (below that, drawing them all is cheap anyway). */
+const LOD_NODES_BELOW_PX = 4;
+const LOD_MIN_RECORDS = 2000;
 
 export class GraphCanvas implements GraphCanvasApi {
   /** The WebGL canvas; it receives the pointer events. */
@@ -41,6 +47,10 @@ export class GraphCanvas implements GraphCanvasApi {
   private readonly labels = new LabelLayer();
   private readonly uniforms = new FrameUniforms();
   private readonly visible = new VisibleSet();
+  private readonly lod = new PixelLod();
+  private readonly lodView: LodView = { x: 0, y: 0, scale: 1, width: 1, height: 1, dpr: 1 };
+  private readonly lineStyle: LineStyle;
+  private readonly lodPlan: LodPlan;
   private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   private pal: Palette;
   private dpr = 1;
@@ -69,6 +79,8 @@ export class GraphCanvas implements GraphCanvasApi {
   constructor(private readonly container: HTMLElement, private readonly events: CanvasEvents = {}, theme: Theme = "light") {
     this.pal = palette(theme);
     this.uniforms.setPalette(this.pal);
+    this.lineStyle = { edge: this.uniforms.edge, dim: this.uniforms.dim, serial: 0 };
+    this.lodPlan = { lod: this.lod, nodes: false, edges: false, width: 1, height: 1 };
     const doc = container.ownerDocument;
     this.element = doc.createElement("canvas");
     this.overlay = doc.createElement("canvas");
@@ -251,8 +263,27 @@ export class GraphCanvas implements GraphCanvasApi {
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
     const scene = this.scene;
-    this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil);
-    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u);
+    // Zoomed far out on a large graph: what the pixels can show (see lod.ts).
+    const plan = this.lodPlan;
+    const large = scene.nodeCount + scene.edgeCount >= LOD_MIN_RECORDS;
+    plan.nodes = large && u.nodePoints && maxSide <= LOD_NODES_BELOW_PX;
+    plan.edges = large && u.edgeLines;
+    if (plan.nodes || plan.edges) {
+      const v = this.lodView;
+      v.x = cam.x;
+      v.y = cam.y;
+      v.scale = cam.scale;
+      v.width = cam.width;
+      v.height = cam.height;
+      v.dpr = this.dpr;
+      this.lineStyle.dim = u.dim;
+      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle);
+      plan.width = this.element.width;
+      plan.height = this.element.height;
+    }
+    if (plan.nodes) this.visible.off();
+    else this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges);
+    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null);
   }
 
   private drawOverlay(time: number): void {
@@ -369,6 +400,7 @@ export class GraphCanvas implements GraphCanvasApi {
   setTheme(theme: Theme): void {
     this.pal = palette(theme);
     this.uniforms.setPalette(this.pal);
+    this.lineStyle.serial++;
     this.element.style.background = this.pal.background;
     this.requestRender();
   }

@@ -83,6 +83,11 @@ export class Scene {
     return this.boundsCache;
   }
 
+  /** Changes whenever any node or edge record does (flags, data, positions). */
+  get looks(): number {
+    return this.nodes.revision + this.edges.revision;
+  }
+
   get nodeCount(): number {
     return this.nodes.count;
   }

@@ -1,0 +1,362 @@
+//! Level of detail for zoomed-out views of large graphs: the graph reduced to what the
+//! screen's pixels can show, recomputed on the CPU whenever the view or the graph changes.
+//!
+//! Why: once nodes are a few pixels wide, tens of nodes share a pixel and thousands of
+//! edges run along the same pixels (a layered layout seen from afar is almost all long
+//! edges on top of each other). Software GL (SwiftShader: headless Chromium, VMs, machines
+//! without a usable GPU) pays for every primitive and every pixel it covers, so drawing
+//! 50k nodes and 77k edges that way took 150–250 ms a frame, although the picture has
+//! only a few thousand distinct dots and lines. Here:
+//! - nodes: one per device pixel of their centre (the one drawn last, undimmed before
+//!   dimmed, as drawing them all would show); selected, hovered and glowing nodes always
+//!   drawn, on top;
+//! - edges: each clipped to the view, its ends snapped to device pixels; edges that then
+//!   coincide become one line whose colour is theirs composited in drawing order, so it
+//!   looks as drawing them all would, to within a pixel;
+//! - lines along a few rows (columns) of pixels are then cut into disjoint runs (runs.ts),
+//!   so that no pixel is drawn twice where hundreds of them overlap.
+//! The result is a list of node records (for the node program) and plain lines with their
+//! positions and colours baked into a vertex buffer (no texture reads per vertex; see
+//! lines.ts). It costs a few ms of script per changed frame at 50k nodes / 77k edges.
+
+import { RunMerger } from "./runs";
+import { EDGE_STRIDE, EFLAGS, EKIND, Flag, GLOW_SECONDS, NFLAGS, NGLOW, NODE_STRIDE, NPX, NPY, NX, NY, type Scene } from "./scene";
+
+/** The view in CSS pixels (as the camera has it) and the device pixel ratio. */
+export interface LodView {
+  x: number;
+  y: number;
+  scale: number;
+  width: number;
+  height: number;
+  dpr: number;
+}
+
+/** How plain lines look: RGBA (0..1, straight alpha) by edge kind, and the dimmed opacity. */
+export interface LineStyle {
+  edge: Float32Array;
+  dim: number;
+  /** Changes whenever the colours do (theme switch). */
+  serial: number;
+}
+
+/** Opacity of a plain line, and of an emphasised one (highlighted, or the hovered node's). */
+export const LINE_ALPHA = 0.55;
+export const STRONG_LINE_ALPHA = 1;
+
+/** Bytes per line vertex: x, y (float32, device pixels) and RGBA (unorm8, premultiplied). */
+export const LINE_VERTEX_BYTES = 12;
+
+/** Screen coordinates are kept in this range (device px) for the keys; far beyond any canvas. */
+const COORD_OFFSET = 1024;
+const COORD_RANGE = 32768;
+/** Node centres this far outside the canvas (device px, beyond their own half size) still count. */
+const NODE_MARGIN = 8;
+/** What a result was computed for: the view, the graph's state and the line colours. */
+const KEY_LENGTH = 11;
+
+/** Open addressing hash table of one or two int keys to an int, cleared in O(1) by stamps. */
+class IntTable {
+  ka = new Int32Array(0);
+  kb = new Int32Array(0);
+  val = new Int32Array(0);
+  private stamp = new Uint32Array(0);
+  private gen = 0;
+  private mask = 0;
+  private shift = 32;
+
+  /** Empties the table and makes room for `n` entries. */
+  reset(n: number): void {
+    let size = 1024;
+    while (size < 2 * n) size *= 2;
+    if (size > this.stamp.length) {
+      this.ka = new Int32Array(size);
+      this.kb = new Int32Array(size);
+      this.val = new Int32Array(size);
+      this.stamp = new Uint32Array(size);
+      this.gen = 0;
+      this.mask = size - 1;
+      this.shift = 32 - Math.log2(size);
+    }
+    this.gen++;
+    if (this.gen === 0xffffffff) {
+      this.stamp.fill(0);
+      this.gen = 1;
+    }
+  }
+
+  /** The slot holding (a, b), or the free slot where it belongs as ~slot (negative). */
+  find(a: number, b: number): number {
+    let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca77)) >>> this.shift;
+    const st = this.stamp, ka = this.ka, kb = this.kb, gen = this.gen, mask = this.mask;
+    for (;;) {
+      if (st[h] !== gen) return ~h;
+      if (ka[h] === a && kb[h] === b) return h;
+      h = (h + 1) & mask;
+    }
+  }
+
+  /** Fills the free slot `slot` (as returned by find, already turned positive). */
+  put(slot: number, a: number, b: number, v: number): void {
+    this.stamp[slot] = this.gen;
+    this.ka[slot] = a;
+    this.kb[slot] = b;
+    this.val[slot] = v;
+  }
+}
+
+export class PixelLod {
+  /** Node records to draw, in drawing order (floats: the shaders read them from a float
+   *  texture), and how many. */
+  nodes = new Float32Array(4096);
+  nodeCount = 0;
+  /** Line vertices (LINE_VERTEX_BYTES each, two per line), and how many lines. */
+  lineBytes = new Uint8Array(4096 * 2 * LINE_VERTEX_BYTES);
+  lineCount = 0;
+  /** Bumped whenever the node list or the lines change (the GPU copies follow it). */
+  nodeSerial = 0;
+  lineSerial = 0;
+
+  private lineFloats = new Float32Array(this.lineBytes.buffer);
+  private sx = new Float32Array(0);
+  private sy = new Float32Array(0);
+  private readonly nodeTable = new IntTable();
+  private readonly edgeTable = new IntTable();
+  /** Per merged line: premultiplied colour and alpha composited so far. */
+  private acc = new Float32Array(4 * 4096);
+  /** Per merged line: its end pixels x0, y0, x1, y1. */
+  private ends = new Int32Array(4 * 4096);
+  private readonly runs = new RunMerger();
+  private slots = new Int32Array(4096);
+  private special: number[] = [];
+  private readonly nodeKey = new Float64Array(KEY_LENGTH).fill(NaN);
+  private readonly edgeKey = new Float64Array(KEY_LENGTH).fill(NaN);
+
+  /** Recomputes what changed since the last call: the node list when `nodes`, the lines
+   *  when `edges`. Nothing is recomputed while neither the view, the graph nor the style
+   *  changed (but always while nodes move, since they are drawn between two places). */
+  update(scene: Scene, view: LodView, time: number, nodes: boolean, edges: boolean, style: LineStyle): void {
+    const moving = time < scene.moveUntil;
+    const redoNodes = nodes && (stale(this.nodeKey, view, scene, 0) || moving);
+    const redoEdges = edges && (stale(this.edgeKey, view, scene, style.serial) || moving);
+    if (!redoNodes && !redoEdges) return;
+    this.project(scene, view, scene.moveProgress(time));
+    if (redoNodes) this.pickNodes(scene, view, time);
+    if (redoEdges) this.mergeEdges(scene, view, style);
+  }
+
+  /** Device-pixel centres of all nodes, where they are drawn at move progress `p`. */
+  private project(scene: Scene, v: LodView, p: number): void {
+    const n = scene.nodeCount;
+    if (this.sx.length < n) {
+      this.sx = new Float32Array(scene.nodes.capacity);
+      this.sy = new Float32Array(scene.nodes.capacity);
+    }
+    const d = scene.nodes.data, sx = this.sx, sy = this.sy;
+    const k = v.scale * v.dpr, ox = v.width / 2 * v.dpr - v.x * k, oy = v.height / 2 * v.dpr - v.y * k;
+    for (let i = 0, o = 0; i < n; i++, o += NODE_STRIDE) {
+      const x = p >= 1 ? d[o + NX] : d[o + NPX] + (d[o + NX] - d[o + NPX]) * p;
+      const y = p >= 1 ? d[o + NY] : d[o + NPY] + (d[o + NY] - d[o + NPY]) * p;
+      sx[i] = x * k + ox;
+      sy[i] = y * k + oy;
+    }
+  }
+
+  private pickNodes(scene: Scene, v: LodView, time: number): void {
+    const n = scene.nodeCount, d = scene.nodes.data, sx = this.sx, sy = this.sy;
+    const table = this.nodeTable;
+    table.reset(n);
+    const margin = Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * v.scale * v.dpr / 2 + NODE_MARGIN;
+    const maxX = v.width * v.dpr + margin, maxY = v.height * v.dpr + margin;
+    const special = this.special;
+    special.length = 0;
+    if (this.slots.length < n) this.slots = new Int32Array(scene.nodes.capacity);
+    const slots = this.slots;
+    let used = 0;
+    for (let i = 0, o = 0; i < n; i++, o += NODE_STRIDE) {
+      const flags = d[o + NFLAGS];
+      if (flags & Flag.Hidden) continue;
+      const age = time - d[o + NGLOW];
+      if (flags & (Flag.Selected | Flag.Hover) || (age >= 0 && age < GLOW_SECONDS)) {
+        special.push(i);
+        continue;
+      }
+      const x = sx[i], y = sy[i];
+      if (!(x >= -margin && y >= -margin && x <= maxX && y <= maxY)) continue;
+      const key = (coord(x) + COORD_OFFSET) * COORD_RANGE + coord(y) + COORD_OFFSET;
+      const slot = table.find(key, 0);
+      if (slot < 0) {
+        table.put(~slot, key, 0, i);
+        slots[used++] = ~slot;
+      } else {
+        // Drawn later covers it, unless only the earlier one stands out of a highlight.
+        const prev = table.val[slot];
+        if (!(flags & Flag.Dim) || d[prev * NODE_STRIDE + NFLAGS] & Flag.Dim) table.val[slot] = i;
+      }
+    }
+    const count = used + special.length;
+    if (this.nodes.length < count) this.nodes = new Float32Array(grown(this.nodes.length, count));
+    const out = this.nodes;
+    for (let s = 0; s < used; s++) out[s] = table.val[slots[s]];
+    out.subarray(0, used).sort();
+    for (let s = 0; s < special.length; s++) out[used + s] = special[s];
+    this.nodeCount = count;
+    this.nodeSerial++;
+  }
+
+  private mergeEdges(scene: Scene, v: LodView, style: LineStyle): void {
+    const m = scene.edgeCount, ed = scene.edges.data, src = scene.edgeSrc, tgt = scene.edgeTgt;
+    const sx = this.sx, sy = this.sy, table = this.edgeTable;
+    table.reset(m);
+    const W = v.width * v.dpr, H = v.height * v.dpr;
+    const maxX = Math.min(W, COORD_RANGE - COORD_OFFSET - 1), maxY = Math.min(H, COORD_RANGE - COORD_OFFSET - 1);
+    const colors = style.edge, dim = style.dim;
+    let acc = this.acc, ends = this.ends, lines = 0;
+    for (let e = 0, o = 0; e < m; e++, o += EDGE_STRIDE) {
+      const flags = ed[o + EFLAGS];
+      if (flags & Flag.Hidden) continue;
+      const a = src[e], b = tgt[e];
+      const x0 = sx[a], y0 = sy[a], dx = sx[b] - x0, dy = sy[b] - y0;
+      // Clip to the canvas (Liang–Barsky): the part from t0 to t1 is on it.
+      let t0 = 0, t1 = 1;
+      if (dx === 0) {
+        if (x0 < 0 || x0 > maxX) continue;
+      } else {
+        let ta = -x0 / dx, tb = (maxX - x0) / dx;
+        if (ta > tb) { const t = ta; ta = tb; tb = t; }
+        if (ta > t0) t0 = ta;
+        if (tb < t1) t1 = tb;
+      }
+      if (dy === 0) {
+        if (y0 < 0 || y0 > maxY) continue;
+      } else {
+        let ta = -y0 / dy, tb = (maxY - y0) / dy;
+        if (ta > tb) { const t = ta; ta = tb; tb = t; }
+        if (ta > t0) t0 = ta;
+        if (tb < t1) t1 = tb;
+      }
+      if (!(t0 <= t1)) continue;
+      const X0 = Math.floor(x0 + dx * t0), Y0 = Math.floor(y0 + dy * t0);
+      const X1 = Math.floor(x0 + dx * t1), Y1 = Math.floor(y0 + dy * t1);
+      if (X0 === X1 && Y0 === Y1) continue; // inside one pixel: under the node's dot
+      const p = (X0 + COORD_OFFSET) * COORD_RANGE + Y0 + COORD_OFFSET;
+      const q = (X1 + COORD_OFFSET) * COORD_RANGE + Y1 + COORD_OFFSET;
+      const ka = p < q ? p : q, kb = p < q ? q : p;
+      const strong = flags & (Flag.Highlight | Flag.Hover);
+      const alpha = (strong ? STRONG_LINE_ALPHA : LINE_ALPHA) * (flags & Flag.Dim ? dim : 1);
+      const c = ed[o + EKIND] * 4;
+      let slot = table.find(ka, kb), at: number;
+      if (slot < 0) {
+        slot = ~slot;
+        table.put(slot, ka, kb, lines);
+        if (acc.length < 4 * (lines + 1)) {
+          acc = this.acc = grownCopy(acc, 4 * (lines + 1));
+          ends = this.ends = grownInts(ends, acc.length);
+        }
+        at = 4 * lines++;
+        ends[at] = X0;
+        ends[at + 1] = Y0;
+        ends[at + 2] = X1;
+        ends[at + 3] = Y1;
+        acc[at] = acc[at + 1] = acc[at + 2] = acc[at + 3] = 0;
+      } else {
+        at = 4 * table.val[slot];
+      }
+      // This edge drawn over those before it on the same pixels.
+      const keep = 1 - alpha;
+      acc[at] = colors[c] * alpha + acc[at] * keep;
+      acc[at + 1] = colors[c + 1] * alpha + acc[at + 1] * keep;
+      acc[at + 2] = colors[c + 2] * alpha + acc[at + 2] * keep;
+      acc[at + 3] = alpha + acc[at + 3] * keep;
+    }
+    // Lines along a few rows or columns become disjoint runs; the others stay lines.
+    const runs = this.runs;
+    runs.reset();
+    let out = 0;
+    for (let l = 0, at = 0; l < lines; l++, at += 4) {
+      const x0 = ends[at], y0 = ends[at + 1], x1 = ends[at + 2], y1 = ends[at + 3];
+      const r = acc[at], g = acc[at + 1], b = acc[at + 2], a = acc[at + 3];
+      if (runs.addLine(x0, y0, x1, y1, r, g, b, a)) continue;
+      this.putLine(out++, x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5, to8(r), to8(g), to8(b), to8(a));
+    }
+    runs.merge((vertical, line, a, b, r, g, bl, al) => {
+      if (vertical) this.putLine(out++, line + 0.5, a, line + 0.5, b, r, g, bl, al);
+      else this.putLine(out++, a, line + 0.5, b, line + 0.5, r, g, bl, al);
+    });
+    this.lineCount = out;
+    this.lineSerial++;
+  }
+
+  /** Writes line `l`: its ends (device px) and its premultiplied colour (0..255). */
+  private putLine(l: number, x0: number, y0: number, x1: number, y1: number, r: number, g: number, b: number, a: number): void {
+    const need = (l + 1) * 2 * LINE_VERTEX_BYTES;
+    if (this.lineBytes.length < need) {
+      const next = new Uint8Array(grown(this.lineBytes.length, need));
+      next.set(this.lineBytes);
+      this.lineBytes = next;
+      this.lineFloats = new Float32Array(next.buffer);
+    }
+    const f = this.lineFloats, bytes = this.lineBytes, o = l * 2 * (LINE_VERTEX_BYTES / 4);
+    f[o] = x0;
+    f[o + 1] = y0;
+    f[o + 3] = x1;
+    f[o + 4] = y1;
+    const k = l * 2 * LINE_VERTEX_BYTES + 8;
+    bytes[k] = bytes[k + LINE_VERTEX_BYTES] = r;
+    bytes[k + 1] = bytes[k + 1 + LINE_VERTEX_BYTES] = g;
+    bytes[k + 2] = bytes[k + 2 + LINE_VERTEX_BYTES] = b;
+    bytes[k + 3] = bytes[k + 3 + LINE_VERTEX_BYTES] = a;
+  }
+
+  /** The ends of line `l` in device pixels (for tests). */
+  lineAt(l: number): [number, number, number, number] {
+    const f = this.lineFloats, o = l * 2 * (LINE_VERTEX_BYTES / 4);
+    return [f[o], f[o + 1], f[o + 3], f[o + 4]];
+  }
+
+  /** Line `l`'s premultiplied RGBA, 0..255 (for tests). */
+  colorAt(l: number): [number, number, number, number] {
+    const o = l * 2 * LINE_VERTEX_BYTES + 8, b = this.lineBytes;
+    return [b[o], b[o + 1], b[o + 2], b[o + 3]];
+  }
+}
+
+/** Whether what `k` was computed for differs from this view, graph and style (and
+ *  records them in `k`). */
+function stale(k: Float64Array, v: LodView, scene: Scene, style: number): boolean {
+  const same = k[0] === v.x && k[1] === v.y && k[2] === v.scale && k[3] === v.width && k[4] === v.height
+    && k[5] === v.dpr && k[6] === scene.version && k[7] === scene.looks && k[8] === scene.nodeCount
+    && k[9] === scene.edgeCount && k[10] === style;
+  if (same) return false;
+  k[0] = v.x; k[1] = v.y; k[2] = v.scale; k[3] = v.width; k[4] = v.height; k[5] = v.dpr;
+  k[6] = scene.version; k[7] = scene.looks; k[8] = scene.nodeCount; k[9] = scene.edgeCount; k[10] = style;
+  return true;
+}
+
+/** A device-pixel coordinate as a whole pixel within the key range. */
+function coord(x: number): number {
+  const c = Math.floor(x);
+  return c < -COORD_OFFSET ? -COORD_OFFSET : c > COORD_RANGE - COORD_OFFSET - 1 ? COORD_RANGE - COORD_OFFSET - 1 : c;
+}
+
+function to8(x: number): number {
+  return x <= 0 ? 0 : x >= 1 ? 255 : Math.round(x * 255);
+}
+
+function grown(have: number, need: number): number {
+  let n = Math.max(have, 1024);
+  while (n < need) n *= 2;
+  return n;
+}
+
+function grownInts(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
+
+function grownCopy(a: Float32Array, need: number): Float32Array<ArrayBuffer> {
+  const b = new Float32Array(grown(a.length, need));
+  b.set(a);
+  return b;
+}
