@@ -1,8 +1,11 @@
-//! Read-only queries on the hot path (traversals), sent as plain `GRAPH.RO_QUERY` over a
-//! multiplexed Redis connection and read in FalkorDB's verbose reply format. Traversals
-//! return many rows of small scalars, and for those this is two to three times faster than
-//! the compact format with typed decoding (measured in docs/BENCHMARKS.md). Verbose replies
-//! render lists as text, so queries on this path return scalars only.
+//! Queries on the hot paths, sent as plain `GRAPH.RO_QUERY` / `GRAPH.QUERY` over one
+//! multiplexed Redis connection:
+//! - traversals, read in FalkorDB's verbose reply format: they return many rows of small
+//!   scalars, and for those this is two to three times faster than the compact format with
+//!   typed decoding (measured in docs/BENCHMARKS.md). Verbose replies render lists as text,
+//!   so queries on this path return scalars only;
+//! - writes, pipelined: the upserts of one delta go out together and cost one round trip,
+//!   not one each (a live ingest writes a small delta every few milliseconds).
 
 use redis::aio::MultiplexedConnection;
 use redis::Value;
@@ -44,6 +47,41 @@ pub fn id_list(ids: &[i64]) -> String {
     s
 }
 
+/// One query of a pipelined write: its Cypher and its parameters as Cypher literals.
+pub struct Upsert {
+    pub cypher: String,
+    pub params: Vec<(String, String)>,
+    /// Rows it carries (pipelines are cut to about [`super::BATCH_ROWS`] rows).
+    pub rows: usize,
+}
+
+impl Upsert {
+    fn text(&self) -> String {
+        with_params(&self.cypher, &self.params)
+    }
+}
+
+/// `CYPHER k=v … <query>`: FalkorDB's way of passing parameters with the query text.
+fn with_params<K: AsRef<str>>(cypher: &str, params: &[(K, String)]) -> String {
+    let mut text =
+        String::with_capacity(cypher.len() + params.iter().map(|(_, v)| v.len() + 16).sum::<usize>());
+    if !params.is_empty() {
+        text.push_str("CYPHER ");
+        for (k, v) in params {
+            text.push_str(k.as_ref());
+            text.push('=');
+            text.push_str(v);
+            text.push(' ');
+        }
+    }
+    text.push_str(cypher);
+    text
+}
+
+fn is_connection_error(e: &redis::RedisError) -> bool {
+    e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() || e.is_timeout()
+}
+
 impl Store {
     async fn raw_connection(&self) -> Result<MultiplexedConnection> {
         if let Some(c) = self.raw.lock().await.as_ref() {
@@ -72,17 +110,7 @@ impl Store {
         params: &[(&str, String)],
     ) -> Result<Vec<RawRow>> {
         super::validate_graph_name(graph)?;
-        let mut text = String::new();
-        if !params.is_empty() {
-            text.push_str("CYPHER ");
-            for (k, v) in params {
-                text.push_str(k);
-                text.push('=');
-                text.push_str(v);
-                text.push(' ');
-            }
-        }
-        text.push_str(cypher);
+        let text = with_params(cypher, params);
         let mut con = self.raw_connection().await?;
         let reply: redis::RedisResult<Value> = redis::cmd("GRAPH.RO_QUERY")
             .arg(graph)
@@ -93,12 +121,7 @@ impl Store {
             .await;
         let reply = match reply {
             Ok(v) => v,
-            Err(e)
-                if e.is_io_error()
-                    || e.is_connection_dropped()
-                    || e.is_connection_refusal()
-                    || e.is_timeout() =>
-            {
+            Err(e) if is_connection_error(&e) => {
                 *self.raw.lock().await = None;
                 return Err(Error::Connection { url: self.url.clone(), reason: e.to_string() });
             }
@@ -120,5 +143,60 @@ impl Store {
                 other => vec![other],
             })
             .collect())
+    }
+
+    /// Runs write queries in order as pipelines of about [`super::BATCH_ROWS`] rows each:
+    /// one round trip per pipeline. The server runs one connection's commands in the order
+    /// sent (a client waiting for a graph query sends nothing else through), so nodes
+    /// written before edges are there when the edges match them. Pipelines that fail to
+    /// reach the server are sent again with backoff; every query is an upsert, so sending
+    /// one twice changes nothing.
+    pub(crate) async fn raw_write(&self, graph: &str, queries: &[Upsert]) -> Result<()> {
+        super::validate_graph_name(graph)?;
+        let mut start = 0;
+        while start < queries.len() {
+            let mut end = start + 1;
+            let mut rows = queries[start].rows;
+            while end < queries.len() && rows + queries[end].rows <= super::BATCH_ROWS {
+                rows += queries[end].rows;
+                end += 1;
+            }
+            self.raw_write_retrying(graph, &queries[start..end]).await?;
+            start = end;
+        }
+        Ok(())
+    }
+
+    async fn raw_write_retrying(&self, graph: &str, queries: &[Upsert]) -> Result<()> {
+        let mut pipe = redis::pipe();
+        for q in queries {
+            pipe.cmd("GRAPH.QUERY").arg(graph).arg(q.text()).arg("timeout").arg(QUERY_TIMEOUT_MS);
+        }
+        let mut delay = self.retry.first_delay;
+        let mut attempt = 1;
+        loop {
+            let reason = match self.raw_connection().await {
+                Ok(mut con) => match pipe.query_async::<Vec<Value>>(&mut con).await {
+                    Ok(_) => return Ok(()),
+                    Err(e) if is_connection_error(&e) => e.to_string(),
+                    Err(e) => return Err(Error::Query(e.to_string())),
+                },
+                Err(Error::Connection { reason, .. }) => reason,
+                Err(e) => return Err(e),
+            };
+            *self.raw.lock().await = None;
+            if attempt >= self.retry.attempts {
+                return Err(Error::ConnectionLost {
+                    during: format!("while writing graph {graph} at {} ({attempt} attempts)", self.url),
+                    reason,
+                });
+            }
+            tracing::warn!(attempt, ?delay, %reason, "FalkorDB unreachable, retrying");
+            tokio::time::sleep(delay).await;
+            delay *= 2;
+            attempt += 1;
+            // The typed client's connections went with the server too.
+            let _ = self.reconnect().await;
+        }
     }
 }

@@ -1,14 +1,18 @@
-//! Batched, idempotent upserts: one `UNWIND $rows … MERGE` query per label and per
-//! (source label, relationship type, target label, kind) group.
+//! Batched, idempotent upserts: one `UNWIND $rows … MERGE` part per label and per
+//! (source label, relationship type, target label, kind) group. Small parts are chained
+//! into one query (`… WITH count(*) AS c UNWIND …`) and queries are pipelined, because
+//! FalkorDB's cost per query (about 0.3 ms) outweighs its cost per row when a live ingest
+//! writes a few dozen rows every few milliseconds.
 
 use std::collections::BTreeMap;
 
 use falkordb::FalkorValue;
 use serde::Serialize;
 
+use super::raw::Upsert;
 use super::value::{props_param, str_param};
 use super::{Store, BATCH_ROWS};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::vocab::{EdgeKind, Label, RelType, PROV_BASE_TYPE, PROV_TYPE};
 use crate::model::{Edge, GraphDelta, Node};
 
@@ -20,23 +24,88 @@ pub struct WriteStats {
     pub queries: u64,
 }
 
-/// The upsert of every node with one label.
-fn node_query(label: Label) -> String {
-    format!("UNWIND $rows AS r MERGE (n:`{label}` {{name: r.name}}) SET n += r.props")
+/// The upsert of every node with one label, its rows in parameter `rows`.
+fn node_query(label: Label, rows: &str) -> String {
+    format!("UNWIND ${rows} AS r MERGE (n:`{label}` {{name: r.name}}) SET n += r.props")
 }
 
-/// The upsert of every edge of one group. The edge's identity is its endpoints, type and
-/// kind property (`prov:base_type` or `a2a:relation`), so a PROV edge and an A2A-derived
-/// edge of the same type between the same nodes stay two edges.
-fn edge_query(source: Label, rel: RelType, kind: EdgeKind, target: Label) -> String {
+/// The upsert of every edge of one group, its rows in parameter `rows` and its kind in
+/// `kind`. The edge's identity is its endpoints, type and kind property (`prov:base_type`
+/// or `a2a:relation`), so a PROV edge and an A2A-derived edge of the same type between the
+/// same nodes stay two edges.
+fn edge_query(
+    source: Label,
+    rel: RelType,
+    kind: EdgeKind,
+    target: Label,
+    rows: &str,
+    kind_param: &str,
+) -> String {
     let key = match kind.key() {
-        Some((k, _)) => format!(" {{`{k}`: $kind}}"),
+        Some((k, _)) => format!(" {{`{k}`: ${kind_param}}}"),
         None => String::new(),
     };
     format!(
-        "UNWIND $rows AS r MATCH (a:`{source}` {{name: r.s}}) MATCH (b:`{target}` {{name: r.t}}) \
+        "UNWIND ${rows} AS r MATCH (a:`{source}` {{name: r.s}}) MATCH (b:`{target}` {{name: r.t}}) \
          MERGE (a)-[e:`{rel}`{key}]->(b) SET e += r.props"
     )
+}
+
+/// Parts of one phase (nodes, or edges) chained into queries of at most [`BATCH_ROWS`]
+/// rows. The aggregate between two parts ends the first before the second starts, and
+/// lets the second run when the first had no rows.
+#[derive(Default)]
+struct Chain {
+    done: Vec<Upsert>,
+    cypher: String,
+    params: Vec<(String, String)>,
+    rows: usize,
+}
+
+impl Chain {
+    /// Adds a part; `query` builds its Cypher from the names of its parameters.
+    fn add(
+        &mut self,
+        rows: &[FalkorValue],
+        kind: Option<&str>,
+        query: impl FnOnce(&str, &str) -> String,
+    ) -> Result<()> {
+        if self.rows > 0 && self.rows + rows.len() > BATCH_ROWS {
+            self.cut();
+        }
+        let n = self.params.len();
+        let (r, k) = (format!("r{n}"), format!("k{n}"));
+        if !self.cypher.is_empty() {
+            self.cypher.push_str(" WITH count(*) AS c ");
+        }
+        self.cypher.push_str(&query(&r, &k));
+        self.params.push((r, literal(&FalkorValue::Array(rows.to_vec()))?));
+        if let Some(kind) = kind {
+            self.params.push((k, literal(&str_param(kind))?));
+        }
+        self.rows += rows.len();
+        Ok(())
+    }
+
+    fn cut(&mut self) {
+        if self.cypher.is_empty() {
+            return;
+        }
+        self.done.push(Upsert {
+            cypher: std::mem::take(&mut self.cypher),
+            params: std::mem::take(&mut self.params),
+            rows: std::mem::take(&mut self.rows),
+        });
+    }
+
+    fn finish(mut self) -> Vec<Upsert> {
+        self.cut();
+        self.done
+    }
+}
+
+fn literal(v: &FalkorValue) -> Result<String> {
+    falkordb::to_cypher_param(v).map_err(|e| Error::Query(e.to_string()))
 }
 
 fn node_row(node: &Node) -> FalkorValue {
@@ -97,7 +166,7 @@ impl Store {
         Ok(())
     }
 
-    /// Writes a delta: nodes first, then edges, each group in batches of [`BATCH_ROWS`].
+    /// Writes a delta: nodes first, then edges, in queries of at most [`BATCH_ROWS`] rows.
     /// Every query is an upsert, so writing the same delta again changes nothing.
     pub async fn write(&self, graph: &str, delta: &GraphDelta) -> Result<WriteStats> {
         self.ensure_indexes(graph).await?;
@@ -107,12 +176,11 @@ impl Store {
         for node in delta.nodes() {
             by_label.entry(node.label).or_default().push(node_row(node));
         }
+        let mut nodes = Chain::default();
         for (label, rows) in by_label {
-            let q = node_query(label);
             for batch in rows.chunks(BATCH_ROWS) {
                 stats.nodes += batch.len() as u64;
-                stats.queries += 1;
-                self.run_retrying(graph, &q, vec![("rows", FalkorValue::Array(batch.to_vec()))]).await?;
+                nodes.add(batch, None, |r, _| node_query(label, r))?;
             }
         }
 
@@ -122,18 +190,62 @@ impl Store {
             let g = (edge.source.label, edge.rel, edge.kind, edge.target.label);
             by_group.entry(g).or_default().push(edge_row(edge));
         }
+        let mut edges = Chain::default();
         for ((source, rel, kind, target), rows) in by_group {
-            let q = edge_query(source, rel, kind, target);
             for batch in rows.chunks(BATCH_ROWS) {
                 stats.edges += batch.len() as u64;
-                stats.queries += 1;
-                let mut params = vec![("rows", FalkorValue::Array(batch.to_vec()))];
-                if let Some((_, v)) = kind.key() {
-                    params.push(("kind", str_param(v)));
-                }
-                self.run_retrying(graph, &q, params).await?;
+                let kind_value = kind.key().map(|(_, v)| v);
+                edges.add(batch, kind_value, |r, k| edge_query(source, rel, kind, target, r, k))?;
             }
         }
+        let mut queries = nodes.finish();
+        queries.extend(edges.finish());
+        stats.queries = queries.len() as u64;
+        self.raw_write(graph, &queries).await?;
         Ok(stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::vocab::ProvRelation;
+
+    fn rows(n: usize) -> Vec<FalkorValue> {
+        (0..n).map(|i| FalkorValue::String(format!("n{i}"))).collect()
+    }
+
+    #[test]
+    fn small_parts_chain_into_one_query_with_their_own_parameters() {
+        let mut chain = Chain::default();
+        chain.add(&rows(2), None, |r, _| node_query(Label::LlmCall, r)).unwrap();
+        let kind = EdgeKind::Prov(ProvRelation::Used);
+        chain
+            .add(&rows(3), Some("USED"), |r, k| {
+                edge_query(Label::LlmCall, RelType::WasUsedBy, kind, Label::ToolCall, r, k)
+            })
+            .unwrap();
+        let queries = chain.finish();
+        assert_eq!(queries.len(), 1);
+        let q = &queries[0];
+        assert_eq!(q.rows, 5);
+        assert_eq!(q.cypher.matches(" WITH count(*) AS c ").count(), 1);
+        assert!(q.cypher.starts_with("UNWIND $r0 AS r MERGE (n:`LlmCall`"), "{}", q.cypher);
+        assert!(q.cypher.contains("UNWIND $r1 AS r MATCH (a:`LlmCall`"), "{}", q.cypher);
+        assert!(q.cypher.contains("{`prov:base_type`: $k1}"), "{}", q.cypher);
+        let names: Vec<&str> = q.params.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["r0", "r1", "k1"]);
+        assert_eq!(q.params[2].1, "'USED'");
+    }
+
+    #[test]
+    fn chains_are_cut_at_the_batch_size() {
+        let mut chain = Chain::default();
+        for _ in 0..3 {
+            chain.add(&rows(BATCH_ROWS / 2), None, |r, _| node_query(Label::Artifact, r)).unwrap();
+        }
+        chain.add(&rows(BATCH_ROWS), None, |r, _| node_query(Label::Artifact, r)).unwrap();
+        let sizes: Vec<usize> = chain.finish().iter().map(|q| q.rows).collect();
+        assert_eq!(sizes, [BATCH_ROWS, BATCH_ROWS / 2, BATCH_ROWS]);
     }
 }
