@@ -255,31 +255,51 @@ async function panZoom(browser, server, dir) {
         msPerFrame: after.msPerFrame, gaps, jsMsPerDraw: jsMs / Math.max(1, draws) };
     }, { ms: PAN_SECONDS * 1000, zoom });
 
+    // A mouse that moves every 8 ms (125 Hz, as a common mouse reports), dragging on an
+    // ellipse about the centre at 1.25 rad/s, with a wheel notch (in, then out) every 10th
+    // move. Inputs go to CDP without waiting for each to be handled (at most 4 in flight,
+    // so a page that falls behind slows the input down instead of queueing it): the frame
+    // rate is then the renderer's, not CDP's round trip.
     const mouse = async () => {
       const box = await page.locator("canvas.provex-graph-canvas").boundingBox();
       await page.evaluate(() => window.provex.canvas.fit());
+      const cdp = await context.newCDPSession(page);
       const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+      const input = (type, x, y, extra = {}) => cdp.send("Input.dispatchMouseEvent", { type, x, y, ...extra });
+      const left = { button: "left", buttons: 1, clickCount: 1 };
       const before = await page.evaluate(() => window.provex.canvas.stats().frames);
       const t0 = Date.now();
-      let i = 0;
-      await page.mouse.move(cx, cy);
-      await page.mouse.down();
+      const inflight = [];
+      let moves = 0, wheels = 0, due = t0;
+      await input("mouseMoved", cx, cy, { button: "none", buttons: 0 });
+      await input("mousePressed", cx, cy, left);
+      let x = cx, y = cy;
       while (Date.now() - t0 < PAN_SECONDS * 1000) {
-        i++;
-        await page.mouse.move(cx + Math.cos(i / 20) * 150, cy + Math.sin(i / 20) * 100);
-        if (i % 10 === 0) {
-          await page.mouse.up();
-          await page.mouse.wheel(0, i % 20 === 0 ? 120 : -120);
-          await page.mouse.down();
+        const a = ((Date.now() - t0) / 1000) * 1.25;
+        x = cx + Math.cos(a) * 150 - 150;
+        y = cy + Math.sin(a) * 100;
+        inflight.push(input("mouseMoved", x, y, { button: "left", buttons: 1 }));
+        moves++;
+        if (inflight.length >= 4) await inflight.shift();
+        if (moves % 10 === 0) {
+          await Promise.all(inflight.splice(0));
+          await input("mouseReleased", x, y, left);
+          await input("mouseWheel", x, y, { button: "none", buttons: 0, deltaX: 0, deltaY: wheels % 2 === 0 ? -120 : 120 });
+          wheels++;
+          await input("mousePressed", x, y, left);
         }
+        due += 8;
+        const wait = due - Date.now();
+        if (wait > 0) await sleep(wait);
+        else due = Date.now();
       }
-      await page.mouse.up();
+      await Promise.all(inflight.splice(0));
+      await input("mouseReleased", x, y, left);
       const seconds = (Date.now() - t0) / 1000;
       const s = await page.evaluate(() => window.provex.canvas.stats());
-      // Each CDP input is awaited until the page took it, so the input rate caps the frames.
-      const wheels = Math.floor(i / 10);
-      return { frames: s.frames - before, seconds, fps: (s.frames - before) / seconds, msPerFrame: s.msPerFrame, inputs: i, wheels,
-        inputsPerSecond: (i + wheels) / seconds };
+      await cdp.detach();
+      return { frames: s.frames - before, seconds, fps: (s.frames - before) / seconds, msPerFrame: s.msPerFrame, inputs: moves, wheels,
+        inputsPerSecond: (moves + wheels) / seconds };
     };
 
     const overview = await scripted(1);
@@ -458,7 +478,7 @@ if (pz) {
   rows.push(["pan + zoom every frame, zoomed in ×24 (most of the graph culled)",
     `${f1(pz.zoomed.fps)} fps (gap p50 ${f1(pz.zoomed.gaps.p50)} ms, p95 ${f1(pz.zoomed.gaps.p95)} ms; script ${f1(pz.zoomed.jsMsPerDraw)} ms per draw)`, "≥ 30 fps"]);
   rows.push([`mouse drag + wheel through CDP (${pz.mouse.inputs} moves in ${pz.mouse.seconds.toFixed(1)} s)`,
-    `${f1(pz.mouse.fps)} fps (CDP delivered ${f1(pz.mouse.inputsPerSecond)} moves and wheel notches a second)`, "≥ 30 fps"]);
+    `${f1(pz.mouse.fps)} fps (${f1(pz.mouse.inputsPerSecond)} moves and wheel notches a second sent)`, "≥ 30 fps"]);
   rows.push([`first paint at ${pz.nodes.toLocaleString("en")} nodes, cold`,
     `${f0(pz.firstPaintCold)} ms (view API call ${f0(pz.firstPaintView)} ms, handed to the canvas at ${f0(pz.firstPaintSetGraph)} ms)`, "(no target)"]);
 }

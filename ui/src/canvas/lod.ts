@@ -19,7 +19,7 @@
 //! positions and colours baked into a vertex buffer (no texture reads per vertex; see
 //! lines.ts). It costs a few ms of script per changed frame at 50k nodes / 77k edges.
 
-import { RunMerger } from "./runs";
+import { RunMerger, type RunSink } from "./runs";
 import { EDGE_STRIDE, EFLAGS, EKIND, Flag, GLOW_SECONDS, NFLAGS, NGLOW, NODE_STRIDE, NPX, NPY, NX, NY, type Scene } from "./scene";
 
 /** The view in CSS pixels (as the camera has it) and the device pixel ratio. */
@@ -55,29 +55,28 @@ const NODE_MARGIN = 8;
 /** What a result was computed for: the view, the graph's state and the line colours. */
 const KEY_LENGTH = 11;
 
-/** Open addressing hash table of one or two int keys to an int, cleared in O(1) by stamps. */
-class IntTable {
-  ka = new Int32Array(0);
-  kb = new Int32Array(0);
-  val = new Int32Array(0);
+/** Numbers pairs of int keys 0, 1, 2, ... in the order they are first seen: an open
+ *  addressing hash table, emptied in O(1) by stamps, grown when half full and shrunk when
+ *  far larger than the last use needed (a table that fits in cache is most of its speed). */
+class KeyNumbers {
+  /** Entries so far; whether the last lookup added one. */
+  count = 0;
+  added = false;
+  private ka = new Int32Array(0);
+  private kb = new Int32Array(0);
+  private val = new Int32Array(0);
   private stamp = new Uint32Array(0);
   private gen = 0;
   private mask = 0;
   private shift = 32;
+  private lastCount = 0;
 
-  /** Empties the table and makes room for `n` entries. */
-  reset(n: number): void {
+  /** Forgets all entries. */
+  reset(): void {
     let size = 1024;
-    while (size < 2 * n) size *= 2;
-    if (size > this.stamp.length) {
-      this.ka = new Int32Array(size);
-      this.kb = new Int32Array(size);
-      this.val = new Int32Array(size);
-      this.stamp = new Uint32Array(size);
-      this.gen = 0;
-      this.mask = size - 1;
-      this.shift = 32 - Math.log2(size);
-    }
+    while (size < 4 * this.lastCount) size *= 2;
+    if (size > this.stamp.length || 4 * size < this.stamp.length) this.allocate(size);
+    this.count = 0;
     this.gen++;
     if (this.gen === 0xffffffff) {
       this.stamp.fill(0);
@@ -85,23 +84,59 @@ class IntTable {
     }
   }
 
-  /** The slot holding (a, b), or the free slot where it belongs as ~slot (negative). */
-  find(a: number, b: number): number {
+  private allocate(size: number): void {
+    this.ka = new Int32Array(size);
+    this.kb = new Int32Array(size);
+    this.val = new Int32Array(size);
+    this.stamp = new Uint32Array(size);
+    this.gen = 1;
+    this.mask = size - 1;
+    this.shift = 32 - Math.log2(size);
+  }
+
+  private slot(a: number, b: number): number {
     let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca77)) >>> this.shift;
     const st = this.stamp, ka = this.ka, kb = this.kb, gen = this.gen, mask = this.mask;
-    for (;;) {
-      if (st[h] !== gen) return ~h;
-      if (ka[h] === a && kb[h] === b) return h;
-      h = (h + 1) & mask;
+    while (st[h] === gen && (ka[h] !== a || kb[h] !== b)) h = (h + 1) & mask;
+    return h;
+  }
+
+  /** The number of (a, b), numbering it next if new (then `added`). */
+  lookup(a: number, b: number): number {
+    let h = this.slot(a, b);
+    if (this.stamp[h] === this.gen) {
+      this.added = false;
+      return this.val[h];
+    }
+    if (2 * (this.count + 1) > this.stamp.length) {
+      this.grow();
+      h = this.slot(a, b);
+    }
+    this.stamp[h] = this.gen;
+    this.ka[h] = a;
+    this.kb[h] = b;
+    this.val[h] = this.count;
+    this.added = true;
+    this.lastCount = Math.max(this.lastCount, this.count + 1);
+    return this.count++;
+  }
+
+  private grow(): void {
+    const { ka, kb, val, stamp, gen } = this;
+    this.allocate(Math.max(1024, 2 * stamp.length));
+    for (let h = 0; h < stamp.length; h++) {
+      if (stamp[h] !== gen) continue;
+      const s = this.slot(ka[h], kb[h]);
+      this.stamp[s] = this.gen;
+      this.ka[s] = ka[h];
+      this.kb[s] = kb[h];
+      this.val[s] = val[h];
     }
   }
 
-  /** Fills the free slot `slot` (as returned by find, already turned positive). */
-  put(slot: number, a: number, b: number, v: number): void {
-    this.stamp[slot] = this.gen;
-    this.ka[slot] = a;
-    this.kb[slot] = b;
-    this.val[slot] = v;
+  /** Call after a use: sizes the next one to what this one needed. */
+  settle(): void {
+    this.lastCount = this.count;
   }
 }
 
@@ -120,14 +155,15 @@ export class PixelLod {
   private lineFloats = new Float32Array(this.lineBytes.buffer);
   private sx = new Float32Array(0);
   private sy = new Float32Array(0);
-  private readonly nodeTable = new IntTable();
-  private readonly edgeTable = new IntTable();
+  private readonly nodeTable = new KeyNumbers();
+  private readonly edgeTable = new KeyNumbers();
   /** Per merged line: premultiplied colour and alpha composited so far. */
   private acc = new Float32Array(4 * 4096);
   /** Per merged line: its end pixels x0, y0, x1, y1. */
   private ends = new Int32Array(4 * 4096);
   private readonly runs = new RunMerger();
-  private slots = new Int32Array(4096);
+  /** Per pixel (numbered by nodeTable): the node shown there. */
+  private shown = new Int32Array(4096);
   private special: number[] = [];
   private readonly nodeKey = new Float64Array(KEY_LENGTH).fill(NaN);
   private readonly edgeKey = new Float64Array(KEY_LENGTH).fill(NaN);
@@ -165,14 +201,13 @@ export class PixelLod {
   private pickNodes(scene: Scene, v: LodView, time: number): void {
     const n = scene.nodeCount, d = scene.nodes.data, sx = this.sx, sy = this.sy;
     const table = this.nodeTable;
-    table.reset(n);
+    table.reset();
     const margin = Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * v.scale * v.dpr / 2 + NODE_MARGIN;
     const maxX = v.width * v.dpr + margin, maxY = v.height * v.dpr + margin;
     const special = this.special;
     special.length = 0;
-    if (this.slots.length < n) this.slots = new Int32Array(scene.nodes.capacity);
-    const slots = this.slots;
-    let used = 0;
+    if (this.shown.length < n) this.shown = new Int32Array(scene.nodes.capacity);
+    const shown = this.shown;
     for (let i = 0, o = 0; i < n; i++, o += NODE_STRIDE) {
       const flags = d[o + NFLAGS];
       if (flags & Flag.Hidden) continue;
@@ -183,23 +218,17 @@ export class PixelLod {
       }
       const x = sx[i], y = sy[i];
       if (!(x >= -margin && y >= -margin && x <= maxX && y <= maxY)) continue;
-      const key = (coord(x) + COORD_OFFSET) * COORD_RANGE + coord(y) + COORD_OFFSET;
-      const slot = table.find(key, 0);
-      if (slot < 0) {
-        table.put(~slot, key, 0, i);
-        slots[used++] = ~slot;
-      } else {
-        // Drawn later covers it, unless only the earlier one stands out of a highlight.
-        const prev = table.val[slot];
-        if (!(flags & Flag.Dim) || d[prev * NODE_STRIDE + NFLAGS] & Flag.Dim) table.val[slot] = i;
-      }
+      const pixel = table.lookup((coord(x) + COORD_OFFSET) * COORD_RANGE + coord(y) + COORD_OFFSET, 0);
+      // Drawn later covers it, unless only the earlier one stands out of a highlight.
+      if (table.added || !(flags & Flag.Dim) || d[shown[pixel] * NODE_STRIDE + NFLAGS] & Flag.Dim) shown[pixel] = i;
     }
-    const count = used + special.length;
+    table.settle();
+    const used = table.count, count = used + special.length;
     if (this.nodes.length < count) this.nodes = new Float32Array(grown(this.nodes.length, count));
     const out = this.nodes;
-    for (let s = 0; s < used; s++) out[s] = table.val[slots[s]];
+    for (let k = 0; k < used; k++) out[k] = shown[k];
     out.subarray(0, used).sort();
-    for (let s = 0; s < special.length; s++) out[used + s] = special[s];
+    for (let k = 0; k < special.length; k++) out[used + k] = special[k];
     this.nodeCount = count;
     this.nodeSerial++;
   }
@@ -207,7 +236,7 @@ export class PixelLod {
   private mergeEdges(scene: Scene, v: LodView, style: LineStyle): void {
     const m = scene.edgeCount, ed = scene.edges.data, src = scene.edgeSrc, tgt = scene.edgeTgt;
     const sx = this.sx, sy = this.sy, table = this.edgeTable;
-    table.reset(m);
+    table.reset();
     const W = v.width * v.dpr, H = v.height * v.dpr;
     const maxX = Math.min(W, COORD_RANGE - COORD_OFFSET - 1), maxY = Math.min(H, COORD_RANGE - COORD_OFFSET - 1);
     const colors = style.edge, dim = style.dim;
@@ -216,28 +245,34 @@ export class PixelLod {
       const flags = ed[o + EFLAGS];
       if (flags & Flag.Hidden) continue;
       const a = src[e], b = tgt[e];
-      const x0 = sx[a], y0 = sy[a], dx = sx[b] - x0, dy = sy[b] - y0;
-      // Clip to the canvas (Liang–Barsky): the part from t0 to t1 is on it.
-      let t0 = 0, t1 = 1;
-      if (dx === 0) {
-        if (x0 < 0 || x0 > maxX) continue;
+      const x0 = sx[a], y0 = sy[a], x1 = sx[b], y1 = sy[b];
+      let X0: number, Y0: number, X1: number, Y1: number;
+      if (x0 >= 0 && x0 <= maxX && y0 >= 0 && y0 <= maxY && x1 >= 0 && x1 <= maxX && y1 >= 0 && y1 <= maxY) {
+        X0 = Math.floor(x0); Y0 = Math.floor(y0); X1 = Math.floor(x1); Y1 = Math.floor(y1);
       } else {
-        let ta = -x0 / dx, tb = (maxX - x0) / dx;
-        if (ta > tb) { const t = ta; ta = tb; tb = t; }
-        if (ta > t0) t0 = ta;
-        if (tb < t1) t1 = tb;
+        // Clip to the canvas (Liang–Barsky): the part from t0 to t1 is on it.
+        const dx = x1 - x0, dy = y1 - y0;
+        let t0 = 0, t1 = 1;
+        if (dx === 0) {
+          if (x0 < 0 || x0 > maxX) continue;
+        } else {
+          let ta = -x0 / dx, tb = (maxX - x0) / dx;
+          if (ta > tb) { const t = ta; ta = tb; tb = t; }
+          if (ta > t0) t0 = ta;
+          if (tb < t1) t1 = tb;
+        }
+        if (dy === 0) {
+          if (y0 < 0 || y0 > maxY) continue;
+        } else {
+          let ta = -y0 / dy, tb = (maxY - y0) / dy;
+          if (ta > tb) { const t = ta; ta = tb; tb = t; }
+          if (ta > t0) t0 = ta;
+          if (tb < t1) t1 = tb;
+        }
+        if (!(t0 <= t1)) continue;
+        X0 = Math.floor(x0 + dx * t0); Y0 = Math.floor(y0 + dy * t0);
+        X1 = Math.floor(x0 + dx * t1); Y1 = Math.floor(y0 + dy * t1);
       }
-      if (dy === 0) {
-        if (y0 < 0 || y0 > maxY) continue;
-      } else {
-        let ta = -y0 / dy, tb = (maxY - y0) / dy;
-        if (ta > tb) { const t = ta; ta = tb; tb = t; }
-        if (ta > t0) t0 = ta;
-        if (tb < t1) t1 = tb;
-      }
-      if (!(t0 <= t1)) continue;
-      const X0 = Math.floor(x0 + dx * t0), Y0 = Math.floor(y0 + dy * t0);
-      const X1 = Math.floor(x0 + dx * t1), Y1 = Math.floor(y0 + dy * t1);
       if (X0 === X1 && Y0 === Y1) continue; // inside one pixel: under the node's dot
       const p = (X0 + COORD_OFFSET) * COORD_RANGE + Y0 + COORD_OFFSET;
       const q = (X1 + COORD_OFFSET) * COORD_RANGE + Y1 + COORD_OFFSET;
@@ -245,22 +280,18 @@ export class PixelLod {
       const strong = flags & (Flag.Highlight | Flag.Hover);
       const alpha = (strong ? STRONG_LINE_ALPHA : LINE_ALPHA) * (flags & Flag.Dim ? dim : 1);
       const c = ed[o + EKIND] * 4;
-      let slot = table.find(ka, kb), at: number;
-      if (slot < 0) {
-        slot = ~slot;
-        table.put(slot, ka, kb, lines);
+      const at = 4 * table.lookup(ka, kb);
+      if (table.added) {
         if (acc.length < 4 * (lines + 1)) {
           acc = this.acc = grownCopy(acc, 4 * (lines + 1));
           ends = this.ends = grownInts(ends, acc.length);
         }
-        at = 4 * lines++;
+        lines++;
         ends[at] = X0;
         ends[at + 1] = Y0;
         ends[at + 2] = X1;
         ends[at + 3] = Y1;
         acc[at] = acc[at + 1] = acc[at + 2] = acc[at + 3] = 0;
-      } else {
-        at = 4 * table.val[slot];
       }
       // This edge drawn over those before it on the same pixels.
       const keep = 1 - alpha;
@@ -269,23 +300,30 @@ export class PixelLod {
       acc[at + 2] = colors[c + 2] * alpha + acc[at + 2] * keep;
       acc[at + 3] = alpha + acc[at + 3] * keep;
     }
-    // Lines along a few rows or columns become disjoint runs; the others stay lines.
-    const runs = this.runs;
+    table.settle();
+    this.emitLines(lines);
+  }
+
+  /** Turns the merged lines into the vertex data: lines along a few rows or columns as
+   *  disjoint runs, the others as they are. */
+  private emitLines(lines: number): void {
+    const runs = this.runs, acc = this.acc, ends = this.ends;
     runs.reset();
-    let out = 0;
+    this.lineCount = 0;
     for (let l = 0, at = 0; l < lines; l++, at += 4) {
       const x0 = ends[at], y0 = ends[at + 1], x1 = ends[at + 2], y1 = ends[at + 3];
       const r = acc[at], g = acc[at + 1], b = acc[at + 2], a = acc[at + 3];
       if (runs.addLine(x0, y0, x1, y1, r, g, b, a)) continue;
-      this.putLine(out++, x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5, to8(r), to8(g), to8(b), to8(a));
+      this.putLine(this.lineCount++, x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5, to8(r), to8(g), to8(b), to8(a));
     }
-    runs.merge((vertical, line, a, b, r, g, bl, al) => {
-      if (vertical) this.putLine(out++, line + 0.5, a, line + 0.5, b, r, g, bl, al);
-      else this.putLine(out++, a, line + 0.5, b, line + 0.5, r, g, bl, al);
-    });
-    this.lineCount = out;
+    runs.merge(this.putRun);
     this.lineSerial++;
   }
+
+  private readonly putRun: RunSink = (vertical, line, a, b, r, g, bl, al) => {
+    if (vertical) this.putLine(this.lineCount++, line + 0.5, a, line + 0.5, b, r, g, bl, al);
+    else this.putLine(this.lineCount++, a, line + 0.5, b, line + 0.5, r, g, bl, al);
+  };
 
   /** Writes line `l`: its ends (device px) and its premultiplied colour (0..255). */
   private putLine(l: number, x0: number, y0: number, x1: number, y1: number, r: number, g: number, b: number, a: number): void {

@@ -14,8 +14,9 @@ export const MAX_RUN_SPAN = 4;
 /** Coordinates are kept in 0 .. 2^15 - 1 (the caller offsets them). */
 const COORD_BITS = 15;
 const COORD_MAX = (1 << COORD_BITS) - 1;
-/** Events per sort key: run number * 2 + end, below 2^21 (keys stay exact in a double). */
-const INDEX_SPAN = 2 ** 21;
+/** Radix sort of the events: digits of this many bits, enough of them for a position. */
+const DIGIT_BITS = 11;
+const DIGITS = Math.ceil((2 * COORD_BITS + 1) / DIGIT_BITS);
 /** Lines at least this opaque hide what is under them (log(1 - alpha) would not be finite). */
 const OPAQUE = 1 - 1 / 1024;
 
@@ -31,7 +32,13 @@ export class RunMerger {
   /** Premultiplied r, g, b and alpha per run. */
   private color = new Float32Array(4 * 1024);
   private count = 0;
-  private keys = new Float64Array(2048);
+  /** Events (run number * 2 + 1 for its end) and their positions (line, then column),
+   *  with the second buffers of the radix sort. */
+  private ev = new Int32Array(2048);
+  private pos = new Int32Array(2048);
+  private ev2 = new Int32Array(2048);
+  private pos2 = new Int32Array(2048);
+  private readonly counts = new Int32Array(1 << DIGIT_BITS);
 
   get runs(): number {
     return this.count;
@@ -99,16 +106,9 @@ export class RunMerger {
   /** Cuts the runs on each row (column) into disjoint pieces and gives them to `sink`,
    *  neighbouring pieces of one colour as one. */
   merge(sink: RunSink): void {
-    const n = this.count;
-    if (this.keys.length < 2 * n) this.keys = new Float64Array(2 * this.row.length);
-    const keys = this.keys.subarray(0, 2 * n);
-    for (let i = 0; i < n; i++) {
-      const base = this.row[i] * (COORD_MAX + 1);
-      keys[2 * i] = (base + this.a[i]) * INDEX_SPAN + 2 * i;
-      keys[2 * i + 1] = (base + this.b[i]) * INDEX_SPAN + 2 * i + 1;
-    }
-    keys.sort();
-    const c = this.color;
+    const events = 2 * this.count;
+    this.sortEvents();
+    const evs = this.ev, poss = this.pos, c = this.color;
     let current = -1, from = 0, active = 0, opaque = 0;
     let logKeep = 0, sr = 0, sg = 0, sb = 0, sa = 0;
     // The piece waiting to be given out (extended while the next one matches it).
@@ -117,11 +117,9 @@ export class RunMerger {
       if (pLine >= 0) sink(pLine >= 1 << COORD_BITS, pLine & COORD_MAX, pa, pb, pr, pg, pbl, pal);
       pLine = -1;
     };
-    for (let k = 0; k < keys.length; k++) {
-      const key = keys[k];
-      const pos = Math.floor(key / INDEX_SPAN);
-      const ev = key - pos * INDEX_SPAN;
-      const line = Math.floor(pos / (COORD_MAX + 1)), x = pos - line * (COORD_MAX + 1);
+    for (let k = 0; k < events; k++) {
+      const ev = evs[k], pos = poss[k];
+      const line = pos >>> COORD_BITS, x = pos & COORD_MAX;
       if (line !== current) {
         current = line;
         active = opaque = 0;
@@ -155,6 +153,49 @@ export class RunMerger {
       }
     }
     flush();
+  }
+
+  /** Lists the events (each run's start and end) in `ev` sorted by position in `pos`:
+   *  a radix sort, DIGIT_BITS at a time (stable, and linear in the number of events). */
+  private sortEvents(): void {
+    const n = 2 * this.count;
+    if (this.ev.length < n) {
+      const size = 2 * this.row.length;
+      this.ev = new Int32Array(size);
+      this.pos = new Int32Array(size);
+      this.ev2 = new Int32Array(size);
+      this.pos2 = new Int32Array(size);
+    }
+    let ev = this.ev, pos = this.pos, ev2 = this.ev2, pos2 = this.pos2;
+    for (let i = 0; i < this.count; i++) {
+      const base = this.row[i] << COORD_BITS;
+      ev[2 * i] = 2 * i;
+      pos[2 * i] = base | this.a[i];
+      ev[2 * i + 1] = 2 * i + 1;
+      pos[2 * i + 1] = base | this.b[i];
+    }
+    const counts = this.counts, mask = (1 << DIGIT_BITS) - 1;
+    for (let d = 0; d < DIGITS; d++) {
+      const shift = d * DIGIT_BITS;
+      counts.fill(0);
+      for (let k = 0; k < n; k++) counts[(pos[k] >>> shift) & mask]++;
+      for (let b = 0, sum = 0; b <= mask; b++) {
+        const c = counts[b];
+        counts[b] = sum;
+        sum += c;
+      }
+      for (let k = 0; k < n; k++) {
+        const to = counts[(pos[k] >>> shift) & mask]++;
+        ev2[to] = ev[k];
+        pos2[to] = pos[k];
+      }
+      [ev, ev2] = [ev2, ev];
+      [pos, pos2] = [pos2, pos];
+    }
+    this.ev = ev;
+    this.pos = pos;
+    this.ev2 = ev2;
+    this.pos2 = pos2;
   }
 }
 
