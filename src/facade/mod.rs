@@ -176,6 +176,7 @@ impl Provex {
         let mut ledger = None;
         let started = Instant::now();
         let (tx, mut rx) = mpsc::channel::<Chunk>(4);
+        let coalesce = opts.batch_events as u64;
         let files_owned = files.to_vec();
         let obs = observer.clone();
         let stop = cancel.clone();
@@ -206,7 +207,27 @@ impl Provex {
         let mut report = IngestReport { graph: graph.to_owned(), ..Default::default() };
         let mut events_by_file: std::collections::HashMap<PathBuf, u64> = Default::default();
         let mut write_error = None;
-        while let Some(chunk) = rx.recv().await {
+        // Chunks that queued while a write ran go out together with the next one (up to a
+        // batch): a following reader sends small chunks often, and the writer keeps up.
+        let mut carry: Option<Chunk> = None;
+        loop {
+            let mut chunk = match carry.take() {
+                Some(c) => c,
+                None => match rx.recv().await {
+                    Some(c) => c,
+                    None => break,
+                },
+            };
+            while chunk.events < coalesce {
+                match rx.try_recv() {
+                    Ok(next) if next.file == chunk.file => chunk.absorb(next),
+                    Ok(next) => {
+                        carry = Some(next);
+                        break;
+                    }
+                    Err(_) => break,
+                }
+            }
             // Stopped (a closing window, a stopped job): write nothing more.
             if cancel.load(Ordering::Relaxed) {
                 break;

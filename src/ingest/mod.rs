@@ -116,8 +116,9 @@ impl Default for IngestOptions {
             follow: false,
             rejects: None,
             batch_events: 2_000,
-            // A stat every 20 ms costs nothing, and keeps a live view's lag low.
-            poll: Duration::from_millis(20),
+            // A stat every 5 ms costs nothing, and keeps a live view's lag low (the writer
+            // takes whatever piled up while it wrote, so small reads don't slow it down).
+            poll: Duration::from_millis(5),
             keys: None,
         }
     }
@@ -134,6 +135,18 @@ pub struct Chunk {
     /// Bytes of the file read so far.
     pub offset: u64,
     pub file: PathBuf,
+}
+
+impl Chunk {
+    /// Appends the next chunk of the same file.
+    pub fn absorb(&mut self, next: Chunk) {
+        debug_assert_eq!(self.file, next.file);
+        self.delta.extend(next.delta);
+        self.records.extend(next.records);
+        self.events += next.events;
+        self.rejected.extend(next.rejected);
+        self.offset = next.offset;
+    }
 }
 
 /// What happened to one input file.
