@@ -23,7 +23,11 @@ use provex::model::{Edge, GraphDelta, Node, NodeRef, PropValue, Props};
 use provex::store::server::{PrivateServer, ServerOptions};
 use provex::store::TraceDirection;
 
-const TASKS: usize = 20_000; // 9 events each
+/// Tasks in the event file, 9 events each; `PROVEX_BENCH_TASKS` overrides it (for
+/// profiling under callgrind, say).
+fn tasks() -> usize {
+    std::env::var("PROVEX_BENCH_TASKS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000)
+}
 
 fn write_events(path: &Path) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
@@ -37,7 +41,7 @@ fn write_events(path: &Path) {
         )
         .unwrap();
     };
-    for t in 0..TASKS {
+    for t in 0..tasks() {
         let task = format!("task-{t}");
         let agent = format!("5f0c1a2e-8d4b-4c1e-9a77-{:012}", t % 50);
         let scope = format!(r#"{{"Task":{{"task_id":"{task}"}}}}"#);
@@ -222,7 +226,7 @@ async fn main() {
     let bytes = std::fs::read(&file).unwrap();
     let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).collect();
     let events = lines.len() as f64;
-    println!("events: {} ({} tasks), {:.1} MB", lines.len(), TASKS, bytes.len() as f64 / 1e6);
+    println!("events: {} ({} tasks), {:.1} MB", lines.len(), tasks(), bytes.len() as f64 / 1e6);
 
     // 1. Parse + normalise, CPU only (best of 3).
     let mut best = f64::MAX;

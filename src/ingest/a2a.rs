@@ -1,11 +1,17 @@
 //! Normalises A2A runtime events into PROV nodes and edges exactly as seed 000's tables and
 //! formats.md §1 say, so the graph equals the one the runtime's own provenance writer makes.
+//!
+//! Most events refer again to nodes and edges an earlier event made (the task, its
+//! execution, the agents), so nodes and edges are upserted into the delta in place: a name
+//! is built in a scratch buffer and copied only for a new node, and a property that keeps
+//! its value costs a comparison.
 
-use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt::Write as _;
 
-use super::events::{CallScope, EventData, Json, LlmUsage, MessageData, ProvEvent};
+use super::events::{CallScope, EventData, Json, LlmUsage, MessageData, ProvEvent, Text};
 use crate::model::vocab::{A2aRelation as A2a, EdgeKind, Label, ProvRelation as Prov, RelType};
-use crate::model::{Edge, GraphDelta, Node, NodeRef, PropValue};
+use crate::model::{GraphDelta, NodeId, PropValue, Props, PropsExt};
 
 /// Property names written by this normaliser.
 mod key {
@@ -70,20 +76,35 @@ fn json_prop(raw: &Json) -> Option<PropValue> {
     PropValue::from_json(&serde_json::from_str(text).ok()?)
 }
 
-/// The `agent_id` member of a call's metadata, when it is an object with one.
-fn metadata_agent(raw: &Json) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct AgentOnly {
-        agent_id: Option<serde_json::Value>,
+/// Sets a JSON field as a property (see [`json_prop`]); objects, the common case, are set
+/// from their text in place.
+fn set_json(props: &mut Props, key: &'static str, raw: &Json) {
+    match raw.map(|r| r.get()) {
+        Some(text) if text.starts_with('{') => props.set_str(key, text),
+        _ => {
+            if let Some(v) = json_prop(raw) {
+                props.set(key, v);
+            }
+        }
     }
-    let text = raw.as_deref().map(RawValue::get)?;
+}
+
+/// The `agent_id` member of a call's metadata, when it is an object with one that is a string.
+fn metadata_agent<'a>(raw: &Json<'a>) -> Option<Cow<'a, str>> {
+    #[derive(serde::Deserialize)]
+    struct AgentOnly<'a> {
+        #[serde(borrow)]
+        agent_id: Option<&'a serde_json::value::RawValue>,
+    }
+    let text = raw.as_ref()?.get();
     if !text.starts_with('{') {
         return None;
     }
-    match serde_json::from_str::<AgentOnly>(text).ok()?.agent_id? {
-        serde_json::Value::String(s) => Some(s),
-        _ => None,
+    let id = serde_json::from_str::<AgentOnly<'a>>(text).ok()?.agent_id?.get();
+    if !id.starts_with('"') {
+        return None;
     }
+    serde_json::from_str::<Text<'a>>(id).ok().map(|t| t.0)
 }
 
 /// Why an event cannot be normalised although it parsed.
@@ -96,23 +117,37 @@ pub struct InvalidEvent {
 
 /// The node names of seed 000 / formats.md §1.
 pub mod names {
+    /// Name prefixes: the name is the prefix followed by an id.
+    pub mod prefix {
+        pub const LLM_CALL: &str = "llm_call:";
+        pub const LLM_PROMPT: &str = "llm_prompt:";
+        pub const TOOL_CALL: &str = "tool_call:";
+        pub const TOOL_ARGS: &str = "tool_args:";
+        pub const TASK: &str = "task:";
+        pub const TASK_EXECUTION: &str = "task_execution_";
+        pub const MESSAGE: &str = "message:";
+        pub const MESSAGE_PROCESSING: &str = "message_processing:";
+        pub const AGENT_INSTANCE: &str = "agent_instance:";
+        pub const AGENT_BOOT: &str = "agent_boot:";
+    }
+
     pub fn llm_call(event_id: &str) -> String {
-        format!("llm_call:{event_id}")
+        [prefix::LLM_CALL, event_id].concat()
     }
     pub fn llm_prompt(event_id: &str) -> String {
-        format!("llm_prompt:{event_id}")
+        [prefix::LLM_PROMPT, event_id].concat()
     }
     pub fn tool_call(event_id: &str) -> String {
-        format!("tool_call:{event_id}")
+        [prefix::TOOL_CALL, event_id].concat()
     }
     pub fn tool_args(event_id: &str) -> String {
-        format!("tool_args:{event_id}")
+        [prefix::TOOL_ARGS, event_id].concat()
     }
     pub fn task(task_id: &str) -> String {
-        format!("task:{task_id}")
+        [prefix::TASK, task_id].concat()
     }
     pub fn task_execution(task_id: &str) -> String {
-        format!("task_execution_{task_id}")
+        [prefix::TASK_EXECUTION, task_id].concat()
     }
     pub fn task_state(task_id: &str, ts: u64) -> String {
         format!("task_state:{task_id}:{ts}")
@@ -121,16 +156,16 @@ pub mod names {
         format!("task_state:{task_id}:{ts}:old")
     }
     pub fn message(message_id: &str) -> String {
-        format!("message:{message_id}")
+        [prefix::MESSAGE, message_id].concat()
     }
     pub fn message_processing(message_id: &str) -> String {
-        format!("message_processing:{message_id}")
+        [prefix::MESSAGE_PROCESSING, message_id].concat()
     }
     pub fn agent_instance(agent_id: &str) -> String {
-        format!("agent_instance:{agent_id}")
+        [prefix::AGENT_INSTANCE, agent_id].concat()
     }
     pub fn agent_boot(agent_id: &str) -> String {
-        format!("agent_boot:{agent_id}")
+        [prefix::AGENT_BOOT, agent_id].concat()
     }
     pub fn archive(archive_path: &str) -> String {
         format!("archive:{}", archive_path.replace(['/', '\\'], "_"))
@@ -148,6 +183,8 @@ pub mod names {
         }
     }
 }
+
+use names::prefix;
 
 /// Checks the event's scope rules, as the runtime's writer does: a call's scope must agree
 /// with its envelope (task-scoped calls only in task events for the same task,
@@ -174,7 +211,10 @@ pub fn validate(event: &ProvEvent) -> Result<(), InvalidEvent> {
         }
         (ProvEvent::Task(env), CallScope::Task { task_id }) if *task_id == env.task_id => return Ok(()),
         (ProvEvent::Task(env), CallScope::Task { task_id }) => {
-            format!("{kind} scope task_id {task_id:?} does not match the event's task_id {:?}", env.task_id)
+            format!(
+                "{kind} scope task_id {:?} does not match the event's task_id {:?}",
+                &**task_id, &*env.task_id
+            )
         }
     };
     Err(InvalidEvent { event_id: event.id().to_owned(), reason })
@@ -183,111 +223,137 @@ pub fn validate(event: &ProvEvent) -> Result<(), InvalidEvent> {
 /// Normalises one event into `out`.
 pub fn normalize(event: &ProvEvent, out: &mut GraphDelta) -> Result<(), InvalidEvent> {
     validate(event)?;
-    let mut n = Normalizer { event, out };
-    n.run();
+    let mut n = Normalizer {
+        context_id: event.context_id(),
+        event_id: event.id(),
+        task_id: event.task_id(),
+        ts: event.timestamp_ms(),
+        out,
+        name: String::with_capacity(64),
+    };
+    n.run(event.data());
     Ok(())
 }
 
-struct Normalizer<'a> {
-    event: &'a ProvEvent,
-    out: &'a mut GraphDelta,
+struct Normalizer<'e, 'd> {
+    context_id: &'e str,
+    event_id: &'e str,
+    /// The envelope's task id (task-scoped events only).
+    task_id: Option<&'e str>,
+    ts: u64,
+    out: &'d mut GraphDelta,
+    /// Scratch space for node names.
+    name: String,
 }
 
-impl Normalizer<'_> {
-    fn ts(&self) -> u64 {
-        self.event.timestamp_ms()
+impl<'e> Normalizer<'e, '_> {
+    /// Upserts the node `label` named `prefix` + `id`, without setting properties.
+    fn bare(&mut self, label: Label, prefix: &str, id: &str) -> NodeId {
+        self.name.clear();
+        self.name.push_str(prefix);
+        self.name.push_str(id);
+        self.out.upsert_node(label, &self.name)
     }
 
-    /// A node with the common properties of every node made from an event.
-    fn node(&self, label: Label, name: String) -> Node {
-        let mut node = Node::new(label, name)
-            .with(key::CONTEXT_ID, self.event.context_id())
-            .with(key::EVENT_ID, self.event.id());
-        if let Some(task_id) = self.event.task_id() {
-            node = node.with(key::TASK_ID, task_id);
+    fn props(&mut self, node: NodeId) -> &mut Props {
+        self.out.node_props(node)
+    }
+
+    /// Sets the common properties of every node made from an event.
+    fn common(&mut self, node: NodeId) {
+        let (context_id, event_id, task_id) = (self.context_id, self.event_id, self.task_id);
+        let props = self.props(node);
+        props.set_str(key::CONTEXT_ID, context_id);
+        props.set_str(key::EVENT_ID, event_id);
+        if let Some(task_id) = task_id {
+            props.set_str(key::TASK_ID, task_id);
         }
+    }
+
+    /// Upserts a node named `prefix` + `id` with the common properties.
+    fn node(&mut self, label: Label, prefix: &str, id: &str) -> NodeId {
+        let node = self.bare(label, prefix, id);
+        self.common(node);
         node
     }
 
-    /// Sets a JSON field as a property of `node` (see [`json_prop`]).
-    fn with_json(node: Node, key: &'static str, raw: &Json) -> Node {
-        match json_prop(raw) {
-            Some(v) => node.with(key, v),
-            None => node,
-        }
+    /// Upserts a node of task `task_id` (the task or its execution) with the common
+    /// properties, its `a2a:task_id` being `task_id` (which may differ from the envelope's).
+    fn task_node(&mut self, label: Label, prefix: &str, task_id: &str) -> NodeId {
+        let node = self.bare(label, prefix, task_id);
+        let (context_id, event_id) = (self.context_id, self.event_id);
+        let props = self.props(node);
+        props.set_str(key::CONTEXT_ID, context_id);
+        props.set_str(key::EVENT_ID, event_id);
+        props.set_str(key::TASK_ID, task_id);
+        node
     }
 
-    fn add(&mut self, node: Node) -> NodeRef {
-        let r = node.node_ref();
-        self.out.add_node(node);
-        r
+    /// Upserts a node with the given name and the common properties.
+    fn node_named(&mut self, label: Label, name: &str) -> NodeId {
+        let node = self.out.upsert_node(label, name);
+        self.common(node);
+        node
     }
 
-    fn prov_edge(&mut self, rel: RelType, prov: Prov, from: &NodeRef, to: &NodeRef) -> Edge {
-        Edge::new(rel, EdgeKind::Prov(prov), from.clone(), to.clone())
+    fn edge(&mut self, rel: RelType, kind: EdgeKind, from: NodeId, to: NodeId) -> &mut Props {
+        self.out.upsert_edge(rel, kind, from, to)
     }
 
-    fn used(&mut self, rel: RelType, activity: &NodeRef, entity: &NodeRef, role: &str) {
-        let e = self.prov_edge(rel, Prov::Used, activity, entity).with(key::ROLE_PROV, role);
-        self.out.add_edge(e);
+    fn used(&mut self, rel: RelType, activity: NodeId, entity: NodeId, role: &str) {
+        self.edge(rel, EdgeKind::Prov(Prov::Used), activity, entity).set_str(key::ROLE_PROV, role);
     }
 
-    fn generated(&mut self, rel: RelType, entity: &NodeRef, activity: &NodeRef) {
-        let time = self.ts();
-        let e = self.prov_edge(rel, Prov::WasGeneratedBy, entity, activity).with(key::TIME, time);
-        self.out.add_edge(e);
+    fn generated(&mut self, rel: RelType, entity: NodeId, activity: NodeId) {
+        let time = self.ts;
+        self.edge(rel, EdgeKind::Prov(Prov::WasGeneratedBy), entity, activity).set(key::TIME, time);
     }
 
-    fn associated(&mut self, activity: &NodeRef, agent: &NodeRef, role: &str) {
+    fn associated(&mut self, activity: NodeId, agent: NodeId, role: &str) {
         let rel = match role {
             role::INVOKING_AGENT => RelType::WasInvokedBy,
             _ => RelType::WasExecutedBy,
         };
-        let e = self.prov_edge(rel, Prov::WasAssociatedWith, activity, agent).with(key::ROLE_PROV, role);
-        self.out.add_edge(e);
+        self.edge(rel, EdgeKind::Prov(Prov::WasAssociatedWith), activity, agent)
+            .set_str(key::ROLE_PROV, role);
     }
 
     /// An A2A-derived edge with the event's metadata.
-    fn derived(
-        &mut self,
-        rel: RelType,
-        relation: A2a,
-        from: &NodeRef,
-        to: &NodeRef,
-        direction: Option<&str>,
-    ) {
-        let mut e = Edge::new(rel, EdgeKind::A2a(relation), from.clone(), to.clone())
-            .with(key::CONTEXT_ID, self.event.context_id())
-            .with(key::EVENT_ID, self.event.id());
-        if let Some(task_id) = self.event.task_id() {
-            e = e.with(key::TASK_ID, task_id);
+    fn derived(&mut self, rel: RelType, relation: A2a, from: NodeId, to: NodeId, direction: Option<&str>) {
+        let (context_id, event_id, task_id) = (self.context_id, self.event_id, self.task_id);
+        let props = self.edge(rel, EdgeKind::A2a(relation), from, to);
+        props.set_str(key::CONTEXT_ID, context_id);
+        props.set_str(key::EVENT_ID, event_id);
+        if let Some(task_id) = task_id {
+            props.set_str(key::TASK_ID, task_id);
         }
         if let Some(d) = direction {
-            e = e.with(key::DIRECTION, d);
+            props.set_str(key::DIRECTION, d);
         }
-        self.out.add_edge(e);
     }
 
     /// The runner's control-plane agent (`agent:runner`).
-    fn runner(&mut self) -> NodeRef {
-        let node = Node::new(Label::AgentRuntimeInstance, RUNNER).with(key::AGENT_TYPE, "runner");
-        self.add(node)
+    fn runner(&mut self) -> NodeId {
+        let node = self.out.upsert_node(Label::AgentRuntimeInstance, RUNNER);
+        self.props(node).set_str(key::AGENT_TYPE, "runner");
+        node
     }
 
     /// An agent runtime instance, created on demand when something refers to it.
-    fn agent_instance(&mut self, agent_id: &str) -> NodeRef {
-        let node = Node::new(Label::AgentRuntimeInstance, names::agent_instance(agent_id))
-            .with(key::AGENT_ID, agent_id);
-        self.add(node)
+    fn agent_instance(&mut self, agent_id: &str) -> NodeId {
+        let node = self.bare(Label::AgentRuntimeInstance, prefix::AGENT_INSTANCE, agent_id);
+        self.props(node).set_str(key::AGENT_ID, agent_id);
+        node
     }
 
     /// The task entity, created on demand; `agent_id` when the event tells it.
-    fn task(&mut self, task_id: &str, agent_id: Option<&str>) -> NodeRef {
-        let mut node = self.node(Label::A2ATask, names::task(task_id)).with(key::TASK_ID, task_id);
+    fn task(&mut self, task_id: &str, agent_id: Option<&str>) -> NodeId {
+        let node = self.task_node(Label::A2ATask, prefix::TASK, task_id);
+        let props = self.props(node);
         if let Some(agent) = agent_id {
-            node = node.with(key::AGENT_ID, agent);
+            props.set_str(key::AGENT_ID, agent);
         }
-        self.add(node)
+        node
     }
 
     /// The task execution activity, created on demand; when the executing agent is known it
@@ -298,32 +364,31 @@ impl Normalizer<'_> {
         agent_id: Option<&str>,
         start: Option<u64>,
         end: Option<u64>,
-    ) -> NodeRef {
-        let mut node =
-            self.node(Label::A2ATaskExecution, names::task_execution(task_id)).with(key::TASK_ID, task_id);
+    ) -> NodeId {
+        let exec = self.task_node(Label::A2ATaskExecution, prefix::TASK_EXECUTION, task_id);
+        let props = self.props(exec);
         if let Some(t) = start {
-            node = node.with(key::START_TIME, t);
+            props.set(key::START_TIME, t);
         }
         if let Some(t) = end {
-            node = node.with(key::END_TIME, t);
+            props.set(key::END_TIME, t);
         }
-        let exec = self.add(node);
         if let Some(agent) = agent_id {
             let instance = self.agent_instance(agent);
-            self.associated(&exec, &instance, role::EXECUTING_AGENT);
+            self.associated(exec, instance, role::EXECUTING_AGENT);
             let runner = self.runner();
-            self.associated(&exec, &runner, role::INVOKING_AGENT);
+            self.associated(exec, runner, role::INVOKING_AGENT);
         }
         exec
     }
 
-    fn run(&mut self) {
-        let event = self.event;
-        match event.data() {
+    fn run(&mut self, data: &EventData<'e>) {
+        let ts = self.ts;
+        match data {
             EventData::LlmCallStarted { scope, client, model, function_name, prompt, metadata } => {
-                let call =
-                    self.llm_call(client, model, function_name, metadata).with(key::START_TIME, self.ts());
-                self.call(call, Label::LlmPrompt, names::llm_prompt(event.id()), prompt, scope, metadata);
+                let call = self.llm_call(client, model, function_name, metadata);
+                self.props(call).set(key::START_TIME, ts);
+                self.call(call, Label::LlmCall, Label::LlmPrompt, prompt, scope, metadata);
             }
             EventData::LlmCallCompleted {
                 scope,
@@ -336,23 +401,20 @@ impl Normalizer<'_> {
                 duration_ms,
                 success,
             } => {
-                let mut call = self.completed(
-                    self.llm_call(client, model, function_name, metadata),
-                    *duration_ms,
-                    *success,
-                );
+                let call = self.llm_call(client, model, function_name, metadata);
+                self.completed(call, *duration_ms, *success);
                 if let LlmUsage::Known { prompt_tokens, completion_tokens, total_tokens } = usage {
-                    call = call
-                        .with(key::USAGE_PROMPT_TOKENS, *prompt_tokens)
-                        .with(key::USAGE_COMPLETION_TOKENS, *completion_tokens)
-                        .with(key::USAGE_TOTAL_TOKENS, *total_tokens);
+                    let props = self.props(call);
+                    props.set(key::USAGE_PROMPT_TOKENS, *prompt_tokens);
+                    props.set(key::USAGE_COMPLETION_TOKENS, *completion_tokens);
+                    props.set(key::USAGE_TOTAL_TOKENS, *total_tokens);
                 }
-                self.call(call, Label::LlmPrompt, names::llm_prompt(event.id()), prompt, scope, metadata);
+                self.call(call, Label::LlmCall, Label::LlmPrompt, prompt, scope, metadata);
             }
             EventData::ToolCallStarted { scope, tool_name, function_name, args, metadata } => {
-                let call =
-                    self.tool_call(tool_name, function_name, metadata).with(key::START_TIME, self.ts());
-                self.call(call, Label::ToolArgs, names::tool_args(event.id()), args, scope, metadata);
+                let call = self.tool_call(tool_name, function_name.as_deref(), metadata);
+                self.props(call).set(key::START_TIME, ts);
+                self.call(call, Label::ToolCall, Label::ToolArgs, args, scope, metadata);
             }
             EventData::ToolCallCompleted {
                 scope,
@@ -363,39 +425,36 @@ impl Normalizer<'_> {
                 duration_ms,
                 success,
             } => {
-                let call = self.completed(
-                    self.tool_call(tool_name, function_name, metadata),
-                    *duration_ms,
-                    *success,
-                );
-                self.call(call, Label::ToolArgs, names::tool_args(event.id()), args, scope, metadata);
+                let call = self.tool_call(tool_name, function_name.as_deref(), metadata);
+                self.completed(call, *duration_ms, *success);
+                self.call(call, Label::ToolCall, Label::ToolArgs, args, scope, metadata);
             }
             EventData::AgentBooted { agent_id, agent_type, agent_version, archive_path } => {
                 self.agent_booted(agent_id, agent_type, agent_version, archive_path)
             }
             EventData::TaskCreated { task_id, agent_id } => {
                 let task = self.task(task_id, Some(agent_id));
-                let exec = self.task_execution(task_id, Some(agent_id), Some(self.ts()), None);
-                self.generated(RelType::WasCreatedBy, &task, &exec);
+                let exec = self.task_execution(task_id, Some(agent_id), Some(ts), None);
+                self.generated(RelType::WasCreatedBy, task, exec);
             }
             EventData::TaskStatusChanged { task_id, old_status, new_status } => {
                 self.task_status_changed(task_id, old_status.as_deref(), new_status.as_deref())
             }
             EventData::TaskArtifactGenerated { task_id, artifact_id, artifact_type } => {
+                let (artifact_id, artifact_type) = (artifact_id.as_deref(), artifact_type.as_deref());
                 let task = self.task(task_id, None);
                 let exec = self.task_execution(task_id, None, None, None);
-                let name =
-                    names::artifact(task_id, artifact_id.as_deref(), artifact_type.as_deref(), event.id());
-                let mut node = self.node(Label::Artifact, name);
+                let name = names::artifact(task_id, artifact_id, artifact_type, self.event_id);
+                let artifact = self.node_named(Label::Artifact, &name);
+                let props = self.props(artifact);
                 if let Some(id) = artifact_id {
-                    node = node.with(key::ARTIFACT_ID, id.as_str());
+                    props.set_str(key::ARTIFACT_ID, id);
                 }
                 if let Some(ty) = artifact_type {
-                    node = node.with(key::ARTIFACT_TYPE, ty.as_str());
+                    props.set_str(key::ARTIFACT_TYPE, ty);
                 }
-                let artifact = self.add(node);
-                self.generated(RelType::WasGeneratedBy, &artifact, &exec);
-                self.derived(RelType::WasGeneratedBy, A2a::TaskArtifact, &task, &artifact, None);
+                self.generated(RelType::WasGeneratedBy, artifact, exec);
+                self.derived(RelType::WasGeneratedBy, A2a::TaskArtifact, task, artifact, None);
             }
             EventData::MessageReceived(m) => self.message(m, Direction::Received),
             EventData::MessageSent(m) => self.message(m, Direction::Sent),
@@ -403,180 +462,186 @@ impl Normalizer<'_> {
     }
 
     /// The LLM call activity of a `LlmCall*` event, before its times.
-    fn llm_call(&self, client: &str, model: &str, function_name: &str, metadata: &Json) -> Node {
-        self.node(Label::LlmCall, names::llm_call(self.event.id()))
-            .with(key::CLIENT, client)
-            .with(key::MODEL, model)
-            .with(key::FUNCTION_NAME, function_name)
-            .with_opt(key::METADATA, json_prop(metadata))
+    fn llm_call(&mut self, client: &str, model: &str, function_name: &str, metadata: &Json) -> NodeId {
+        let call = self.node(Label::LlmCall, prefix::LLM_CALL, self.event_id);
+        let props = self.props(call);
+        props.set_str(key::CLIENT, client);
+        props.set_str(key::MODEL, model);
+        props.set_str(key::FUNCTION_NAME, function_name);
+        set_json(props, key::METADATA, metadata);
+        call
     }
 
     /// The tool call activity of a `ToolCall*` event, before its times.
-    fn tool_call(&self, tool_name: &str, function_name: &Option<String>, metadata: &Json) -> Node {
-        self.node(Label::ToolCall, names::tool_call(self.event.id()))
-            .with(key::TOOL_NAME, tool_name)
-            .with_opt(key::FUNCTION_NAME, function_name.as_deref().map(PropValue::from))
-            .with_opt(key::METADATA, json_prop(metadata))
+    fn tool_call(&mut self, tool_name: &str, function_name: Option<&str>, metadata: &Json) -> NodeId {
+        let call = self.node(Label::ToolCall, prefix::TOOL_CALL, self.event_id);
+        let props = self.props(call);
+        props.set_str(key::TOOL_NAME, tool_name);
+        if let Some(f) = function_name {
+            props.set_str(key::FUNCTION_NAME, f);
+        }
+        set_json(props, key::METADATA, metadata);
+        call
     }
 
     /// What a `*Completed` event adds to its call: duration, outcome and end time.
-    fn completed(&self, call: Node, duration_ms: u64, success: bool) -> Node {
-        call.with(key::DURATION_MS, duration_ms).with(key::SUCCESS, success).with(key::END_TIME, self.ts())
+    fn completed(&mut self, call: NodeId, duration_ms: u64, success: bool) {
+        let ts = self.ts;
+        let props = self.props(call);
+        props.set(key::DURATION_MS, duration_ms);
+        props.set(key::SUCCESS, success);
+        props.set(key::END_TIME, ts);
     }
 
     /// LLM and tool calls: the call activity, the entity it used (prompt or args), and the
     /// context it ran in (a message's processing or a task's execution).
     fn call(
         &mut self,
-        call: Node,
+        call: NodeId,
+        call_label: Label,
         input_label: Label,
-        input_name: String,
         input: &Json,
         scope: &CallScope,
         metadata: &Json,
     ) {
-        let (input_key, input_role) = match input_label {
-            Label::LlmPrompt => (key::PROMPT, role::PROMPT),
-            _ => (key::ARGS, role::ARGS),
+        let (input_prefix, input_key, input_role) = match input_label {
+            Label::LlmPrompt => (prefix::LLM_PROMPT, key::PROMPT, role::PROMPT),
+            _ => (prefix::TOOL_ARGS, key::ARGS, role::ARGS),
         };
-        let call_label = call.label;
-        let call = self.add(call);
-        let input_node = Self::with_json(self.node(input_label, input_name), input_key, input);
-        let input = self.add(input_node);
-        self.used(RelType::WasUsedBy, &call, &input, input_role);
+        let input_node = self.node(input_label, input_prefix, self.event_id);
+        set_json(self.props(input_node), input_key, input);
+        self.used(RelType::WasUsedBy, call, input_node, input_role);
 
         let call_rel = match call_label {
             Label::LlmCall => RelType::WasInvokedBy,
             _ => RelType::WasExecutedBy,
         };
         if let CallScope::Message { message_id } = scope {
-            let msg = self
-                .node(Label::Message, names::message(message_id))
-                .with(key::MESSAGE_ID, message_id.as_str());
-            let msg = self.add(msg);
-            self.used(RelType::WasConsumedBy, &call, &msg, role::INPUT_MESSAGE);
-            let processing = Node::new(Label::A2AMessageProcessing, names::message_processing(message_id))
-                .with(key::CONTEXT_ID, self.event.context_id())
-                .with(key::MESSAGE_ID, message_id.as_str());
-            let processing = self.add(processing);
-            self.derived(call_rel, A2a::MessageCall, &processing, &call, None);
+            let msg = self.node(Label::Message, prefix::MESSAGE, message_id);
+            self.props(msg).set_str(key::MESSAGE_ID, message_id);
+            self.used(RelType::WasConsumedBy, call, msg, role::INPUT_MESSAGE);
+            let processing = self.bare(Label::A2AMessageProcessing, prefix::MESSAGE_PROCESSING, message_id);
+            let context_id = self.context_id;
+            let props = self.props(processing);
+            props.set_str(key::CONTEXT_ID, context_id);
+            props.set_str(key::MESSAGE_ID, message_id);
+            self.derived(call_rel, A2a::MessageCall, processing, call, None);
         }
-        if let Some(task_id) = self.event.task_id() {
+        if let Some(task_id) = self.task_id {
             let agent = metadata_agent(metadata);
             let agent_id = agent.as_deref();
             self.task(task_id, agent_id);
             let exec = self.task_execution(task_id, agent_id, None, None);
             if let Some(agent) = agent_id {
                 let instance = self.agent_instance(agent);
-                self.associated(&call, &instance, role::EXECUTING_AGENT);
+                self.associated(call, instance, role::EXECUTING_AGENT);
             }
-            self.derived(call_rel, A2a::TaskCall, &exec, &call, None);
+            self.derived(call_rel, A2a::TaskCall, exec, call, None);
         }
     }
 
     fn agent_booted(&mut self, agent_id: &str, agent_type: &str, version: &str, archive_path: &str) {
-        let archive = self
-            .node(Label::AgentArchive, names::archive(archive_path))
-            .with(key::ARCHIVE_PATH, archive_path);
-        let archive = self.add(archive);
-        let boot = self
-            .node(Label::AgentBoot, names::agent_boot(agent_id))
-            .with(key::AGENT_ID, agent_id)
-            .with(key::AGENT_TYPE, agent_type)
-            .with(key::AGENT_VERSION, version)
-            .with(key::START_TIME, self.ts())
-            .with(key::END_TIME, self.ts());
-        let boot = self.add(boot);
-        self.used(RelType::WasBootstrappedBy, &boot, &archive, role::ARCHIVE);
-        let instance = self
-            .node(Label::AgentRuntimeInstance, names::agent_instance(agent_id))
-            .with(key::AGENT_ID, agent_id)
-            .with(key::AGENT_TYPE, agent_type)
-            .with(key::AGENT_VERSION, version);
-        let instance = self.add(instance);
-        self.generated(RelType::WasSpawnedBy, &instance, &boot);
+        let ts = self.ts;
+        let archive = self.node_named(Label::AgentArchive, &names::archive(archive_path));
+        self.props(archive).set_str(key::ARCHIVE_PATH, archive_path);
+        let boot = self.node(Label::AgentBoot, prefix::AGENT_BOOT, agent_id);
+        let props = self.props(boot);
+        props.set_str(key::AGENT_ID, agent_id);
+        props.set_str(key::AGENT_TYPE, agent_type);
+        props.set_str(key::AGENT_VERSION, version);
+        props.set(key::START_TIME, ts);
+        props.set(key::END_TIME, ts);
+        self.used(RelType::WasBootstrappedBy, boot, archive, role::ARCHIVE);
+        let instance = self.node(Label::AgentRuntimeInstance, prefix::AGENT_INSTANCE, agent_id);
+        let props = self.props(instance);
+        props.set_str(key::AGENT_ID, agent_id);
+        props.set_str(key::AGENT_TYPE, agent_type);
+        props.set_str(key::AGENT_VERSION, version);
+        self.generated(RelType::WasSpawnedBy, instance, boot);
         let runner = self.runner();
-        self.associated(&boot, &runner, role::EXECUTING_AGENT);
+        self.associated(boot, runner, role::EXECUTING_AGENT);
     }
 
     fn task_status_changed(&mut self, task_id: &str, old: Option<&str>, new: Option<&str>) {
-        let ts = self.ts();
+        let ts = self.ts;
         let terminal = new.is_some_and(is_terminal_status);
         let task = self.task(task_id, None);
         let exec = self.task_execution(task_id, None, None, terminal.then_some(ts));
-        let mut state =
-            self.node(Label::A2ATaskState, names::task_state(task_id, ts)).with(key::TASK_STATE_TIME, ts);
+        self.name.clear();
+        let _ = write!(self.name, "task_state:{task_id}:{ts}");
+        let state = self.out.upsert_node(Label::A2ATaskState, &self.name);
+        self.common(state);
+        let props = self.props(state);
+        props.set(key::TASK_STATE_TIME, ts);
         if let Some(s) = new {
-            state = state.with(key::TASK_STATE, s);
+            props.set_str(key::TASK_STATE, s);
         }
         if let Some(s) = old {
-            state = state.with(key::OLD_STATUS, s);
+            props.set_str(key::OLD_STATUS, s);
         }
-        let state = self.add(state);
-        self.used(RelType::WasUpdatedBy, &exec, &state, role::TASK_STATE);
+        self.used(RelType::WasUpdatedBy, exec, state, role::TASK_STATE);
         if terminal {
-            self.generated(RelType::WasCreatedBy, &task, &exec);
+            self.generated(RelType::WasCreatedBy, task, exec);
         }
         if let Some(s) = old {
-            let prev = self
-                .node(Label::A2ATaskState, names::task_state_old(task_id, ts))
-                .with(key::TASK_STATE_TIME, ts)
-                .with(key::TASK_STATE, s)
-                .with(key::IS_PREVIOUS, true);
-            let prev = self.add(prev);
-            let e = self
-                .prov_edge(RelType::WasTransitionedFrom, Prov::WasDerivedFrom, &state, &prev)
-                .with(key::ACTIVITY, exec.name.as_str())
-                .with(key::TYPE, STATUS_TRANSITION);
-            self.out.add_edge(e);
-            self.derived(RelType::WasTransitionedTo, A2a::TaskStatusTransition, &prev, &state, None);
+            self.name.push_str(":old");
+            let prev = self.out.upsert_node(Label::A2ATaskState, &self.name);
+            self.common(prev);
+            let props = self.props(prev);
+            props.set(key::TASK_STATE_TIME, ts);
+            props.set_str(key::TASK_STATE, s);
+            props.set(key::IS_PREVIOUS, true);
+            let activity = self.out.node_name(exec).to_owned();
+            let props =
+                self.edge(RelType::WasTransitionedFrom, EdgeKind::Prov(Prov::WasDerivedFrom), state, prev);
+            props.set_str(key::ACTIVITY, &activity);
+            props.set_str(key::TYPE, STATUS_TRANSITION);
+            self.derived(RelType::WasTransitionedTo, A2a::TaskStatusTransition, prev, state, None);
         }
     }
 
     fn message(&mut self, m: &MessageData, direction: Direction) {
         let dir = direction.as_str();
-        let mut msg = self
-            .node(Label::Message, names::message(&m.id))
-            .with(key::ROLE, m.role.as_str())
-            .with(key::CONTENT, PropValue::List(m.content.iter().map(|c| c.as_str().into()).collect()))
-            .with(key::DIRECTION, dir);
+        let ts = self.ts;
+        let msg = self.node(Label::Message, prefix::MESSAGE, &m.id);
+        let props = self.props(msg);
+        props.set_str(key::ROLE, &m.role);
+        props.set(key::CONTENT, PropValue::List(m.content.iter().map(|c| PropValue::from(&**c)).collect()));
+        props.set_str(key::DIRECTION, dir);
         if let Some(meta) = &m.metadata {
-            let json = serde_json::to_string(meta).unwrap_or_default();
-            msg = msg.with(key::METADATA, json);
+            props.set(key::METADATA, serde_json::to_string(meta).unwrap_or_default());
         }
-        let msg = self.add(msg);
-        let processing = self
-            .node(Label::A2AMessageProcessing, names::message_processing(&m.id))
-            .with(key::MESSAGE_ID, m.id.as_str())
-            .with(key::DIRECTION, dir)
-            .with(key::ROLE, m.role.as_str())
-            .with(key::START_TIME, self.ts());
-        let processing = self.add(processing);
+        let processing = self.node(Label::A2AMessageProcessing, prefix::MESSAGE_PROCESSING, &m.id);
+        let props = self.props(processing);
+        props.set_str(key::MESSAGE_ID, &m.id);
+        props.set_str(key::DIRECTION, dir);
+        props.set_str(key::ROLE, &m.role);
+        props.set(key::START_TIME, ts);
 
-        let agent_id = m.metadata.as_ref().and_then(|meta| meta.get("agent_id")).map(String::as_str);
+        let agent_id = m.metadata.as_ref().and_then(|meta| meta.get("agent_id")).map(|a| &**a);
         if let Some(agent) = agent_id {
             let instance = self.agent_instance(agent);
-            self.associated(&processing, &instance, role::EXECUTING_AGENT);
+            self.associated(processing, instance, role::EXECUTING_AGENT);
         }
         let runner = self.runner();
-        self.associated(&processing, &runner, role::INVOKING_AGENT);
+        self.associated(processing, runner, role::INVOKING_AGENT);
 
         match direction {
-            Direction::Received => self.used(RelType::WasReceivedBy, &processing, &msg, role::INPUT_MESSAGE),
-            Direction::Sent => self.generated(RelType::WasEmittedBy, &msg, &processing),
+            Direction::Received => self.used(RelType::WasReceivedBy, processing, msg, role::INPUT_MESSAGE),
+            Direction::Sent => self.generated(RelType::WasEmittedBy, msg, processing),
         }
 
-        if let Some(task_id) = self.event.task_id() {
+        if let Some(task_id) = self.task_id {
             let task = self.task(task_id, agent_id);
             let exec = self.task_execution(task_id, agent_id, None, None);
             let rel = match direction {
                 Direction::Received => {
-                    self.used(RelType::WasSpawnedBy, &exec, &msg, role::INPUT_MESSAGE);
+                    self.used(RelType::WasSpawnedBy, exec, msg, role::INPUT_MESSAGE);
                     RelType::WasSpawnedBy
                 }
                 Direction::Sent => RelType::WasEmittedBy,
             };
-            self.derived(rel, A2a::TaskMessage, &task, &msg, Some(dir));
+            self.derived(rel, A2a::TaskMessage, task, msg, Some(dir));
         }
     }
 }

@@ -3,7 +3,11 @@
 //! The producer serialises its enums with serde's default, externally tagged
 //! representation, so `#[derive(Deserialize)]` on mirror types reads it exactly, and an
 //! unknown variant is a parse error that names it.
+//!
+//! The types borrow from the line they were read from: strings without escapes and
+//! arbitrary JSON are not copied.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -11,37 +15,70 @@ use serde_json::value::RawValue;
 
 /// Arbitrary JSON kept as its text: prompts, arguments and metadata are stored as they came,
 /// without building and re-serialising a tree.
-pub type Json = Option<Box<RawValue>>;
+pub type Json<'a> = Option<&'a RawValue>;
+
+/// A JSON string: borrowed from the line, or unescaped into its own buffer when it has
+/// escapes. It reads, compares, orders and serialises as a `String` does.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Text<'a>(#[serde(borrow)] pub Cow<'a, str>);
+
+impl std::borrow::Borrow<str> for Text<'_> {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
 
 /// One line of an A2A runtime event file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum ProvEvent {
-    Task(TaskEnvelope),
-    Global(GlobalEnvelope),
+pub enum ProvEvent<'a> {
+    Task(#[serde(borrow)] TaskEnvelope<'a>),
+    Global(#[serde(borrow)] GlobalEnvelope<'a>),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct TaskEnvelope {
-    pub id: String,
-    pub context_id: String,
-    pub task_id: String,
+pub struct TaskEnvelope<'a> {
+    #[serde(borrow)]
+    pub id: Text<'a>,
+    #[serde(borrow)]
+    pub context_id: Text<'a>,
+    #[serde(borrow)]
+    pub task_id: Text<'a>,
     pub timestamp_ms: u64,
-    pub data: EventData,
+    #[serde(borrow)]
+    pub data: EventData<'a>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct GlobalEnvelope {
-    pub id: String,
-    pub context_id: String,
+pub struct GlobalEnvelope<'a> {
+    #[serde(borrow)]
+    pub id: Text<'a>,
+    #[serde(borrow)]
+    pub context_id: Text<'a>,
     pub timestamp_ms: u64,
-    pub data: EventData,
+    #[serde(borrow)]
+    pub data: EventData<'a>,
 }
 
 /// Where an LLM or tool call happened: inside a message's processing or a task's execution.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum CallScope {
-    Message { message_id: String },
-    Task { task_id: String },
+pub enum CallScope<'a> {
+    Message {
+        #[serde(borrow)]
+        message_id: Text<'a>,
+    },
+    Task {
+        #[serde(borrow)]
+        task_id: Text<'a>,
+    },
 }
 
 /// Token usage of an LLM call.
@@ -53,91 +90,114 @@ pub enum LlmUsage {
 
 /// The event payloads of formats.md §1. Arbitrary-JSON fields may be absent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum EventData {
+pub enum EventData<'a> {
     LlmCallStarted {
-        scope: CallScope,
-        client: String,
-        model: String,
-        function_name: String,
-        #[serde(default)]
-        prompt: Json,
-        #[serde(default)]
-        metadata: Json,
+        #[serde(borrow)]
+        scope: CallScope<'a>,
+        #[serde(borrow)]
+        client: Text<'a>,
+        #[serde(borrow)]
+        model: Text<'a>,
+        #[serde(borrow)]
+        function_name: Text<'a>,
+        #[serde(default, borrow)]
+        prompt: Json<'a>,
+        #[serde(default, borrow)]
+        metadata: Json<'a>,
     },
     LlmCallCompleted {
-        scope: CallScope,
-        client: String,
-        model: String,
-        function_name: String,
-        #[serde(default)]
-        prompt: Json,
-        #[serde(default)]
-        metadata: Json,
+        #[serde(borrow)]
+        scope: CallScope<'a>,
+        #[serde(borrow)]
+        client: Text<'a>,
+        #[serde(borrow)]
+        model: Text<'a>,
+        #[serde(borrow)]
+        function_name: Text<'a>,
+        #[serde(default, borrow)]
+        prompt: Json<'a>,
+        #[serde(default, borrow)]
+        metadata: Json<'a>,
         usage: LlmUsage,
         duration_ms: u64,
         success: bool,
     },
     ToolCallStarted {
-        scope: CallScope,
-        tool_name: String,
-        #[serde(default)]
-        function_name: Option<String>,
-        #[serde(default)]
-        args: Json,
-        #[serde(default)]
-        metadata: Json,
+        #[serde(borrow)]
+        scope: CallScope<'a>,
+        #[serde(borrow)]
+        tool_name: Text<'a>,
+        #[serde(default, borrow)]
+        function_name: Option<Text<'a>>,
+        #[serde(default, borrow)]
+        args: Json<'a>,
+        #[serde(default, borrow)]
+        metadata: Json<'a>,
     },
     ToolCallCompleted {
-        scope: CallScope,
-        tool_name: String,
-        #[serde(default)]
-        function_name: Option<String>,
-        #[serde(default)]
-        args: Json,
-        #[serde(default)]
-        metadata: Json,
+        #[serde(borrow)]
+        scope: CallScope<'a>,
+        #[serde(borrow)]
+        tool_name: Text<'a>,
+        #[serde(default, borrow)]
+        function_name: Option<Text<'a>>,
+        #[serde(default, borrow)]
+        args: Json<'a>,
+        #[serde(default, borrow)]
+        metadata: Json<'a>,
         duration_ms: u64,
         success: bool,
     },
     AgentBooted {
-        agent_id: String,
-        agent_type: String,
-        agent_version: String,
-        archive_path: String,
+        #[serde(borrow)]
+        agent_id: Text<'a>,
+        #[serde(borrow)]
+        agent_type: Text<'a>,
+        #[serde(borrow)]
+        agent_version: Text<'a>,
+        #[serde(borrow)]
+        archive_path: Text<'a>,
     },
     TaskCreated {
-        task_id: String,
-        agent_id: String,
+        #[serde(borrow)]
+        task_id: Text<'a>,
+        #[serde(borrow)]
+        agent_id: Text<'a>,
     },
     TaskStatusChanged {
-        task_id: String,
-        #[serde(default)]
-        old_status: Option<String>,
-        #[serde(default)]
-        new_status: Option<String>,
+        #[serde(borrow)]
+        task_id: Text<'a>,
+        #[serde(default, borrow)]
+        old_status: Option<Text<'a>>,
+        #[serde(default, borrow)]
+        new_status: Option<Text<'a>>,
     },
     TaskArtifactGenerated {
-        task_id: String,
-        #[serde(default)]
-        artifact_id: Option<String>,
-        #[serde(default)]
-        artifact_type: Option<String>,
+        #[serde(borrow)]
+        task_id: Text<'a>,
+        #[serde(default, borrow)]
+        artifact_id: Option<Text<'a>>,
+        #[serde(default, borrow)]
+        artifact_type: Option<Text<'a>>,
     },
-    MessageReceived(MessageData),
-    MessageSent(MessageData),
+    MessageReceived(#[serde(borrow)] MessageData<'a>),
+    MessageSent(#[serde(borrow)] MessageData<'a>),
 }
 
 /// The fields shared by `MessageReceived` and `MessageSent`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct MessageData {
-    pub id: String,
-    pub role: String,
-    pub content: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<BTreeMap<String, String>>,
+pub struct MessageData<'a> {
+    #[serde(borrow)]
+    pub id: Text<'a>,
+    #[serde(borrow)]
+    pub role: Text<'a>,
+    #[serde(borrow)]
+    pub content: Vec<Text<'a>>,
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<BTreeMap<Text<'a>, Text<'a>>>,
 }
 
-impl ProvEvent {
+impl<'a> ProvEvent<'a> {
     pub fn id(&self) -> &str {
         match self {
             ProvEvent::Task(e) => &e.id,
@@ -167,7 +227,7 @@ impl ProvEvent {
         }
     }
 
-    pub fn data(&self) -> &EventData {
+    pub fn data(&self) -> &EventData<'a> {
         match self {
             ProvEvent::Task(e) => &e.data,
             ProvEvent::Global(e) => &e.data,

@@ -261,7 +261,9 @@ impl FileIngest<'_> {
         if self.chunk.events == 0 && self.chunk.rejected.is_empty() {
             return true;
         }
-        let fresh = Chunk { file: self.path.to_owned(), ..Default::default() };
+        // The next batch starts with room for as many nodes and edges as this one had.
+        let delta = GraphDelta::with_capacity(self.chunk.delta.node_count(), self.chunk.delta.edge_count());
+        let fresh = Chunk { file: self.path.to_owned(), delta, ..Default::default() };
         let mut full = std::mem::replace(&mut self.chunk, fresh);
         full.offset = self.offset;
         (self.send)(full)

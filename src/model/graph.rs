@@ -1,9 +1,10 @@
 //! Nodes, edges and the deltas that carry them from a normaliser to the store and the UI.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{btree_map, BTreeMap};
+use std::hash::BuildHasher;
 
-use indexmap::IndexMap;
+use hashbrown::hash_table::{self, HashTable};
 use serde::{Deserialize, Serialize};
 
 use super::vocab::{EdgeKind, Label, RelType};
@@ -183,48 +184,55 @@ impl Edge {
 /// An edge's identity: source, type, kind, target.
 pub type EdgeKey = (NodeRef, RelType, EdgeKind, NodeRef);
 
-/// A borrowed [`NodeRef`], to look nodes up without cloning their names. It hashes and
-/// compares exactly as a `NodeRef` does (a `String` hashes as its `str`).
-#[derive(Hash)]
-struct NodeKey<'a> {
-    label: Label,
-    name: &'a str,
-}
-
-impl indexmap::Equivalent<NodeRef> for NodeKey<'_> {
-    fn equivalent(&self, key: &NodeRef) -> bool {
-        self.label == key.label && self.name == key.name
-    }
-}
-
-/// A borrowed [`EdgeKey`], hashing as the tuple does.
-#[derive(Hash)]
-struct EdgeLookup<'a> {
-    source: NodeKey<'a>,
-    rel: RelType,
-    kind: EdgeKind,
-    target: NodeKey<'a>,
-}
-
-impl indexmap::Equivalent<EdgeKey> for EdgeLookup<'_> {
-    fn equivalent(&self, key: &EdgeKey) -> bool {
-        self.source.equivalent(&key.0)
-            && self.rel == key.1
-            && self.kind == key.2
-            && self.target.equivalent(&key.3)
-    }
-}
-
-/// Hashing for the delta's maps: their keys are our own names, so a fast hasher is safe.
+/// Hashing for the delta's tables: their keys are our own names, so a fast hasher is safe.
 type Fast = foldhash::fast::RandomState;
+
+/// A node of a [`GraphDelta`], by its position there (see [`GraphDelta::upsert_node`]); valid
+/// for that delta until it is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeId(usize);
 
 /// A set of node and edge upserts. Adding a node or edge that is already present merges
 /// its properties into the earlier one (later values win), as the store's upsert does, so a
-/// delta applied once equals its records applied one by one.
-#[derive(Debug, Clone, Default)]
+/// delta applied once equals its records applied one by one. Nodes and edges keep the order
+/// in which they were first added.
+///
+/// The nodes and edges are kept in vectors, beside their hashes, with hash tables of their
+/// positions: a name is stored once and looked up without being copied, and an edge's hash
+/// is made from its end nodes' hashes.
+#[derive(Clone, Default)]
 pub struct GraphDelta {
-    nodes: IndexMap<NodeRef, Node, Fast>,
-    edges: IndexMap<EdgeKey, Edge, Fast>,
+    nodes: Vec<Node>,
+    node_hashes: Vec<u64>,
+    node_index: HashTable<usize>,
+    edges: Vec<Edge>,
+    edge_hashes: Vec<u64>,
+    edge_index: HashTable<usize>,
+    hasher: Fast,
+}
+
+impl std::fmt::Debug for GraphDelta {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GraphDelta").field("nodes", &self.nodes).field("edges", &self.edges).finish()
+    }
+}
+
+fn node_hash(hasher: &Fast, label: Label, name: &str) -> u64 {
+    hasher.hash_one((label, name))
+}
+
+/// An edge's hash, from its type and kind and the hashes of its end nodes.
+fn edge_hash(hasher: &Fast, rel: RelType, kind: EdgeKind, source: u64, target: u64) -> u64 {
+    hasher.hash_one((source, target, rel, kind))
+}
+
+fn is_edge(e: &Edge, rel: RelType, kind: EdgeKind, source: (Label, &str), target: (Label, &str)) -> bool {
+    e.rel == rel
+        && e.kind == kind
+        && e.source.label == source.0
+        && e.target.label == target.0
+        && e.source.name == source.1
+        && e.target.name == target.1
 }
 
 impl GraphDelta {
@@ -232,59 +240,147 @@ impl GraphDelta {
         Self::default()
     }
 
-    pub fn add_node(&mut self, node: Node) {
-        let key = NodeKey { label: node.label, name: &node.name };
-        if let Some(existing) = self.nodes.get_mut(&key) {
-            existing.props.extend(node.props);
-            return;
+    /// An empty delta with room for this many nodes and edges.
+    pub fn with_capacity(nodes: usize, edges: usize) -> Self {
+        GraphDelta {
+            nodes: Vec::with_capacity(nodes),
+            node_hashes: Vec::with_capacity(nodes),
+            node_index: HashTable::with_capacity(nodes),
+            edges: Vec::with_capacity(edges),
+            edge_hashes: Vec::with_capacity(edges),
+            edge_index: HashTable::with_capacity(edges),
+            hasher: Fast::default(),
         }
-        self.nodes.insert(node.node_ref(), node);
+    }
+
+    /// The position of the node `(label, name)`, if present.
+    fn find_node(&self, label: Label, name: &str) -> Option<usize> {
+        let nodes = &self.nodes;
+        let hash = node_hash(&self.hasher, label, name);
+        self.node_index.find(hash, |&i| nodes[i].label == label && nodes[i].name == name).copied()
+    }
+
+    /// The node `(label, name)`, added without properties when it is not there yet; set its
+    /// properties with [`GraphDelta::node_props`]. The name is copied only for a new node.
+    pub fn upsert_node(&mut self, label: Label, name: &str) -> NodeId {
+        let hash = node_hash(&self.hasher, label, name);
+        let (nodes, hashes) = (&mut self.nodes, &mut self.node_hashes);
+        let entry = self.node_index.entry(
+            hash,
+            |&i| nodes[i].label == label && nodes[i].name == name,
+            |&i| hashes[i],
+        );
+        match entry {
+            hash_table::Entry::Occupied(e) => NodeId(*e.get()),
+            hash_table::Entry::Vacant(e) => {
+                let i = nodes.len();
+                nodes.push(Node::new(label, name));
+                hashes.push(hash);
+                e.insert(i);
+                NodeId(i)
+            }
+        }
+    }
+
+    /// The properties of a node of this delta, to set in place (later values win, as when
+    /// the same node is added again).
+    pub fn node_props(&mut self, node: NodeId) -> &mut Props {
+        &mut self.nodes[node.0].props
+    }
+
+    /// The name of a node of this delta.
+    pub fn node_name(&self, node: NodeId) -> &str {
+        &self.nodes[node.0].name
+    }
+
+    /// The edge `source -[rel, kind]-> target` between two nodes of this delta, added without
+    /// properties when it is not there yet; returns its properties to set in place.
+    pub fn upsert_edge(
+        &mut self,
+        rel: RelType,
+        kind: EdgeKind,
+        source: NodeId,
+        target: NodeId,
+    ) -> &mut Props {
+        let hash = edge_hash(&self.hasher, rel, kind, self.node_hashes[source.0], self.node_hashes[target.0]);
+        let (s, t) = (&self.nodes[source.0], &self.nodes[target.0]);
+        let (sk, tk) = ((s.label, s.name.as_str()), (t.label, t.name.as_str()));
+        let (edges, hashes) = (&mut self.edges, &mut self.edge_hashes);
+        let entry = self.edge_index.entry(hash, |&i| is_edge(&edges[i], rel, kind, sk, tk), |&i| hashes[i]);
+        let i = match entry {
+            hash_table::Entry::Occupied(e) => *e.get(),
+            hash_table::Entry::Vacant(e) => {
+                let i = edges.len();
+                edges.push(Edge::new(rel, kind, s.node_ref(), t.node_ref()));
+                hashes.push(hash);
+                e.insert(i);
+                i
+            }
+        };
+        &mut edges[i].props
+    }
+
+    pub fn add_node(&mut self, node: Node) {
+        let hash = node_hash(&self.hasher, node.label, &node.name);
+        let (nodes, hashes) = (&mut self.nodes, &mut self.node_hashes);
+        let entry = self.node_index.entry(
+            hash,
+            |&i| nodes[i].label == node.label && nodes[i].name == node.name,
+            |&i| hashes[i],
+        );
+        match entry {
+            hash_table::Entry::Occupied(e) => nodes[*e.get()].props.extend(node.props),
+            hash_table::Entry::Vacant(e) => {
+                e.insert(nodes.len());
+                nodes.push(node);
+                hashes.push(hash);
+            }
+        }
     }
 
     pub fn add_edge(&mut self, edge: Edge) {
-        let key = EdgeLookup {
-            source: NodeKey { label: edge.source.label, name: &edge.source.name },
-            rel: edge.rel,
-            kind: edge.kind,
-            target: NodeKey { label: edge.target.label, name: &edge.target.name },
-        };
-        if let Some(existing) = self.edges.get_mut(&key) {
-            existing.props.extend(edge.props);
-            return;
+        let (sk, tk) =
+            ((edge.source.label, edge.source.name.as_str()), (edge.target.label, edge.target.name.as_str()));
+        let hash = edge_hash(
+            &self.hasher,
+            edge.rel,
+            edge.kind,
+            node_hash(&self.hasher, sk.0, sk.1),
+            node_hash(&self.hasher, tk.0, tk.1),
+        );
+        let (edges, hashes) = (&mut self.edges, &mut self.edge_hashes);
+        let entry =
+            self.edge_index.entry(hash, |&i| is_edge(&edges[i], edge.rel, edge.kind, sk, tk), |&i| hashes[i]);
+        match entry {
+            hash_table::Entry::Occupied(e) => edges[*e.get()].props.extend(edge.props),
+            hash_table::Entry::Vacant(e) => {
+                e.insert(edges.len());
+                edges.push(edge);
+                hashes.push(hash);
+            }
         }
-        self.edges.insert(edge.key(), edge);
     }
 
     /// Merges another delta into this one.
     pub fn extend(&mut self, other: GraphDelta) {
-        for (key, node) in other.nodes {
-            match self.nodes.entry(key) {
-                indexmap::map::Entry::Occupied(mut e) => e.get_mut().props.extend(node.props),
-                indexmap::map::Entry::Vacant(e) => {
-                    e.insert(node);
-                }
-            }
+        for node in other.nodes {
+            self.add_node(node);
         }
-        for (key, edge) in other.edges {
-            match self.edges.entry(key) {
-                indexmap::map::Entry::Occupied(mut e) => e.get_mut().props.extend(edge.props),
-                indexmap::map::Entry::Vacant(e) => {
-                    e.insert(edge);
-                }
-            }
+        for edge in other.edges {
+            self.add_edge(edge);
         }
     }
 
     pub fn node(&self, r: &NodeRef) -> Option<&Node> {
-        self.nodes.get(r)
+        self.find_node(r.label, &r.name).map(|i| &self.nodes[i])
     }
 
     pub fn nodes(&self) -> impl Iterator<Item = &Node> {
-        self.nodes.values()
+        self.nodes.iter()
     }
 
     pub fn edges(&self) -> impl Iterator<Item = &Edge> {
-        self.edges.values()
+        self.edges.iter()
     }
 
     pub fn node_count(&self) -> usize {
@@ -299,13 +395,47 @@ impl GraphDelta {
         self.nodes.is_empty() && self.edges.is_empty()
     }
 
-    /// Takes the contents out, leaving this delta empty.
+    /// Takes the contents out, leaving this delta empty, with room for as many nodes and
+    /// edges as it had (the next batch is likely to be of the same size).
     pub fn take(&mut self) -> GraphDelta {
-        std::mem::take(self)
+        let fresh = GraphDelta::with_capacity(self.nodes.len(), self.edges.len());
+        std::mem::replace(self, fresh)
     }
 
     pub fn into_parts(self) -> (Vec<Node>, Vec<Edge>) {
-        (self.nodes.into_values().collect(), self.edges.into_values().collect())
+        (self.nodes, self.edges)
+    }
+}
+
+/// Setting properties in place, as [`Node::with`] does on a new node; a string replacing a
+/// string reuses its buffer, so re-adding a node with the same values allocates nothing.
+pub trait PropsExt {
+    /// Sets a string property.
+    fn set_str(&mut self, key: &'static str, value: &str);
+    /// Sets a property.
+    fn set(&mut self, key: &'static str, value: impl Into<PropValue>);
+}
+
+impl PropsExt for Props {
+    fn set_str(&mut self, key: &'static str, value: &str) {
+        match self.entry(Cow::Borrowed(key)) {
+            btree_map::Entry::Occupied(mut e) => match e.get_mut() {
+                PropValue::Str(s) => {
+                    if s != value {
+                        s.clear();
+                        s.push_str(value);
+                    }
+                }
+                other => *other = PropValue::Str(value.to_owned()),
+            },
+            btree_map::Entry::Vacant(e) => {
+                e.insert(PropValue::Str(value.to_owned()));
+            }
+        }
+    }
+
+    fn set(&mut self, key: &'static str, value: impl Into<PropValue>) {
+        self.insert(Cow::Borrowed(key), value.into());
     }
 }
 
@@ -344,5 +474,57 @@ mod tests {
         assert_eq!((d.node_count(), d.edge_count()), (3, 3));
         assert_eq!(d.node(&NodeRef::new(Label::A2ATask, "task:1")).unwrap().props.len(), 3);
         assert_eq!(d.edges().next().unwrap().props.len(), 2);
+    }
+
+    #[test]
+    fn upserts_in_place_equal_adding_whole_nodes_and_edges() {
+        let used = EdgeKind::Prov(ProvRelation::Used);
+        let mut added = GraphDelta::new();
+        added.add_node(Node::new(Label::LlmCall, "c").with("a", "1").with("n", 1i64));
+        added.add_node(Node::new(Label::LlmPrompt, "p"));
+        added.add_edge(edge(RelType::WasUsedBy, used).with("r", "x"));
+        added.add_node(Node::new(Label::LlmCall, "c").with("a", "2").with("b", true));
+        added.add_edge(edge(RelType::WasUsedBy, used).with("r", "y"));
+
+        let mut upserted = GraphDelta::new();
+        let c = upserted.upsert_node(Label::LlmCall, "c");
+        upserted.node_props(c).set_str("a", "1");
+        upserted.node_props(c).set("n", 1i64);
+        let p = upserted.upsert_node(Label::LlmPrompt, "p");
+        upserted.upsert_edge(RelType::WasUsedBy, used, c, p).set_str("r", "x");
+        assert_eq!(upserted.upsert_node(Label::LlmCall, "c"), c);
+        upserted.node_props(c).set_str("a", "2");
+        upserted.node_props(c).set("b", true);
+        upserted.upsert_edge(RelType::WasUsedBy, used, c, p).set_str("r", "y");
+        assert_eq!(upserted.node_name(c), "c");
+
+        let (an, ae) = added.into_parts();
+        let (un, ue) = upserted.clone().into_parts();
+        assert_eq!((an, ae), (un, ue));
+        assert_eq!(upserted.node(&NodeRef::new(Label::LlmCall, "c")).unwrap().props["a"].as_str(), Some("2"));
+        assert!(upserted.node(&NodeRef::new(Label::LlmPrompt, "c")).is_none());
+    }
+
+    #[test]
+    fn set_str_replaces_values_of_any_type() {
+        let mut p = Props::new();
+        p.set("k", 5i64);
+        p.set_str("k", "five");
+        assert_eq!(p["k"], PropValue::Str("five".into()));
+        p.set_str("k", "six");
+        assert_eq!(p["k"], PropValue::Str("six".into()));
+        assert_eq!(p.len(), 1);
+    }
+
+    #[test]
+    fn take_leaves_an_empty_delta_that_still_merges() {
+        let mut d = GraphDelta::new();
+        d.add_node(Node::new(Label::A2ATask, "task:1").with("a", 1i64));
+        let taken = d.take();
+        assert_eq!((taken.node_count(), d.node_count()), (1, 0));
+        assert!(d.is_empty() && d.node(&NodeRef::new(Label::A2ATask, "task:1")).is_none());
+        d.add_node(Node::new(Label::A2ATask, "task:1").with("b", 2i64));
+        d.add_node(Node::new(Label::A2ATask, "task:1").with("c", 3i64));
+        assert_eq!((d.node_count(), d.nodes().next().unwrap().props.len()), (1, 2));
     }
 }

@@ -3,5 +3,5 @@
 pub mod graph;
 pub mod vocab;
 
-pub use graph::{Edge, GraphDelta, Node, NodeRef, PropValue, Props};
+pub use graph::{Edge, GraphDelta, Node, NodeId, NodeRef, PropValue, Props, PropsExt};
 pub use vocab::{A2aRelation, BaseType, EdgeKind, Label, ProvRelation, RelType};
