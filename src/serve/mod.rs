@@ -12,6 +12,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
@@ -90,6 +91,13 @@ pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
     let listener = TcpListener::bind(opts.bind).await.map_err(|e| Error::io(opts.bind.to_string(), e))?;
     let addr = listener.local_addr().map_err(|e| Error::io(opts.bind.to_string(), e))?;
     let (tx, rx) = oneshot::channel::<()>();
+    // No Nagle: a stream event is a small write, and waiting for the previous one's ACK
+    // (delayed up to 40 ms) would hold it back.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
     let task = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(async move {

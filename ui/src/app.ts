@@ -40,6 +40,8 @@ export interface SelectOptions {
 
 /** Depth of the neighbourhood loaded when a node of a large graph is expanded. */
 const EXPAND_DEPTH = 2;
+/** How often the status bar and timeline follow a live stream. */
+const CHROME_MS = 100;
 
 export class App {
   readonly model = new GraphModel();
@@ -83,6 +85,7 @@ export class App {
   private offscreenCount = 0;
   private jobTimer: ReturnType<typeof setInterval> | null = null;
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  private chromeTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly root: HTMLElement, readonly backend: Backend) {
     applyTheme(this.theme);
@@ -375,18 +378,29 @@ export class App {
       case "batch": {
         const nodes = [...change.added, ...change.updated];
         if (nodes.length > 0 || change.edges.length > 0) this.canvas.addBatch(nodes, change.edges);
+        // The canvas applies the current filters to new nodes itself.
         if (change.added.length > 0) {
           this.hideCanvasMessage();
-          this.applyVisibility();
           this.noteOffscreen(change.added);
         }
-        this.timeline.grew();
-        this.statusbar.render();
+        this.scheduleChrome();
         this.scheduleRefresh(change.verifications.length > 0 || change.updated.length > 0);
         break;
       }
     }
     return change;
+  }
+
+  /** After live batches: the status bar and the timeline. Batches come up to a hundred
+   *  times a second; re-rendering those for each would keep the page's one thread from
+   *  drawing the graph and reading the stream. */
+  private scheduleChrome(): void {
+    if (this.chromeTimer !== null) return;
+    this.chromeTimer = setTimeout(() => {
+      this.chromeTimer = null;
+      this.timeline.grew();
+      this.statusbar.render();
+    }, CHROME_MS);
   }
 
   /** After live changes: filters' value lists, and the open trail when results arrived. */

@@ -163,7 +163,9 @@ describe("the app", () => {
     const adds = canvas.calls.filter(([k]) => k === "addBatch");
     expect(adds).toHaveLength(1);
     expect((adds[0][1][0] as ViewNode[]).map((n) => n.id)).toEqual(["v2"]);
-    expect(one("status").textContent).toBe("4 nodes · 3 edges · seq 5");
+    // The status bar follows within a tenth of a second, not once per batch.
+    expect(one("status").textContent).not.toBe("4 nodes · 3 edges · seq 5");
+    await vi.waitFor(() => expect(one("status").textContent).toBe("4 nodes · 3 edges · seq 5"));
 
     backend.views.push(view([node("fresh", 0)], [], { graph: "council", seq: 20 }));
     backend.push({ kind: "reset", graph: "council", seq: 6, reason: "rebuilt" });

@@ -135,6 +135,12 @@ export class GraphModel {
     return this.order.map((id) => this.nodes.get(id)!);
   }
 
+  /** The lowest arrival number drawn (0 when empty). */
+  minArrival(): number {
+    const first = this.order[0];
+    return first === undefined ? 0 : this.nodes.get(first)!.arrival;
+  }
+
   /** The highest arrival number drawn (-1 when empty). */
   maxArrival(): number {
     const last = this.order[this.order.length - 1];

@@ -63,7 +63,7 @@ export class TimelinePanel {
 
   private syncSlider(): void {
     const max = Math.max(0, this.max());
-    this.slider.min = String(this.app.model.byArrival()[0]?.arrival ?? 0);
+    this.slider.min = String(this.app.model.minArrival());
     this.slider.max = String(max);
     this.slider.value = String(this.app.timelineAt ?? max);
     this.slider.disabled = this.max() < 0;
