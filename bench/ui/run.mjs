@@ -2,6 +2,7 @@
 //
 //   first paint   navigation start → the canvas has drawn the whole 1,000-node graph
 //   pan / zoom    frames per second while panning and zooming a 50,000-node graph for ~5 s
+//                 (whole graph, ×24, ×800 where nodes are 6-10 px tall, and a mouse drag)
 //   event→pixels  p95 from a line appended to a followed file (1,000 events/s) to its node
 //                 drawn on the canvas
 //
@@ -48,6 +49,8 @@ const RATE = Number(opt.rate);
 const STREAM_SECONDS = Number(opt["stream-seconds"]);
 const MESSAGES = process.env.BENCH_MESSAGES === "1";
 const VIEWPORT = { width: 1400, height: 900 };
+/** The pan/zoom pass between the pixel level of detail and close-up (see panZoom). */
+const MID_ZOOM = 800;
 
 const log = (...a) => console.error("[bench]", ...a);
 const nowMs = () => performance.timeOrigin + performance.now();
@@ -221,6 +224,9 @@ async function panZoom(browser, server, dir) {
         jsMs += performance.now() - a;
         draws++;
       };
+      // Node heights on screen at the start (the motion breathes down to 0.6 of them);
+      // read from the canvas's internals when it has them (a bench probe, not an API).
+      const px = c.scene && c.camera ? c.scene.maxNodeHeight * c.camera.scale : NaN;
       const before = c.stats();
       const t0 = performance.now();
       const stamps = [];
@@ -249,10 +255,13 @@ async function panZoom(browser, server, dir) {
       });
       const elapsed = performance.now() - t0;
       const after = c.stats();
+      // What the level of detail drew in the last frame, when the canvas has one (internals).
+      const lod = c.lod ? { lines: c.lod.lineCount, nodes: c.lod.nodeCount, exactEdges: c.lod.split?.exactCount,
+        headEdges: c.lod.split?.headCount, culledEdges: c.visible?.active ? c.visible.edgeCount : null } : null;
       delete c.draw;
       const gaps = stamps.slice(1).map((s, i) => s - stamps[i]);
       return { frames: after.frames - before.frames, seconds: elapsed / 1000, fps: (after.frames - before.frames) / (elapsed / 1000),
-        msPerFrame: after.msPerFrame, gaps, jsMsPerDraw: jsMs / Math.max(1, draws) };
+        msPerFrame: after.msPerFrame, gaps, jsMsPerDraw: jsMs / Math.max(1, draws), nodePx: px, lod };
     }, { ms: PAN_SECONDS * 1000, zoom });
 
     // A mouse that moves every 8 ms (125 Hz, as a common mouse reports), dragging on an
@@ -306,15 +315,41 @@ async function panZoom(browser, server, dir) {
     log(`  scripted pan+zoom, whole graph in view: ${f1(overview.fps)} fps (${overview.frames} frames in ${overview.seconds.toFixed(1)} s, ${f1(overview.msPerFrame)} ms/frame, ${f1(overview.jsMsPerDraw)} ms of script per draw)`);
     const close = await scripted(24);
     log(`  scripted pan+zoom, zoomed ×24: ${f1(close.fps)} fps (${f1(close.jsMsPerDraw)} ms of script per draw)`);
+    // Mid zoom: nodes about 5-12 px tall (×400 makes them 5 px on this graph; from ×800
+    // the motion breathes between about 10 and 6 px), where edges have arrow heads and
+    // thousands of long edges cross the view.
+    if (process.env.BENCH_SHOTS) await shots(page, process.env.BENCH_SHOTS);
+    const middle = await scripted(MID_ZOOM);
+    log(`  scripted pan+zoom, zoomed ×${MID_ZOOM} (nodes ${f1(middle.nodePx * 0.6)}–${f1(middle.nodePx)} px tall): ${f1(middle.fps)} fps (${f1(middle.jsMsPerDraw)} ms of script per draw)${middle.lod ? `; last frame: ${JSON.stringify(middle.lod)}` : ""}`);
     const m = await mouse();
     log(`  mouse drag + wheel: ${f1(m.fps)} fps (${m.inputs} moves and ${m.wheels} wheel notches: ${f1(m.inputsPerSecond)} inputs/s)`);
     const gapStats = (g) => summary(g.gaps);
     return { nodes: stats.nodes, edges: stats.edges, firstPaintCold: fp.firstPaint, firstPaintView: fp.viewEnd - fp.viewStart,
       firstPaintSetGraph: fp.setGraph, overview: { ...overview, gaps: gapStats(overview) },
-      zoomed: { ...close, gaps: gapStats(close) }, mouse: m };
+      zoomed: { ...close, gaps: gapStats(close) }, middle: { ...middle, gaps: gapStats(middle) }, mouse: m };
   } finally {
     await context.close();
   }
+}
+
+/** BENCH_SHOTS=DIR: screenshots of the mid-zoom view (×MID_ZOOM and ×4 that), long edges
+ *  split into lines and heads (the canvas's default) and all drawn by the shader, to
+ *  compare the two by eye. */
+async function shots(page, dir) {
+  mkdirSync(dir, { recursive: true });
+  for (const zoom of [MID_ZOOM, MID_ZOOM * 4]) {
+    for (const split of [true, false]) {
+      await page.evaluate(async ({ zoom, split }) => {
+        const c = window.provex.canvas;
+        c.splitEdges = split;
+        c.fit();
+        c.zoomBy(zoom);
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }, { zoom, split });
+      await page.locator("canvas.provex-graph-canvas").screenshot({ path: join(dir, `x${zoom}-${split ? "split" : "shader"}.png`) });
+    }
+  }
+  await page.evaluate(() => { window.provex.canvas.splitEdges = true; });
 }
 
 async function stream(browser, server, dir) {
@@ -477,6 +512,8 @@ if (pz) {
     `**${f1(pz.overview.fps)} fps** (frame gap p50 ${f1(pz.overview.gaps.p50)} ms, p95 ${f1(pz.overview.gaps.p95)} ms; script ${f1(pz.overview.jsMsPerDraw)} ms per draw)`, "≥ 30 fps"]);
   rows.push(["pan + zoom every frame, zoomed in ×24 (most of the graph culled)",
     `${f1(pz.zoomed.fps)} fps (gap p50 ${f1(pz.zoomed.gaps.p50)} ms, p95 ${f1(pz.zoomed.gaps.p95)} ms; script ${f1(pz.zoomed.jsMsPerDraw)} ms per draw)`, "≥ 30 fps"]);
+  rows.push([`pan + zoom every frame, zoomed in ×${MID_ZOOM} (nodes ${f1(pz.middle.nodePx * 0.6)}–${f1(pz.middle.nodePx)} px tall, arrow heads, long edges across the view)`,
+    `${f1(pz.middle.fps)} fps (gap p50 ${f1(pz.middle.gaps.p50)} ms, p95 ${f1(pz.middle.gaps.p95)} ms; script ${f1(pz.middle.jsMsPerDraw)} ms per draw)`, "≥ 30 fps"]);
   rows.push([`mouse drag + wheel through CDP (${pz.mouse.inputs} moves in ${pz.mouse.seconds.toFixed(1)} s)`,
     `${f1(pz.mouse.fps)} fps (${f1(pz.mouse.inputsPerSecond)} moves and wheel notches a second sent)`, "≥ 30 fps"]);
   rows.push([`first paint at ${pz.nodes.toLocaleString("en")} nodes, cold`,

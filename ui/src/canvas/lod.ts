@@ -18,9 +18,16 @@
 //! The result is a list of node records (for the node program) and plain lines with their
 //! positions and colours baked into a vertex buffer (no texture reads per vertex; see
 //! lines.ts). It costs a few ms of script per changed frame at 50k nodes / 77k edges.
+//!
+//! Closer in (nodes 5 px tall or more, edges with heads) the same merged lines carry the
+//! bodies of long edges only, and the edge shader draws short edges and long ones' heads
+//! (EdgeSplit below), so that thousands of long edges across the view cost lines, not
+//! screen-wide quads.
 
+import { bodyEnds, bodyLineAlpha } from "./arrows";
 import { RunMerger, type RunSink } from "./runs";
-import { EDGE_STRIDE, EFLAGS, EKIND, Flag, GLOW_SECONDS, NFLAGS, NGLOW, NODE_STRIDE, NPX, NPY, NX, NY, type Scene } from "./scene";
+import { EDGE_STRIDE, EFLAGS, EKIND, Flag, GLOW_SECONDS, NFLAGS, NGLOW, NH, NODE_STRIDE, NPX, NPY, NSHAPE, NW, NX, NY,
+  type Scene } from "./scene";
 
 /** The view in CSS pixels (as the camera has it) and the device pixel ratio. */
 export interface LodView {
@@ -140,6 +147,36 @@ class KeyNumbers {
   }
 }
 
+/** Between the levels (nodes 5 px tall or more, edges with heads) on a large graph, edges
+ *  are split three ways so that long ones cost lines, not screen-wide quads:
+ *  - short ones (both ends' centres on the canvas) and strong ones (highlighted, or the
+ *    hovered node's) that meet the view: drawn whole by the edge shader (`exact`);
+ *  - the others that meet the view: their bodies become merged one-pixel lines (from the
+ *    source's outline to under the head, with the ink of the shader's 1.2 px body), and
+ *    the shader draws their heads when the target is near the view (`heads`).
+ *  Record numbers as floats (the shaders read them from a float texture); the arrays'
+ *  lengths are powers of two of at least 4096, as ListTexture wants. */
+export class EdgeSplit {
+  exact: Float32Array = new Float32Array(4096);
+  exactCount = 0;
+  heads: Float32Array = new Float32Array(4096);
+  headCount = 0;
+  /** Bumped whenever the lists change. */
+  serial = 0;
+
+  pushExact(n: number, e: number): number {
+    if (n === this.exact.length) this.exact = doubled(this.exact);
+    this.exact[n] = e;
+    return n + 1;
+  }
+
+  pushHead(n: number, e: number): number {
+    if (n === this.heads.length) this.heads = doubled(this.heads);
+    this.heads[n] = e;
+    return n + 1;
+  }
+}
+
 export class PixelLod {
   /** Node records to draw, in drawing order (floats: the shaders read them from a float
    *  texture), and how many. */
@@ -167,18 +204,23 @@ export class PixelLod {
   private special: number[] = [];
   private readonly nodeKey = new Float64Array(KEY_LENGTH).fill(NaN);
   private readonly edgeKey = new Float64Array(KEY_LENGTH).fill(NaN);
+  /** Merged lines so far in the current merge. */
+  private merged = 0;
+  private readonly bodyAt = new Float64Array(4);
+  /** With `split`: the edges the shader draws whole, and those it draws only the heads of. */
+  readonly split = new EdgeSplit();
 
   /** Recomputes what changed since the last call: the node list when `nodes`, the lines
-   *  when `edges`. Nothing is recomputed while neither the view, the graph nor the style
+   *  when `edges` (with `split`, only the bodies of long edges, see EdgeSplit). Nothing is recomputed while neither the view, the graph nor the style
    *  changed (but always while nodes move, since they are drawn between two places). */
-  update(scene: Scene, view: LodView, time: number, nodes: boolean, edges: boolean, style: LineStyle): void {
+  update(scene: Scene, view: LodView, time: number, nodes: boolean, edges: boolean, style: LineStyle, split = false): void {
     const moving = time < scene.moveUntil;
     const redoNodes = nodes && (stale(this.nodeKey, view, scene, 0) || moving);
-    const redoEdges = edges && (stale(this.edgeKey, view, scene, style.serial) || moving);
+    const redoEdges = edges && (stale(this.edgeKey, view, scene, style.serial * 2 + (split ? 1 : 0)) || moving);
     if (!redoNodes && !redoEdges) return;
     this.project(scene, view, scene.moveProgress(time));
     if (redoNodes) this.pickNodes(scene, view, time);
-    if (redoEdges) this.mergeEdges(scene, view, style);
+    if (redoEdges) this.mergeEdges(scene, view, style, split);
   }
 
   /** Device-pixel centres of all nodes, where they are drawn at move progress `p`. */
@@ -233,75 +275,111 @@ export class PixelLod {
     this.nodeSerial++;
   }
 
-  private mergeEdges(scene: Scene, v: LodView, style: LineStyle): void {
-    const m = scene.edgeCount, ed = scene.edges.data, src = scene.edgeSrc, tgt = scene.edgeTgt;
-    const sx = this.sx, sy = this.sy, table = this.edgeTable;
-    table.reset();
+  private mergeEdges(scene: Scene, v: LodView, style: LineStyle, split: boolean): void {
+    const m = scene.edgeCount, ed = scene.edges.data, nd = scene.nodes.data, src = scene.edgeSrc, tgt = scene.edgeTgt;
+    const sx = this.sx, sy = this.sy;
+    this.edgeTable.reset();
+    this.merged = 0;
     const W = v.width * v.dpr, H = v.height * v.dpr;
     const maxX = Math.min(W, COORD_RANGE - COORD_OFFSET - 1), maxY = Math.min(H, COORD_RANGE - COORD_OFFSET - 1);
-    const colors = style.edge, dim = style.dim;
-    let acc = this.acc, ends = this.ends, lines = 0;
+    const dim = style.dim;
+    // Split (nodes 5 px tall or more): which edges the shader draws whole, whose heads it
+    // draws, and whose bodies become lines here (see the class comment of EdgeSplit).
+    const k = v.scale * v.dpr, dpr = v.dpr;
+    const reach = Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * k / 2 + 12 * dpr + NODE_MARGIN;
+    const bodyAlpha = bodyLineAlpha(dpr), ends = this.bodyAt, minPx = 1.5;
+    let exact = 0, heads = 0;
     for (let e = 0, o = 0; e < m; e++, o += EDGE_STRIDE) {
       const flags = ed[o + EFLAGS];
       if (flags & Flag.Hidden) continue;
       const a = src[e], b = tgt[e];
-      const x0 = sx[a], y0 = sy[a], x1 = sx[b], y1 = sy[b];
-      let X0: number, Y0: number, X1: number, Y1: number;
-      if (x0 >= 0 && x0 <= maxX && y0 >= 0 && y0 <= maxY && x1 >= 0 && x1 <= maxX && y1 >= 0 && y1 <= maxY) {
-        X0 = Math.floor(x0); Y0 = Math.floor(y0); X1 = Math.floor(x1); Y1 = Math.floor(y1);
+      let x0 = sx[a], y0 = sy[a], x1 = sx[b], y1 = sy[b];
+      let alpha: number;
+      if (split) {
+        const inA = x0 >= 0 && x0 <= W && y0 >= 0 && y0 <= H, inB = x1 >= 0 && x1 <= W && y1 >= 0 && y1 <= H;
+        if ((inA && inB) || (flags & (Flag.Highlight | Flag.Hover) && meets(x0, y0, x1, y1, -reach, -reach, W + reach, H + reach))) {
+          exact = this.split.pushExact(exact, e);
+          continue;
+        }
+        if (!meets(x0, y0, x1, y1, -reach, -reach, W + reach, H + reach)) continue;
+        if (x1 >= -reach && x1 <= W + reach && y1 >= -reach && y1 <= H + reach) heads = this.split.pushHead(heads, e);
+        const so = a * NODE_STRIDE, to = b * NODE_STRIDE;
+        if (!bodyEnds(x0, y0, x1, y1,
+          nd[so + NSHAPE], Math.max(nd[so + NW] * 0.5 * k, minPx), Math.max(nd[so + NH] * 0.5 * k, minPx),
+          nd[to + NSHAPE], Math.max(nd[to + NW] * 0.5 * k, minPx), Math.max(nd[to + NH] * 0.5 * k, minPx), k, dpr, ends)) continue;
+        x0 = ends[0]; y0 = ends[1]; x1 = ends[2]; y1 = ends[3];
+        alpha = bodyAlpha * (flags & Flag.Dim ? dim : 1);
       } else {
-        // Clip to the canvas (Liang–Barsky): the part from t0 to t1 is on it.
-        const dx = x1 - x0, dy = y1 - y0;
-        let t0 = 0, t1 = 1;
-        if (dx === 0) {
-          if (x0 < 0 || x0 > maxX) continue;
-        } else {
-          let ta = -x0 / dx, tb = (maxX - x0) / dx;
-          if (ta > tb) { const t = ta; ta = tb; tb = t; }
-          if (ta > t0) t0 = ta;
-          if (tb < t1) t1 = tb;
-        }
-        if (dy === 0) {
-          if (y0 < 0 || y0 > maxY) continue;
-        } else {
-          let ta = -y0 / dy, tb = (maxY - y0) / dy;
-          if (ta > tb) { const t = ta; ta = tb; tb = t; }
-          if (ta > t0) t0 = ta;
-          if (tb < t1) t1 = tb;
-        }
-        if (!(t0 <= t1)) continue;
-        X0 = Math.floor(x0 + dx * t0); Y0 = Math.floor(y0 + dy * t0);
-        X1 = Math.floor(x0 + dx * t1); Y1 = Math.floor(y0 + dy * t1);
+        const strong = flags & (Flag.Highlight | Flag.Hover);
+        alpha = (strong ? STRONG_LINE_ALPHA : LINE_ALPHA) * (flags & Flag.Dim ? dim : 1);
       }
-      if (X0 === X1 && Y0 === Y1) continue; // inside one pixel: under the node's dot
-      const p = (X0 + COORD_OFFSET) * COORD_RANGE + Y0 + COORD_OFFSET;
-      const q = (X1 + COORD_OFFSET) * COORD_RANGE + Y1 + COORD_OFFSET;
-      const ka = p < q ? p : q, kb = p < q ? q : p;
-      const strong = flags & (Flag.Highlight | Flag.Hover);
-      const alpha = (strong ? STRONG_LINE_ALPHA : LINE_ALPHA) * (flags & Flag.Dim ? dim : 1);
-      const c = ed[o + EKIND] * 4;
-      const at = 4 * table.lookup(ka, kb);
-      if (table.added) {
-        if (acc.length < 4 * (lines + 1)) {
-          acc = this.acc = grownCopy(acc, 4 * (lines + 1));
-          ends = this.ends = grownInts(ends, acc.length);
-        }
-        lines++;
-        ends[at] = X0;
-        ends[at + 1] = Y0;
-        ends[at + 2] = X1;
-        ends[at + 3] = Y1;
-        acc[at] = acc[at + 1] = acc[at + 2] = acc[at + 3] = 0;
-      }
-      // This edge drawn over those before it on the same pixels.
-      const keep = 1 - alpha;
-      acc[at] = colors[c] * alpha + acc[at] * keep;
-      acc[at + 1] = colors[c + 1] * alpha + acc[at + 1] * keep;
-      acc[at + 2] = colors[c + 2] * alpha + acc[at + 2] * keep;
-      acc[at + 3] = alpha + acc[at + 3] * keep;
+      this.mergeSegment(x0, y0, x1, y1, maxX, maxY, ed[o + EKIND] * 4, alpha, style.edge);
     }
-    table.settle();
-    this.emitLines(lines);
+    this.edgeTable.settle();
+    this.split.exactCount = split ? exact : 0;
+    this.split.headCount = split ? heads : 0;
+    this.split.serial++;
+    this.emitLines(this.merged);
+  }
+
+  /** Adds the segment (device px) clipped to the canvas, its ends snapped to pixels, to
+   *  the merged line on the same pixels (drawn over those before it), in colour `c` of
+   *  `colors` at opacity `alpha`. */
+  private mergeSegment(x0: number, y0: number, x1: number, y1: number, maxX: number, maxY: number,
+    c: number, alpha: number, colors: Float32Array): void {
+    let X0: number, Y0: number, X1: number, Y1: number;
+    if (x0 >= 0 && x0 <= maxX && y0 >= 0 && y0 <= maxY && x1 >= 0 && x1 <= maxX && y1 >= 0 && y1 <= maxY) {
+      X0 = Math.floor(x0); Y0 = Math.floor(y0); X1 = Math.floor(x1); Y1 = Math.floor(y1);
+    } else {
+      // Clip to the canvas (Liang–Barsky): the part from t0 to t1 is on it.
+      const dx = x1 - x0, dy = y1 - y0;
+      let t0 = 0, t1 = 1;
+      if (dx === 0) {
+        if (x0 < 0 || x0 > maxX) return;
+      } else {
+        let ta = -x0 / dx, tb = (maxX - x0) / dx;
+        if (ta > tb) { const t = ta; ta = tb; tb = t; }
+        if (ta > t0) t0 = ta;
+        if (tb < t1) t1 = tb;
+      }
+      if (dy === 0) {
+        if (y0 < 0 || y0 > maxY) return;
+      } else {
+        let ta = -y0 / dy, tb = (maxY - y0) / dy;
+        if (ta > tb) { const t = ta; ta = tb; tb = t; }
+        if (ta > t0) t0 = ta;
+        if (tb < t1) t1 = tb;
+      }
+      if (!(t0 <= t1)) return;
+      X0 = Math.floor(x0 + dx * t0); Y0 = Math.floor(y0 + dy * t0);
+      X1 = Math.floor(x0 + dx * t1); Y1 = Math.floor(y0 + dy * t1);
+    }
+    if (X0 === X1 && Y0 === Y1) return; // inside one pixel: under the node's dot
+    const p = (X0 + COORD_OFFSET) * COORD_RANGE + Y0 + COORD_OFFSET;
+    const q = (X1 + COORD_OFFSET) * COORD_RANGE + Y1 + COORD_OFFSET;
+    const table = this.edgeTable;
+    const at = 4 * table.lookup(p < q ? p : q, p < q ? q : p);
+    let acc = this.acc;
+    if (table.added) {
+      const lines = this.merged;
+      if (acc.length < 4 * (lines + 1)) {
+        acc = this.acc = grownCopy(acc, 4 * (lines + 1));
+        this.ends = grownInts(this.ends, acc.length);
+      }
+      this.merged++;
+      const ends = this.ends;
+      ends[at] = X0;
+      ends[at + 1] = Y0;
+      ends[at + 2] = X1;
+      ends[at + 3] = Y1;
+      acc[at] = acc[at + 1] = acc[at + 2] = acc[at + 3] = 0;
+    }
+    // This edge drawn over those before it on the same pixels.
+    const keep = 1 - alpha;
+    acc[at] = colors[c] * alpha + acc[at] * keep;
+    acc[at + 1] = colors[c + 1] * alpha + acc[at + 1] * keep;
+    acc[at + 2] = colors[c + 2] * alpha + acc[at + 2] * keep;
+    acc[at + 3] = alpha + acc[at + 3] * keep;
   }
 
   /** Turns the merged lines into the vertex data: lines along a few rows or columns as
@@ -397,4 +475,33 @@ function grownCopy(a: Float32Array, need: number): Float32Array<ArrayBuffer> {
   const b = new Float32Array(grown(a.length, need));
   b.set(a);
   return b;
+}
+
+function doubled(a: Float32Array): Float32Array<ArrayBuffer> {
+  const b = new Float32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** Whether the segment meets the rectangle (Liang–Barsky). */
+function meets(x0: number, y0: number, x1: number, y1: number, minX: number, minY: number, maxX: number, maxY: number): boolean {
+  const dx = x1 - x0, dy = y1 - y0;
+  let t0 = 0, t1 = 1;
+  if (dx === 0) {
+    if (x0 < minX || x0 > maxX) return false;
+  } else {
+    let ta = (minX - x0) / dx, tb = (maxX - x0) / dx;
+    if (ta > tb) { const t = ta; ta = tb; tb = t; }
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
+  }
+  if (dy === 0) {
+    if (y0 < minY || y0 > maxY) return false;
+  } else {
+    let ta = (minY - y0) / dy, tb = (maxY - y0) / dy;
+    if (ta > tb) { const t = ta; ta = tb; tb = t; }
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
+  }
+  return t0 <= t1;
 }

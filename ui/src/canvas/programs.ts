@@ -4,7 +4,8 @@
 //! plus an arrow head stopping at the target's outline (or one line when zoomed far out).
 //! Both read their records from data textures by vertex number; one draw call each.
 //! Zoomed far out, edges come from lod.ts's merged lines instead (lines.ts) and nodes
-//! from its one-per-pixel list.
+//! from its one-per-pixel list; closer in on a large graph, long edges' bodies do, and the
+//! edge program draws only their heads (three of its nine vertices) and the short edges.
 
 import { GLOW_SECONDS } from "./scene";
 import { HOUSE_ROOF, ROUNDED_RADIUS, hexToRgba, type Palette } from "./style";
@@ -20,11 +21,14 @@ export const NODES_PER_ROW = 512;
 export const EDGES_PER_ROW = 1024;
 
 /** What the level of detail replaces this frame: the edges by its merged lines, the nodes
- *  by its list (see lod.ts). `width`, `height`: the canvas in device pixels. */
+ *  by its list (see lod.ts); with `split`, the lines are only long edges' bodies and the
+ *  shader draws the split's short edges whole and the long ones' heads (EdgeSplit).
+ *  `width`, `height`: the canvas in device pixels. */
 export interface LodPlan {
   lod: PixelLod;
   nodes: boolean;
   edges: boolean;
+  split: boolean;
   width: number;
   height: number;
 }
@@ -280,6 +284,7 @@ uniform float u_time;
 uniform vec2 u_move;
 uniform float u_dim;
 uniform float u_lines;
+uniform float u_heads;
 uniform vec4 u_edge[4];
 varying vec4 v_color;
 varying float v_side;
@@ -298,9 +303,10 @@ float boundary(float shape, vec2 h, vec2 u) {
 }
 void main() {
   float vid = VID;
-  float vpe = u_lines > 0.5 ? 2.0 : 9.0;
+  // Heads only: the last three of the nine vertices (the body is drawn elsewhere).
+  float vpe = u_lines > 0.5 ? 2.0 : u_heads > 0.5 ? 3.0 : 9.0;
   float slot = floor((vid + 0.5) / vpe);
-  float k = vid - slot * vpe;
+  float k = vid - slot * vpe + (u_heads > 0.5 ? 6.0 : 0.0);
   float e = record(slot);
   // Per vertex: position along the edge (0..1), side (-1..1), 1 for the arrow head. A
   // plain line is just its two ends: the start, and the tip (as the head's tip).
@@ -371,7 +377,7 @@ void main() {
 const NODE_UNIFORMS = ["u_list", "u_listTex", "u_useList", "u_nodes", "u_nodeTex", "u_view", "u_px", "u_css", "u_time", "u_move", "u_points", "u_fill",
   "u_stroke", "u_badge", "u_dim", "u_ring", "u_glow", "u_bg"];
 const EDGE_UNIFORMS = ["u_list", "u_listTex", "u_useList", "u_nodes", "u_nodeTex", "u_edges", "u_edgeTex", "u_view", "u_px", "u_css", "u_time", "u_move",
-  "u_dim", "u_lines", "u_edge"];
+  "u_dim", "u_lines", "u_heads", "u_edge"];
 
 /** Draws nodes and edges from their data textures. */
 export class GraphPrograms {
@@ -382,6 +388,9 @@ export class GraphPrograms {
   private edgeList: ListTexture;
   private lodList: ListTexture;
   private lodListSerial = -1;
+  private exactList: ListTexture;
+  private headList: ListTexture;
+  private splitSerial = -1;
   private lines: LineProgram;
 
   constructor(private ctx: GLContext) {
@@ -393,6 +402,8 @@ export class GraphPrograms {
     this.nodeList = new ListTexture(ctx);
     this.edgeList = new ListTexture(ctx);
     this.lodList = new ListTexture(ctx);
+    this.exactList = new ListTexture(ctx);
+    this.headList = new ListTexture(ctx);
     this.lines = new LineProgram(ctx);
   }
 
@@ -434,28 +445,23 @@ export class GraphPrograms {
       this.lines.draw(plan.lod, plan.width, plan.height);
       edgeCount = 0;
     }
-    const edgeUnit = 3, nodeUnit = nodeListTex === this.lodList ? 4 : 2;
-    if (edgeCount > 0) {
-      const vpe = f.edgeLines ? 2 : 9;
-      this.ids?.bind(edgeCount * vpe);
-      const u = this.edge.uniform;
-      gl.useProgram(this.edge.program);
-      gl.uniform1i(u.u_list, edgeUnit);
-      gl.uniform2f(u.u_listTex, edgeListTex.width, Math.max(1, edgeListTex.height));
-      gl.uniform1f(u.u_useList, useList ? 1 : 0);
-      gl.uniform1i(u.u_nodes, 0);
-      gl.uniform2f(u.u_nodeTex, nodes.width, nodes.height);
-      gl.uniform1i(u.u_edges, 1);
-      gl.uniform2f(u.u_edgeTex, edges.width, edges.height);
-      gl.uniform4fv(u.u_view, f.view);
-      gl.uniform1f(u.u_px, f.px);
-      gl.uniform1f(u.u_css, f.css);
-      gl.uniform1f(u.u_time, f.time);
-      gl.uniform2fv(u.u_move, f.move);
-      gl.uniform1f(u.u_dim, f.dim);
-      gl.uniform1f(u.u_lines, f.edgeLines ? 1 : 0);
-      gl.uniform4fv(u.u_edge, f.edge);
-      gl.drawArrays(f.edgeLines ? gl.LINES : gl.TRIANGLES, 0, edgeCount * vpe);
+    const nodeUnit = nodeListTex === this.lodList ? 4 : 2;
+    if (plan?.edges && plan.split) {
+      const split = plan.lod.split;
+      const fresh = this.splitSerial !== split.serial;
+      this.splitSerial = split.serial;
+      if (split.exactCount > 0) {
+        if (fresh) this.exactList.upload(5, split.exact, split.exactCount);
+        else this.exactList.bind(5);
+        this.drawEdges(nodes, edges, f, split.exactCount, this.exactList, 5, true, 9);
+      }
+      if (split.headCount > 0) {
+        if (fresh) this.headList.upload(6, split.heads, split.headCount);
+        else this.headList.bind(6);
+        this.drawEdges(nodes, edges, f, split.headCount, this.headList, 6, true, 3);
+      }
+    } else if (edgeCount > 0) {
+      this.drawEdges(nodes, edges, f, edgeCount, edgeListTex, 3, useList, f.edgeLines ? 2 : 9);
     }
     if (nodeCount > 0) {
       const vpn = f.nodePoints ? 1 : 6;
@@ -484,6 +490,34 @@ export class GraphPrograms {
     }
   }
 
+  /** Draws `count` edges with the edge program: records 0.. or those listed in `list`
+   *  (bound to texture `unit`); `vpe` vertices each: 2 plain lines, 9 quads with heads, 3
+   *  heads only. */
+  private drawEdges(nodes: DataTexture, edges: DataTexture, f: FrameUniforms, count: number, list: ListTexture, unit: number,
+    useList: boolean, vpe: number): void {
+    const { gl } = this.ctx;
+    this.ids?.bind(count * vpe);
+    const u = this.edge.uniform;
+    gl.useProgram(this.edge.program);
+    gl.uniform1i(u.u_list, unit);
+    gl.uniform2f(u.u_listTex, list.width, Math.max(1, list.height));
+    gl.uniform1f(u.u_useList, useList ? 1 : 0);
+    gl.uniform1i(u.u_nodes, 0);
+    gl.uniform2f(u.u_nodeTex, nodes.width, nodes.height);
+    gl.uniform1i(u.u_edges, 1);
+    gl.uniform2f(u.u_edgeTex, edges.width, edges.height);
+    gl.uniform4fv(u.u_view, f.view);
+    gl.uniform1f(u.u_px, f.px);
+    gl.uniform1f(u.u_css, f.css);
+    gl.uniform1f(u.u_time, f.time);
+    gl.uniform2fv(u.u_move, f.move);
+    gl.uniform1f(u.u_dim, f.dim);
+    gl.uniform1f(u.u_lines, vpe === 2 ? 1 : 0);
+    gl.uniform1f(u.u_heads, vpe === 3 ? 1 : 0);
+    gl.uniform4fv(u.u_edge, f.edge);
+    gl.drawArrays(vpe === 2 ? gl.LINES : gl.TRIANGLES, 0, count * vpe);
+  }
+
   destroy(): void {
     this.ctx.gl.deleteProgram(this.node.program);
     this.ctx.gl.deleteProgram(this.edge.program);
@@ -491,6 +525,8 @@ export class GraphPrograms {
     this.nodeList.destroy();
     this.edgeList.destroy();
     this.lodList.destroy();
+    this.exactList.destroy();
+    this.headList.destroy();
     this.lines.destroy();
   }
 }

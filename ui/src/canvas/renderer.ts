@@ -54,6 +54,9 @@ export class GraphCanvas implements GraphCanvasApi {
   private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   private pal: Palette;
   private dpr = 1;
+  /** Whether long edges are split into lines and heads once they have heads (see
+   *  drawGL); off draws them all by the shader (for measuring and comparing). */
+  splitEdges = true;
   private readonly epoch = now();
   private generation = 0;
 
@@ -80,7 +83,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.pal = palette(theme);
     this.uniforms.setPalette(this.pal);
     this.lineStyle = { edge: this.uniforms.edge, dim: this.uniforms.dim, serial: 0 };
-    this.lodPlan = { lod: this.lod, nodes: false, edges: false, width: 1, height: 1 };
+    this.lodPlan = { lod: this.lod, nodes: false, edges: false, split: false, width: 1, height: 1 };
     const doc = container.ownerDocument;
     this.element = doc.createElement("canvas");
     this.overlay = doc.createElement("canvas");
@@ -267,7 +270,10 @@ export class GraphCanvas implements GraphCanvasApi {
     const plan = this.lodPlan;
     const large = scene.nodeCount + scene.edgeCount >= LOD_MIN_RECORDS;
     plan.nodes = large && u.nodePoints && maxSide <= LOD_NODES_BELOW_PX;
-    plan.edges = large && u.edgeLines;
+    // Nodes 5 px tall or more: long edges' bodies as lines, their heads and short edges by
+    // the shader (EdgeSplit in lod.ts); at any zoom, since long edges cross every view.
+    plan.split = large && !u.edgeLines && this.splitEdges;
+    plan.edges = large && (u.edgeLines || plan.split);
     if (plan.nodes || plan.edges) {
       const v = this.lodView;
       v.x = cam.x;
@@ -277,7 +283,7 @@ export class GraphCanvas implements GraphCanvasApi {
       v.height = cam.height;
       v.dpr = this.dpr;
       this.lineStyle.dim = u.dim;
-      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle);
+      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle, plan.split);
       plan.width = this.element.width;
       plan.height = this.element.height;
     }
