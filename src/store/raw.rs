@@ -33,6 +33,20 @@ pub fn string(v: &Value) -> Option<String> {
     }
 }
 
+/// A list of integers as the verbose reply renders it: `[1, 2, 3]`.
+pub fn ints(v: &Value) -> Option<Vec<i64>> {
+    let text = match v {
+        Value::BulkString(b) => std::str::from_utf8(b).ok()?,
+        Value::SimpleString(s) => s.as_str(),
+        _ => return None,
+    };
+    let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?.trim();
+    if inner.is_empty() {
+        return Some(Vec::new());
+    }
+    inner.split(',').map(|x| x.trim().parse().ok()).collect()
+}
+
 /// A list of ids as a Cypher literal.
 pub fn id_list(ids: &[i64]) -> String {
     let mut s = String::with_capacity(ids.len() * 7 + 2);
@@ -198,5 +212,21 @@ impl Store {
             // The typed client's connections went with the server too.
             let _ = self.reconnect().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_lists_read_as_the_verbose_reply_renders_them() {
+        let text = |s: &str| Value::BulkString(s.as_bytes().to_vec());
+        assert_eq!(ints(&text("[1, 22, -3]")), Some(vec![1, 22, -3]));
+        assert_eq!(ints(&text("[]")), Some(vec![]));
+        assert_eq!(ints(&text("[7]")), Some(vec![7]));
+        assert_eq!(ints(&text("[1, x]")), None);
+        assert_eq!(ints(&text("1, 2")), None);
+        assert_eq!(ints(&Value::Nil), None);
     }
 }
