@@ -17,6 +17,7 @@ use falkordb::{AsyncGraph, FalkorAsyncClient, FalkorClientBuilder, FalkorConnect
 use tokio::sync::{Mutex, RwLock};
 
 use crate::error::{Error, Result};
+use crate::model::vocab::Label;
 
 pub use read::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 pub use write::WriteStats;
@@ -37,6 +38,9 @@ pub struct Store {
     client: RwLock<Arc<FalkorAsyncClient>>,
     graphs: Mutex<HashMap<String, AsyncGraph>>,
     indexed: Mutex<HashSet<String>>,
+    /// The label each name prefix (`artifact:`, `llm_call:` …) was last found with, per
+    /// graph: a name is then looked up in that label's index alone before all of them.
+    prefix_labels: std::sync::Mutex<HashMap<(String, String), Label>>,
     retry: RetryPolicy,
 }
 
@@ -79,6 +83,7 @@ impl Store {
             client: RwLock::new(Arc::new(client)),
             graphs: Mutex::new(HashMap::new()),
             indexed: Mutex::new(HashSet::new()),
+            prefix_labels: std::sync::Mutex::new(HashMap::new()),
             retry: RetryPolicy::default(),
         };
         store.graphs_list().await?;

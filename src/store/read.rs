@@ -163,14 +163,31 @@ impl Store {
     /// vocabulary label, or by a scan for graphs whose labels are outside it.
     async fn resolve(&self, graph: &str, name: &str) -> Result<(i64, NodeRecord)> {
         let cols = node_columns("n");
-        let union = Label::ALL
-            .iter()
-            .map(|l| format!("MATCH (n:`{l}` {{name: $name}}) RETURN id(n), {cols}"))
-            .collect::<Vec<_>>()
-            .join(" UNION ALL ");
         let literal = falkordb::to_cypher_param(name).map_err(|e| Error::Usage(e.to_string()))?;
         let params = [("name", literal)];
-        let mut rows = self.raw_ro(graph, &union, &params).await?;
+        // The label this name's prefix had last time: one index instead of every label's.
+        let prefix = name.split_once(':').map(|(p, _)| (graph.to_owned(), p.to_owned()));
+        let known =
+            prefix.as_ref().and_then(|k| self.prefix_labels.lock().expect("prefix labels").get(k).copied());
+        let mut rows = Vec::new();
+        if let Some(label) = known {
+            let q = format!("MATCH (n:`{label}` {{name: $name}}) RETURN id(n), {cols}");
+            rows = self.raw_ro(graph, &q, &params).await?;
+        }
+        if rows.is_empty() {
+            let union = Label::ALL
+                .iter()
+                .map(|l| format!("MATCH (n:`{l}` {{name: $name}}) RETURN id(n), {cols}"))
+                .collect::<Vec<_>>()
+                .join(" UNION ALL ");
+            rows = self.raw_ro(graph, &union, &params).await?;
+            let found = rows.first().and_then(|r| r.get(2)).and_then(raw::string);
+            if let (Some(k), Some(label)) =
+                (prefix, found.as_deref().and_then(|t| Label::from_prov_type(t).or_else(|| Label::parse(t))))
+            {
+                self.prefix_labels.lock().expect("prefix labels").insert(k, label);
+            }
+        }
         if rows.is_empty() {
             let q = format!("MATCH (n) WHERE n.name = $name RETURN id(n), {cols} LIMIT 1");
             rows = self.raw_ro(graph, &q, &params).await?;

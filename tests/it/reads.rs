@@ -201,3 +201,24 @@ async fn user_cypher_runs_read_only() {
     assert!(n.nodes.iter().any(|x| x.id == "tool_call:evt-0011"));
     provex.delete_graph(&graph).await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn names_resolve_whatever_label_their_prefix_had_before() {
+    use provex::model::vocab::Label;
+    use provex::model::{GraphDelta, Node};
+    let (provex, graph) = common::open("prefix_labels").await;
+    let mut delta = GraphDelta::new();
+    // One prefix, two labels: the label remembered for `x:` is wrong for one of them.
+    delta.add_node(Node::new(Label::Artifact, "x:1"));
+    delta.add_node(Node::new(Label::A2ATask, "x:2"));
+    delta.add_node(Node::new(Label::Artifact, "x:3"));
+    provex.write(&graph, delta).await.unwrap();
+    for (name, label) in [("x:1", "Artifact"), ("x:2", "A2ATask"), ("x:3", "Artifact"), ("x:2", "A2ATask")] {
+        let node = provex.node(&graph, name).await.unwrap();
+        assert_eq!((node.id.as_str(), node.label.as_str()), (name, label));
+        let trace = provex.trace(&graph, name, TraceDirection::Up, 1).await.unwrap();
+        assert_eq!(trace.nodes[0].label, label);
+    }
+    assert!(provex.node(&graph, "x:4").await.is_err());
+    provex.delete_graph(&graph).await.unwrap();
+}
