@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
-cargo run --release --locked --quiet --example bench_ingest
+cargo run --release --locked --quiet --example bench_ingest -- "$@"
