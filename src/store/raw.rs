@@ -2,8 +2,8 @@
 //! multiplexed Redis connection:
 //! - traversals, read in FalkorDB's verbose reply format: they return many rows of small
 //!   scalars, and for those this is two to three times faster than the compact format with
-//!   typed decoding (measured in docs/BENCHMARKS.md). Verbose replies render lists as text,
-//!   so queries on this path return scalars only;
+//!   typed decoding (measured in docs/BENCHMARKS.md). Verbose replies render lists as
+//!   text, so queries on this path return scalars and lists of integers ([`ints`]) only;
 //! - writes, pipelined: the upserts of one delta go out together and cost one round trip,
 //!   not one each (a live ingest writes a small delta every few milliseconds).
 
