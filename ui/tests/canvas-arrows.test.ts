@@ -81,6 +81,28 @@ describe("splitting long edges into lines and heads", () => {
     expect(Math.abs(lod.colorAt(0)[3] - 0.9 * 255)).toBeLessThanOrEqual(1);
   });
 
+  it("draws the bodies one CSS px thick with the same ink at DPR 2 (as the shader's 2.4 device px)", () => {
+    const s = graph();
+    const lod = new PixelLod();
+    lod.update(s, { ...VIEW, dpr: 2 }, 0, false, true, style(), true);
+    expect(lists(lod)).toEqual({ exact: [0], heads: [1] });
+    expect(lod.lineWidth).toBe(2);
+    // far→b's body along row 50 CSS px: a quad over device rows 100 and 101, ending on
+    // a cell's edge 0.8 of a 24 device px head before b's outline (b: 160 ± 20 device px).
+    let found = false;
+    for (let l = 0; l < lod.lineCount; l++) {
+      const v = lod.verticesAt(l);
+      const ys = v.filter((_, i) => i % 2 === 1), xs = v.filter((_, i) => i % 2 === 0);
+      if (Math.min(...ys) !== 100) continue;
+      found = true;
+      expect(Math.max(...ys)).toBe(102);
+      expect(Math.min(...xs)).toBe(2 * Math.floor((160 + 20 + 24 * 0.8) / 2));
+    }
+    expect(found).toBe(true);
+    // Two device px at 0.9 put down the ink of the shader's 2.4 at 0.75 (as at DPR 1).
+    expect(Math.abs(lod.colorAt(0)[3] - bodyLineAlpha(1) * 255)).toBeLessThanOrEqual(1);
+  });
+
   it("draws the hovered node's edges whole (they are drawn wider)", () => {
     const s = graph();
     s.setHover(s.index.get("far")!);

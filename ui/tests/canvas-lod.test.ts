@@ -100,9 +100,64 @@ describe("pixel level of detail", () => {
     s.reset([node("a", 10.2, 10.2), node("b", 10.4, 10.4), node("c", 30, 10.2)], [edge("a", "c")]);
     const lod = new PixelLod();
     lod.update(s, { ...VIEW, dpr: 2 }, 0, true, true, style());
-    // 20.4 and 20.8 device px: still one pixel; the line runs 60 device px.
+    // 20.4 and 20.8 device px: still one pixel; the line runs 60 device px, on cells of
+    // 2 x 2 device px (one CSS px): from cell 10 to cell 30 inclusive, along row 10.
     expect(lod.nodeCount).toBe(2);
-    expect(lod.lineAt(0)).toEqual([20, 20.5, 61, 20.5]);
+    expect(lod.lineAt(0)).toEqual([20, 21, 62, 21]);
+  });
+
+  it("draws lines about one CSS px thick at any device pixel ratio", () => {
+    const s = new Scene();
+    // A horizontal edge (a run), a vertical one (a run), a steep one (a line), and two
+    // edges whose ends share 2 x 2 device px cells at DPR 2 (merged into one).
+    s.reset([node("a", 10.2, 10.2), node("b", 80.3, 10.2), node("c", 90.1, 20.3), node("d", 90.1, 85.2),
+      node("e", 20.5, 30.5), node("f", 60.5, 80.5), node("g", 5.1, 60.1), node("h", 5.2, 95.1)],
+    [edge("a", "b"), edge("c", "d"), edge("e", "f"), edge("g", "h")]);
+    const lod = new PixelLod();
+    const st = style();
+    lod.update(s, VIEW, 0, false, true, st);
+    expect(lod.lineWidth).toBe(1);
+    expect(lod.lineVertices).toBe(2);
+    const dpr1 = lod.lineCount;
+    for (const dpr of [2, 3]) {
+      lod.update(s, { ...VIEW, dpr }, 0, false, true, st);
+      expect(lod.lineWidth).toBe(dpr);
+      expect(lod.lineVertices).toBe(6);
+      expect(lod.lineCount).toBe(dpr1);
+      const cover = covered(lod, 100 * dpr, 100 * dpr);
+      // Across each line, `dpr` device px (the shader's edges are about one CSS px wide).
+      const across = (x: number, y0: number, y1: number) => {
+        let n = 0;
+        for (let y = y0; y < y1; y++) n += cover[y * 100 * dpr + x];
+        return n;
+      };
+      const alongRow = (y: number, x0: number, x1: number) => {
+        let n = 0;
+        for (let x = x0; x < x1; x++) n += cover[y * 100 * dpr + x];
+        return n;
+      };
+      expect(across(45 * dpr, 0, 20 * dpr)).toBe(dpr); // a–b, horizontal
+      expect(alongRow(50 * dpr, 85 * dpr, 100 * dpr)).toBe(dpr); // c–d, vertical
+      expect(alongRow(60 * dpr, 20 * dpr, 80 * dpr)).toBe(dpr); // e–f, steep: dpr px per row
+      expect(across(40 * dpr, 20 * dpr, 80 * dpr)).toBeGreaterThanOrEqual(dpr);
+      // No pixel is covered twice (runs and lines do not overlap here).
+      expect(Math.max(...cover)).toBe(1);
+    }
+  });
+
+  it("merges edges whose ends share a cell of round(dpr) device px", () => {
+    const s = new Scene();
+    // At DPR 2, 10.2 and 10.7 CSS px are device px 20.4 and 21.4 (rows 20 and 21), but one
+    // cell (20..22): one line, as at DPR 1.
+    s.reset([node("a", 10.2, 10.2), node("b", 60.2, 10.3), node("a2", 10.7, 10.6), node("b2", 60.6, 10.9)],
+      [edge("a", "b"), edge("a2", "b2")]);
+    const lod = new PixelLod();
+    lod.update(s, VIEW, 0, false, true, style());
+    expect(lod.lineCount).toBe(1);
+    lod.update(s, { ...VIEW, dpr: 2 }, 0, false, true, style());
+    expect(lod.lineCount).toBe(1);
+    expect(lod.lineAt(0)).toEqual([20, 21, 122, 21]);
+    expect(lod.colorAt(0)[3]).toBe(Math.round((1 - (1 - LINE_ALPHA) ** 2) * 255));
   });
 
   it("recomputes only when the view, the graph or the colours change, or nodes move", () => {
@@ -133,3 +188,26 @@ describe("pixel level of detail", () => {
     expect(lod.lineAt(0)[2]).toBeGreaterThan(75);
   });
 });
+
+/** How many of `lod`'s quads (triangles) cover each device pixel's centre of a `w` x `h`
+ *  canvas (centres nudged a hair so that none lies on a shared edge). */
+function covered(lod: PixelLod, w: number, h: number): Int32Array {
+  const out = new Int32Array(w * h);
+  const side = (ax: number, ay: number, bx: number, by: number, px: number, py: number) => (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+  for (let l = 0; l < lod.lineCount; l++) {
+    const v = lod.verticesAt(l);
+    for (let t = 0; t < v.length; t += 6) {
+      const [ax, ay, bx, by, cx, cy] = v.slice(t, t + 6);
+      const sign = Math.sign(side(ax, ay, bx, by, cx, cy));
+      if (sign === 0) continue;
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const px = x + 0.5 + 1.3e-6, py = y + 0.5 + 0.7e-6;
+          if (sign * side(ax, ay, bx, by, px, py) > 0 && sign * side(bx, by, cx, cy, px, py) > 0
+            && sign * side(cx, cy, ax, ay, px, py) > 0) out[y * w + x]++;
+        }
+      }
+    }
+  }
+  return out;
+}

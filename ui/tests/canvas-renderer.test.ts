@@ -197,9 +197,10 @@ describe("GraphCanvas", () => {
     calls.length = 0;
     flush();
     const draws = calls.filter(([name]) => name === "drawArrays").map(([, a]) => [a[0], a[2]] as [string, number]);
-    expect(draws.map(([mode]) => mode)).toEqual(["LINES", "POINTS"]);
+    // At DPR 2 (as here) the merged lines are quads one CSS px thick: 6 vertices each.
+    expect(draws.map(([mode]) => mode)).toEqual(["TRIANGLES", "POINTS"]);
     const [[, lineVertices], [, points]] = draws;
-    expect(lineVertices / 2).toBeLessThan(edges.length / 10);
+    expect(lineVertices / 6).toBeLessThan(edges.length / 10);
     expect(points).toBeLessThan(nodes.length / 10);
     expect(points).toBeGreaterThanOrEqual(40);
     // The lines come from a vertex buffer; nothing is sent again while nothing changes.

@@ -1,6 +1,7 @@
 //! Plain one-pixel lines from a vertex buffer with their positions (device pixels) and
 //! premultiplied colours baked in: how edges are drawn once the view is zoomed far out
-//! (see lod.ts). The vertex shader reads no texture, which is what software GL is slowest
+//! (see lod.ts). At DPR 2 and above the same buffer holds quads (two triangles each, about
+//! one CSS px thick) instead of lines. The vertex shader reads no texture, which is what software GL is slowest
 //! at per vertex; the buffer is re-sent only when the lines change.
 
 import { linkProgram, type GLContext, type Program } from "./gl";
@@ -56,14 +57,14 @@ export class LineProgram {
     this.colorLoc = gl.getAttribLocation(this.prog.program, "a_color");
   }
 
-  /** Draws `lod`'s lines on a canvas of `width` x `height` device pixels (blending as set). */
+  /** Draws `lod`'s lines (or quads) on a canvas of `width` x `height` device pixels (blending as set). */
   draw(lod: PixelLod, width: number, height: number): void {
     if (lod.lineCount === 0) return;
     const gl = this.ctx.gl;
     if (!this.buffer) this.buffer = gl.createBuffer();
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
     if (this.sentSerial !== lod.lineSerial || this.sentFrom !== lod) {
-      gl.bufferData(gl.ARRAY_BUFFER, lod.lineBytes.subarray(0, lod.lineCount * 2 * LINE_VERTEX_BYTES), gl.DYNAMIC_DRAW);
+      gl.bufferData(gl.ARRAY_BUFFER, lod.lineBytes.subarray(0, lod.lineCount * lod.lineVertices * LINE_VERTEX_BYTES), gl.DYNAMIC_DRAW);
       this.sentSerial = lod.lineSerial;
       this.sentFrom = lod;
     }
@@ -74,7 +75,7 @@ export class LineProgram {
     const c = this.colorLoc >= 0 ? this.colorLoc : 1;
     gl.enableVertexAttribArray(c);
     gl.vertexAttribPointer(c, 4, gl.UNSIGNED_BYTE, true, LINE_VERTEX_BYTES, 8);
-    gl.drawArrays(gl.LINES, 0, lod.lineCount * 2);
+    gl.drawArrays(lod.lineVertices === 2 ? gl.LINES : gl.TRIANGLES, 0, lod.lineCount * lod.lineVertices);
     // The other programs read no attributes (WebGL1's vertex ids enable their own).
     gl.disableVertexAttribArray(c);
     gl.disableVertexAttribArray(0);

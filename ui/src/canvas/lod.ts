@@ -19,6 +19,12 @@
 //! positions and colours baked into a vertex buffer (no texture reads per vertex; see
 //! lines.ts). It costs a few ms of script per changed frame at 50k nodes / 77k edges.
 //!
+//! Lines are about one CSS px wide at any device pixel ratio, as the shader's edges are:
+//! at DPR 2 (HiDPI) and above, the "pixels" lines are snapped to and merged on are cells of
+//! round(dpr) x round(dpr) device px, and each line is drawn as a quad one cell thick (two
+//! triangles) instead of a one-device-pixel GL line. At DPR 1 (cells of one pixel) the
+//! output is plain GL lines, as before.
+//!
 //! Closer in (nodes 5 px tall or more, edges with heads) the same merged lines carry the
 //! bodies of long edges only, and the edge shader draws short edges and long ones' heads
 //! (EdgeSplit below), so that thousands of long edges across the view cost lines, not
@@ -53,6 +59,12 @@ export const STRONG_LINE_ALPHA = 1;
 
 /** Bytes per line vertex: x, y (float32, device pixels) and RGBA (unorm8, premultiplied). */
 export const LINE_VERTEX_BYTES = 12;
+
+/** Device px per side of the cells lines are merged on and how thick they are drawn at
+ *  device pixel ratio `dpr`: round(dpr), at least 1 (so about one CSS px). */
+export function lineCell(dpr: number): number {
+  return Math.max(1, Math.round(dpr));
+}
 
 /** Screen coordinates are kept in this range (device px) for the keys; far beyond any canvas. */
 const COORD_OFFSET = 1024;
@@ -182,9 +194,13 @@ export class PixelLod {
    *  texture), and how many. */
   nodes = new Float32Array(4096);
   nodeCount = 0;
-  /** Line vertices (LINE_VERTEX_BYTES each, two per line), and how many lines. */
+  /** Line vertices (LINE_VERTEX_BYTES each, `lineVertices` per line), and how many lines. */
   lineBytes = new Uint8Array(4096 * 2 * LINE_VERTEX_BYTES);
   lineCount = 0;
+  /** How thick lines are, in device px (lineCell of the view's DPR), and the vertices per
+   *  line: 2 (drawn as gl.LINES) when 1 px thick, else 6 (a quad as two gl.TRIANGLES). */
+  lineWidth = 1;
+  lineVertices = 2;
   /** Bumped whenever the node list or the lines change (the GPU copies follow it). */
   nodeSerial = 0;
   lineSerial = 0;
@@ -281,13 +297,15 @@ export class PixelLod {
     this.edgeTable.reset();
     this.merged = 0;
     const W = v.width * v.dpr, H = v.height * v.dpr;
-    const maxX = Math.min(W, COORD_RANGE - COORD_OFFSET - 1), maxY = Math.min(H, COORD_RANGE - COORD_OFFSET - 1);
+    // Lines are merged on cells of `cell` device px (1 at DPR 1: pixels).
+    const cell = lineCell(v.dpr), inv = 1 / cell;
+    const maxX = Math.min(W * inv, COORD_RANGE - COORD_OFFSET - 1), maxY = Math.min(H * inv, COORD_RANGE - COORD_OFFSET - 1);
     const dim = style.dim;
     // Split (nodes 5 px tall or more): which edges the shader draws whole, whose heads it
     // draws, and whose bodies become lines here (see the class comment of EdgeSplit).
     const k = v.scale * v.dpr, dpr = v.dpr;
     const reach = Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * k / 2 + 12 * dpr + NODE_MARGIN;
-    const bodyAlpha = bodyLineAlpha(dpr), ends = this.bodyAt, minPx = 1.5;
+    const bodyAlpha = bodyLineAlpha(dpr / cell), ends = this.bodyAt, minPx = 1.5;
     let exact = 0, heads = 0;
     for (let e = 0, o = 0; e < m; e++, o += EDGE_STRIDE) {
       const flags = ed[o + EFLAGS];
@@ -313,18 +331,21 @@ export class PixelLod {
         const strong = flags & (Flag.Highlight | Flag.Hover);
         alpha = (strong ? STRONG_LINE_ALPHA : LINE_ALPHA) * (flags & Flag.Dim ? dim : 1);
       }
+      if (cell !== 1) {
+        x0 *= inv; y0 *= inv; x1 *= inv; y1 *= inv;
+      }
       this.mergeSegment(x0, y0, x1, y1, maxX, maxY, ed[o + EKIND] * 4, alpha, style.edge);
     }
     this.edgeTable.settle();
     this.split.exactCount = split ? exact : 0;
     this.split.headCount = split ? heads : 0;
     this.split.serial++;
-    this.emitLines(this.merged);
+    this.emitLines(this.merged, cell);
   }
 
-  /** Adds the segment (device px) clipped to the canvas, its ends snapped to pixels, to
-   *  the merged line on the same pixels (drawn over those before it), in colour `c` of
-   *  `colors` at opacity `alpha`. */
+  /** Adds the segment (in cells: device px at DPR 1) clipped to the canvas (0..maxX,
+   *  0..maxY), its ends snapped to cells, to the merged line on the same cells (drawn over
+   *  those before it), in colour `c` of `colors` at opacity `alpha`. */
   private mergeSegment(x0: number, y0: number, x1: number, y1: number, maxX: number, maxY: number,
     c: number, alpha: number, colors: Float32Array): void {
     let X0: number, Y0: number, X1: number, Y1: number;
@@ -382,36 +403,79 @@ export class PixelLod {
     acc[at + 3] = alpha + acc[at + 3] * keep;
   }
 
-  /** Turns the merged lines into the vertex data: lines along a few rows or columns as
-   *  disjoint runs, the others as they are. */
-  private emitLines(lines: number): void {
+  /** Turns the merged lines (in cells of `cell` device px) into the vertex data: lines
+   *  along a few rows or columns of cells as disjoint runs, the others as they are. */
+  private emitLines(lines: number, cell: number): void {
     const runs = this.runs, acc = this.acc, ends = this.ends;
     runs.reset();
     this.lineCount = 0;
+    this.lineWidth = cell;
+    this.lineVertices = cell === 1 ? 2 : 6;
     for (let l = 0, at = 0; l < lines; l++, at += 4) {
       const x0 = ends[at], y0 = ends[at + 1], x1 = ends[at + 2], y1 = ends[at + 3];
       const r = acc[at], g = acc[at + 1], b = acc[at + 2], a = acc[at + 3];
       if (runs.addLine(x0, y0, x1, y1, r, g, b, a)) continue;
-      this.putLine(this.lineCount++, x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5, to8(r), to8(g), to8(b), to8(a));
+      if (cell === 1) {
+        this.putLine(this.lineCount++, x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5, to8(r), to8(g), to8(b), to8(a));
+      } else {
+        // From cell centre to cell centre, one cell thick across the major axis (as a
+        // one-pixel GL line covers one pixel per step along it).
+        this.putQuad(this.lineCount++, (x0 + 0.5) * cell, (y0 + 0.5) * cell, (x1 + 0.5) * cell, (y1 + 0.5) * cell,
+          Math.abs(y1 - y0) > Math.abs(x1 - x0), cell, to8(r), to8(g), to8(b), to8(a));
+      }
     }
     runs.merge(this.putRun);
     this.lineSerial++;
   }
 
   private readonly putRun: RunSink = (vertical, line, a, b, r, g, bl, al) => {
-    if (vertical) this.putLine(this.lineCount++, line + 0.5, a, line + 0.5, b, r, g, bl, al);
+    const cell = this.lineWidth;
+    if (cell !== 1) {
+      // The cells' whole area: `cell` device px thick.
+      const mid = (line + 0.5) * cell;
+      if (vertical) this.putQuad(this.lineCount++, mid, a * cell, mid, b * cell, true, cell, r, g, bl, al);
+      else this.putQuad(this.lineCount++, a * cell, mid, b * cell, mid, false, cell, r, g, bl, al);
+    } else if (vertical) this.putLine(this.lineCount++, line + 0.5, a, line + 0.5, b, r, g, bl, al);
     else this.putLine(this.lineCount++, a, line + 0.5, b, line + 0.5, r, g, bl, al);
   };
 
-  /** Writes line `l`: its ends (device px) and its premultiplied colour (0..255). */
-  private putLine(l: number, x0: number, y0: number, x1: number, y1: number, r: number, g: number, b: number, a: number): void {
-    const need = (l + 1) * 2 * LINE_VERTEX_BYTES;
+  /** Makes room for `lines` lines of `lineVertices` vertices. */
+  private reserve(lines: number): void {
+    const need = lines * this.lineVertices * LINE_VERTEX_BYTES;
     if (this.lineBytes.length < need) {
       const next = new Uint8Array(grown(this.lineBytes.length, need));
       next.set(this.lineBytes);
       this.lineBytes = next;
       this.lineFloats = new Float32Array(next.buffer);
     }
+  }
+
+  /** Writes line `l` as a quad (6 vertices: two triangles) from (x0, y0) to (x1, y1)
+   *  (device px), `width` thick across its major axis (x, or y when `vertical`), with its
+   *  premultiplied colour (0..255). Vertices: A-, A+, B-, B-, A+, B+. */
+  private putQuad(l: number, x0: number, y0: number, x1: number, y1: number, vertical: boolean, width: number,
+    r: number, g: number, b: number, a: number): void {
+    this.reserve(l + 1);
+    const h = width / 2, hx = vertical ? h : 0, hy = vertical ? 0 : h;
+    const f = this.lineFloats, bytes = this.lineBytes, per = LINE_VERTEX_BYTES / 4;
+    const o = l * 6 * per;
+    f[o] = x0 - hx; f[o + 1] = y0 - hy;
+    f[o + per] = x0 + hx; f[o + per + 1] = y0 + hy;
+    f[o + 2 * per] = x1 - hx; f[o + 2 * per + 1] = y1 - hy;
+    f[o + 3 * per] = x1 - hx; f[o + 3 * per + 1] = y1 - hy;
+    f[o + 4 * per] = x0 + hx; f[o + 4 * per + 1] = y0 + hy;
+    f[o + 5 * per] = x1 + hx; f[o + 5 * per + 1] = y1 + hy;
+    for (let v = 0, k = l * 6 * LINE_VERTEX_BYTES + 8; v < 6; v++, k += LINE_VERTEX_BYTES) {
+      bytes[k] = r;
+      bytes[k + 1] = g;
+      bytes[k + 2] = b;
+      bytes[k + 3] = a;
+    }
+  }
+
+  /** Writes line `l`: its ends (device px) and its premultiplied colour (0..255). */
+  private putLine(l: number, x0: number, y0: number, x1: number, y1: number, r: number, g: number, b: number, a: number): void {
+    this.reserve(l + 1);
     const f = this.lineFloats, bytes = this.lineBytes, o = l * 2 * (LINE_VERTEX_BYTES / 4);
     f[o] = x0;
     f[o + 1] = y0;
@@ -424,15 +488,24 @@ export class PixelLod {
     bytes[k + 3] = bytes[k + 3 + LINE_VERTEX_BYTES] = a;
   }
 
-  /** The ends of line `l` in device pixels (for tests). */
+  /** The ends of line `l` in device pixels (of its middle, for a quad) (for tests). */
   lineAt(l: number): [number, number, number, number] {
-    const f = this.lineFloats, o = l * 2 * (LINE_VERTEX_BYTES / 4);
-    return [f[o], f[o + 1], f[o + 3], f[o + 4]];
+    const f = this.lineFloats, per = LINE_VERTEX_BYTES / 4, o = l * this.lineVertices * per;
+    if (this.lineVertices === 2) return [f[o], f[o + 1], f[o + per], f[o + per + 1]];
+    const mid = (i: number, j: number) => (f[o + i * per + j] + f[o + (i + 1) * per + j]) / 2;
+    return [mid(0, 0), mid(0, 1), (f[o + 2 * per] + f[o + 5 * per]) / 2, (f[o + 2 * per + 1] + f[o + 5 * per + 1]) / 2];
+  }
+
+  /** Line `l`'s vertices as x, y pairs in device pixels (for tests). */
+  verticesAt(l: number): number[] {
+    const f = this.lineFloats, per = LINE_VERTEX_BYTES / 4, n = this.lineVertices, out: number[] = [];
+    for (let v = 0, o = l * n * per; v < n; v++, o += per) out.push(f[o], f[o + 1]);
+    return out;
   }
 
   /** Line `l`'s premultiplied RGBA, 0..255 (for tests). */
   colorAt(l: number): [number, number, number, number] {
-    const o = l * 2 * LINE_VERTEX_BYTES + 8, b = this.lineBytes;
+    const o = l * this.lineVertices * LINE_VERTEX_BYTES + 8, b = this.lineBytes;
     return [b[o], b[o + 1], b[o + 2], b[o + 3]];
   }
 }
