@@ -468,16 +468,7 @@ export class GraphPrograms {
       this.ids?.bind(nodeCount * vpn);
       const u = this.node.uniform;
       gl.useProgram(this.node.program);
-      gl.uniform1i(u.u_list, nodeUnit);
-      gl.uniform2f(u.u_listTex, nodeListTex.width, Math.max(1, nodeListTex.height));
-      gl.uniform1f(u.u_useList, nodeUseList ? 1 : 0);
-      gl.uniform1i(u.u_nodes, 0);
-      gl.uniform2f(u.u_nodeTex, nodes.width, nodes.height);
-      gl.uniform4fv(u.u_view, f.view);
-      gl.uniform1f(u.u_px, f.px);
-      gl.uniform1f(u.u_css, f.css);
-      gl.uniform1f(u.u_time, f.time);
-      gl.uniform2fv(u.u_move, f.move);
+      this.setShared(u, nodeListTex, nodeUnit, nodeUseList, nodes, f);
       gl.uniform1f(u.u_points, f.nodePoints ? 1 : 0);
       gl.uniform4fv(u.u_fill, f.fill);
       gl.uniform4fv(u.u_stroke, f.stroke);
@@ -490,6 +481,23 @@ export class GraphPrograms {
     }
   }
 
+  /** Sets the uniforms both programs have: which records to draw (all, or those listed
+   *  in `list`, bound to texture `unit`), the node texture, the camera and the clock. */
+  private setShared(u: Program["uniform"], list: ListTexture, unit: number, useList: boolean, nodes: DataTexture,
+    f: FrameUniforms): void {
+    const { gl } = this.ctx;
+    gl.uniform1i(u.u_list, unit);
+    gl.uniform2f(u.u_listTex, list.width, Math.max(1, list.height));
+    gl.uniform1f(u.u_useList, useList ? 1 : 0);
+    gl.uniform1i(u.u_nodes, 0);
+    gl.uniform2f(u.u_nodeTex, nodes.width, nodes.height);
+    gl.uniform4fv(u.u_view, f.view);
+    gl.uniform1f(u.u_px, f.px);
+    gl.uniform1f(u.u_css, f.css);
+    gl.uniform1f(u.u_time, f.time);
+    gl.uniform2fv(u.u_move, f.move);
+  }
+
   /** Draws `count` edges with the edge program: records 0.. or those listed in `list`
    *  (bound to texture `unit`); `vpe` vertices each: 2 plain lines, 9 quads with heads, 3
    *  heads only. */
@@ -499,18 +507,9 @@ export class GraphPrograms {
     this.ids?.bind(count * vpe);
     const u = this.edge.uniform;
     gl.useProgram(this.edge.program);
-    gl.uniform1i(u.u_list, unit);
-    gl.uniform2f(u.u_listTex, list.width, Math.max(1, list.height));
-    gl.uniform1f(u.u_useList, useList ? 1 : 0);
-    gl.uniform1i(u.u_nodes, 0);
-    gl.uniform2f(u.u_nodeTex, nodes.width, nodes.height);
+    this.setShared(u, list, unit, useList, nodes, f);
     gl.uniform1i(u.u_edges, 1);
     gl.uniform2f(u.u_edgeTex, edges.width, edges.height);
-    gl.uniform4fv(u.u_view, f.view);
-    gl.uniform1f(u.u_px, f.px);
-    gl.uniform1f(u.u_css, f.css);
-    gl.uniform1f(u.u_time, f.time);
-    gl.uniform2fv(u.u_move, f.move);
     gl.uniform1f(u.u_dim, f.dim);
     gl.uniform1f(u.u_lines, vpe === 2 ? 1 : 0);
     gl.uniform1f(u.u_heads, vpe === 3 ? 1 : 0);
