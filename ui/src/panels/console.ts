@@ -1,9 +1,10 @@
 // The Console tab: read-only Cypher against the open graph, results as a table, errors
 // with their code. Ids in the results that are drawn nodes can be clicked to select them.
 
-import type { App } from "../app";
 import type { JsonValue, Table } from "../api/contract";
-import { BackendError } from "../api/backend";
+import { BackendError, type Backend } from "../api/backend";
+import type { GraphModel } from "../graph/model";
+import type { Notifier, SelectFn } from "../host";
 import { h, replace } from "../ui/dom";
 
 const MAX_ROWS = 1000;
@@ -15,6 +16,16 @@ const EXAMPLES: Array<[string, string]> = [
   ["Relationships per type", "MATCH ()-[r]->()\nRETURN type(r) AS type, count(*) AS edges\nORDER BY edges DESC"],
 ];
 
+/** What the console needs of the app. */
+export interface ConsoleHost {
+  readonly backend: Pick<Backend, "query">;
+  /** The open graph, if any. */
+  readonly graph: string | null;
+  readonly model: Pick<GraphModel, "nodes">;
+  readonly toasts: Notifier;
+  select: SelectFn;
+}
+
 export class ConsolePanel {
   readonly el = h("div", { class: "panel console" });
   private input = h("textarea", {
@@ -24,7 +35,7 @@ export class ConsolePanel {
   private result = h("div", { class: "console-result", testid: "console-result" });
   private runButton = h("button", { class: "btn btn-primary", testid: "console-run", title: "Run (Ctrl+Enter)" }, "Run");
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: ConsoleHost) {
     this.runButton.addEventListener("click", () => void this.run());
     this.input.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {

@@ -1,12 +1,25 @@
 // The Details tab: the selected node's properties and neighbours, tracing up or down from
 // it, and the path between two selected nodes, highlighted on the canvas.
 
-import type { App } from "../app";
+import type { Backend } from "../api/backend";
 import type { EdgeRecord, JsonValue, NodeRecord, Subgraph, TraceDirection } from "../api/contract";
+import type { GraphModel } from "../graph/model";
+import type { Notifier, SelectFn } from "../host";
 import { nodeTitle, signatureText } from "../trail/labels";
 import { h, replace } from "../ui/dom";
 
 const LONG = 280;
+
+/** What the Details tab needs of the app. */
+export interface DetailsHost {
+  readonly backend: Pick<Backend, "node" | "neighbours" | "trace" | "path">;
+  readonly graph: string | null;
+  readonly model: Pick<GraphModel, "nodes">;
+  readonly toasts: Notifier;
+  select: SelectFn;
+  /** Highlights these nodes on the canvas (null: none). */
+  highlight(ids: Set<string> | null): void;
+}
 
 export class DetailsPanel {
   readonly el = h("div", { class: "panel details", testid: "details" });
@@ -14,7 +27,7 @@ export class DetailsPanel {
   private depth = 3;
   private note = h("div", { class: "highlight-note", hidden: true });
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: DetailsHost) {
     this.renderEmpty();
   }
 

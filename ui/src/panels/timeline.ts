@@ -1,7 +1,8 @@
 // The Timeline tab: the graph's nodes in arrival order, a slider to scrub through them
 // (later arrivals hidden on the canvas), and replay at 0.5× to 5×. Live batches extend it.
 
-import type { App } from "../app";
+import type { GraphModel } from "../graph/model";
+import type { SelectFn } from "../host";
 import { nodeTitle } from "../trail/labels";
 import { h, replace } from "../ui/dom";
 
@@ -15,6 +16,15 @@ export function replayRate(count: number): number {
   return Math.max(10, count / 60);
 }
 
+/** What the timeline needs of the app. */
+export interface TimelineHost {
+  readonly model: Pick<GraphModel, "minArrival" | "maxArrival" | "byArrival">;
+  /** The position shown: nodes with a later arrival are hidden. Null: all (live). */
+  readonly timelineAt: number | null;
+  setTimeline(at: number | null): void;
+  select: SelectFn;
+}
+
 export class TimelinePanel {
   readonly el = h("div", { class: "panel timeline" });
   private slider = h("input", { type: "range", class: "slider", testid: "timeline-slider", min: "0", max: "0", step: "1", value: "0", "aria-label": "Timeline position" });
@@ -26,7 +36,7 @@ export class TimelinePanel {
   private timer: ReturnType<typeof setInterval> | null = null;
   private cursor = 0;
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: TimelineHost) {
     this.speed.value = "1";
     this.slider.addEventListener("input", () => {
       this.stop();

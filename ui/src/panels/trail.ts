@@ -3,8 +3,10 @@
 // signature and whether it counted, and how the consensus moved. One instance, shown in the
 // Trail tab or inside the Walkthrough.
 
-import type { App } from "../app";
+import type { Backend } from "../api/backend";
 import type { SourceText, Trail, TrailEvidence, TrailVerification } from "../api/contract";
+import type { GraphModel } from "../graph/model";
+import type { AgentNames, Notifier, SelectFn } from "../host";
 import { SIGNATURE_HELP, agentName, clip, score, signatureText, verdictTone } from "../trail/labels";
 import { parseUtterance, quoteContext, splitLines, type Line } from "../trail/transcript";
 import { byteRangeToIndices } from "../trail/utf8";
@@ -27,6 +29,15 @@ interface Located {
 
 const EVIDENCE_TEXT = { match: "Quote matches the transcript", mismatch: "Quote does not match the transcript", unchecked: "Not checked" } as const;
 
+/** What the trail view needs of the app. */
+export interface TrailHost extends AgentNames {
+  readonly backend: Pick<Backend, "trail" | "source">;
+  readonly graph: string | null;
+  readonly model: Pick<GraphModel, "nodes">;
+  readonly toasts: Notifier;
+  select: SelectFn;
+}
+
 export class TrailView {
   readonly el = h("div", { class: "trail", testid: "trail" });
   statementId: string | null = null;
@@ -41,7 +52,7 @@ export class TrailView {
   private transcriptDoc: string | null = null;
   private located: Located[] = [];
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: TrailHost) {
     this.renderEmpty();
   }
 

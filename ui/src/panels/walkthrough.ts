@@ -2,12 +2,25 @@
 // verification of it, its consensus), selecting and focusing each step's node and showing
 // its claim's trail underneath. Steps come from walkthrough/steps.ts.
 
-import type { App } from "../app";
 import type { Trail } from "../api/contract";
+import type { GraphModel } from "../graph/model";
+import type { AgentNames, Notifier, SelectFn } from "../host";
 import { h, replace } from "../ui/dom";
 import { buildSteps, type Step } from "../walkthrough/steps";
+import type { TrailView } from "./trail";
 
 const AUTOPLAY_MS = 4500;
+
+/** What the walkthrough needs of the app. */
+export interface WalkthroughHost extends AgentNames {
+  readonly graph: string | null;
+  readonly model: Pick<GraphModel, "nodes" | "byArrival">;
+  readonly toasts: Notifier;
+  select: SelectFn;
+}
+
+/** The shared trail view: the walkthrough reads trails through it and shows each step's. */
+export type WalkthroughTrail = Pick<TrailView, "fetch" | "show">;
 
 export class WalkthroughPanel {
   readonly el = h("div", { class: "panel walkthrough" });
@@ -24,7 +37,7 @@ export class WalkthroughPanel {
   private building: Promise<void> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: WalkthroughHost, private readonly trail: WalkthroughTrail) {
     this.prevButton.addEventListener("click", () => void this.go(this.index - 1));
     this.nextButton.addEventListener("click", () => void this.next());
     this.playButton.addEventListener("click", () => (this.timer === null ? this.autoplay() : this.pause()));
@@ -77,7 +90,7 @@ export class WalkthroughPanel {
         : `Reading the trails of ${ids.length} claims…`;
       let trails: Trail[];
       try {
-        trails = await this.mapLimited(ids, 4, (id) => this.app.trail.fetch(id));
+        trails = await this.mapLimited(ids, 4, (id) => this.trail.fetch(id));
         await this.app.resolveNames(trails.flatMap((t) => [t.agent, ...t.verifications.map((v) => v.agent)]));
       } catch (e) {
         this.app.toasts.error(e, "Building the walkthrough");
@@ -133,7 +146,7 @@ export class WalkthroughPanel {
     const focusId = this.app.model.nodes.has(step.nodeId) ? step.nodeId : step.statementId;
     await Promise.all([
       this.app.select(focusId, { focus: true, from: "walkthrough" }),
-      this.app.trail.show(step.statementId, { verification: step.verificationId }),
+      this.trail.show(step.statementId, { verification: step.verificationId }),
     ]);
   }
 

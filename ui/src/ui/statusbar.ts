@@ -1,10 +1,11 @@
 // The bottom bar: what is drawn (nodes, edges, seq), the stream's state, the hovered node,
 // running jobs, and which server this is.
 
-import type { App } from "../app";
-import type { ViewNode } from "../api/contract";
+import type { Health, Job, ViewNode } from "../api/contract";
+import type { GraphModel } from "../graph/model";
+import type { StreamState } from "../host";
 import { h, replace } from "./dom";
-import { isFiltering } from "../graph/filters";
+import { isFiltering, type FilterState } from "../graph/filters";
 
 const STREAM_TEXT = {
   open: "Live",
@@ -12,6 +13,17 @@ const STREAM_TEXT = {
   closed: "Disconnected",
   off: "Not streaming",
 } as const;
+
+/** What the status bar shows, and the one thing it can do (stop a job). */
+export interface StatusHost {
+  readonly model: Pick<GraphModel, "nodes" | "edges" | "seq" | "mode">;
+  readonly streamState: StreamState;
+  readonly filters: FilterState;
+  readonly timelineAt: number | null;
+  readonly jobs: readonly Job[];
+  readonly health: Health | null;
+  stopJob(id: string): Promise<void>;
+}
 
 export class StatusBar {
   readonly el: HTMLElement;
@@ -22,7 +34,7 @@ export class StatusBar {
   private jobs = h("span", { class: "status-jobs", testid: "jobs" });
   private server = h("span", { class: "status-server" });
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: StatusHost) {
     this.el = h("footer", { class: "statusbar" }, this.counts, this.stream, this.view, this.hovered, h("span", { class: "spacer" }), this.jobs, this.server);
   }
 

@@ -1,13 +1,34 @@
-// The top bar: graph picker, search, filters, ingest (upload, follow, council demo),
-// export (PNG, SVG, selection JSON), tidy-up, theme and help.
+// The top bar: graph picker, search, filters, ingest (upload, follow, council demo; in
+// ingest-menu.ts), export (PNG, SVG, selection JSON; in export-menu.ts), tidy-up, theme
+// and help.
 
-import type { App } from "../app";
+import type { Backend } from "../api/backend";
 import type { SearchHit } from "../api/contract";
+import type { Theme } from "../canvas/types";
 import { DIMENSIONS, DIMENSION_TITLES, NONE, facetValues, isFiltering, type FilterState } from "../graph/filters";
+import type { GraphModel } from "../graph/model";
+import type { SelectFn } from "../host";
 import { agentName } from "../trail/labels";
-import { download, h, replace, safeName } from "./dom";
+import { h, replace } from "./dom";
+import { ExportMenu, type ExportHost } from "./export-menu";
+import type { HelpOverlay } from "./help";
+import { IngestMenu, type IngestHost } from "./ingest-menu";
 
 const SEARCH_LIMIT = 20;
+
+/** What the top bar needs of the app: its own controls' and those of its two menus. */
+export interface TopBarHost extends IngestHost, ExportHost {
+  readonly backend: Pick<Backend, "search" | "node" | "upload" | "follow" | "demo">;
+  readonly model: Pick<GraphModel, "nodes" | "nodeList" | "edgeList" | "seq">;
+  readonly names: ReadonlyMap<string, string>;
+  readonly filters: FilterState;
+  setFilters(f: FilterState): void;
+  readonly theme: Theme;
+  setTheme(theme: Theme): void;
+  readonly help: Pick<HelpOverlay, "toggle">;
+  tidy(): Promise<void>;
+  select: SelectFn;
+}
 
 export class TopBar {
   readonly el: HTMLElement;
@@ -25,10 +46,13 @@ export class TopBar {
   private filterSummary = h("summary", { class: "btn", testid: "filters-menu" }, "Filters");
   private filterBody = h("div", { class: "menu-body filters" });
   private themeButton = h("button", { class: "btn btn-icon", testid: "theme-toggle", title: "Theme (d)" });
-  private target = h("input", { class: "input", testid: "ingest-graph", "aria-label": "Target graph", placeholder: "graph name", spellcheck: "false" });
   private menus: HTMLDetailsElement[] = [];
+  private ingest: IngestMenu;
+  private exportMenu: ExportMenu;
 
-  constructor(private readonly app: App) {
+  constructor(private readonly app: TopBarHost) {
+    this.ingest = new IngestMenu(app, () => this.closeMenus());
+    this.exportMenu = new ExportMenu(app, () => this.closeMenus());
     this.picker.addEventListener("change", () => void this.app.openGraph(this.picker.value));
     this.picker.addEventListener("focus", () => void this.app.refreshGraphs());
     this.searchInput.addEventListener("input", () => this.onSearchInput());
@@ -44,8 +68,8 @@ export class TopBar {
       h("label", { class: "picker-wrap" }, h("span", { class: "sr-only" }, "Graph"), this.picker),
       h("div", { class: "search" }, this.searchInput, this.searchResults),
       filters,
-      this.ingestMenu(),
-      this.exportMenu(),
+      this.menu("Ingest", this.ingest.summary, this.ingest.body),
+      this.menu("Export", this.exportMenu.summary, this.exportMenu.body),
       h("button", { class: "btn", testid: "tidy-button", title: "Tidy up the layout (t)", onclick: () => void this.app.tidy() }, "Tidy up"),
       h("span", { class: "spacer" }),
       this.themeButton,
@@ -86,13 +110,13 @@ export class TopBar {
       this.graphs.length === 0 ? h("option", { value: "", disabled: true }, "No graphs") : null,
       this.graphs.map((g) => h("option", { value: g }, g)));
     if (current) this.picker.value = current;
-    if (!this.target.value) this.target.value = current ?? "council";
+    this.ingest.defaultTarget(current);
   }
 
   setCurrent(graph: string): void {
     if (!this.graphs.includes(graph)) this.setGraphs([...this.graphs, graph], graph);
     this.picker.value = graph;
-    this.target.value = graph;
+    this.ingest.setTarget(graph);
   }
 
   // ---------------------------------------------------------------- search
@@ -239,147 +263,4 @@ export class TopBar {
     this.app.setFilters({ label: new Set(), base_type: new Set(), agent: new Set(), context: new Set(), status: new Set() });
     this.refreshFilters();
   }
-
-  // ---------------------------------------------------------------- ingest
-
-  private ingestMenu(): HTMLDetailsElement {
-    const file = h("input", { type: "file", class: "sr-only", testid: "upload-input", accept: ".jsonl,.json,.ndjson,.txt,application/json" });
-    const format = h("select", { class: "input", "aria-label": "Format" },
-      h("option", { value: "" }, "detect"), h("option", { value: "a2a" }, "A2A events"), h("option", { value: "a2ap" }, "A2AP documents"));
-    const path = h("input", { class: "input", placeholder: "/path/to/events.jsonl", "aria-label": "Path to follow", spellcheck: "false" });
-    const pace = h("input", { class: "input input-narrow", type: "number", min: "0", step: "50", value: "200", "aria-label": "Pace in milliseconds" });
-    file.addEventListener("change", () => {
-      const f = file.files?.[0];
-      file.value = "";
-      if (f) void this.upload(f, format.value || undefined);
-    });
-    const body = h("div", { class: "menu-body ingest" },
-      h("label", { class: "field" }, h("span", null, "Into graph"), this.target),
-      h("div", { class: "menu-section" },
-        h("h3", null, "Upload a file"),
-        h("p", { class: "hint" }, "A2A runtime events or A2AP documents (JSON lines)."),
-        h("div", { class: "row" }, format,
-          h("button", { class: "btn", testid: "upload-button", onclick: () => file.click() }, "Choose file…"), file)),
-      h("div", { class: "menu-section" },
-        h("h3", null, "Follow a growing file"),
-        h("p", { class: "hint" }, "A path on the server's machine; new lines appear live."),
-        h("div", { class: "row" }, path,
-          h("button", { class: "btn", testid: "follow-button", onclick: () => void this.follow(path.value.trim(), format.value || null) }, "Follow"))),
-      h("div", { class: "menu-section" },
-        h("h3", null, "Council meeting demo"),
-        h("p", { class: "hint" }, "Streams a city-council meeting: a transcript, AI summaries with evidence, and signed verifications."),
-        h("div", { class: "row" },
-          h("label", { class: "inline" }, "one record every ", pace, " ms"),
-          h("button", { class: "btn btn-primary", testid: "demo-button", onclick: () => void this.demo(Number(pace.value)) }, "Run demo"))));
-    return this.menu("Ingest", h("summary", { class: "btn", testid: "ingest-menu" }, "Ingest"), body);
-  }
-
-  private targetGraph(fallback: string): string {
-    const g = this.target.value.trim() || fallback;
-    this.target.value = g;
-    return g;
-  }
-
-  private async upload(file: File, format: string | undefined): Promise<void> {
-    const graph = this.targetGraph(this.app.graph ?? "uploads");
-    this.closeMenus();
-    this.app.toasts.info(`Uploading ${file.name} into “${graph}”…`, 3000);
-    try {
-      const report = await this.app.backend.upload(graph, file.name, file, format);
-      const rejected = report.rejected > 0 ? `, ${report.rejected} rejected (see the server's rejects file)` : "";
-      this.app.toasts.info(`${file.name}: ${report.events} events into “${report.graph}”${rejected}, ${report.nodes_written} nodes and ${report.edges_written} edges written in ${(report.elapsed_ms / 1000).toFixed(1)} s.`, 8000);
-      await this.app.refreshGraphs();
-      if (graph !== this.app.graph) await this.app.openGraph(graph);
-    } catch (e) {
-      this.app.toasts.error(e, `Uploading ${file.name}`);
-    }
-  }
-
-  private async follow(path: string, format: string | null): Promise<void> {
-    if (!path) {
-      this.app.toasts.info("Type the path of the file to follow.");
-      return;
-    }
-    const graph = this.targetGraph(this.app.graph ?? "live");
-    this.closeMenus();
-    try {
-      const job = await this.app.backend.follow(graph, { path, format });
-      this.app.jobStarted(job);
-      if (graph !== this.app.graph) await this.app.openGraph(graph, undefined, { waitForGraph: true });
-    } catch (e) {
-      this.app.toasts.error(e, `Following ${path}`);
-    }
-  }
-
-  private async demo(paceMs: number): Promise<void> {
-    const graph = this.targetGraph("council");
-    this.closeMenus();
-    try {
-      const job = await this.app.backend.demo(graph, { pace_ms: Number.isFinite(paceMs) && paceMs > 0 ? Math.round(paceMs) : null });
-      this.app.jobStarted(job);
-      // Watch it arrive: open the graph now, the stream brings the rest.
-      await this.app.openGraph(graph, undefined, { waitForGraph: true });
-      await this.app.refreshGraphs();
-    } catch (e) {
-      this.app.toasts.error(e, "Council demo");
-    }
-  }
-
-  // ---------------------------------------------------------------- export
-
-  private exportMenu(): HTMLDetailsElement {
-    const body = h("div", { class: "menu-body export" },
-      h("button", { class: "menu-item", testid: "export-png", onclick: () => void this.exportPng() }, "View as PNG"),
-      h("button", { class: "menu-item", testid: "export-svg", onclick: () => this.exportSvg() }, "View as SVG"),
-      h("button", { class: "menu-item", testid: "export-selection", onclick: () => void this.exportSelection() }, "Selection as JSON"));
-    return this.menu("Export", h("summary", { class: "btn", testid: "export-menu" }, "Export"), body);
-  }
-
-  private fileBase(): string {
-    return `provex-${safeName(this.app.graph ?? "graph")}`;
-  }
-
-  private async exportPng(): Promise<void> {
-    this.closeMenus();
-    try {
-      download(`${this.fileBase()}.png`, await this.app.canvas.toPNG());
-    } catch (e) {
-      this.app.toasts.error(e, "Exporting PNG");
-    }
-  }
-
-  private exportSvg(): void {
-    this.closeMenus();
-    try {
-      download(`${this.fileBase()}.svg`, new Blob([this.app.canvas.toSVG()], { type: "image/svg+xml" }));
-    } catch (e) {
-      this.app.toasts.error(e, "Exporting SVG");
-    }
-  }
-
-  /** The selected nodes as drawn, their stored properties, and the edges among them. */
-  private async exportSelection(): Promise<void> {
-    this.closeMenus();
-    const ids = [...new Set(this.app.selection)];
-    const graph = this.app.graph;
-    if (ids.length === 0 || !graph) {
-      this.app.toasts.info("Select one or more nodes first (shift-click adds to the selection).");
-      return;
-    }
-    const m = this.app.model;
-    const chosen = new Set(ids);
-    try {
-      const records = await Promise.all(ids.map((id) => this.app.backend.node(graph, id)));
-      const data = {
-        graph,
-        seq: m.seq,
-        nodes: ids.map((id, i) => ({ ...m.nodes.get(id), ...records[i] })),
-        edges: m.edgeList().filter((e) => chosen.has(e.source) && chosen.has(e.target)),
-      };
-      download(`${this.fileBase()}-selection.json`, new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
-    } catch (e) {
-      this.app.toasts.error(e, "Exporting the selection");
-    }
-  }
-
 }

@@ -1,0 +1,78 @@
+// The Export menu of the top bar: the drawing as PNG or SVG, and the selected nodes as
+// JSON. Its own module so the top bar does not need the canvas or the selection.
+
+import type { Backend } from "../api/backend";
+import type { GraphCanvasApi } from "../canvas/types";
+import type { GraphModel } from "../graph/model";
+import type { Notifier } from "../host";
+import { download, h, safeName } from "./dom";
+
+/** What the Export menu needs of the app. */
+export interface ExportHost {
+  readonly backend: Pick<Backend, "node">;
+  readonly graph: string | null;
+  readonly model: Pick<GraphModel, "nodes" | "edgeList" | "seq">;
+  readonly canvas: Pick<GraphCanvasApi, "toPNG" | "toSVG">;
+  readonly selection: readonly string[];
+  readonly toasts: Notifier;
+}
+
+export class ExportMenu {
+  readonly summary = h("summary", { class: "btn", testid: "export-menu" }, "Export");
+  readonly body: HTMLElement;
+
+  /** `closeMenus` closes the top bar's menus once an export starts. */
+  constructor(private readonly app: ExportHost, private readonly closeMenus: () => void) {
+    this.body = h("div", { class: "menu-body export" },
+      h("button", { class: "menu-item", testid: "export-png", onclick: () => void this.exportPng() }, "View as PNG"),
+      h("button", { class: "menu-item", testid: "export-svg", onclick: () => this.exportSvg() }, "View as SVG"),
+      h("button", { class: "menu-item", testid: "export-selection", onclick: () => void this.exportSelection() }, "Selection as JSON"));
+  }
+
+  private fileBase(): string {
+    return `provex-${safeName(this.app.graph ?? "graph")}`;
+  }
+
+  private async exportPng(): Promise<void> {
+    this.closeMenus();
+    try {
+      download(`${this.fileBase()}.png`, await this.app.canvas.toPNG());
+    } catch (e) {
+      this.app.toasts.error(e, "Exporting PNG");
+    }
+  }
+
+  private exportSvg(): void {
+    this.closeMenus();
+    try {
+      download(`${this.fileBase()}.svg`, new Blob([this.app.canvas.toSVG()], { type: "image/svg+xml" }));
+    } catch (e) {
+      this.app.toasts.error(e, "Exporting SVG");
+    }
+  }
+
+  /** The selected nodes as drawn, their stored properties, and the edges among them. */
+  private async exportSelection(): Promise<void> {
+    this.closeMenus();
+    const ids = [...new Set(this.app.selection)];
+    const graph = this.app.graph;
+    if (ids.length === 0 || !graph) {
+      this.app.toasts.info("Select one or more nodes first (shift-click adds to the selection).");
+      return;
+    }
+    const m = this.app.model;
+    const chosen = new Set(ids);
+    try {
+      const records = await Promise.all(ids.map((id) => this.app.backend.node(graph, id)));
+      const data = {
+        graph,
+        seq: m.seq,
+        nodes: ids.map((id, i) => ({ ...m.nodes.get(id), ...records[i] })),
+        edges: m.edgeList().filter((e) => chosen.has(e.source) && chosen.has(e.target)),
+      };
+      download(`${this.fileBase()}-selection.json`, new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+    } catch (e) {
+      this.app.toasts.error(e, "Exporting the selection");
+    }
+  }
+}
