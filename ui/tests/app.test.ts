@@ -284,6 +284,25 @@ describe("the app", () => {
     expect(byTestId("search-result")).toHaveLength(2);
   });
 
+  it("runs the council demo from the Ingest menu: starts the job, shows it running, and opens its graph", async () => {
+    await boot();
+    const job = { id: "j1", kind: "demo" as const, graph: "council2", state: "running" as const, detail: "one record every 50 ms" };
+    backend.demo.mockResolvedValue(job);
+    backend.jobs.mockResolvedValue([job] as never);
+    backend.views.push(view([node("a", 0)], [], { graph: "council2", seq: 3 }));
+    const target = one("ingest-graph") as HTMLInputElement;
+    expect(target.value).toBe("council");
+    target.value = "council2";
+    (document.querySelector('[aria-label="Pace in milliseconds"]') as HTMLInputElement).value = "50";
+    one("demo-button").click();
+    await vi.waitFor(() => expect(one("status").textContent).toBe("1 nodes · 0 edges · seq 3"));
+    expect(backend.demo).toHaveBeenCalledWith("council2", { pace_ms: 50 });
+    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual(["council2", {}]);
+    expect((one("graph-picker") as HTMLSelectElement).value).toBe("council2");
+    expect(one("jobs").textContent).toBe("demo → council2 (one record every 50 ms)Stop");
+    expect(backend.subs.map((s) => [s.graph, s.since, s.closed])).toEqual([["council", 4, true], ["council2", 3, false]]);
+  });
+
   it("in a large graph shows the neighbourhood notice, does not stream, and re-centres on double-click", async () => {
     await boot(view([node("root", 0, { text: "Root task" }), node("n1", 1)], [edge("n1", "root")],
       { graph: "council", mode: "neighbourhood", root: "root", total_nodes: 120000, limit: 5000, seq: 9 }));
