@@ -7,31 +7,31 @@
 
 import type { Backend } from "./api/backend";
 import type { Health, Job, StreamMessage } from "./api/contract";
-import { CanvasArea } from "./canvas-area";
+import { CanvasArea, type CanvasAreaHost } from "./canvas-area";
 import { createCanvas } from "./canvas-host";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
 import { loadView, rememberGraph, wantedGraph } from "./graph-loading";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
 import { GraphModel, type ModelChange } from "./graph/model";
 import type { SelectOptions, StreamState, Tab } from "./host";
-import { JobWatcher } from "./jobs";
-import { AgentNameCache } from "./names";
-import { ConsolePanel } from "./panels/console";
-import { DetailsPanel } from "./panels/details";
-import { TimelinePanel } from "./panels/timeline";
-import { TrailView } from "./panels/trail";
-import { WalkthroughPanel } from "./panels/walkthrough";
-import { NodeSelection, statementFor } from "./selection";
-import { Coalesced, LiveStream } from "./stream";
+import { JobWatcher, type JobsHost } from "./jobs";
+import { AgentNameCache, type NamesHost } from "./names";
+import { ConsolePanel, type ConsoleHost } from "./panels/console";
+import { DetailsPanel, type DetailsHost } from "./panels/details";
+import { TimelinePanel, type TimelineHost } from "./panels/timeline";
+import { TrailView, type TrailHost } from "./panels/trail";
+import { WalkthroughPanel, type WalkthroughHost } from "./panels/walkthrough";
+import { NodeSelection, statementFor, type SelectionHost } from "./selection";
+import { Coalesced, LiveStream, type StreamHost } from "./stream";
 import { h, replace } from "./ui/dom";
 import { HelpOverlay } from "./ui/help";
 import { keyAction } from "./ui/keys";
-import { NeighbourhoodNotice } from "./ui/notice";
-import { StatusBar } from "./ui/statusbar";
+import { NeighbourhoodNotice, type NoticeHost } from "./ui/notice";
+import { StatusBar, type StatusHost } from "./ui/statusbar";
 import { Tabs } from "./ui/tabs";
 import { applyTheme, initialTheme } from "./ui/theme";
 import { Toasts } from "./ui/toast";
-import { TopBar } from "./ui/topbar";
+import { TopBar, type TopBarHost } from "./ui/topbar";
 
 export type { SelectOptions, StreamState, Tab } from "./host";
 
@@ -40,7 +40,9 @@ const CHROME_MS = 100;
 /** How often the filters, the walkthrough and a stale trail follow a live stream. */
 const REFRESH_MS = 400;
 
-export class App {
+export class App implements
+  ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
+  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   canvas!: GraphCanvasApi;
