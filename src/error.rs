@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+pub use crate::api::ErrorCode;
+
 /// Everything the library can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -27,22 +29,34 @@ pub enum Error {
     },
     #[error("{path}: {reason}")]
     Input { path: PathBuf, reason: String },
+    /// A request a transport could not decode (a missing field, a value of the wrong type).
+    #[error("{0}")]
+    BadRequest(String),
+    /// A request body over the operation's limit.
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    /// An operation this transport does not offer.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 impl Error {
     /// A stable, machine-readable code: what crosses the IPC and HTTP boundary with the
     /// message, and what a UI matches on (never the message text).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            Error::Usage(_) => "usage",
-            Error::Connection { .. } => "connection",
-            Error::ServerMissing { .. } => "server_missing",
-            Error::Server(_) => "server",
-            Error::ConnectionLost { .. } => "connection_lost",
-            Error::Query(_) => "query",
-            Error::NotFound { .. } => "not_found",
-            Error::Io { .. } => "io",
-            Error::Input { .. } => "input",
+            Error::Usage(_) => ErrorCode::Usage,
+            Error::Connection { .. } => ErrorCode::Connection,
+            Error::ServerMissing { .. } => ErrorCode::ServerMissing,
+            Error::Server(_) => ErrorCode::Server,
+            Error::ConnectionLost { .. } => ErrorCode::ConnectionLost,
+            Error::Query(_) => ErrorCode::Query,
+            Error::NotFound { .. } => ErrorCode::NotFound,
+            Error::Io { .. } => ErrorCode::Io,
+            Error::Input { .. } => ErrorCode::Input,
+            Error::BadRequest(_) => ErrorCode::BadRequest,
+            Error::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
+            Error::Unsupported(_) => ErrorCode::Unsupported,
         }
     }
 

@@ -191,7 +191,7 @@ async function main() {
   const opened = await a.run(async () => {
     const p = window.provex;
     const t = performance.now();
-    const v = await p.backend.view("big", { limit: 200000 });
+    const v = await p.backend.view({ graph: "big", limit: 200000 });
     p.canvas.setGraph(v.nodes, v.edges);
     for (let i = 0; i < 500 && p.canvas.stats().nodes !== v.nodes.length; i++) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));

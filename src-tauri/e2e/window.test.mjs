@@ -99,7 +99,7 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
         if (document.documentElement.dataset.ready === "true" && p && p.canvas && p.canvas.stats().nodes > 0) {
           const graphs = await p.backend.graphs();
           if (graphs.includes("council")) {
-            const stats = await p.backend.stats("council");
+            const stats = await p.backend.stats({ graph: "council" });
             if (p.canvas.stats().nodes === stats.nodes) {
               return {
                 kind: p.backend.kind,
@@ -122,9 +122,9 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
     // A statement whose trail has verifications; what the core says of it.
     const target = await run(async () => {
       const p = window.provex;
-      const view = await p.backend.view("council");
+      const view = await p.backend.view({ graph: "council" });
       for (const n of view.nodes.filter((n) => n.label === "Statement")) {
-        const trail = await p.backend.trail("council", n.id);
+        const trail = await p.backend.trail({ graph: "council", statement: n.id });
         if (trail.verifications.length >= 2) {
           p.canvas.focus(n.id, 0);
           await new Promise((r) => setTimeout(r, 300));

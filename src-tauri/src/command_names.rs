@@ -1,29 +1,7 @@
-// Every IPC command's name: read by build.rs (which makes an `allow-<name>` permission for
-// each) and by the invoke handler's tests, so the two lists cannot drift apart.
+// Generated from src/api/ops.rs by `provex contract`. Do not edit. The desktop shell's IPC
+// commands: read by build.rs (an `allow-<name>` permission each) and by the invoke handler.
 &[
-    "health",
-    "graphs",
-    "delete_graph",
-    "stats",
-    "view",
-    "node",
-    "neighbours",
-    "trace",
-    "path",
-    "query",
-    "trail",
-    "source",
-    "search",
-    "ingest_files",
-    "ingest_bytes",
-    "follow",
-    "demo",
-    "jobs",
-    "stop_job",
-    "tidy",
+    "call",
     "subscribe",
     "unsubscribe",
-    "get_settings",
-    "save_settings",
-    "save_file",
 ]

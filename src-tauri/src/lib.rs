@@ -10,6 +10,7 @@
 mod actions;
 pub mod commands;
 mod dialogs;
+pub mod host;
 mod menu;
 pub mod ops;
 pub mod settings;
@@ -165,33 +166,9 @@ pub fn run() {
             open_facade(app.handle())?;
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::health,
-            commands::graphs,
-            commands::delete_graph,
-            commands::stats,
-            commands::view,
-            commands::node,
-            commands::neighbours,
-            commands::trace,
-            commands::path,
-            commands::query,
-            commands::trail,
-            commands::source,
-            commands::search,
-            commands::ingest_files,
-            commands::ingest_bytes,
-            commands::follow,
-            commands::demo,
-            commands::jobs,
-            commands::stop_job,
-            commands::tidy,
-            commands::subscribe,
-            commands::unsubscribe,
-            commands::get_settings,
-            commands::save_settings,
-            commands::save_file,
-        ])
+        // The commands are the ones declared in the core (src-tauri/src/command_names.rs is
+        // generated from provex::api::ops; a test checks the two lists agree).
+        .invoke_handler(tauri::generate_handler![commands::call, commands::subscribe, commands::unsubscribe])
         .build(context)
         .expect("the Provex window could not start");
 

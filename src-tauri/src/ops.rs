@@ -1,90 +1,21 @@
-//! What each command does, as plain async functions of the facade, so they can be tested
-//! without a window. Each is a call of `provex::facade::Provex`, with the small argument
-//! handling `provex serve`'s routes do (src/serve/routes.rs) mirrored here.
+//! What the shell does beyond the declared operations (which `commands::call` runs through
+//! the core's `provex::facade::Call`): the first start, streams, and the menu's actions
+//! (ingest, export, tidy), as plain async functions of the facade, testable without a window.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use provex::a2ap::Trail;
-use provex::api::{Health, Job, JobState, SearchHit, SourceText, StreamMessage, View};
-use provex::facade::{IngestReport, Provex, Quiet, ViewRequest};
+use provex::api::{Job, JobState, StreamMessage};
+use provex::facade::{IngestReport, Provex, Quiet};
 use provex::ingest::IngestOptions;
-use provex::store::{NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 use provex::{Error, Result};
 
 use crate::shell::Shell;
 
 /// The graph the first start fills with the council demo.
 pub const DEMO_GRAPH: &str = "council";
-
-pub fn health(p: &Provex) -> Health {
-    // No token: the window talks to its own process.
-    p.health(false)
-}
-
-pub async fn graphs(p: &Provex) -> Result<Vec<String>> {
-    p.graphs().await
-}
-
-pub async fn delete_graph(p: &Provex, graph: &str) -> Result<()> {
-    p.delete_graph(graph).await
-}
-
-pub async fn stats(p: &Provex, graph: &str) -> Result<Stats> {
-    p.stats(graph).await
-}
-
-pub async fn view(
-    p: &Provex,
-    graph: &str,
-    root: Option<String>,
-    depth: Option<u32>,
-    limit: Option<u32>,
-) -> Result<View> {
-    let req = ViewRequest { root: root.filter(|r| !r.is_empty()), depth, limit };
-    p.view(graph, req).await
-}
-
-pub async fn node(p: &Provex, graph: &str, id: &str) -> Result<NodeRecord> {
-    p.node(graph, id).await
-}
-
-pub async fn neighbours(p: &Provex, graph: &str, id: &str) -> Result<Subgraph> {
-    p.neighbours(graph, id).await
-}
-
-pub async fn trace(
-    p: &Provex,
-    graph: &str,
-    id: &str,
-    dir: Option<TraceDirection>,
-    depth: Option<u32>,
-) -> Result<Subgraph> {
-    let depth = depth.unwrap_or(10).min(provex::store::read::MAX_DEPTH);
-    p.trace(graph, id, dir.unwrap_or(TraceDirection::Up), depth).await
-}
-
-pub async fn path(p: &Provex, graph: &str, from: &str, to: &str) -> Result<Option<PathResult>> {
-    p.path(graph, from, to).await
-}
-
-pub async fn query(p: &Provex, graph: &str, cypher: &str) -> Result<Table> {
-    p.query(graph, cypher).await
-}
-
-pub async fn trail(p: &Provex, graph: &str, statement: &str) -> Result<Trail> {
-    p.trail(graph, statement).await
-}
-
-pub async fn source(p: &Provex, graph: &str, id: &str) -> Result<SourceText> {
-    p.source_text(graph, id).await
-}
-
-pub async fn search(p: &Provex, graph: &str, q: &str, limit: Option<u32>) -> Result<Vec<SearchHit>> {
-    p.search(graph, q, limit.unwrap_or(50)).await
-}
 
 /// Ingests files on this machine (chosen in the open dialog or dropped on the window).
 pub async fn ingest_files(
@@ -98,40 +29,6 @@ pub async fn ingest_files(
     let format = provex::facade::parse_format(format)?;
     let opts = IngestOptions { format, ..Default::default() };
     p.ingest(graph, paths, opts, cancel, Arc::new(Quiet)).await
-}
-
-/// Ingests a file's bytes sent by the window: saved into the uploads folder, then ingested
-/// (the `upload` route of `provex serve`).
-pub async fn ingest_bytes(
-    p: &Provex,
-    graph: &str,
-    name: &str,
-    bytes: &[u8],
-    format: Option<&str>,
-    cancel: Arc<AtomicBool>,
-) -> Result<IngestReport> {
-    provex::store::validate_graph_name(graph)?;
-    let format = provex::facade::parse_format(format)?;
-    let path = p.new_upload_path(name)?;
-    tokio::fs::write(&path, bytes).await.map_err(|e| io(&path, e))?;
-    let opts = IngestOptions { format, ..Default::default() };
-    p.ingest(graph, &[path], opts, cancel, Arc::new(Quiet)).await
-}
-
-pub fn follow(p: &Arc<Provex>, graph: &str, path: &str, format: Option<&str>) -> Result<Job> {
-    p.start_follow(graph, PathBuf::from(path), format)
-}
-
-pub fn demo(p: &Arc<Provex>, graph: &str, pace_ms: Option<u64>) -> Result<Job> {
-    p.start_demo(graph, pace_ms)
-}
-
-pub fn jobs(p: &Provex) -> Vec<Job> {
-    p.jobs()
-}
-
-pub fn stop_job(p: &Provex, id: &str) -> Result<Job> {
-    p.stop_job(id)
 }
 
 /// Starts forwarding `graph`'s stream after `since` to `send` (see [`crate::stream`]) and

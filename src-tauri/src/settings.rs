@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub use provex::api::{SettingsUpdate, SettingsView};
 use serde::{Deserialize, Serialize};
 
 /// Settings as stored. The password is kept in the file (readable only by the user).
@@ -15,27 +16,6 @@ pub struct Settings {
     pub user: Option<String>,
     pub password: Option<String>,
     /// Connect over TLS (`rediss://`).
-    pub tls: bool,
-}
-
-/// Settings as a window sees them: the password never goes back to the page.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SettingsView {
-    pub url: Option<String>,
-    pub user: Option<String>,
-    pub has_password: bool,
-    pub tls: bool,
-    /// Where they are stored.
-    pub file: String,
-}
-
-/// Settings as a window saves them; `password: None` keeps the stored one, `""` clears it.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SettingsUpdate {
-    pub url: Option<String>,
-    pub user: Option<String>,
-    pub password: Option<String>,
-    #[serde(default)]
     pub tls: bool,
 }
 

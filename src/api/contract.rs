@@ -5,17 +5,32 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::ErrorCode;
+use crate::facade::IngestReport;
+
 /// Every error across the HTTP and IPC boundary: a stable code to match on, and a message
 /// for people.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ApiError {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ApiError { code, message: message.into() }
+    }
 }
 
 impl From<&crate::Error> for ApiError {
     fn from(e: &crate::Error) -> Self {
-        ApiError { code: e.code().to_owned(), message: e.to_string() }
+        ApiError { code: e.code(), message: e.to_string() }
+    }
+}
+
+impl From<crate::Error> for ApiError {
+    fn from(e: crate::Error) -> Self {
+        ApiError::from(&e)
     }
 }
 
@@ -213,23 +228,94 @@ pub struct Job {
     pub detail: Option<String>,
 }
 
-/// Read-only Cypher typed in the console.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct QueryRequest {
-    pub cypher: String,
+
+
+
+/// The desktop database settings as a window sees them: the password never goes back.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SettingsView {
+    /// A shared FalkorDB (`host`, `host:port`, or a `redis://` / `rediss://` URL); none
+    /// means the private server in the app's data folder.
+    pub url: Option<String>,
+    pub user: Option<String>,
+    pub has_password: bool,
+    pub tls: bool,
+    /// Where they are stored.
+    pub file: String,
 }
 
-/// Follow a growing file on the backend's machine.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct FollowRequest {
-    pub path: String,
-    /// `a2a`, `a2ap`, or none to detect.
-    pub format: Option<String>,
+/// A settings change as a window saves it; `password` absent keeps the stored one, `""`
+/// clears it. Takes effect at the next start.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct SettingsUpdate {
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub user: Option<String>,
+    #[serde(default)]
+    pub password: Option<String>,
+    #[serde(default)]
+    pub tls: bool,
 }
 
-/// Run the council demo into a graph, paced (`pace_ms` between records) or at once.
+/// A menu item the desktop shell asks the page to carry out (event `provex://menu`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MenuEvent {
+    pub action: MenuAction,
+    /// The graph the window shows, as the shell knows it.
+    pub graph: Option<String>,
+}
+
+/// What a menu event asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum MenuAction {
+    ExportSvg,
+    ExportPng,
+    Help,
+}
+
+/// Where an ingest started by the shell (open, import, drop) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum IngestState {
+    Started,
+    Done,
+    Failed,
+}
+
+/// An ingest started from the menu or a drop, as the page hears of it (event
+/// `provex://ingest`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct DemoRequest {
-    #[ts(type = "number | null")]
-    pub pace_ms: Option<u64>,
+pub struct IngestEvent {
+    pub state: IngestState,
+    pub graph: String,
+    pub files: Vec<String>,
+    /// Whether the window should show the graph when done (File ▸ Open).
+    pub open: bool,
+    pub report: Option<IngestReport>,
+    pub error: Option<ApiError>,
+}
+
+/// How much a notice matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum NoticeLevel {
+    Info,
+    Error,
+}
+
+/// Something for the page to tell the user (event `provex://notice`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Notice {
+    pub level: NoticeLevel,
+    pub message: String,
+}
+
+/// The names of the desktop shell's events, as the page listens to them.
+pub mod events {
+    pub const MENU: &str = "provex://menu";
+    pub const INGEST: &str = "provex://ingest";
+    pub const NOTICE: &str = "provex://notice";
 }

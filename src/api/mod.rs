@@ -1,9 +1,16 @@
-//! The contract between the core and every UI: the requests, responses and stream messages
-//! that cross the HTTP boundary of `provex serve` and the IPC boundary of the desktop shell,
-//! declared once here. The TypeScript the UI compiles against is generated from these types
-//! (`typescript`), and a test fails when the committed file is stale.
+//! The contract between the core and every UI: the operations (`ops`), their requests
+//! (`requests`), the responses and stream messages (`contract`) and the error codes
+//! (`errors`) that cross the HTTP boundary of `provex serve` and the IPC boundary of the
+//! desktop shell, declared once here. The TypeScript the UI compiles against, its client
+//! and the desktop's capability list are generated from these declarations
+//! (`typescript`), and a test fails when a committed copy is stale.
 
 mod contract;
+mod errors;
+pub mod ops;
+mod requests;
 pub mod typescript;
 
 pub use contract::*;
+pub use errors::ErrorCode;
+pub use requests::*;

@@ -1,9 +1,14 @@
-//! The TypeScript declarations of the contract, generated from the Rust types with `ts-rs`
-//! into one file the UI imports (`ui/src/api/contract.ts`). `provex contract` writes it;
-//! a test fails when the committed file differs from what the types say.
+//! What is generated from the contract, written by `provex contract` and checked fresh by a
+//! test: the TypeScript types (`ui/src/api/contract.ts`, with `ts-rs`), the TypeScript
+//! client both UI transports use (`ui/src/api/client.ts`: one method per operation, the
+//! routes and error codes of each), and the desktop shell's command list and capability
+//! file (what the window may call).
+
+use std::collections::HashSet;
 
 use ts_rs::{Config, TS};
 
+use super::ops::{self, Transport, DESKTOP_COMMANDS, OPERATIONS, STREAMS};
 use super::*;
 use crate::a2ap::{
     ByteRange, EvidenceStatus, Finding, Problem, SignatureStatus, TimeSpan, Trail, TrailClaim, TrailDocument,
@@ -13,89 +18,385 @@ use crate::facade::{DemoReport, IngestReport};
 use crate::ingest::FileReport;
 use crate::store::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 
-/// Where the generated file lives, relative to the repository root.
+/// Where the generated TypeScript types live, relative to the repository root.
 pub const PATH: &str = "ui/src/api/contract.ts";
+/// Where the generated TypeScript client lives.
+pub const CLIENT_PATH: &str = "ui/src/api/client.ts";
+/// The desktop shell's command names (read by its build script and its handler).
+pub const COMMANDS_PATH: &str = "src-tauri/src/command_names.rs";
+/// The desktop window's capability file.
+pub const CAPABILITY_PATH: &str = "src-tauri/capabilities/default.json";
 
-fn decl<T: TS>(cfg: &Config, out: &mut String) {
-    out.push_str("export ");
-    out.push_str(&T::decl(cfg));
-    out.push_str("\n\n");
+const HEADER: &str = "// Generated from src/api (the Rust contract) by `provex contract`. Do not edit:\n\
+                      // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).\n";
+
+fn config() -> Config {
+    // JavaScript numbers hold every count and sequence number Provex sends (< 2^53).
+    Config::new().with_large_int("number")
 }
 
-/// The whole generated file.
+struct Decls {
+    cfg: Config,
+    seen: HashSet<String>,
+    out: String,
+}
+
+impl Decls {
+    fn add<T: TS>(&mut self) {
+        let name = T::name(&self.cfg);
+        self.add_named(name, T::decl(&self.cfg));
+    }
+
+    fn add_named(&mut self, name: String, decl: String) {
+        if self.seen.insert(name) {
+            self.out.push_str("export ");
+            self.out.push_str(&decl);
+            self.out.push_str("\n\n");
+        }
+    }
+}
+
+/// The generated types file.
 pub fn contract_ts() -> String {
-    // JavaScript numbers hold every count and sequence number Provex sends (< 2^53).
-    let cfg = Config::new().with_large_int("number");
-    let mut out = String::from(
-        "// Generated from src/api (the Rust contract) by `provex contract`. Do not edit:\n\
-         // change the Rust types and run `cargo run -- contract` (a test checks it is fresh).\n\n\
-         export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;\n\n",
+    let mut d = Decls { cfg: config(), seen: HashSet::new(), out: String::new() };
+    d.out.push_str(HEADER);
+    d.out.push_str(
+        "\nexport type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;\n\n",
     );
-    let o = &mut out;
-    decl::<ApiError>(&cfg, o);
-    decl::<Health>(&cfg, o);
-    decl::<ViewNode>(&cfg, o);
-    decl::<ViewEdge>(&cfg, o);
-    decl::<ViewMode>(&cfg, o);
-    decl::<View>(&cfg, o);
-    decl::<NodeMove>(&cfg, o);
-    decl::<VerificationKind>(&cfg, o);
-    decl::<VerificationUpdate>(&cfg, o);
-    decl::<StreamMessage>(&cfg, o);
-    decl::<SourceText>(&cfg, o);
-    decl::<SearchHit>(&cfg, o);
-    decl::<JobKind>(&cfg, o);
-    decl::<JobState>(&cfg, o);
-    decl::<Job>(&cfg, o);
-    decl::<QueryRequest>(&cfg, o);
-    decl::<FollowRequest>(&cfg, o);
-    decl::<DemoRequest>(&cfg, o);
-    decl::<Stats>(&cfg, o);
-    decl::<NodeRecord>(&cfg, o);
-    decl::<EdgeRecord>(&cfg, o);
-    decl::<Subgraph>(&cfg, o);
-    decl::<PathResult>(&cfg, o);
-    decl::<Table>(&cfg, o);
-    decl::<TraceDirection>(&cfg, o);
-    decl::<SignatureStatus>(&cfg, o);
-    decl::<EvidenceStatus>(&cfg, o);
-    decl::<ByteRange>(&cfg, o);
-    decl::<TimeSpan>(&cfg, o);
-    decl::<Finding>(&cfg, o);
-    decl::<Problem>(&cfg, o);
-    decl::<TrailClaim>(&cfg, o);
-    decl::<TrailDocument>(&cfg, o);
-    decl::<TrailEvidence>(&cfg, o);
-    decl::<TrailRequest>(&cfg, o);
-    decl::<TrailVerification>(&cfg, o);
-    decl::<Trail>(&cfg, o);
-    decl::<FileReport>(&cfg, o);
-    decl::<IngestReport>(&cfg, o);
-    decl::<DemoReport>(&cfg, o);
+    d.add::<ErrorCode>();
+    d.add::<ApiError>();
+    d.add::<Health>();
+    d.add::<ViewNode>();
+    d.add::<ViewEdge>();
+    d.add::<ViewMode>();
+    d.add::<View>();
+    d.add::<NodeMove>();
+    d.add::<VerificationKind>();
+    d.add::<VerificationUpdate>();
+    d.add::<StreamMessage>();
+    d.add::<SourceText>();
+    d.add::<SearchHit>();
+    d.add::<JobKind>();
+    d.add::<JobState>();
+    d.add::<Job>();
+    d.add::<Stats>();
+    d.add::<NodeRecord>();
+    d.add::<EdgeRecord>();
+    d.add::<Subgraph>();
+    d.add::<PathResult>();
+    d.add::<Table>();
+    d.add::<TraceDirection>();
+    d.add::<SignatureStatus>();
+    d.add::<EvidenceStatus>();
+    d.add::<ByteRange>();
+    d.add::<TimeSpan>();
+    d.add::<Finding>();
+    d.add::<Problem>();
+    d.add::<TrailClaim>();
+    d.add::<TrailDocument>();
+    d.add::<TrailEvidence>();
+    d.add::<TrailRequest>();
+    d.add::<TrailVerification>();
+    d.add::<Trail>();
+    d.add::<FileReport>();
+    d.add::<IngestReport>();
+    d.add::<DemoReport>();
+    d.add::<SettingsView>();
+    d.add::<SettingsUpdate>();
+    d.add::<MenuAction>();
+    d.add::<MenuEvent>();
+    d.add::<IngestState>();
+    d.add::<IngestEvent>();
+    d.add::<NoticeLevel>();
+    d.add::<Notice>();
+    let mut requests = Vec::new();
+    ops::request_decls(&d.cfg, &mut requests);
+    requests.push((StreamRequest::name(&d.cfg), StreamRequest::decl(&d.cfg)));
+    for (name, decl) in requests {
+        d.add_named(name, decl);
+    }
+    let mut out = d.out;
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
+}
+
+/// `delete_graph` → `deleteGraph`.
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The declared type names a TypeScript type expression refers to (`Array<SearchHit>` →
+/// `SearchHit`).
+fn type_names(expr: &str) -> impl Iterator<Item = &str> {
+    expr.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_uppercase()) && !matches!(*w, "Array" | "Record"))
+}
+
+fn jsdoc(doc: &str, indent: &str) -> String {
+    let lines: Vec<&str> = doc.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    match lines.as_slice() {
+        [] => String::new(),
+        [one] => format!("{indent}/** {one} */\n"),
+        many => {
+            let mut s = format!("{indent}/**\n");
+            for l in many {
+                s.push_str(&format!("{indent} * {l}\n"));
+            }
+            s.push_str(&format!("{indent} */\n"));
+            s
+        }
+    }
+}
+
+/// The generated client file.
+pub fn client_ts() -> String {
+    let cfg = config();
+    let mut imports: Vec<String> = vec!["ErrorCode".into()];
+    let mut requests = String::new();
+    let mut responses = String::new();
+    let mut table = String::new();
+    let mut methods = String::new();
+    for op in OPERATIONS {
+        let (req, resp) = ((op.request)(&cfg), (op.response)(&cfg));
+        imports.extend(type_names(&req).chain(type_names(&resp)).map(str::to_owned));
+        requests.push_str(&format!("  {}: {req};\n", op.name));
+        responses.push_str(&format!("  {}: {resp};\n", op.name));
+        let errors: Vec<String> = op.errors.iter().map(|e| format!("\"{e}\"")).collect();
+        table.push_str(&format!(
+            "  {}: {{ method: \"{}\", path: \"{}\", args: \"{}\", desktopOnly: {}, errors: [{}] }},\n",
+            op.name,
+            op.method.as_str(),
+            op.path,
+            op.body.as_str(),
+            op.transport == Transport::Desktop,
+            errors.join(", "),
+        ));
+        methods.push_str(&jsdoc(op.doc, "  "));
+        let default = if req == "NoArgs" { " = {}" } else { "" };
+        let bytes = if op.body == ops::Body::Bytes { ", bytes: Bytes" } else { "" };
+        let pass = if op.body == ops::Body::Bytes { ", bytes" } else { "" };
+        methods.push_str(&format!(
+            "  {}(req: {req}{default}{bytes}): Promise<{resp}> {{\n    return this.transport.call(\"{}\", req{pass});\n  }}\n\n",
+            camel(op.name),
+            op.name,
+        ));
+    }
+    let mut streams = String::new();
+    let mut stream_reqs = String::new();
+    let mut stream_msgs = String::new();
+    let mut stream_table = String::new();
+    for s in STREAMS {
+        let (req, msg) = ((s.request)(&cfg), (s.message)(&cfg));
+        imports.extend(type_names(&req).chain(type_names(&msg)).map(str::to_owned));
+        stream_reqs.push_str(&format!("  {}: {req};\n", s.name));
+        stream_msgs.push_str(&format!("  {}: {msg};\n", s.name));
+        stream_table.push_str(&format!("  {}: {{ path: \"{}\" }},\n", s.name, s.path));
+        streams.push_str(&jsdoc(s.doc, "  "));
+        streams.push_str(&format!(
+            "  {}(req: {req}, handlers: StreamHandlers<{msg}>): Subscription {{\n    return this.transport.subscribe(\"{}\", req, handlers);\n  }}\n\n",
+            camel(s.name),
+            s.name,
+        ));
+    }
+    imports.sort();
+    imports.dedup();
+    let methods = format!("{methods}{streams}");
+    let methods = methods.trim_end();
+    format!(
+        "{HEADER}
+import type {{ {imports} }} from \"./contract\";
+
+export type HttpMethod = \"GET\" | \"POST\" | \"DELETE\";
+
+/** Where an operation's arguments travel over HTTP besides its path's fields: the query
+ *  string, a JSON body, or the query string with a file's bytes as the body. */
+export type ArgsIn = \"query\" | \"json\" | \"bytes\";
+
+export interface OperationInfo {{
+  readonly method: HttpMethod;
+  /** Under `/api`; `{{field}}` segments are request fields. Empty: desktop only. */
+  readonly path: string;
+  readonly args: ArgsIn;
+  readonly desktopOnly: boolean;
+  /** The codes it can fail with besides bad_request, connection, connection_lost, server. */
+  readonly errors: readonly ErrorCode[];
+}}
+
+export interface Requests {{
+{requests}}}
+
+export interface Responses {{
+{responses}}}
+
+export type OperationName = keyof Requests & keyof Responses;
+
+export const OPERATIONS: {{ readonly [K in OperationName]: OperationInfo }} = {{
+{table}}};
+
+export interface StreamRequests {{
+{stream_reqs}}}
+
+export interface StreamMessages {{
+{stream_msgs}}}
+
+export type StreamName = keyof StreamRequests & keyof StreamMessages;
+
+export const STREAMS: {{ readonly [K in StreamName]: {{ readonly path: string }} }} = {{
+{stream_table}}};
+
+/** Every error code, for checking what a server sent. */
+export const ERROR_CODES: readonly ErrorCode[] = [{codes}];
+
+/** The desktop shell's events, by what they carry. */
+export const SHELL_EVENTS = {{ menu: \"{menu}\", ingest: \"{ingest}\", notice: \"{notice}\" }} as const;
+
+/** A file's bytes, for the operations that take one. */
+export type Bytes = Blob | ArrayBuffer | Uint8Array;
+
+/** A live subscription; `close()` ends it. */
+export interface Subscription {{
+  close(): void;
+}}
+
+export interface StreamHandlers<M> {{
+  /** Every message, in sequence order. */
+  onMessage(msg: M): void;
+  /** Connection state changes (the transport reconnects by itself). */
+  onStatus?(status: \"open\" | \"reconnecting\" | \"closed\"): void;
+}}
+
+/** How a client reaches the backend: HTTP and server-sent events (http.ts), or Tauri IPC
+ *  (tauri.ts). Failures reject with a `BackendError` carrying the `{{code, message}}`. */
+export interface Transport {{
+  readonly kind: \"http\" | \"tauri\";
+  call<K extends OperationName>(op: K, req: Requests[K], bytes?: Bytes): Promise<Responses[K]>;
+  subscribe<K extends StreamName>(stream: K, req: StreamRequests[K], handlers: StreamHandlers<StreamMessages[K]>): Subscription;
+}}
+
+/** Every operation and stream as a method, over either transport. */
+export class Client {{
+  constructor(readonly transport: Transport) {{}}
+
+  get kind(): \"http\" | \"tauri\" {{
+    return this.transport.kind;
+  }}
+
+{methods}
+}}
+",
+        imports = imports.join(", "),
+        codes = ErrorCode::ALL.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", "),
+        menu = events::MENU,
+        ingest = events::INGEST,
+        notice = events::NOTICE,
+    )
+}
+
+/// The desktop shell's command names, as Rust source (`include!`d by its build script).
+pub fn commands_rs() -> String {
+    let mut s = String::from(
+        "// Generated from src/api/ops.rs by `provex contract`. Do not edit. The desktop shell's IPC\n\
+         // commands: read by build.rs (an `allow-<name>` permission each) and by the invoke handler.\n&[\n",
+    );
+    for c in DESKTOP_COMMANDS {
+        s.push_str(&format!("    \"{c}\",\n"));
+    }
+    s.push_str("]\n");
+    s
+}
+
+/// The main window's capability: its commands and the shell's events, nothing else.
+pub fn capability_json() -> String {
+    let mut permissions = vec!["core:event:allow-listen".to_owned(), "core:event:allow-unlisten".to_owned()];
+    permissions.extend(DESKTOP_COMMANDS.iter().map(|c| format!("allow-{}", c.replace('_', "-"))));
+    let desktop_ops: Vec<&str> = OPERATIONS.iter().map(|o| o.name).collect();
+    let value = serde_json::json!({
+        "$schema": "../gen/schemas/desktop-schema.json",
+        "identifier": "default",
+        "description": format!(
+            "Generated from src/api/ops.rs by `provex contract`. The main window: the Provex commands \
+             (`call` runs the declared operations: {}), listening to the shell's events. No plugin is \
+             reachable from the page (dialogs and window state are driven from Rust).",
+            desktop_ops.join(", ")
+        ),
+        "windows": ["main"],
+        "permissions": permissions,
+    });
+    let mut s = serde_json::to_string_pretty(&value).expect("json");
+    s.push('\n');
+    s
+}
+
+/// Every generated file: its path from the repository root and its content.
+pub fn generated() -> Vec<(&'static str, String)> {
+    vec![
+        (PATH, contract_ts()),
+        (CLIENT_PATH, client_ts()),
+        (COMMANDS_PATH, commands_rs()),
+        (CAPABILITY_PATH, capability_json()),
+    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// CI fails here when a contract type changed and the UI's copy was not regenerated.
+    /// CI fails here when a declaration changed and a generated file was not regenerated.
     #[test]
-    fn committed_typescript_is_fresh() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(PATH);
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        let fresh = contract_ts();
-        assert!(committed == fresh, "{PATH} is stale: run `cargo run -- contract` and commit the result");
+    fn committed_generated_files_are_fresh() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for (path, fresh) in generated() {
+            let committed = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+            assert!(committed == fresh, "{path} is stale: run `cargo run -- contract` and commit the result");
+        }
     }
 
     #[test]
     fn no_bigint_and_every_type_exported_once() {
         let ts = contract_ts();
         assert!(!ts.contains("bigint"), "counts must be plain numbers in TypeScript");
-        for name in ["View", "StreamMessage", "Trail", "ApiError", "Job"] {
+        for name in ["View", "StreamMessage", "Trail", "ApiError", "Job", "ErrorCode", "TraceRequest"] {
             assert_eq!(ts.matches(&format!("export type {name} =")).count(), 1, "{name}");
         }
+        assert!(ts.contains("export type ApiError = { code: ErrorCode"), "codes are the enum");
+    }
+
+    #[test]
+    fn the_client_has_every_operation_and_imports_what_it_names() {
+        let client = client_ts();
+        let contract = contract_ts();
+        for op in OPERATIONS {
+            assert!(client.contains(&format!("  {}(req: ", camel(op.name))), "{}", op.name);
+            assert!(client.contains(&format!("  {}: {{ method: ", op.name)), "{}", op.name);
+        }
+        let imports = client.lines().find(|l| l.starts_with("import type")).unwrap();
+        for name in imports.trim_start_matches("import type { ").split(" }").next().unwrap().split(", ") {
+            assert!(contract.contains(&format!("export type {name} =")), "{name} is not in contract.ts");
+        }
+        assert_eq!(camel("delete_graph"), "deleteGraph");
+        assert_eq!(type_names("Array<SearchHit> | null").collect::<Vec<_>>(), ["SearchHit"]);
+    }
+
+    #[test]
+    fn the_capability_allows_exactly_the_desktop_commands() {
+        let cap: serde_json::Value = serde_json::from_str(&capability_json()).unwrap();
+        let perms: Vec<&str> = cap["permissions"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+        assert_eq!(
+            perms,
+            ["core:event:allow-listen", "core:event:allow-unlisten", "allow-call", "allow-subscribe", "allow-unsubscribe"]
+        );
     }
 }

@@ -210,11 +210,12 @@ pub enum Command {
         #[arg(long)]
         open: bool,
     },
-    /// Write the TypeScript declarations of the UI contract (generated from the Rust types).
+    /// Write what is generated from the API declarations: the UI's TypeScript types and
+    /// client, the desktop shell's command list and capability file.
     Contract {
-        /// Where to write them.
-        #[arg(long, short, default_value = provex::api::typescript::PATH)]
-        out: PathBuf,
+        /// The repository root they are written under.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
     },
     /// Run read-only Cypher.
     Query {
@@ -337,9 +338,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
         }
         Command::Keys { command } => return keys(command),
-        Command::Contract { out } => {
-            std::fs::write(&out, provex::api::typescript::contract_ts())
-                .with_context(|| out.display().to_string())?;
+        Command::Contract { root } => {
+            for (path, text) in provex::api::typescript::generated() {
+                let out = root.join(path);
+                std::fs::write(&out, text).with_context(|| out.display().to_string())?;
+                eprintln!("wrote {}", out.display());
+            }
             return Ok(0);
         }
         Command::Sign { file, key, embed, out } => {

@@ -2,12 +2,14 @@
 //! call it too, and none of them reach the store or the ingest pipeline around it.
 
 mod a2ap;
+mod calls;
 mod demo;
 mod explore;
 mod jobs;
 mod layout;
 mod live;
 
+pub use calls::{Call, DesktopHost, Payload};
 pub use a2ap::{add_key, generate_key, read_registry, sign_file, verify_files, Keys};
 pub use demo::{write_council_files, DemoReport};
 pub use jobs::parse_format;

@@ -4,11 +4,12 @@
 //! own files hold no data and are public: the page loads, then asks for the token.
 
 use axum::extract::{Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::{ApiFailure, AppState};
+use crate::api::ErrorCode;
 
 /// Compares without stopping at the first difference.
 fn same(a: &[u8], b: &[u8]) -> bool {
@@ -32,8 +33,7 @@ pub async fn check(State(state): State<AppState>, req: Request, next: Next) -> R
         let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
         if !host_is_loopback(host) {
             return ApiFailure::new(
-                StatusCode::FORBIDDEN,
-                "forbidden_host",
+                ErrorCode::ForbiddenHost,
                 format!("requests must name a loopback host, not {host}"),
             )
             .into_response();
@@ -52,13 +52,12 @@ pub async fn check(State(state): State<AppState>, req: Request, next: Next) -> R
         match given {
             Some(t) if same(t.as_bytes(), expected.as_bytes()) => {}
             Some(_) => {
-                return ApiFailure::new(StatusCode::UNAUTHORIZED, "unauthorized", "the token is wrong")
+                return ApiFailure::new(ErrorCode::Unauthorized, "the token is wrong")
                     .into_response()
             }
             None => {
                 return ApiFailure::new(
-                    StatusCode::UNAUTHORIZED,
-                    "unauthorized",
+                    ErrorCode::Unauthorized,
                     "this server needs a token: `Authorization: Bearer <token>` or `?token=<token>`",
                 )
                 .into_response()

@@ -1,11 +1,11 @@
-//! Errors as they cross the HTTP boundary: `{code, message}` with a status that says whose
-//! fault it was.
+//! Errors as they cross the HTTP boundary: `{code, message}` with the status the code
+//! declares (`api::ErrorCode::http_status`), which says whose fault it was.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use crate::api::ApiError;
+use crate::api::{ApiError, ErrorCode};
 use crate::error::Error;
 
 /// A failed request.
@@ -16,24 +16,19 @@ pub struct ApiFailure {
 }
 
 impl ApiFailure {
-    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> Self {
-        ApiFailure { status, body: ApiError { code: code.to_owned(), message: message.into() } }
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        let status = StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        ApiFailure { status, body: ApiError::new(code, message) }
     }
-}
 
-/// The HTTP status of each library error.
-pub fn status_of(e: &Error) -> StatusCode {
-    match e {
-        Error::Usage(_) | Error::Input { .. } | Error::Query(_) | Error::Io { .. } => StatusCode::BAD_REQUEST,
-        Error::NotFound { .. } => StatusCode::NOT_FOUND,
-        Error::Connection { .. } | Error::ConnectionLost { .. } => StatusCode::SERVICE_UNAVAILABLE,
-        Error::ServerMissing { .. } | Error::Server(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    pub fn from_error(e: &Error) -> Self {
+        ApiFailure::new(e.code(), e.to_string())
     }
 }
 
 impl From<Error> for ApiFailure {
     fn from(e: Error) -> Self {
-        ApiFailure { status: status_of(&e), body: ApiError::from(&e) }
+        ApiFailure::from_error(&e)
     }
 }
 

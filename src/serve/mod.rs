@@ -173,7 +173,7 @@ mod tests {
         assert!(check_options(&opts("127.0.0.1:0", None)).is_ok());
         assert!(check_options(&opts("[::1]:0", None)).is_ok());
         let e = check_options(&opts("0.0.0.0:7878", None)).unwrap_err();
-        assert_eq!(e.code(), "usage");
+        assert_eq!(e.code(), crate::api::ErrorCode::Usage);
         assert!(e.to_string().contains("--token"), "{e}");
         assert!(check_options(&opts("0.0.0.0:7878", Some("0123456789abcdef"))).is_ok());
         assert!(check_options(&opts("0.0.0.0:7878", Some("short"))).is_err());

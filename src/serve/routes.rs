@@ -1,55 +1,50 @@
-//! The JSON API: one handler per facade call, each a few lines. Graph names come in the
-//! path; node names and other text in the query string or a JSON body.
+//! The JSON API, made from the operation declarations (`api::ops`): each declared route
+//! decodes its arguments (the path's fields, then the query string or the JSON body) and
+//! runs the operation through the facade (`facade::Call`). Decoding is done here rather
+//! than by axum's extractors so that every refusal (a missing parameter, malformed JSON, a
+//! wrong content type, a body too large, an unknown route or method) is `{code, message}`.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::IntoResponse;
-use axum::routing::{delete, get, post};
-use axum::{middleware, Json, Router};
-use futures_util::StreamExt;
-use serde::Deserialize;
-use tokio::io::AsyncWriteExt;
+use axum::extract::{FromRequestParts, RawPathParams, Request, State};
+use axum::http::{header, request::Parts, HeaderMap, HeaderValue, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{on, MethodFilter, MethodRouter};
+use axum::{middleware, Router};
+use futures_util::{StreamExt, TryStreamExt};
 
 use super::{auth, stream, ui, ApiFailure, AppState};
-use crate::api::{DemoRequest, FollowRequest, Job, QueryRequest, SearchHit, SourceText, View};
-use crate::error::Error;
-use crate::facade::{IngestReport, Quiet, ViewRequest};
-use crate::ingest::IngestOptions;
-use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
+use crate::api::ops::{self, Args, Body as ArgsIn, Method, OpInfo, Transport};
+use crate::api::{ErrorCode, StreamRequest};
+use crate::facade::Call;
 
-type ApiResult<T> = Result<Json<T>, ApiFailure>;
-
+/// Largest JSON body an operation takes.
+const MAX_JSON: usize = 2 << 20;
 /// Largest file a UI may upload.
-const MAX_UPLOAD: usize = 4 << 30;
+const MAX_UPLOAD: u64 = 4 << 30;
 
 pub fn router(state: AppState, ui_dir: Option<PathBuf>) -> Router {
-    let api = Router::new()
-        .route("/health", get(health))
-        .route("/graphs", get(graphs))
-        .route("/graphs/{graph}", delete(delete_graph))
-        .route("/graphs/{graph}/stats", get(stats))
-        .route("/graphs/{graph}/view", get(view))
-        .route("/graphs/{graph}/node", get(node))
-        .route("/graphs/{graph}/neighbours", get(neighbours))
-        .route("/graphs/{graph}/trace", get(trace))
-        .route("/graphs/{graph}/path", get(path))
-        .route("/graphs/{graph}/query", post(query))
-        .route("/graphs/{graph}/trail", get(trail))
-        .route("/graphs/{graph}/source", get(source))
-        .route("/graphs/{graph}/search", get(search))
-        .route("/graphs/{graph}/upload", post(upload).layer(DefaultBodyLimit::max(MAX_UPLOAD)))
-        .route("/graphs/{graph}/follow", post(follow))
-        .route("/graphs/{graph}/demo", post(demo))
-        .route("/graphs/{graph}/tidy", post(tidy))
-        .route("/graphs/{graph}/stream", get(stream_graph))
-        .route("/jobs", get(jobs))
-        .route("/jobs/{id}", delete(stop_job))
-        .fallback(|| async { ApiFailure::new(StatusCode::NOT_FOUND, "not_found", "no such API route") });
+    let mut routes: HashMap<&'static str, MethodRouter<AppState>> = HashMap::new();
+    for op in ops::OPERATIONS.iter().filter(|o| o.transport == Transport::Both) {
+        let filter = match op.method {
+            Method::Get => MethodFilter::GET,
+            Method::Post => MethodFilter::POST,
+            Method::Delete => MethodFilter::DELETE,
+        };
+        let handler = move |State(s): State<AppState>, req: Request| handle(s, op, req);
+        let entry = routes.remove(op.path).unwrap_or_default();
+        routes.insert(op.path, entry.on(filter, handler));
+    }
+    let mut api = Router::new();
+    for (path, methods) in routes {
+        api = api.route(path, methods.fallback(method_not_allowed));
+    }
+    for s in ops::STREAMS {
+        api = api.route(s.path, on(MethodFilter::GET, stream_graph).fallback(method_not_allowed));
+    }
+    let api = api.fallback(|| async { ApiFailure::new(ErrorCode::NotFound, "no such API route") });
     Router::new()
         .nest("/api", api)
         .merge(ui::router(ui_dir))
@@ -57,207 +52,158 @@ pub fn router(state: AppState, ui_dir: Option<PathBuf>) -> Router {
         .with_state(state)
 }
 
-async fn health(State(s): State<AppState>) -> ApiResult<crate::api::Health> {
-    Ok(Json(s.provex.health(s.token.is_some())))
+async fn method_not_allowed() -> ApiFailure {
+    ApiFailure::new(ErrorCode::MethodNotAllowed, "this API route does not take that method")
 }
 
-async fn graphs(State(s): State<AppState>) -> ApiResult<Vec<String>> {
-    Ok(Json(s.provex.graphs().await?))
+/// The path's `{field}`s, URL-encoded as query pairs.
+async fn path_fields(parts: &mut Parts, state: &AppState) -> Result<Vec<(String, String)>, ApiFailure> {
+    let params = RawPathParams::from_request_parts(parts, state)
+        .await
+        .map_err(|e| ApiFailure::new(ErrorCode::BadRequest, e.body_text()))?;
+    Ok(params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect())
 }
 
-async fn delete_graph(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-) -> Result<StatusCode, ApiFailure> {
-    s.provex.delete_graph(&graph).await?;
-    Ok(StatusCode::NO_CONTENT)
+/// The path's fields and then the request's query string, as one URL-encoded query.
+fn query_string(fields: &[(String, String)], uri: &Uri) -> String {
+    let mut q = form_urlencoded::Serializer::new(String::new());
+    q.extend_pairs(fields);
+    let mut q = q.finish();
+    if let Some(rest) = uri.query().filter(|r| !r.is_empty()) {
+        if !q.is_empty() {
+            q.push('&');
+        }
+        q.push_str(rest);
+    }
+    q
 }
 
-async fn stats(State(s): State<AppState>, Path(graph): Path<String>) -> ApiResult<Stats> {
-    Ok(Json(s.provex.stats(&graph).await?))
-}
-
-#[derive(Deserialize)]
-struct ViewQuery {
-    root: Option<String>,
-    depth: Option<u32>,
-    limit: Option<u32>,
-}
-
-async fn view(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<ViewQuery>,
-) -> ApiResult<View> {
-    let req = ViewRequest { root: q.root.filter(|r| !r.is_empty()), depth: q.depth, limit: q.limit };
-    Ok(Json(s.provex.view(&graph, req).await?))
-}
-
-#[derive(Deserialize)]
-struct IdQuery {
-    id: String,
-}
-
-async fn node(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<IdQuery>,
-) -> ApiResult<NodeRecord> {
-    Ok(Json(s.provex.node(&graph, &q.id).await?))
-}
-
-async fn neighbours(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<IdQuery>,
-) -> ApiResult<Subgraph> {
-    Ok(Json(s.provex.neighbours(&graph, &q.id).await?))
-}
-
-#[derive(Deserialize)]
-struct TraceQuery {
-    id: String,
-    dir: Option<TraceDirection>,
-    depth: Option<u32>,
-}
-
-async fn trace(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<TraceQuery>,
-) -> ApiResult<Subgraph> {
-    let depth = q.depth.unwrap_or(10).min(crate::store::read::MAX_DEPTH);
-    Ok(Json(s.provex.trace(&graph, &q.id, q.dir.unwrap_or(TraceDirection::Up), depth).await?))
-}
-
-#[derive(Deserialize)]
-struct PathQuery {
-    from: String,
-    to: String,
-}
-
-async fn path(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<PathQuery>,
-) -> ApiResult<Option<PathResult>> {
-    Ok(Json(s.provex.path(&graph, &q.from, &q.to).await?))
-}
-
-async fn query(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Json(req): Json<QueryRequest>,
-) -> ApiResult<Table> {
-    Ok(Json(s.provex.query(&graph, &req.cypher).await?))
-}
-
-#[derive(Deserialize)]
-struct TrailQuery {
-    statement: String,
-}
-
-async fn trail(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<TrailQuery>,
-) -> ApiResult<crate::a2ap::Trail> {
-    Ok(Json(s.provex.trail(&graph, &q.statement).await?))
-}
-
-async fn source(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<IdQuery>,
-) -> ApiResult<SourceText> {
-    Ok(Json(s.provex.source_text(&graph, &q.id).await?))
-}
-
-#[derive(Deserialize)]
-struct SearchQuery {
-    q: String,
-    limit: Option<u32>,
-}
-
-async fn search(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<SearchQuery>,
-) -> ApiResult<Vec<SearchHit>> {
-    Ok(Json(s.provex.search(&graph, &q.q, q.limit.unwrap_or(50)).await?))
-}
-
-#[derive(Deserialize)]
-struct UploadQuery {
-    name: String,
-    format: Option<String>,
-}
-
-async fn upload(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<UploadQuery>,
-    body: Body,
-) -> ApiResult<IngestReport> {
-    crate::store::validate_graph_name(&graph)?;
-    let format = crate::facade::parse_format(q.format.as_deref())?;
-    let path = s.provex.new_upload_path(&q.name)?;
-    let mut file = tokio::fs::File::create(&path).await.map_err(|e| Error::io(&path, e))?;
+/// A whole body of at most `limit` bytes.
+async fn read_limited(body: Body, limit: usize) -> Result<Vec<u8>, ApiFailure> {
+    let mut out = Vec::new();
     let mut data = body.into_data_stream();
     while let Some(chunk) = data.next().await {
-        let chunk = chunk.map_err(|e| Error::Usage(format!("upload interrupted: {e}")))?;
-        file.write_all(&chunk).await.map_err(|e| Error::io(&path, e))?;
+        let chunk = chunk.map_err(|e| ApiFailure::new(ErrorCode::BadRequest, format!("cannot read the body: {e}")))?;
+        if out.len() + chunk.len() > limit {
+            return Err(ApiFailure::new(
+                ErrorCode::PayloadTooLarge,
+                format!("the body is over {} MiB", limit >> 20),
+            ));
+        }
+        out.extend_from_slice(&chunk);
     }
-    file.flush().await.map_err(|e| Error::io(&path, e))?;
-    drop(file);
-    let opts = IngestOptions { format, ..Default::default() };
-    let report =
-        s.provex.ingest(&graph, &[path], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet)).await?;
-    Ok(Json(report))
+    Ok(out)
 }
 
-async fn follow(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Json(req): Json<FollowRequest>,
-) -> ApiResult<Job> {
-    Ok(Json(s.provex.start_follow(&graph, PathBuf::from(req.path), req.format.as_deref())?))
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|m| {
+            let m = m.trim().to_ascii_lowercase();
+            m == "application/json" || (m.starts_with("application/") && m.ends_with("+json"))
+        })
 }
 
-async fn demo(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Json(req): Json<DemoRequest>,
-) -> ApiResult<Job> {
-    Ok(Json(s.provex.start_demo(&graph, req.pace_ms)?))
+async fn handle(state: AppState, op: &'static OpInfo, req: Request) -> Response {
+    match run(&state, op, req).await {
+        Ok(json) => {
+            let mut res = Response::new(Body::from(json));
+            res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            res
+        }
+        Err(f) => f.into_response(),
+    }
 }
 
-async fn tidy(State(s): State<AppState>, Path(graph): Path<String>) -> Result<StatusCode, ApiFailure> {
-    s.provex.tidy(&graph).await?;
-    Ok(StatusCode::NO_CONTENT)
+async fn run(state: &AppState, op: &'static OpInfo, req: Request) -> Result<String, ApiFailure> {
+    let (mut parts, body) = req.into_parts();
+    let fields = path_fields(&mut parts, state).await?;
+    let call = Call::http(&state.provex, state.token.is_some());
+    let query = || query_string(&fields, &parts.uri);
+    let (args, call) = match op.body {
+        ArgsIn::Query => (Args::Query(query()), call),
+        ArgsIn::Bytes => {
+            let mut seen = 0u64;
+            let stream = body.into_data_stream().map_err(std::io::Error::other).and_then(move |chunk| {
+                seen += chunk.len() as u64;
+                let over = seen > MAX_UPLOAD;
+                async move {
+                    if over {
+                        Err(std::io::Error::new(
+                            std::io::ErrorKind::FileTooLarge,
+                            format!("the upload is over {} GiB", MAX_UPLOAD >> 30),
+                        ))
+                    } else {
+                        Ok(chunk)
+                    }
+                }
+            });
+            (Args::Query(query()), call.with_payload(Box::pin(stream)))
+        }
+        ArgsIn::Json => {
+            let bytes = read_limited(body, MAX_JSON).await?;
+            let mut value = if bytes.iter().all(u8::is_ascii_whitespace) {
+                serde_json::Value::Object(Default::default())
+            } else if !is_json(&parts.headers) {
+                return Err(ApiFailure::new(
+                    ErrorCode::UnsupportedMediaType,
+                    "send the arguments as JSON with `Content-Type: application/json`",
+                ));
+            } else {
+                serde_json::from_slice(&bytes)
+                    .map_err(|e| ApiFailure::new(ErrorCode::BadRequest, format!("the body is not valid JSON: {e}")))?
+            };
+            let Some(obj) = value.as_object_mut() else {
+                return Err(ApiFailure::new(ErrorCode::BadRequest, "the body must be a JSON object"));
+            };
+            for (k, v) in fields.iter().cloned() {
+                obj.insert(k, serde_json::Value::String(v));
+            }
+            (Args::Json(value), call)
+        }
+    };
+    Ok(call.run(op.name, args).await?)
 }
 
-async fn jobs(State(s): State<AppState>) -> ApiResult<Vec<Job>> {
-    Ok(Json(s.provex.jobs()))
+async fn stream_graph(State(s): State<AppState>, req: Request) -> Response {
+    let (mut parts, _) = req.into_parts();
+    let fields = match path_fields(&mut parts, &s).await {
+        Ok(f) => f,
+        Err(f) => return f.into_response(),
+    };
+    let req: StreamRequest = match Args::Query(query_string(&fields, &parts.uri)).decode() {
+        Ok(r) => r,
+        Err(e) => return ApiFailure::from(e).into_response(),
+    };
+    let last_event =
+        parts.headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok());
+    let since = req.since.or(last_event).unwrap_or(0);
+    match s.provex.watch(&req.graph, since).await {
+        Ok((backlog, rx)) => stream::events(s.provex.clone(), req.graph, since, backlog, rx).into_response(),
+        Err(e) => ApiFailure::from(e).into_response(),
+    }
 }
 
-async fn stop_job(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult<Job> {
-    Ok(Json(s.provex.stop_job(&id)?))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-#[derive(Deserialize)]
-struct StreamQuery {
-    since: Option<u64>,
-}
-
-async fn stream_graph(
-    State(s): State<AppState>,
-    Path(graph): Path<String>,
-    Query(q): Query<StreamQuery>,
-    headers: HeaderMap,
-) -> Result<impl IntoResponse, ApiFailure> {
-    let last_event = headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok());
-    let since = q.since.or(last_event).unwrap_or(0);
-    let (backlog, rx) = s.provex.watch(&graph, since).await?;
-    Ok(stream::events(s.provex.clone(), graph, since, backlog, rx))
+    #[test]
+    fn json_content_types() {
+        let mut h = HeaderMap::new();
+        assert!(!is_json(&h));
+        for (v, json) in [
+            ("application/json", true),
+            ("application/json; charset=utf-8", true),
+            ("Application/JSON", true),
+            ("application/ld+json", true),
+            ("text/plain", false),
+            ("application/x-www-form-urlencoded", false),
+        ] {
+            h.insert(header::CONTENT_TYPE, HeaderValue::from_static(v));
+            assert_eq!(is_json(&h), json, "{v}");
+        }
+    }
 }

@@ -259,7 +259,8 @@ async fn stream_places_new_nodes_without_moving_old_ones_and_resumes() {
 
     // Tidy-up: its moves arrive on the stream.
     let r = client().post(format!("{base}/api/graphs/{graph}/tidy")).send().await.unwrap();
-    assert_eq!(r.status(), 204);
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.json::<Value>().await.unwrap(), Value::Null);
     let msg = again.next().await;
     let StreamMessage::Moves { seq, moves, .. } = msg else { panic!("expected moves, got {msg:?}") };
     assert_eq!(seq, messages.len() as u64 + 1);
@@ -294,7 +295,9 @@ async fn upload_keeps_good_lines_and_reports_rejects() {
     let file = &report.files[0];
     assert!(file.path.starts_with(provex.uploads_dir()), "{:?}", file.path);
     let rejects = std::fs::read_to_string(file.rejects_file.as_ref().unwrap()).unwrap();
-    assert!(rejects.contains("line 4") || rejects.contains("\"line\":4"), "{rejects}");
+    let rejected: Vec<Value> = rejects.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rejected.len(), 1, "{rejects}");
+    assert_eq!((rejected[0]["line"].as_u64(), rejected[0]["text"].as_str()), (Some(4), Some("{this is not json")));
     assert!(provex.stats(&graph).await.unwrap().nodes > 0);
 
     let r = client()
@@ -390,5 +393,56 @@ async fn token_and_host_are_checked_on_every_request() {
         .await
         .unwrap();
     assert_eq!(health["auth"], true);
+    running.stop().await;
+}
+
+/// What axum would refuse before a handler runs, and routes or methods that do not exist:
+/// every one is `{code, message}` with the status its code declares.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_refusal_is_code_and_message() {
+    let (_provex, graph, running, base) = start("serve_refusals", None).await;
+    let check = |r: reqwest::Response, status: u16, code: &'static str| async move {
+        assert_eq!(r.status(), status);
+        let ct = r.headers()["content-type"].to_str().unwrap().to_owned();
+        assert_eq!(ct, "application/json");
+        let e: Value = r.json().await.unwrap();
+        assert_eq!(e["code"], code, "{e}");
+        assert!(!e["message"].as_str().unwrap().is_empty());
+        e["message"].as_str().unwrap().to_owned()
+    };
+    let c = client();
+    // A missing query parameter.
+    let m = check(c.get(format!("{base}/api/graphs/{graph}/node")).send().await.unwrap(), 400, "bad_request").await;
+    assert!(m.contains("missing field `id`"), "{m}");
+    // A parameter of the wrong type.
+    let r = c.get(format!("{base}/api/graphs/{graph}/trace?id=x&depth=deep")).send().await.unwrap();
+    check(r, 400, "bad_request").await;
+    let r = c.get(format!("{base}/api/graphs/{graph}/trace?id=x&dir=sideways")).send().await.unwrap();
+    check(r, 400, "bad_request").await;
+    // Malformed JSON, JSON that is not an object, a missing field in the body.
+    let q = format!("{base}/api/graphs/{graph}/query");
+    let json = |body: &str| c.post(&q).header("content-type", "application/json").body(body.to_owned());
+    let m = check(json("{\"cypher\": ").send().await.unwrap(), 400, "bad_request").await;
+    assert!(m.contains("not valid JSON"), "{m}");
+    check(json("[1, 2]").send().await.unwrap(), 400, "bad_request").await;
+    let m = check(json("{}").send().await.unwrap(), 400, "bad_request").await;
+    assert!(m.contains("missing field `cypher`"), "{m}");
+    // A wrong content type.
+    let r = c.post(&q).header("content-type", "text/plain").body("MATCH (n) RETURN n").send().await.unwrap();
+    check(r, 415, "unsupported_media_type").await;
+    // A body too large.
+    let big = format!("{{\"cypher\": \"{}\"}}", "x".repeat(3 << 20));
+    check(json(&big).send().await.unwrap(), 413, "payload_too_large").await;
+    // A method the route does not take, and routes that do not exist.
+    check(c.put(format!("{base}/api/graphs")).send().await.unwrap(), 405, "method_not_allowed").await;
+    check(c.get(format!("{base}/api/graphs/{graph}/tidy")).send().await.unwrap(), 405, "method_not_allowed").await;
+    check(c.get(format!("{base}/api/nothing")).send().await.unwrap(), 404, "not_found").await;
+    check(c.get(format!("{base}/api/graphs/{graph}/nothing")).send().await.unwrap(), 404, "not_found").await;
+    // Desktop-only operations have no route.
+    check(c.post(format!("{base}/api/get_settings")).send().await.unwrap(), 404, "not_found").await;
+    // A good request still works, with an empty body where the operation takes JSON.
+    let r = c.post(format!("{base}/api/graphs/{graph}/tidy")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.json::<Value>().await.unwrap(), Value::Null);
     running.stop().await;
 }

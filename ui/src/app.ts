@@ -392,7 +392,7 @@ export class App implements
   async tidy(): Promise<void> {
     if (!this.graph) return;
     try {
-      await this.backend.tidy(this.graph);
+      await this.backend.tidy({ graph: this.graph });
       if (this.model.mode !== "whole") this.toasts.info("Tidy-up moves arrive on the live stream, which a neighbourhood view does not follow.");
     } catch (e) {
       this.toasts.error(e, "Tidy-up");

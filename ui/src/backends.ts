@@ -3,12 +3,11 @@
 // lifetime (sessionStorage) and taken out of the address bar so it is not shared by copying it.
 
 import type { Backend } from "./api/backend";
-import { HttpBackend } from "./api/http";
+import { httpBackend } from "./api/http";
 
-// api/tauri.ts (written with the desktop shell) must export `TauriBackend`, a Backend
-// class with a no-argument constructor. A lazy glob keeps it out of the browser bundle's
-// main chunk and lets this compile before the file exists.
-const tauriModules = import.meta.glob<{ TauriBackend: new () => Backend }>("./api/tauri.ts");
+// api/tauri.ts exports `tauriBackend()`. A lazy glob keeps it (and @tauri-apps/api) out of
+// the browser bundle's main chunk.
+const tauriModules = import.meta.glob<{ tauriBackend: () => Backend }>("./api/tauri.ts");
 
 const TOKEN_KEY = "provex.token";
 
@@ -41,8 +40,8 @@ export async function pickBackend(): Promise<Backend> {
   if (inTauri()) {
     const load = tauriModules["./api/tauri.ts"];
     if (!load) throw new Error("This build has no Tauri backend (src/api/tauri.ts).");
-    const { TauriBackend } = await load();
-    return new TauriBackend();
+    const { tauriBackend } = await load();
+    return tauriBackend();
   }
-  return new HttpBackend("", takeToken());
+  return httpBackend("", takeToken());
 }

@@ -13,7 +13,7 @@ export const EXPAND_DEPTH = 2;
 export async function loadView(backend: Pick<Backend, "view">, graph: string, root: string | undefined, wait: boolean, current: () => boolean): Promise<View> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await backend.view(graph, root ? { root, depth: EXPAND_DEPTH } : {});
+      return await backend.view(root ? { graph, root, depth: EXPAND_DEPTH } : { graph });
     } catch (e) {
       const missing = e instanceof BackendError && /not.?found/i.test(e.code);
       if (!wait || !missing || attempt >= 12 || !current()) throw e;

@@ -65,7 +65,7 @@ export class JobWatcher {
 
   async stop(id: string): Promise<void> {
     try {
-      const job = await this.host.backend.stopJob(id);
+      const job = await this.host.backend.stopJob({ id });
       this.jobs = this.jobs.map((j) => (j.id === id ? job : j));
       this.host.jobsChanged();
     } catch (e) {

@@ -25,7 +25,7 @@ export class AgentNameCache {
     const missing = [...new Set(ids)].filter((id) => !this.names.has(id));
     await Promise.all(missing.map(async (id) => {
       try {
-        const rec = await this.host.backend.node(graph, id);
+        const rec = await this.host.backend.node({ graph, id });
         const props = rec.properties ?? {};
         const name = props.agent_name ?? props.name;
         this.names.set(id, typeof name === "string" && name !== id ? name : agentName(id));

@@ -24,7 +24,7 @@ export class LiveStream {
   open(graph: string, since: number): void {
     this.close();
     this.setState("reconnecting");
-    this.sub = this.host.backend.subscribe(graph, since, {
+    this.sub = this.host.backend.subscribe({ graph, since }, {
       onMessage: (msg) => this.host.onStreamMessage(msg),
       onStatus: (s) => this.setState(s),
     });

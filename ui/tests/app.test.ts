@@ -2,9 +2,13 @@
 // what reaches the canvas, for the council data.
 
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Backend, StreamHandlers, Subscription, ViewOptions } from "../src/api/backend";
-import { BackendError } from "../src/api/backend";
-import type { NodeMove, NodeRecord, SearchHit, StreamMessage, Trail, View, ViewEdge, ViewNode } from "../src/api/contract";
+import { BackendError, backendOver } from "../src/api/backend";
+import type {
+  OperationName, Requests, Responses, StreamHandlers, StreamMessages, StreamName, StreamRequests, Subscription, Transport,
+} from "../src/api/client";
+import type {
+  GraphRequest, NodeMove, NodeRecord, NodeRequest, SearchHit, StreamMessage, Trail, View, ViewEdge, ViewNode, ViewRequest,
+} from "../src/api/contract";
 import { App } from "../src/app";
 import { batch, councilFile, edge, node, trail, verification, view } from "./helpers";
 
@@ -66,44 +70,54 @@ const councilTrail: Trail = trail("s1", {
   consensus: 0.62, verified: false, threshold: 0.7,
 });
 
-class FakeBackend implements Backend {
+/** An in-memory transport: each operation is a mock taking the request object, as the
+ *  generated client sends it. The app talks to it through the real generated `Client`. */
+class FakeTransport implements Transport {
   readonly kind = "http" as const;
   views: View[] = [];
-  viewCalls: Array<[string, ViewOptions | undefined]> = [];
-  subs: Array<{ graph: string; since: number; handlers: StreamHandlers; closed: boolean }> = [];
+  viewCalls: ViewRequest[] = [];
+  subs: Array<{ graph: string; since: number; handlers: StreamHandlers<StreamMessage>; closed: boolean }> = [];
   hits: SearchHit[] = [];
   health = vi.fn(async () => ({ version: "0.9", database: "redis://127.0.0.1", private_server: true, auth: false }));
   graphs = vi.fn(async () => ["council", "other"]);
-  deleteGraph = vi.fn(async () => {});
-  stats = vi.fn(async (g: string) => ({ graph: g, nodes: 0, edges: 0, labels: {}, relationships: {} }));
-  async view(graph: string, opts?: ViewOptions): Promise<View> {
-    this.viewCalls.push([graph, opts]);
+  delete_graph = vi.fn(async () => null);
+  stats = vi.fn(async (r: GraphRequest) => ({ graph: r.graph, nodes: 0, edges: 0, labels: {}, relationships: {} }));
+  view = vi.fn(async (r: ViewRequest): Promise<View> => {
+    this.viewCalls.push(r);
     const v = this.views.shift();
-    if (!v) throw new BackendError("not_found", `no view for ${graph}`);
+    if (!v) throw new BackendError("not_found", `no view for ${r.graph}`);
     return v;
-  }
-  node = vi.fn(async (_g: string, id: string): Promise<NodeRecord> => ({
-    id, label: id.startsWith("urn:agent") ? "Agent" : "Statement",
-    properties: id === "urn:agent:claude" ? { agent_name: "Claude 4.5 Sonnet" } : { claim_text: "x" },
+  });
+  node = vi.fn(async (r: NodeRequest): Promise<NodeRecord> => ({
+    id: r.id, label: r.id.startsWith("urn:agent") ? "Agent" : "Statement",
+    properties: r.id === "urn:agent:claude" ? { agent_name: "Claude 4.5 Sonnet" } : { claim_text: "x" },
   }));
-  neighbours = vi.fn(async (_g: string, id: string) => ({
-    nodes: [{ id, label: "Statement" }, { id: "v1", label: "Verification" }],
-    edges: [{ source: "v1", target: id, type: "VALIDATES" }],
+  neighbours = vi.fn(async (r: NodeRequest) => ({
+    nodes: [{ id: r.id, label: "Statement" }, { id: "v1", label: "Verification" }],
+    edges: [{ source: "v1", target: r.id, type: "VALIDATES" }],
   }));
   trace = vi.fn(async () => ({ nodes: [{ id: "a", label: "Agent" }, { id: "s1", label: "Statement" }], edges: [] }));
   path = vi.fn(async () => null);
-  query = vi.fn(async (): Promise<never> => { throw new BackendError("read_only", "writes are not allowed"); });
+  query = vi.fn(async (): Promise<never> => { throw new BackendError("query", "writes are not allowed"); });
   trail = vi.fn(async () => councilTrail);
-  source = vi.fn(async (_g: string, id: string) => ({ id, title: "Riverton City Council", text: transcript }));
+  source = vi.fn(async (r: NodeRequest) => ({ id: r.id, title: "Riverton City Council", text: transcript }));
   search = vi.fn(async () => this.hits);
   upload = vi.fn();
   follow = vi.fn();
   demo = vi.fn();
   jobs = vi.fn(async () => []);
-  stopJob = vi.fn();
-  tidy = vi.fn(async () => {});
-  subscribe(graph: string, since: number, handlers: StreamHandlers): Subscription {
-    const sub = { graph, since, handlers, closed: false };
+  stop_job = vi.fn();
+  tidy = vi.fn(async () => null);
+  ingest_files = vi.fn();
+  get_settings = vi.fn();
+  save_settings = vi.fn();
+  save_file = vi.fn();
+  call<K extends OperationName>(op: K, req: Requests[K]): Promise<Responses[K]> {
+    const handler = this[op] as unknown as (r: Requests[K]) => Promise<Responses[K]>;
+    return handler(req);
+  }
+  subscribe<K extends StreamName>(_stream: K, req: StreamRequests[K], handlers: StreamHandlers<StreamMessages[K]>): Subscription {
+    const sub = { graph: req.graph, since: req.since ?? 0, handlers, closed: false };
     this.subs.push(sub);
     return { close: () => { sub.closed = true; } };
   }
@@ -128,7 +142,7 @@ function one(id: string): HTMLElement {
   return all[0];
 }
 
-let backend: FakeBackend;
+let backend: FakeTransport;
 let app: App;
 let canvas: Rec;
 
@@ -136,9 +150,9 @@ async function boot(first: View = councilView()): Promise<void> {
   document.body.innerHTML = '<div id="app"></div>';
   window.history.replaceState(null, "", "/");
   localStorage.clear();
-  backend = new FakeBackend();
+  backend = new FakeTransport();
   backend.views.push(first);
-  app = new App(document.getElementById("app")!, backend);
+  app = new App(document.getElementById("app")!, backendOver(backend));
   await app.start();
   canvas = recorded.canvases[recorded.canvases.length - 1] as Rec;
 }
@@ -226,7 +240,7 @@ describe("the app", () => {
   it("selecting a verification shows its statement's trail with that row marked", async () => {
     await boot();
     await app.select("v1");
-    expect(backend.trail).toHaveBeenCalledWith("council", "s1");
+    expect(backend.trail).toHaveBeenCalledWith({ graph: "council", statement: "s1" });
     expect(document.querySelector('[data-testid="verification"].current')?.getAttribute("data-id")).toBe("v1");
   });
 
@@ -236,13 +250,13 @@ describe("the app", () => {
     app.showTab("details");
     (one("trace-up") as HTMLButtonElement).click();
     await vi.waitFor(() => expect(canvas.highlight).toEqual(new Set(["a", "s1"])));
-    expect(backend.trace).toHaveBeenCalledWith("council", "s1", "up", 3);
+    expect(backend.trace).toHaveBeenCalledWith({ graph: "council", id: "s1", dir: "up", depth: 3 });
 
     app.showTab("console");
     (one("console-input") as HTMLTextAreaElement).value = "CREATE (n)";
     one("console-run").click();
-    await vi.waitFor(() => expect(one("console-result").textContent).toContain("read_only"));
-    expect(byTestId("toast").some((t) => t.textContent!.includes("read_only") && t.textContent!.includes("writes are not allowed"))).toBe(true);
+    await vi.waitFor(() => expect(one("console-result").textContent).toContain("query"));
+    expect(byTestId("toast").some((t) => t.textContent!.includes("query") && t.textContent!.includes("writes are not allowed"))).toBe(true);
   });
 
   it("scrubs the timeline: later arrivals are hidden", async () => {
@@ -296,8 +310,8 @@ describe("the app", () => {
     (document.querySelector('[aria-label="Pace in milliseconds"]') as HTMLInputElement).value = "50";
     one("demo-button").click();
     await vi.waitFor(() => expect(one("status").textContent).toBe("1 nodes · 0 edges · seq 3"));
-    expect(backend.demo).toHaveBeenCalledWith("council2", { pace_ms: 50 });
-    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual(["council2", {}]);
+    expect(backend.demo).toHaveBeenCalledWith({ graph: "council2", pace_ms: 50 });
+    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual({ graph: "council2" });
     expect((one("graph-picker") as HTMLSelectElement).value).toBe("council2");
     expect(one("jobs").textContent).toBe("demo → council2 (one record every 50 ms)Stop");
     expect(backend.subs.map((s) => [s.graph, s.since, s.closed])).toEqual([["council", 4, true], ["council2", 3, false]]);
@@ -310,7 +324,7 @@ describe("the app", () => {
     expect(backend.subs).toHaveLength(0);
     backend.views.push(view([node("n1", 1), node("n2", 2)], [], { graph: "council", mode: "neighbourhood", root: "n1", total_nodes: 120000, seq: 9 }));
     await app.activate("n1");
-    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual(["council", { root: "n1", depth: 2 }]);
+    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual({ graph: "council", root: "n1", depth: 2 });
     expect([...app.model.nodes.keys()]).toEqual(["n1", "n2"]);
     expect(one("notice").textContent).toContain("← Back");
   });

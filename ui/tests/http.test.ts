@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BackendError } from "../src/api/backend";
 import type { StreamMessage } from "../src/api/contract";
-import { HttpBackend, reconnectDelay } from "../src/api/http";
+import { httpBackend as HttpBackend, reconnectDelay } from "../src/api/http";
 import { batch, node } from "./helpers";
 
 type Call = { url: string; init: RequestInit };
@@ -24,9 +24,9 @@ afterEach(() => {
 describe("HttpBackend requests", () => {
   it("encodes graph names in the path and puts options in the query", async () => {
     const calls = stubFetch(200, JSON.stringify({ nodes: [], edges: [] }));
-    const b = new HttpBackend("http://host:7878/");
-    await b.view("my graph/2", { root: "urn:uuid:a&b", depth: 2 });
-    await b.trace("g", "n#1", "up", 3);
+    const b = HttpBackend("http://host:7878/");
+    await b.view({ graph: "my graph/2", root: "urn:uuid:a&b", depth: 2 });
+    await b.trace({ graph: "g", id: "n#1", dir: "up", depth: 3 });
     expect(calls[0].url).toBe("http://host:7878/api/graphs/my%20graph%2F2/view?root=urn%3Auuid%3Aa%26b&depth=2");
     expect(calls[0].init.method).toBe("GET");
     expect(calls[1].url).toBe("http://host:7878/api/graphs/g/trace?id=n%231&dir=up&depth=3");
@@ -34,8 +34,8 @@ describe("HttpBackend requests", () => {
 
   it("sends the token as a bearer header, and none without one", async () => {
     const calls = stubFetch(200, "[]");
-    await new HttpBackend("", "s3cret").graphs();
-    await new HttpBackend("").graphs();
+    await HttpBackend("", "s3cret").graphs();
+    await HttpBackend("").graphs({});
     expect((calls[0].init.headers as Record<string, string>).Authorization).toBe("Bearer s3cret");
     expect((calls[1].init.headers as Record<string, string>).Authorization).toBeUndefined();
     expect(calls[0].url).toBe("/api/graphs");
@@ -43,10 +43,10 @@ describe("HttpBackend requests", () => {
 
   it("posts JSON bodies for query, follow and demo", async () => {
     const calls = stubFetch(200, JSON.stringify({ columns: ["n"], rows: [[1]] }));
-    const b = new HttpBackend();
-    const table = await b.query("g", "MATCH (n) RETURN count(n)");
+    const b = HttpBackend();
+    const table = await b.query({ graph: "g", cypher: "MATCH (n) RETURN count(n)" });
     expect(table.rows).toEqual([[1]]);
-    await b.demo("council", { pace_ms: 200 });
+    await b.demo({ graph: "council", pace_ms: 200 });
     expect(calls[0].init.method).toBe("POST");
     expect(calls[0].url).toBe("/api/graphs/g/query");
     expect(JSON.parse(String(calls[0].init.body))).toEqual({ cypher: "MATCH (n) RETURN count(n)" });
@@ -58,7 +58,7 @@ describe("HttpBackend requests", () => {
   it("uploads raw bytes as octet-stream with name and format in the query", async () => {
     const calls = stubFetch(200, JSON.stringify({ graph: "g", files: [], events: 3, rejected: 0, nodes_written: 3, edges_written: 2, elapsed_ms: 5 }));
     const data = new Uint8Array([1, 2, 3]).buffer;
-    const report = await new HttpBackend().upload("g", "events one.jsonl", data, "a2a");
+    const report = await HttpBackend().upload({ graph: "g", name: "events one.jsonl", format: "a2a" }, data);
     expect(report.events).toBe(3);
     expect(calls[0].url).toBe("/api/graphs/g/upload?name=events+one.jsonl&format=a2a");
     expect(calls[0].init.method).toBe("POST");
@@ -66,46 +66,64 @@ describe("HttpBackend requests", () => {
     expect((calls[0].init.headers as Record<string, string>)["Content-Type"]).toBe("application/octet-stream");
   });
 
-  it("accepts 204 for tidy and null for a missing path", async () => {
-    const calls = stubFetch(204, "");
-    await expect(new HttpBackend().tidy("g")).resolves.toBeUndefined();
+  it("accepts null for tidy and a missing path", async () => {
+    const calls = stubFetch(200, "null");
+    await expect(HttpBackend().tidy({ graph: "g" })).resolves.toBeNull();
     expect(calls[0].url).toBe("/api/graphs/g/tidy");
     expect(calls[0].init.method).toBe("POST");
     stubFetch(200, "null");
-    await expect(new HttpBackend().path("g", "a", "b")).resolves.toBeNull();
+    await expect(HttpBackend().path({ graph: "g", from: "a", to: "b" })).resolves.toBeNull();
   });
 
   it("uses DELETE for graphs and jobs", async () => {
     const calls = stubFetch(200, JSON.stringify({ id: "j 1", kind: "demo", graph: "g", state: "stopped", detail: null }));
-    const job = await new HttpBackend().stopJob("j 1");
+    const job = await HttpBackend().stopJob({ id: "j 1" });
     expect(job.state).toBe("stopped");
     expect(calls[0]).toMatchObject({ url: "/api/jobs/j%201", init: { method: "DELETE" } });
   });
 });
 
-describe("HttpBackend errors", () => {
-  it("throws the server's code and message", async () => {
-    stubFetch(400, JSON.stringify({ code: "read_only", message: "CREATE is not allowed" }));
-    const err = await new HttpBackend().query("g", "CREATE (n)").catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(BackendError);
-    expect(err).toMatchObject({ code: "read_only", message: "CREATE is not allowed" });
+describe("HttpBackend routes from the declaration", () => {
+  it("refuses desktop-only operations without a request", async () => {
+    const calls = stubFetch(200, "{}");
+    await expect(HttpBackend().getSettings({})).rejects.toMatchObject({ code: "unsupported" });
+    expect(calls).toHaveLength(0);
   });
 
-  it("maps a body that is not an ApiError to http_<status>", async () => {
+  it("sends path fields in the path only, and a missing one is a bad request", async () => {
+    const calls = stubFetch(200, JSON.stringify({ id: "j", kind: "follow", graph: "g", state: "running", detail: null }));
+    await HttpBackend().follow({ graph: "a/b", path: "/tmp/x.jsonl" });
+    expect(calls[0].url).toBe("/api/graphs/a%2Fb/follow");
+    expect(JSON.parse(String(calls[0].init.body))).toEqual({ path: "/tmp/x.jsonl" });
+    await expect(HttpBackend().stats({} as { graph: string })).rejects.toMatchObject({ code: "bad_request" });
+  });
+});
+
+describe("HttpBackend errors", () => {
+  it("throws the server's code and message", async () => {
+    stubFetch(400, JSON.stringify({ code: "query", message: "CREATE is not allowed" }));
+    const err = await HttpBackend().query({ graph: "g", cypher: "CREATE (n)" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BackendError);
+    expect(err).toMatchObject({ code: "query", message: "CREATE is not allowed" });
+  });
+
+  it("maps a body that is not an ApiError, or a code outside the contract, to bad_response with the status", async () => {
     stubFetch(502, "<html>Bad gateway</html>");
-    await expect(new HttpBackend().graphs()).rejects.toMatchObject({ code: "http_502", message: "<html>Bad gateway</html>" });
+    await expect(HttpBackend().graphs()).rejects.toMatchObject({ code: "bad_response", message: "HTTP 502: <html>Bad gateway</html>" });
     stubFetch(500, "");
-    await expect(new HttpBackend().graphs()).rejects.toMatchObject({ code: "http_500" });
+    await expect(HttpBackend().graphs()).rejects.toMatchObject({ code: "bad_response", message: "HTTP 500 Bad" });
+    stubFetch(400, JSON.stringify({ code: "read_only", message: "no" }));
+    await expect(HttpBackend().graphs()).rejects.toMatchObject({ code: "bad_response" });
   });
 
   it("maps a network failure to code network", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => { throw new TypeError("Failed to fetch"); }));
-    await expect(new HttpBackend().health()).rejects.toMatchObject({ code: "network" });
+    await expect(HttpBackend().health()).rejects.toMatchObject({ code: "network" });
   });
 
   it("reports a success body that is not JSON", async () => {
     stubFetch(200, "<!doctype html>");
-    await expect(new HttpBackend().graphs()).rejects.toMatchObject({ code: "bad_response" });
+    await expect(HttpBackend().graphs()).rejects.toMatchObject({ code: "bad_response" });
   });
 });
 
@@ -141,14 +159,14 @@ describe("HttpBackend stream", () => {
   });
 
   it("connects with since and the token in the query", () => {
-    new HttpBackend("", "tok en").subscribe("council", 7, { onMessage: () => {} });
+    HttpBackend("", "tok en").subscribe({ graph: "council", since: 7 }, { onMessage: () => {} });
     expect(FakeEventSource.all[0].url).toBe("/api/graphs/council/stream?since=7&token=tok+en");
   });
 
   it("delivers messages after since, skips duplicates, and reconnects from the last seq with backoff", () => {
     const got: number[] = [];
     const status: string[] = [];
-    new HttpBackend().subscribe("g", 3, { onMessage: (m) => got.push(m.seq), onStatus: (s) => status.push(s) });
+    HttpBackend().subscribe({ graph: "g", since: 3 }, { onMessage: (m) => got.push(m.seq), onStatus: (s) => status.push(s) });
     const first = FakeEventSource.all[0];
     first.open();
     first.send(batch(3, [node("old", 0)]));
@@ -184,7 +202,7 @@ describe("HttpBackend stream", () => {
 
   it("passes a reset whose seq is lower than the last seen (a restarted server), then counts from it", () => {
     const got: string[] = [];
-    new HttpBackend().subscribe("g", 40, { onMessage: (m) => got.push(`${m.kind}:${m.seq}`) });
+    HttpBackend().subscribe({ graph: "g", since: 40 }, { onMessage: (m) => got.push(`${m.kind}:${m.seq}`) });
     const es = FakeEventSource.all[0];
     es.open();
     es.send(batch(41, [node("a", 1)]));
@@ -195,7 +213,7 @@ describe("HttpBackend stream", () => {
 
   it("ignores events from a replaced connection and stops for good on close", () => {
     const got: number[] = [];
-    const sub = new HttpBackend().subscribe("g", 0, { onMessage: (m) => got.push(m.seq) });
+    const sub = HttpBackend().subscribe({ graph: "g", since: 0 }, { onMessage: (m) => got.push(m.seq) });
     const first = FakeEventSource.all[0];
     first.fail();
     vi.advanceTimersByTime(reconnectDelay(0));
@@ -209,7 +227,7 @@ describe("HttpBackend stream", () => {
   });
 
   it("does not reconnect after close while waiting to", () => {
-    const sub = new HttpBackend().subscribe("g", 0, { onMessage: () => {} });
+    const sub = HttpBackend().subscribe({ graph: "g", since: 0 }, { onMessage: () => {} });
     FakeEventSource.all[0].fail();
     sub.close();
     vi.advanceTimersByTime(60_000);

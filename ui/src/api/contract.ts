@@ -1,9 +1,11 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
-// change the Rust types and run `cargo run -- contract` (a test checks it is fresh).
+// change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
 
-export type ApiError = { code: string, message: string, };
+export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "closing" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
+
+export type ApiError = { code: ErrorCode, message: string, };
 
 export type Health = { version: string, 
 /**
@@ -77,16 +79,6 @@ export type Job = { id: string, kind: JobKind, graph: string, state: JobState,
  */
 detail: string | null, };
 
-export type QueryRequest = { cypher: string, };
-
-export type FollowRequest = { path: string, 
-/**
- * `a2a`, `a2ap`, or none to detect.
- */
-format: string | null, };
-
-export type DemoRequest = { pace_ms: number | null, };
-
 export type Stats = { graph: string, nodes: number, edges: number, labels: { [key in string]: number }, relationships: { [key in string]: number }, };
 
 export type NodeRecord = { 
@@ -154,3 +146,108 @@ rejects_file: string | null, };
 export type IngestReport = { graph: string, files: Array<FileReport>, events: number, rejected: number, nodes_written: number, edges_written: number, elapsed_ms: number, };
 
 export type DemoReport = { graph: string | null, events: number, documents: number, files: Array<string>, };
+
+export type SettingsView = { 
+/**
+ * A shared FalkorDB (`host`, `host:port`, or a `redis://` / `rediss://` URL); none
+ * means the private server in the app's data folder.
+ */
+url: string | null, user: string | null, has_password: boolean, tls: boolean, 
+/**
+ * Where they are stored.
+ */
+file: string, };
+
+export type SettingsUpdate = { url?: string, user?: string, password?: string, tls: boolean, };
+
+export type MenuAction = "export-svg" | "export-png" | "help";
+
+export type MenuEvent = { action: MenuAction, 
+/**
+ * The graph the window shows, as the shell knows it.
+ */
+graph: string | null, };
+
+export type IngestState = "started" | "done" | "failed";
+
+export type IngestEvent = { state: IngestState, graph: string, files: Array<string>, 
+/**
+ * Whether the window should show the graph when done (File ▸ Open).
+ */
+open: boolean, report: IngestReport | null, error: ApiError | null, };
+
+export type NoticeLevel = "info" | "error";
+
+export type Notice = { level: NoticeLevel, message: string, };
+
+export type NoArgs = Record<symbol, never>;
+
+export type GraphRequest = { graph: string, };
+
+export type ViewRequest = { graph: string, 
+/**
+ * Draw the neighbourhood of this node instead of the whole graph.
+ */
+root?: string, 
+/**
+ * Hops around `root` (default: the facade's).
+ */
+depth?: number, 
+/**
+ * Most nodes drawn whole; above it the view is a neighbourhood (default 50,000).
+ */
+limit?: number, };
+
+export type NodeRequest = { graph: string, id: string, };
+
+export type TraceRequest = { graph: string, id: string, 
+/**
+ * Default `up`.
+ */
+dir?: TraceDirection, 
+/**
+ * Default 10, at most `store::read::MAX_DEPTH`.
+ */
+depth?: number, };
+
+export type PathRequest = { graph: string, from: string, to: string, };
+
+export type QueryRequest = { graph: string, cypher: string, };
+
+export type StatementRequest = { graph: string, statement: string, };
+
+export type SearchRequest = { graph: string, q: string, 
+/**
+ * Default 50.
+ */
+limit?: number, };
+
+export type UploadRequest = { graph: string, 
+/**
+ * The file's name, for the uploads folder and the rejects file.
+ */
+name: string, 
+/**
+ * `a2a`, `a2ap`, or none to detect.
+ */
+format?: string, };
+
+export type FollowRequest = { graph: string, path: string, 
+/**
+ * `a2a`, `a2ap`, or none to detect.
+ */
+format?: string, };
+
+export type DemoRequest = { graph: string, pace_ms?: number, };
+
+export type JobRequest = { id: string, };
+
+export type IngestFilesRequest = { graph: string, paths: Array<string>, format?: string, };
+
+export type SaveFileRequest = { 
+/**
+ * The suggested file name.
+ */
+name: string, };
+
+export type StreamRequest = { graph: string, since?: number, };

@@ -1,18 +1,21 @@
-// The Backend over HTTP and server-sent events, against `provex serve` (same origin, or
-// `baseUrl`). The stream reconnects by itself, asking for the messages after the last seq seen.
+// The HTTP + server-sent events transport, against `provex serve` (same origin, or
+// `baseUrl`). Generic over the declared operations (client.ts): the route comes from each
+// operation's path, its request's other fields go in the query string or a JSON body as
+// declared. The stream reconnects by itself, asking for the messages after the last seq seen.
 
-import type {
-  DemoRequest, FollowRequest, Health, IngestReport, Job, NodeRecord, PathResult, QueryRequest,
-  SearchHit, SourceText, Stats, StreamMessage, Subgraph, Table, TraceDirection, Trail, View,
-} from "./contract";
-import { BackendError, type Backend, type StreamHandlers, type Subscription, type ViewOptions } from "./backend";
+import {
+  ERROR_CODES, OPERATIONS, STREAMS, type Bytes, type OperationName, type Requests, type Responses,
+  type StreamHandlers, type StreamMessages, type StreamName, type StreamRequests, type Subscription, type Transport,
+} from "./client";
+import type { ErrorCode, StreamMessage } from "./contract";
+import { BackendError, backendOver, type Backend } from "./backend";
 
-type Query = Record<string, string | number | undefined>;
+type Query = Record<string, unknown>;
 
 interface RequestInit2 {
   query?: Query;
   json?: unknown;
-  bytes?: Blob | ArrayBuffer;
+  bytes?: Bytes;
 }
 
 /** Delay before reconnect attempt `n` (0-based): 0.5 s doubling to at most 10 s. */
@@ -20,7 +23,19 @@ export function reconnectDelay(n: number): number {
   return Math.min(10_000, 500 * 2 ** Math.min(n, 5));
 }
 
-export class HttpBackend implements Backend {
+/** Splits a request into its route (the path's `{field}`s filled in) and the other fields. */
+export function route(path: string, req: object): { path: string; rest: Query } {
+  const rest: Query = { ...(req as Query) };
+  const filled = path.replace(/\{(\w+)\}/g, (_, field: string) => {
+    const value = rest[field];
+    delete rest[field];
+    if (value === undefined || value === null) throw new BackendError("bad_request", `missing ${field}`);
+    return encodeURIComponent(String(value));
+  });
+  return { path: filled, rest };
+}
+
+export class HttpTransport implements Transport {
   readonly kind = "http" as const;
   private readonly base: string;
 
@@ -28,12 +43,21 @@ export class HttpBackend implements Backend {
     this.base = baseUrl.replace(/\/+$/, "");
   }
 
-  /** The URL of an API path with its query (undefined values left out). */
+  /** The URL of an API path with its query (undefined and null values left out). */
   url(path: string, query: Query = {}): string {
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
     const qs = params.toString();
     return `${this.base}${path}${qs ? `?${qs}` : ""}`;
+  }
+
+  async call<K extends OperationName>(op: K, req: Requests[K], bytes?: Bytes): Promise<Responses[K]> {
+    const info = OPERATIONS[op];
+    if (info.desktopOnly) throw new BackendError("unsupported", `${op} is only offered by the desktop app`);
+    const { path, rest } = route(info.path, req);
+    const init: RequestInit2 =
+      info.args === "json" ? { json: rest } : info.args === "bytes" ? { query: rest, bytes: bytes ?? new Uint8Array() } : { query: rest };
+    return this.request<Responses[K]>(info.method, `/api${path}`, init);
   }
 
   private async request<T>(method: string, path: string, init: RequestInit2 = {}): Promise<T> {
@@ -45,7 +69,7 @@ export class HttpBackend implements Backend {
       body = JSON.stringify(init.json);
     } else if (init.bytes !== undefined) {
       headers["Content-Type"] = "application/octet-stream";
-      body = init.bytes;
+      body = init.bytes as BodyInit;
     }
     let res: Response;
     try {
@@ -63,97 +87,17 @@ export class HttpBackend implements Backend {
     }
   }
 
-  private g(graph: string): string {
-    return `/api/graphs/${encodeURIComponent(graph)}`;
-  }
-
-  health(): Promise<Health> {
-    return this.request("GET", "/api/health");
-  }
-
-  graphs(): Promise<string[]> {
-    return this.request("GET", "/api/graphs");
-  }
-
-  async deleteGraph(graph: string): Promise<void> {
-    await this.request("DELETE", this.g(graph));
-  }
-
-  stats(graph: string): Promise<Stats> {
-    return this.request("GET", `${this.g(graph)}/stats`);
-  }
-
-  view(graph: string, opts: ViewOptions = {}): Promise<View> {
-    return this.request("GET", `${this.g(graph)}/view`, { query: { root: opts.root, depth: opts.depth, limit: opts.limit } });
-  }
-
-  node(graph: string, id: string): Promise<NodeRecord> {
-    return this.request("GET", `${this.g(graph)}/node`, { query: { id } });
-  }
-
-  neighbours(graph: string, id: string): Promise<Subgraph> {
-    return this.request("GET", `${this.g(graph)}/neighbours`, { query: { id } });
-  }
-
-  trace(graph: string, id: string, dir: TraceDirection, depth: number): Promise<Subgraph> {
-    return this.request("GET", `${this.g(graph)}/trace`, { query: { id, dir, depth } });
-  }
-
-  async path(graph: string, from: string, to: string): Promise<PathResult | null> {
-    return (await this.request<PathResult | null | undefined>("GET", `${this.g(graph)}/path`, { query: { from, to } })) ?? null;
-  }
-
-  query(graph: string, cypher: string): Promise<Table> {
-    const json: QueryRequest = { cypher };
-    return this.request("POST", `${this.g(graph)}/query`, { json });
-  }
-
-  trail(graph: string, statement: string): Promise<Trail> {
-    return this.request("GET", `${this.g(graph)}/trail`, { query: { statement } });
-  }
-
-  source(graph: string, id: string): Promise<SourceText> {
-    return this.request("GET", `${this.g(graph)}/source`, { query: { id } });
-  }
-
-  search(graph: string, q: string, limit?: number): Promise<SearchHit[]> {
-    return this.request("GET", `${this.g(graph)}/search`, { query: { q, limit } });
-  }
-
-  upload(graph: string, name: string, data: Blob | ArrayBuffer, format?: string): Promise<IngestReport> {
-    return this.request("POST", `${this.g(graph)}/upload`, { query: { name, format }, bytes: data });
-  }
-
-  follow(graph: string, req: FollowRequest): Promise<Job> {
-    return this.request("POST", `${this.g(graph)}/follow`, { json: req });
-  }
-
-  demo(graph: string, req: DemoRequest): Promise<Job> {
-    return this.request("POST", `${this.g(graph)}/demo`, { json: req });
-  }
-
-  jobs(): Promise<Job[]> {
-    return this.request("GET", "/api/jobs");
-  }
-
-  stopJob(id: string): Promise<Job> {
-    return this.request("DELETE", `/api/jobs/${encodeURIComponent(id)}`);
-  }
-
-  async tidy(graph: string): Promise<void> {
-    await this.request("POST", `${this.g(graph)}/tidy`);
-  }
-
   /** The stream URL for messages after `since`; the token goes in the query because
    *  EventSource cannot send headers. */
-  streamUrl(graph: string, since: number): string {
-    return this.url(`${this.g(graph)}/stream`, { since, token: this.token || undefined });
+  streamUrl<K extends StreamName>(stream: K, req: StreamRequests[K]): string {
+    const { path, rest } = route(STREAMS[stream].path, req);
+    return this.url(`/api${path}`, { ...rest, token: this.token || undefined });
   }
 
-  subscribe(graph: string, since: number, handlers: StreamHandlers): Subscription {
+  subscribe<K extends StreamName>(stream: K, req: StreamRequests[K], handlers: StreamHandlers<StreamMessages[K]>): Subscription {
     // Reconnection is ours, not EventSource's: each attempt is a new EventSource whose URL
     // carries the last seq seen, so nothing depends on Last-Event-ID.
-    let last = since;
+    let last = req.since ?? 0;
     let attempt = 0;
     let closed = false;
     let source: EventSource | null = null;
@@ -162,7 +106,7 @@ export class HttpBackend implements Backend {
     const connect = (): void => {
       timer = null;
       if (closed) return;
-      const es = new EventSource(this.streamUrl(graph, last));
+      const es = new EventSource(this.streamUrl(stream, { ...req, since: last }));
       source = es;
       es.onopen = () => {
         if (source !== es) return;
@@ -210,16 +154,22 @@ export class HttpBackend implements Backend {
   }
 }
 
-/** The BackendError of a failed response: its `{code, message}` body, or the HTTP status. */
+/** The Backend over HTTP. */
+export function httpBackend(baseUrl = "", token?: string): Backend {
+  return backendOver(new HttpTransport(baseUrl, token));
+}
+
+/** The BackendError of a failed response: its `{code, message}` body, or `bad_response`
+ *  with the HTTP status when the body is not the contract's. */
 export function errorFrom(status: number, statusText: string, body: string): BackendError {
   try {
     const parsed = JSON.parse(body) as { code?: unknown; message?: unknown };
-    if (parsed && typeof parsed.code === "string") {
-      return new BackendError(parsed.code, typeof parsed.message === "string" ? parsed.message : statusText);
+    if (parsed && typeof parsed.code === "string" && (ERROR_CODES as readonly string[]).includes(parsed.code)) {
+      return new BackendError(parsed.code as ErrorCode, typeof parsed.message === "string" ? parsed.message : statusText);
     }
   } catch {
     // not JSON: fall through
   }
   const text = body.trim().slice(0, 300);
-  return new BackendError(`http_${status}`, text || statusText || `HTTP ${status}`);
+  return new BackendError("bad_response", `HTTP ${status}${text ? `: ${text}` : statusText ? ` ${statusText}` : ""}`);
 }

@@ -8,13 +8,14 @@
 // calls preventDefault(), a default handling here uses the app's public pieces (toasts,
 // refreshGraphs, openGraph, canvas export, help).
 
-import { Channel, invoke, type InvokeArgs } from "@tauri-apps/api/core";
+import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type {
-  ApiError, DemoRequest, FollowRequest, Health, IngestReport, Job, NodeRecord, PathResult, SearchHit,
-  SourceText, Stats, StreamMessage, Subgraph, Table, TraceDirection, Trail, View,
-} from "./contract";
-import { BackendError, type Backend, type StreamHandlers, type Subscription, type ViewOptions } from "./backend";
+import {
+  ERROR_CODES, OPERATIONS, SHELL_EVENTS, type Bytes, type OperationName, type Requests, type Responses,
+  type StreamHandlers, type StreamMessages, type StreamName, type StreamRequests, type Subscription, type Transport,
+} from "./client";
+import type { IngestEvent, MenuEvent, Notice, StreamMessage } from "./contract";
+import { BackendError, backendOver, isApiError, type Backend } from "./backend";
 
 /** Delay before resubscribe attempt `n` (0-based): 0.5 s doubling to at most 10 s. */
 function retryDelay(n: number): number {
@@ -25,77 +26,23 @@ function retryDelay(n: number): number {
  *  error text (a missing permission, an unknown command). */
 export function toBackendError(e: unknown): BackendError {
   if (e instanceof BackendError) return e;
-  if (e && typeof e === "object" && typeof (e as ApiError).code === "string") {
-    const err = e as ApiError;
-    return new BackendError(err.code, typeof err.message === "string" ? err.message : err.code);
-  }
+  if (isApiError(e, ERROR_CODES)) return BackendError.from(e);
   const text = e instanceof Error ? e.message : String(e);
   return new BackendError("ipc", text);
 }
 
-async function call<T>(cmd: string, args?: InvokeArgs, headers?: Record<string, string>): Promise<T> {
-  try {
-    return await invoke<T>(cmd, args, headers ? { headers } : undefined);
-  } catch (e) {
-    throw toBackendError(e);
-  }
-}
-
-/** Header values must be ASCII: names and graphs go percent-encoded (decoded in Rust). */
-function headerValues(values: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k] = encodeURIComponent(v);
-  return out;
-}
-
-async function bytesOf(data: Blob | ArrayBuffer | string): Promise<Uint8Array> {
+async function bytesOf(data: Bytes | string): Promise<Uint8Array> {
   if (typeof data === "string") return new TextEncoder().encode(data);
+  if (data instanceof Uint8Array) return data;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   return new Uint8Array(await data.arrayBuffer());
 }
 
-/** The desktop database settings (the password never comes back, only whether one is set). */
-export interface DesktopSettings {
-  url: string | null;
-  user: string | null;
-  has_password: boolean;
-  tls: boolean;
-  /** Where they are stored. */
-  file: string;
-}
-
-/** A settings change; `password` undefined keeps the stored one, "" clears it. Takes effect
- *  at the next start. */
-export interface DesktopSettingsUpdate {
-  url?: string | null;
-  user?: string | null;
-  password?: string;
-  tls?: boolean;
-}
-
-/** `provex:menu`: a menu item the page carries out. */
-export interface MenuEventDetail {
-  action: "export-svg" | "export-png" | "help" | string;
-  /** The graph the window shows, as the shell knows it. */
-  graph: string | null;
-}
-
-/** `provex:ingest`: files opened, imported or dropped, being ingested. */
-export interface IngestEventDetail {
-  state: "started" | "done" | "failed";
-  graph: string;
-  files: string[];
-  /** Show the graph when done (File ▸ Open). */
-  open: boolean;
-  report: IngestReport | null;
-  error: ApiError | null;
-}
-
-/** `provex:notice`: something to tell the user. */
-export interface NoticeEventDetail {
-  level: "info" | "error";
-  message: string;
-}
+/** `provex:menu`, `provex:ingest`, `provex:notice`: the shell's events as the page hears
+ *  them (types generated from the Rust declarations). */
+export type MenuEventDetail = MenuEvent;
+export type IngestEventDetail = IngestEvent;
+export type NoticeEventDetail = Notice;
 
 /** The parts of the app the default event handling uses, looked up at run time so this
  *  file does not depend on the app's internals. */
@@ -120,113 +67,30 @@ function fileBase(graph: string | null | undefined): string {
   return (graph ?? "graph").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "graph";
 }
 
-export class TauriBackend implements Backend {
+/** The IPC transport: every operation through the shell's one `call` command. */
+export class TauriTransport implements Transport {
   readonly kind = "tauri" as const;
 
   constructor() {
     void this.listenToShell();
   }
 
-  health(): Promise<Health> {
-    return call("health");
+  async call<K extends OperationName>(op: K, req: Requests[K], bytes?: Bytes): Promise<Responses[K]> {
+    const headers: Record<string, string> = { op };
+    try {
+      if (OPERATIONS[op].args === "bytes") {
+        // Header values must be ASCII: the arguments go as percent-encoded JSON.
+        headers.args = encodeURIComponent(JSON.stringify(req));
+        return await invoke<Responses[K]>("call", await bytesOf(bytes ?? new Uint8Array()), { headers });
+      }
+      return await invoke<Responses[K]>("call", req as unknown as Record<string, unknown>, { headers });
+    } catch (e) {
+      throw toBackendError(e);
+    }
   }
 
-  graphs(): Promise<string[]> {
-    return call("graphs");
-  }
-
-  async deleteGraph(graph: string): Promise<void> {
-    await call("delete_graph", { graph });
-  }
-
-  stats(graph: string): Promise<Stats> {
-    return call("stats", { graph });
-  }
-
-  view(graph: string, opts: ViewOptions = {}): Promise<View> {
-    return call("view", { graph, root: opts.root, depth: opts.depth, limit: opts.limit });
-  }
-
-  node(graph: string, id: string): Promise<NodeRecord> {
-    return call("node", { graph, id });
-  }
-
-  neighbours(graph: string, id: string): Promise<Subgraph> {
-    return call("neighbours", { graph, id });
-  }
-
-  trace(graph: string, id: string, dir: TraceDirection, depth: number): Promise<Subgraph> {
-    return call("trace", { graph, id, dir, depth });
-  }
-
-  async path(graph: string, from: string, to: string): Promise<PathResult | null> {
-    return (await call<PathResult | null>("path", { graph, from, to })) ?? null;
-  }
-
-  query(graph: string, cypher: string): Promise<Table> {
-    return call("query", { graph, cypher });
-  }
-
-  trail(graph: string, statement: string): Promise<Trail> {
-    return call("trail", { graph, statement });
-  }
-
-  source(graph: string, id: string): Promise<SourceText> {
-    return call("source", { graph, id });
-  }
-
-  search(graph: string, q: string, limit?: number): Promise<SearchHit[]> {
-    return call("search", { graph, q, limit });
-  }
-
-  /** The bytes go as the raw request body; Rust saves them in the uploads folder and
-   *  ingests them (nothing is written from here). */
-  async upload(graph: string, name: string, data: Blob | ArrayBuffer, format?: string): Promise<IngestReport> {
-    const bytes = await bytesOf(data);
-    return call("ingest_bytes", bytes, headerValues({ graph, name, format }));
-  }
-
-  /** Ingests files on this machine by path (desktop only). */
-  ingestFiles(graph: string, paths: string[], format?: string): Promise<IngestReport> {
-    return call("ingest_files", { graph, paths, format });
-  }
-
-  follow(graph: string, req: FollowRequest): Promise<Job> {
-    return call("follow", { graph, path: req.path, format: req.format });
-  }
-
-  demo(graph: string, req: DemoRequest): Promise<Job> {
-    return call("demo", { graph, paceMs: req.pace_ms });
-  }
-
-  jobs(): Promise<Job[]> {
-    return call("jobs");
-  }
-
-  stopJob(id: string): Promise<Job> {
-    return call("stop_job", { id });
-  }
-
-  async tidy(graph: string): Promise<void> {
-    await call("tidy", { graph });
-  }
-
-  /** Saves bytes (an export) where the user chooses in a native save dialog; the path
-   *  written, or null when cancelled. Desktop only: a browser downloads instead. */
-  saveFile(name: string, data: Blob | ArrayBuffer | string): Promise<string | null> {
-    return bytesOf(data).then((bytes) => call<string | null>("save_file", bytes, headerValues({ name })));
-  }
-
-  settings(): Promise<DesktopSettings> {
-    return call("get_settings");
-  }
-
-  saveSettings(update: DesktopSettingsUpdate): Promise<DesktopSettings> {
-    return call("save_settings", { settings: update });
-  }
-
-  subscribe(graph: string, since: number, handlers: StreamHandlers): Subscription {
-    let last = since;
+  subscribe<K extends StreamName>(_stream: K, req: StreamRequests[K], handlers: StreamHandlers<StreamMessages[K]>): Subscription {
+    let last = req.since ?? 0;
     let closed = false;
     let attempt = 0;
     let id: number | null = null;
@@ -245,7 +109,7 @@ export class TauriBackend implements Backend {
         last = msg.seq;
         handlers.onMessage(msg);
       };
-      invoke<number>("subscribe", { graph, since: last, channel: ch }).then(
+      invoke<number>("subscribe", { req: { ...req, since: last }, channel: ch }).then(
         (subId) => {
           if (closed || channel !== ch) {
             void invoke("unsubscribe", { id: subId }).catch(() => undefined);
@@ -285,9 +149,9 @@ export class TauriBackend implements Backend {
 
   private async listenToShell(): Promise<void> {
     try {
-      await listen<MenuEventDetail>("provex://menu", (ev) => this.relay("provex:menu", ev.payload, () => this.onMenu(ev.payload)));
-      await listen<IngestEventDetail>("provex://ingest", (ev) => this.relay("provex:ingest", ev.payload, () => this.onIngest(ev.payload)));
-      await listen<NoticeEventDetail>("provex://notice", (ev) => this.relay("provex:notice", ev.payload, () => this.onNotice(ev.payload)));
+      await listen<MenuEventDetail>(SHELL_EVENTS.menu, (ev) => this.relay("provex:menu", ev.payload, () => this.onMenu(ev.payload)));
+      await listen<IngestEventDetail>(SHELL_EVENTS.ingest, (ev) => this.relay("provex:ingest", ev.payload, () => this.onIngest(ev.payload)));
+      await listen<NoticeEventDetail>(SHELL_EVENTS.notice, (ev) => this.relay("provex:notice", ev.payload, () => this.onNotice(ev.payload)));
     } catch (e) {
       console.error("provex: cannot listen to the desktop shell", e);
     }
@@ -311,7 +175,7 @@ export class TauriBackend implements Backend {
         }
         const svg = d.action === "export-svg";
         const data = svg ? app.canvas.toSVG() : await app.canvas.toPNG();
-        const saved = await this.saveFile(`${fileBase(graph)}.${svg ? "svg" : "png"}`, data);
+        const saved = await this.call("save_file", { name: `${fileBase(graph)}.${svg ? "svg" : "png"}` }, await bytesOf(data));
         if (saved) app.toasts?.info(`Saved ${saved}`);
         return;
       }
@@ -331,8 +195,8 @@ export class TauriBackend implements Backend {
       return;
     }
     if (d.state === "failed" || !d.report) {
-      const err = d.error ?? { code: "ingest", message: "the ingest failed" };
-      app?.toasts?.error(new BackendError(err.code, err.message), `Ingesting ${what}`);
+      const err = d.error ?? { code: "job_failed", message: "the ingest failed" };
+      app?.toasts?.error(BackendError.from(err), `Ingesting ${what}`);
       return;
     }
     const r = d.report;
@@ -344,7 +208,12 @@ export class TauriBackend implements Backend {
 
   private onNotice(d: NoticeEventDetail): void {
     const app = appHooks();
-    if (d.level === "error") app?.toasts?.error(new BackendError("shell", d.message));
+    if (d.level === "error") app?.toasts?.error(new BackendError("ipc", d.message));
     else app?.toasts?.info(d.message);
   }
+}
+
+/** The Backend in the desktop window. */
+export function tauriBackend(): Backend {
+  return backendOver(new TauriTransport());
 }

@@ -71,7 +71,7 @@ export class ConsolePanel {
     replace(this.result, h("p", { class: "muted" }, "Running…"));
     const started = performance.now();
     try {
-      const table = await this.app.backend.query(graph, cypher);
+      const table = await this.app.backend.query({ graph, cypher });
       this.showTable(table, performance.now() - started);
     } catch (e) {
       this.showError(e);

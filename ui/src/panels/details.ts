@@ -45,7 +45,7 @@ export class DetailsPanel {
     let record: NodeRecord;
     let neighbours: Subgraph;
     try {
-      [record, neighbours] = await Promise.all([this.app.backend.node(graph, id), this.app.backend.neighbours(graph, id)]);
+      [record, neighbours] = await Promise.all([this.app.backend.node({ graph, id }), this.app.backend.neighbours({ graph, id })]);
     } catch (e) {
       if (token !== this.token) return;
       this.app.toasts.error(e, "Loading node");
@@ -155,7 +155,7 @@ export class DetailsPanel {
     const graph = this.app.graph;
     if (!graph) return;
     try {
-      const sub = await this.app.backend.trace(graph, id, dir, this.depth);
+      const sub = await this.app.backend.trace({ graph, id, dir, depth: this.depth });
       const ids = new Set(sub.nodes.map((n) => n.id));
       ids.add(id);
       this.app.highlight(ids);
@@ -171,7 +171,7 @@ export class DetailsPanel {
     const graph = this.app.graph;
     if (!graph) return;
     try {
-      const p = await this.app.backend.path(graph, from, to);
+      const p = await this.app.backend.path({ graph, from, to });
       if (!p) {
         this.app.highlight(null);
         this.showNote(`No path between ${this.name(from)} and ${this.name(to)}.`);

@@ -78,7 +78,7 @@ export class TrailView {
     let trail = this.trails.get(statementId);
     try {
       if (!trail) {
-        trail = await this.app.backend.trail(graph, statementId);
+        trail = await this.app.backend.trail({ graph, statement: statementId });
         this.trails.set(statementId, trail);
       }
       const t = trail;
@@ -128,7 +128,7 @@ export class TrailView {
     if (!graph) throw new Error("No graph open");
     const cached = this.trails.get(statementId);
     if (cached) return cached;
-    const t = await this.app.backend.trail(graph, statementId);
+    const t = await this.app.backend.trail({ graph, statement: statementId });
     this.trails.set(statementId, t);
     return t;
   }
@@ -136,7 +136,7 @@ export class TrailView {
   private doc(graph: string, id: string): Promise<Doc | null> {
     let p = this.docs.get(id);
     if (!p) {
-      p = this.app.backend.source(graph, id).then(
+      p = this.app.backend.source({ graph, id }).then(
         (source) => ({ source, lines: splitLines(source.text) }),
         (e) => {
           this.docs.delete(id);

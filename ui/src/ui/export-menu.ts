@@ -63,7 +63,7 @@ export class ExportMenu {
     const m = this.app.model;
     const chosen = new Set(ids);
     try {
-      const records = await Promise.all(ids.map((id) => this.app.backend.node(graph, id)));
+      const records = await Promise.all(ids.map((id) => this.app.backend.node({ graph, id })));
       const data = {
         graph,
         seq: m.seq,

@@ -76,7 +76,7 @@ export class IngestMenu {
     this.closeMenus();
     this.app.toasts.info(`Uploading ${file.name} into “${graph}”…`, 3000);
     try {
-      const report = await this.app.backend.upload(graph, file.name, file, format);
+      const report = await this.app.backend.upload({ graph, name: file.name, format }, file);
       const rejected = report.rejected > 0 ? `, ${report.rejected} rejected (see the server's rejects file)` : "";
       this.app.toasts.info(`${file.name}: ${report.events} events into “${report.graph}”${rejected}, ${report.nodes_written} nodes and ${report.edges_written} edges written in ${(report.elapsed_ms / 1000).toFixed(1)} s.`, 8000);
       await this.app.refreshGraphs();
@@ -94,7 +94,7 @@ export class IngestMenu {
     const graph = this.targetGraph(this.app.graph ?? "live");
     this.closeMenus();
     try {
-      const job = await this.app.backend.follow(graph, { path, format });
+      const job = await this.app.backend.follow({ graph, path, format: format ?? undefined });
       this.app.jobStarted(job);
       if (graph !== this.app.graph) await this.app.openGraph(graph, undefined, { waitForGraph: true });
     } catch (e) {
@@ -106,7 +106,7 @@ export class IngestMenu {
     const graph = this.targetGraph("council");
     this.closeMenus();
     try {
-      const job = await this.app.backend.demo(graph, { pace_ms: Number.isFinite(paceMs) && paceMs > 0 ? Math.round(paceMs) : null });
+      const job = await this.app.backend.demo({ graph, pace_ms: Number.isFinite(paceMs) && paceMs > 0 ? Math.round(paceMs) : undefined });
       this.app.jobStarted(job);
       // Watch it arrive: open the graph now, the stream brings the rest.
       await this.app.openGraph(graph, undefined, { waitForGraph: true });

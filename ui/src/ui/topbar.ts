@@ -147,7 +147,7 @@ export class TopBar {
     this.searchTimer = null;
     if (this.pendingSearch && this.searchedFor === q) return this.pendingSearch;
     this.searchedFor = q;
-    const p = this.app.backend.search(graph, q, SEARCH_LIMIT).then((hits) => {
+    const p = this.app.backend.search({ graph, q, limit: SEARCH_LIMIT }).then((hits) => {
       if (this.searchedFor === q) {
         this.hits = hits;
         this.renderHits();

@@ -1,0 +1,174 @@
+//! The request of each operation (see `ops`): one struct per shape, named after what it
+//! asks for. Over HTTP the fields named in the route's path (`{graph}`, `{id}`) travel in
+//! the path and the rest in the query string or JSON body; over IPC the whole struct is the
+//! JSON argument. Optional fields have their default here, so every transport applies the
+//! same one.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::store::TraceDirection;
+
+/// No arguments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct NoArgs {}
+
+/// A whole graph.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GraphRequest {
+    pub graph: String,
+}
+
+/// One node of a graph, by its `name` (or `prefix:name`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct NodeRequest {
+    pub graph: String,
+    pub id: String,
+}
+
+/// A drawable view: the whole graph, or the neighbourhood of `root`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct ViewRequest {
+    pub graph: String,
+    /// Draw the neighbourhood of this node instead of the whole graph.
+    #[serde(default)]
+    pub root: Option<String>,
+    /// Hops around `root` (default: the facade's).
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Most nodes drawn whole; above it the view is a neighbourhood (default 50,000).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// Everything a node came from (`up`) or that came from it (`down`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct TraceRequest {
+    pub graph: String,
+    pub id: String,
+    /// Default `up`.
+    #[serde(default)]
+    pub dir: Option<TraceDirection>,
+    /// Default 10, at most `store::read::MAX_DEPTH`.
+    #[serde(default)]
+    pub depth: Option<u32>,
+}
+
+impl TraceRequest {
+    pub const DEFAULT_DEPTH: u32 = 10;
+
+    pub fn dir(&self) -> TraceDirection {
+        self.dir.unwrap_or(TraceDirection::Up)
+    }
+
+    pub fn depth(&self) -> u32 {
+        self.depth.unwrap_or(Self::DEFAULT_DEPTH).min(crate::store::read::MAX_DEPTH)
+    }
+}
+
+/// A shortest path between two nodes, ignoring direction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PathRequest {
+    pub graph: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// Read-only Cypher typed in the console.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct QueryRequest {
+    pub graph: String,
+    pub cypher: String,
+}
+
+/// The evidence and verification trail of an A2AP statement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct StatementRequest {
+    pub graph: String,
+    pub statement: String,
+}
+
+/// Nodes whose name or text contains `q`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct SearchRequest {
+    pub graph: String,
+    pub q: String,
+    /// Default 50.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+impl SearchRequest {
+    pub const DEFAULT_LIMIT: u32 = 50;
+
+    pub fn limit(&self) -> u32 {
+        self.limit.unwrap_or(Self::DEFAULT_LIMIT)
+    }
+}
+
+/// A file's bytes (the body) to save in the uploads folder and ingest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct UploadRequest {
+    pub graph: String,
+    /// The file's name, for the uploads folder and the rejects file.
+    pub name: String,
+    /// `a2a`, `a2ap`, or none to detect.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// Files on the backend's machine to ingest (the desktop's open dialog and drops).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct IngestFilesRequest {
+    pub graph: String,
+    pub paths: Vec<String>,
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// Follow a growing file on the backend's machine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct FollowRequest {
+    pub graph: String,
+    pub path: String,
+    /// `a2a`, `a2ap`, or none to detect.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// Run the council demo into a graph, paced (`pace_ms` between records) or at once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct DemoRequest {
+    pub graph: String,
+    #[serde(default)]
+    pub pace_ms: Option<u64>,
+}
+
+/// A background job, by id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct JobRequest {
+    pub id: String,
+}
+
+/// Bytes the window made (a picture, an export), saved where the user chooses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SaveFileRequest {
+    /// The suggested file name.
+    pub name: String,
+}
+
+/// A graph's stream of changes after `since` (the `seq` of its view or last message).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct StreamRequest {
+    pub graph: String,
+    #[serde(default)]
+    pub since: Option<u64>,
+}

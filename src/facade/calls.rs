@@ -1,0 +1,215 @@
+//! The implementation of every declared operation (`api::ops`), over the facade: what
+//! `provex serve`'s routes and the desktop shell's generic command both run, so no
+//! argument handling or default is written twice. A call carries what a transport knows
+//! beyond the request: whether it needs a token, a cancel flag for ingests, the body's
+//! bytes for the operations that take a file, and, in the desktop shell, the host that
+//! does what needs the user's machine (dialogs, settings).
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use axum::body::Bytes;
+use futures_util::future::BoxFuture;
+use futures_util::stream::BoxStream;
+use futures_util::StreamExt;
+use tokio::io::AsyncWriteExt;
+
+use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
+use crate::a2ap::Trail;
+use crate::api::ops::{self, Args, Handlers};
+use crate::api::*;
+use crate::error::{Error, Result};
+use crate::ingest::IngestOptions;
+use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
+
+/// A request body streamed in (an upload).
+pub type Payload = BoxStream<'static, std::io::Result<Bytes>>;
+
+/// What only the desktop shell can do: it implements this, `provex serve` has none.
+pub trait DesktopHost: Send + Sync {
+    fn settings(&self) -> Result<SettingsView>;
+    fn save_settings(&self, update: SettingsUpdate) -> Result<SettingsView>;
+    /// Asks where to save `bytes` (suggesting `name`) and saves them; `None` if cancelled.
+    fn save_file(&self, name: String, bytes: Vec<u8>) -> BoxFuture<'_, Result<Option<String>>>;
+    /// The window now shows `graph` (menu actions act on it).
+    fn showing(&self, _graph: &str) {}
+}
+
+/// One operation call as a transport makes it.
+pub struct Call<'a> {
+    provex: &'a Arc<Provex>,
+    host: Option<&'a dyn DesktopHost>,
+    auth: bool,
+    cancel: Arc<AtomicBool>,
+    payload: Mutex<Option<Payload>>,
+}
+
+impl<'a> Call<'a> {
+    /// A call over HTTP: `auth` says whether the server needs a token.
+    pub fn http(provex: &'a Arc<Provex>, auth: bool) -> Self {
+        Call { provex, host: None, auth, cancel: Arc::new(AtomicBool::new(false)), payload: Mutex::new(None) }
+    }
+
+    /// A call from the desktop window; `cancel` is tripped when the app closes.
+    pub fn desktop(provex: &'a Arc<Provex>, host: &'a dyn DesktopHost, cancel: Arc<AtomicBool>) -> Self {
+        Call { provex, host: Some(host), auth: false, cancel, payload: Mutex::new(None) }
+    }
+
+    /// The request body, for the operations that take a file's bytes.
+    pub fn with_payload(self, payload: Payload) -> Self {
+        *self.payload.lock().expect("payload") = Some(payload);
+        self
+    }
+
+    /// The request body as one piece of bytes.
+    pub fn with_bytes(self, bytes: Vec<u8>) -> Self {
+        let chunk = Bytes::from(bytes);
+        self.with_payload(futures_util::stream::once(async move { Ok(chunk) }).boxed())
+    }
+
+    /// Runs the operation `name`; the response as JSON text.
+    pub async fn run(&self, name: &str, args: Args) -> Result<String> {
+        let op = ops::find(name).ok_or_else(|| Error::NotFound { what: "operation", name: name.to_owned() })?;
+        if op.transport == ops::Transport::Desktop && self.host.is_none() {
+            return Err(Error::Unsupported(format!("`{name}` is only offered by the desktop app")));
+        }
+        ops::dispatch(self, name, args).await
+    }
+
+    fn host(&self) -> Result<&'a dyn DesktopHost> {
+        self.host.ok_or_else(|| Error::Unsupported("only the desktop app offers this".into()))
+    }
+
+    fn take_payload(&self) -> Result<Payload> {
+        self.payload.lock().expect("payload").take().ok_or_else(|| Error::BadRequest("the file's bytes are missing".into()))
+    }
+
+    async fn ingest_paths(&self, graph: &str, paths: &[PathBuf], format: Option<&str>) -> Result<IngestReport> {
+        crate::store::validate_graph_name(graph)?;
+        let format = super::parse_format(format)?;
+        let opts = IngestOptions { format, ..Default::default() };
+        self.provex.ingest(graph, paths, opts, self.cancel.clone(), Arc::new(Quiet)).await
+    }
+}
+
+impl Handlers for Call<'_> {
+    async fn health(&self, _: NoArgs) -> Result<Health> {
+        Ok(self.provex.health(self.auth))
+    }
+
+    async fn graphs(&self, _: NoArgs) -> Result<Vec<String>> {
+        self.provex.graphs().await
+    }
+
+    async fn delete_graph(&self, req: GraphRequest) -> Result<()> {
+        self.provex.delete_graph(&req.graph).await
+    }
+
+    async fn stats(&self, req: GraphRequest) -> Result<Stats> {
+        self.provex.stats(&req.graph).await
+    }
+
+    async fn view(&self, req: ViewRequest) -> Result<View> {
+        let live = LiveViewRequest { root: req.root.filter(|r| !r.is_empty()), depth: req.depth, limit: req.limit };
+        let view = self.provex.view(&req.graph, live).await?;
+        if let Some(host) = self.host {
+            host.showing(&req.graph);
+        }
+        Ok(view)
+    }
+
+    async fn node(&self, req: NodeRequest) -> Result<NodeRecord> {
+        self.provex.node(&req.graph, &req.id).await
+    }
+
+    async fn neighbours(&self, req: NodeRequest) -> Result<Subgraph> {
+        self.provex.neighbours(&req.graph, &req.id).await
+    }
+
+    async fn trace(&self, req: TraceRequest) -> Result<Subgraph> {
+        self.provex.trace(&req.graph, &req.id, req.dir(), req.depth()).await
+    }
+
+    async fn path(&self, req: PathRequest) -> Result<Option<PathResult>> {
+        self.provex.path(&req.graph, &req.from, &req.to).await
+    }
+
+    async fn query(&self, req: QueryRequest) -> Result<Table> {
+        self.provex.query(&req.graph, &req.cypher).await
+    }
+
+    async fn trail(&self, req: StatementRequest) -> Result<Trail> {
+        self.provex.trail(&req.graph, &req.statement).await
+    }
+
+    async fn source(&self, req: NodeRequest) -> Result<SourceText> {
+        self.provex.source_text(&req.graph, &req.id).await
+    }
+
+    async fn search(&self, req: SearchRequest) -> Result<Vec<SearchHit>> {
+        self.provex.search(&req.graph, &req.q, req.limit()).await
+    }
+
+    async fn upload(&self, req: UploadRequest) -> Result<IngestReport> {
+        crate::store::validate_graph_name(&req.graph)?;
+        super::parse_format(req.format.as_deref())?;
+        let mut body = self.take_payload()?;
+        let path = self.provex.new_upload_path(&req.name)?;
+        let mut file = tokio::fs::File::create(&path).await.map_err(|e| Error::io(&path, e))?;
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|e| match e.kind() {
+                std::io::ErrorKind::FileTooLarge => Error::PayloadTooLarge(e.to_string()),
+                _ => Error::Usage(format!("upload interrupted: {e}")),
+            })?;
+            file.write_all(&chunk).await.map_err(|e| Error::io(&path, e))?;
+        }
+        file.flush().await.map_err(|e| Error::io(&path, e))?;
+        drop(file);
+        self.ingest_paths(&req.graph, &[path], req.format.as_deref()).await
+    }
+
+    async fn follow(&self, req: FollowRequest) -> Result<Job> {
+        self.provex.start_follow(&req.graph, PathBuf::from(req.path), req.format.as_deref())
+    }
+
+    async fn demo(&self, req: DemoRequest) -> Result<Job> {
+        self.provex.start_demo(&req.graph, req.pace_ms)
+    }
+
+    async fn tidy(&self, req: GraphRequest) -> Result<()> {
+        self.provex.tidy(&req.graph).await.map(drop)
+    }
+
+    async fn jobs(&self, _: NoArgs) -> Result<Vec<Job>> {
+        Ok(self.provex.jobs())
+    }
+
+    async fn stop_job(&self, req: JobRequest) -> Result<Job> {
+        self.provex.stop_job(&req.id)
+    }
+
+    async fn ingest_files(&self, req: IngestFilesRequest) -> Result<IngestReport> {
+        self.host()?;
+        let paths: Vec<PathBuf> = req.paths.into_iter().map(PathBuf::from).collect();
+        self.ingest_paths(&req.graph, &paths, req.format.as_deref()).await
+    }
+
+    async fn get_settings(&self, _: NoArgs) -> Result<SettingsView> {
+        self.host()?.settings()
+    }
+
+    async fn save_settings(&self, req: SettingsUpdate) -> Result<SettingsView> {
+        self.host()?.save_settings(req)
+    }
+
+    async fn save_file(&self, req: SaveFileRequest) -> Result<Option<String>> {
+        let host = self.host()?;
+        let mut body = self.take_payload()?;
+        let mut bytes = Vec::new();
+        while let Some(chunk) = body.next().await {
+            bytes.extend_from_slice(&chunk.map_err(|e| Error::Usage(format!("save interrupted: {e}")))?);
+        }
+        host.save_file(req.name, bytes).await
+    }
+}

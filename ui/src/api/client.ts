@@ -1,0 +1,272 @@
+// Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
+// change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
+
+import type { DemoRequest, ErrorCode, FollowRequest, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewRequest } from "./contract";
+
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/** Where an operation's arguments travel over HTTP besides its path's fields: the query
+ *  string, a JSON body, or the query string with a file's bytes as the body. */
+export type ArgsIn = "query" | "json" | "bytes";
+
+export interface OperationInfo {
+  readonly method: HttpMethod;
+  /** Under `/api`; `{field}` segments are request fields. Empty: desktop only. */
+  readonly path: string;
+  readonly args: ArgsIn;
+  readonly desktopOnly: boolean;
+  /** The codes it can fail with besides bad_request, connection, connection_lost, server. */
+  readonly errors: readonly ErrorCode[];
+}
+
+export interface Requests {
+  health: NoArgs;
+  graphs: NoArgs;
+  delete_graph: GraphRequest;
+  stats: GraphRequest;
+  view: ViewRequest;
+  node: NodeRequest;
+  neighbours: NodeRequest;
+  trace: TraceRequest;
+  path: PathRequest;
+  query: QueryRequest;
+  trail: StatementRequest;
+  source: NodeRequest;
+  search: SearchRequest;
+  upload: UploadRequest;
+  follow: FollowRequest;
+  demo: DemoRequest;
+  tidy: GraphRequest;
+  jobs: NoArgs;
+  stop_job: JobRequest;
+  ingest_files: IngestFilesRequest;
+  get_settings: NoArgs;
+  save_settings: SettingsUpdate;
+  save_file: SaveFileRequest;
+}
+
+export interface Responses {
+  health: Health;
+  graphs: Array<string>;
+  delete_graph: null;
+  stats: Stats;
+  view: View;
+  node: NodeRecord;
+  neighbours: Subgraph;
+  trace: Subgraph;
+  path: PathResult | null;
+  query: Table;
+  trail: Trail;
+  source: SourceText;
+  search: Array<SearchHit>;
+  upload: IngestReport;
+  follow: Job;
+  demo: Job;
+  tidy: null;
+  jobs: Array<Job>;
+  stop_job: Job;
+  ingest_files: IngestReport;
+  get_settings: SettingsView;
+  save_settings: SettingsView;
+  save_file: string | null;
+}
+
+export type OperationName = keyof Requests & keyof Responses;
+
+export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
+  health: { method: "GET", path: "/health", args: "query", desktopOnly: false, errors: [] },
+  graphs: { method: "GET", path: "/graphs", args: "query", desktopOnly: false, errors: [] },
+  delete_graph: { method: "DELETE", path: "/graphs/{graph}", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  stats: { method: "GET", path: "/graphs/{graph}/stats", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  view: { method: "GET", path: "/graphs/{graph}/view", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  node: { method: "GET", path: "/graphs/{graph}/node", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  neighbours: { method: "GET", path: "/graphs/{graph}/neighbours", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  trace: { method: "GET", path: "/graphs/{graph}/trace", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  path: { method: "GET", path: "/graphs/{graph}/path", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query"] },
+  trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  search: { method: "GET", path: "/graphs/{graph}/search", args: "query", desktopOnly: false, errors: ["usage"] },
+  upload: { method: "POST", path: "/graphs/{graph}/upload", args: "bytes", desktopOnly: false, errors: ["usage", "io", "input", "payload_too_large", "forbidden_path"] },
+  follow: { method: "POST", path: "/graphs/{graph}/follow", args: "json", desktopOnly: false, errors: ["usage", "io", "forbidden_path"] },
+  demo: { method: "POST", path: "/graphs/{graph}/demo", args: "json", desktopOnly: false, errors: ["usage"] },
+  tidy: { method: "POST", path: "/graphs/{graph}/tidy", args: "json", desktopOnly: false, errors: ["usage", "not_found"] },
+  jobs: { method: "GET", path: "/jobs", args: "query", desktopOnly: false, errors: [] },
+  stop_job: { method: "DELETE", path: "/jobs/{id}", args: "query", desktopOnly: false, errors: ["not_found"] },
+  ingest_files: { method: "POST", path: "", args: "json", desktopOnly: true, errors: ["usage", "io", "input", "closing"] },
+  get_settings: { method: "POST", path: "", args: "json", desktopOnly: true, errors: ["io"] },
+  save_settings: { method: "POST", path: "", args: "json", desktopOnly: true, errors: ["io"] },
+  save_file: { method: "POST", path: "", args: "bytes", desktopOnly: true, errors: ["io"] },
+};
+
+export interface StreamRequests {
+  subscribe: StreamRequest;
+}
+
+export interface StreamMessages {
+  subscribe: StreamMessage;
+}
+
+export type StreamName = keyof StreamRequests & keyof StreamMessages;
+
+export const STREAMS: { readonly [K in StreamName]: { readonly path: string } } = {
+  subscribe: { path: "/graphs/{graph}/stream" },
+};
+
+/** Every error code, for checking what a server sent. */
+export const ERROR_CODES: readonly ErrorCode[] = ["usage", "connection", "server_missing", "server", "connection_lost", "query", "not_found", "io", "input", "forbidden_path", "bad_request", "unsupported_media_type", "payload_too_large", "method_not_allowed", "unsupported", "unauthorized", "forbidden_host", "closing", "network", "bad_response", "ipc", "no_graph", "job_failed"];
+
+/** The desktop shell's events, by what they carry. */
+export const SHELL_EVENTS = { menu: "provex://menu", ingest: "provex://ingest", notice: "provex://notice" } as const;
+
+/** A file's bytes, for the operations that take one. */
+export type Bytes = Blob | ArrayBuffer | Uint8Array;
+
+/** A live subscription; `close()` ends it. */
+export interface Subscription {
+  close(): void;
+}
+
+export interface StreamHandlers<M> {
+  /** Every message, in sequence order. */
+  onMessage(msg: M): void;
+  /** Connection state changes (the transport reconnects by itself). */
+  onStatus?(status: "open" | "reconnecting" | "closed"): void;
+}
+
+/** How a client reaches the backend: HTTP and server-sent events (http.ts), or Tauri IPC
+ *  (tauri.ts). Failures reject with a `BackendError` carrying the `{code, message}`. */
+export interface Transport {
+  readonly kind: "http" | "tauri";
+  call<K extends OperationName>(op: K, req: Requests[K], bytes?: Bytes): Promise<Responses[K]>;
+  subscribe<K extends StreamName>(stream: K, req: StreamRequests[K], handlers: StreamHandlers<StreamMessages[K]>): Subscription;
+}
+
+/** Every operation and stream as a method, over either transport. */
+export class Client {
+  constructor(readonly transport: Transport) {}
+
+  get kind(): "http" | "tauri" {
+    return this.transport.kind;
+  }
+
+  /** The backend's version, its database, and whether requests need a token. */
+  health(req: NoArgs = {}): Promise<Health> {
+    return this.transport.call("health", req);
+  }
+
+  /** The graphs in the database. */
+  graphs(req: NoArgs = {}): Promise<Array<string>> {
+    return this.transport.call("graphs", req);
+  }
+
+  /** Deletes a graph. */
+  deleteGraph(req: GraphRequest): Promise<null> {
+    return this.transport.call("delete_graph", req);
+  }
+
+  /** Node and edge counts by label and type. */
+  stats(req: GraphRequest): Promise<Stats> {
+    return this.transport.call("stats", req);
+  }
+
+  /** A drawable view of a graph (whole, or a neighbourhood above the limit). */
+  view(req: ViewRequest): Promise<View> {
+    return this.transport.call("view", req);
+  }
+
+  /** One node with its properties. */
+  node(req: NodeRequest): Promise<NodeRecord> {
+    return this.transport.call("node", req);
+  }
+
+  /** A node and the nodes one edge away. */
+  neighbours(req: NodeRequest): Promise<Subgraph> {
+    return this.transport.call("neighbours", req);
+  }
+
+  /** Everything a node came from (`up`) or that came from it (`down`). */
+  trace(req: TraceRequest): Promise<Subgraph> {
+    return this.transport.call("trace", req);
+  }
+
+  /** A shortest path between two nodes, ignoring direction; null when there is none. */
+  path(req: PathRequest): Promise<PathResult | null> {
+    return this.transport.call("path", req);
+  }
+
+  /** Read-only Cypher. */
+  query(req: QueryRequest): Promise<Table> {
+    return this.transport.call("query", req);
+  }
+
+  /** A statement's evidence and verification trail. */
+  trail(req: StatementRequest): Promise<Trail> {
+    return this.transport.call("trail", req);
+  }
+
+  /** A source document's full text. */
+  source(req: NodeRequest): Promise<SourceText> {
+    return this.transport.call("source", req);
+  }
+
+  /** Nodes whose name or text contains `q`. */
+  search(req: SearchRequest): Promise<Array<SearchHit>> {
+    return this.transport.call("search", req);
+  }
+
+  /** Saves the body in the uploads folder and ingests it. */
+  upload(req: UploadRequest, bytes: Bytes): Promise<IngestReport> {
+    return this.transport.call("upload", req, bytes);
+  }
+
+  /** Follows a growing file on the backend's machine, as a job. */
+  follow(req: FollowRequest): Promise<Job> {
+    return this.transport.call("follow", req);
+  }
+
+  /** Runs the council demo into a graph, as a job. */
+  demo(req: DemoRequest): Promise<Job> {
+    return this.transport.call("demo", req);
+  }
+
+  /** Re-lays a graph out; the moves arrive on its stream. */
+  tidy(req: GraphRequest): Promise<null> {
+    return this.transport.call("tidy", req);
+  }
+
+  /** The background jobs. */
+  jobs(req: NoArgs = {}): Promise<Array<Job>> {
+    return this.transport.call("jobs", req);
+  }
+
+  /** Stops a job. */
+  stopJob(req: JobRequest): Promise<Job> {
+    return this.transport.call("stop_job", req);
+  }
+
+  /** Ingests files on this machine (the desktop's open dialog and drops). */
+  ingestFiles(req: IngestFilesRequest): Promise<IngestReport> {
+    return this.transport.call("ingest_files", req);
+  }
+
+  /** The desktop database settings. */
+  getSettings(req: NoArgs = {}): Promise<SettingsView> {
+    return this.transport.call("get_settings", req);
+  }
+
+  /** Saves the desktop database settings (they take effect at the next start). */
+  saveSettings(req: SettingsUpdate): Promise<SettingsView> {
+    return this.transport.call("save_settings", req);
+  }
+
+  /** Saves the body where the user chooses in a save dialog; the path, or null if cancelled. */
+  saveFile(req: SaveFileRequest, bytes: Bytes): Promise<string | null> {
+    return this.transport.call("save_file", req, bytes);
+  }
+
+  /** A graph's changes after `since`, numbered without gaps; a `reset` when they are gone. */
+  subscribe(req: StreamRequest, handlers: StreamHandlers<StreamMessage>): Subscription {
+    return this.transport.subscribe("subscribe", req, handlers);
+  }
+}
