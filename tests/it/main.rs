@@ -11,3 +11,5 @@ mod layout;
 mod reads;
 mod serve;
 mod server;
+mod props_canonical;
+mod props_parsers;
