@@ -2,13 +2,7 @@
 //! It must never panic, and a rejected line must come with a reason.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use provex::ingest::{normalize_line, Format};
-use provex::model::GraphDelta;
+#[path = "../../tests/it/fuzz_regressions/checks.rs"]
+mod checks;
 
-fuzz_target!(|data: &[u8]| {
-    let mut delta = GraphDelta::default();
-    if let Err(reason) = normalize_line(Format::A2a, data, &mut delta) {
-        assert!(!reason.trim().is_empty(), "rejected without a reason");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::a2a_line(data));

@@ -3,15 +3,7 @@
 //! `serde_json_canonicalizer` crate.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use provex::a2ap::canonical::canonical_string;
+#[path = "../../tests/it/fuzz_regressions/checks.rs"]
+mod checks;
 
-fuzz_target!(|text: &str| {
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return };
-    let ours = canonical_string(&value);
-    let again: serde_json::Value = serde_json::from_str(&ours).expect("canonical output is JSON");
-    assert_eq!(canonical_string(&again), ours, "not idempotent");
-    if let Ok(theirs) = serde_json_canonicalizer::to_string(&value) {
-        assert_eq!(ours, theirs, "disagrees with serde_json_canonicalizer");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::canonical(data));

@@ -13,3 +13,4 @@ mod serve;
 mod server;
 mod props_canonical;
 mod props_parsers;
+mod fuzz_regressions;
