@@ -264,3 +264,29 @@ proptest! {
         }
     }
 }
+
+/// A JSON array after a byte-order mark is one text, as format detection says: the
+/// documents are read, not each line rejected on its own.
+#[test]
+fn a2ap_array_after_a_byte_order_mark_is_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("docs.json");
+    let docs = a2ap_lines();
+    std::fs::write(&path, format!("\u{feff}[\n{}\n]\n", docs[..3].join(",\n"))).unwrap();
+    assert_eq!(provex::ingest::detect(&path).unwrap(), Format::A2ap);
+    let opts = IngestOptions { format: Format::A2ap, ..IngestOptions::default() };
+    let mut rejects = RejectsFile::beside(&path);
+    let mut ids = Vec::new();
+    let report = read_file(&path, &opts, &mut rejects, &mut || false, &mut |chunk| {
+        ids.extend(chunk.records.iter().map(|r| r.document.id().to_owned()));
+        true
+    })
+    .unwrap();
+    assert_eq!(report.rejected, 0);
+    assert_eq!(report.events, 3);
+    let want: Vec<String> = docs[..3]
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["@id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids, want);
+}
