@@ -139,8 +139,11 @@ fn check_a2a(bytes: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// One parsed record: its id, or the line and reason of its rejection.
+type Outcome = Result<String, (usize, String)>;
+
 /// Every record of `text` parsed; every rejection has a reason and a line of `text`.
-fn check_a2ap(text: &str) -> Result<Vec<Result<String, (usize, String)>>, TestCaseError> {
+fn check_a2ap(text: &str) -> Result<Vec<Outcome>, TestCaseError> {
     let lines = text.split('\n').count();
     let mut out = Vec::new();
     for (i, result) in parse_documents(text).into_iter().enumerate() {
