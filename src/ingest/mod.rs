@@ -44,7 +44,7 @@ pub fn detect(path: &Path) -> Result<Format> {
     let Some(line) = reader::first_line(path)? else {
         return Ok(Format::A2a);
     };
-    if line.trim_start_matches('\u{feff}').starts_with('[') {
+    if opens_array(&line) {
         return Ok(Format::A2ap);
     }
     let value: serde_json::Value = serde_json::from_str(&line).map_err(|e| Error::Input {
@@ -64,6 +64,12 @@ pub fn detect(path: &Path) -> Result<Format> {
                 .into(),
         }),
     }
+}
+
+/// Whether a file's first line opens a JSON array (after a byte-order mark), so that the
+/// file is one JSON text of A2AP documents rather than JSON lines.
+fn opens_array(first_line: &str) -> bool {
+    first_line.trim_start_matches('\u{feff}').trim_start().starts_with('[')
 }
 
 /// Parses and normalises one line, or says why it is rejected.
@@ -188,7 +194,7 @@ pub fn read_file(
         send,
     };
     let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
-    if format == Format::A2ap && reader::first_line(path)?.is_some_and(|l| l.starts_with('[')) {
+    if format == Format::A2ap && reader::first_line(path)?.is_some_and(|l| opens_array(&l)) {
         // A JSON array is one text, read whole.
         let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         state.report.lines = text.iter().filter(|b| **b == b'\n').count() as u64;

@@ -1,0 +1,45 @@
+//! Every input the fuzzers kept (crashes, timeouts, and a small sample of their corpora)
+//! replayed on stable through the same checks as the cargo-fuzz targets. The inputs live in
+//! `tests/fuzz-regressions/<target>/`; docs/FUZZING.md says how to add one.
+
+pub mod checks;
+
+use std::path::PathBuf;
+
+/// The saved inputs of one target, with their names. Fails when there are none, so that a
+/// renamed folder cannot turn the test into a no-op.
+fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions").join(target);
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            (path.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&path).unwrap())
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no saved inputs in {}", dir.display());
+    out
+}
+
+fn replay(target: &str, check: fn(&[u8])) {
+    for (name, data) in inputs(target) {
+        let outcome = std::panic::catch_unwind(|| check(&data));
+        assert!(outcome.is_ok(), "{target}/{name} fails its check (see the panic above)");
+    }
+}
+
+#[test]
+fn a2a_line_inputs() {
+    replay("a2a_line", checks::a2a_line);
+}
+
+#[test]
+fn a2ap_document_inputs() {
+    replay("a2ap_document", checks::a2ap_document);
+}
+
+#[test]
+fn canonical_inputs() {
+    replay("canonical", checks::canonical);
+}

@@ -1,0 +1,46 @@
+//! What each fuzz target asserts about one input, in one place: the cargo-fuzz targets in
+//! fuzz/ include this file (`#[path]`), and the stable regression test feeds it every saved
+//! input, so an input a fuzzer found fails the same way on stable.
+#![allow(dead_code)] // each fuzz target uses one of the checks
+
+use provex::a2ap::canonical::canonical_string;
+use provex::a2ap::parse_documents;
+use provex::ingest::{normalize_line, Format};
+use provex::model::GraphDelta;
+use serde_json::Value;
+
+/// The A2A line parser: no panic; a rejected line has a reason.
+pub fn a2a_line(data: &[u8]) {
+    let mut delta = GraphDelta::default();
+    if let Err(reason) = normalize_line(Format::A2a, data, &mut delta) {
+        assert!(!reason.trim().is_empty(), "rejected without a reason");
+    }
+}
+
+/// The A2AP document parser (the reader rejects invalid UTF-8 before it): no panic; every
+/// rejected record has a reason and a line of the input.
+pub fn a2ap_document(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let lines = text.split('\n').count();
+    for (i, result) in parse_documents(text).into_iter().enumerate() {
+        match result {
+            Ok(record) => assert_eq!(record.position.index, i),
+            Err(e) => {
+                assert_eq!(e.position.index, i);
+                assert!(!e.reason.trim().is_empty(), "rejected without a reason");
+                assert!((1..=lines).contains(&e.position.line), "line {} of {lines}", e.position.line);
+            }
+        }
+    }
+}
+
+/// The RFC 8785 canonicaliser, on any JSON text serde_json reads: no panic, the output is
+/// JSON that canonicalises to itself, and it is what `serde_json_canonicalizer` writes.
+pub fn canonical(data: &[u8]) {
+    let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
+    let ours = canonical_string(&value);
+    let again: Value = serde_json::from_str(&ours).expect("canonical output is JSON");
+    assert_eq!(canonical_string(&again), ours, "not a fixed point");
+    let theirs = serde_json_canonicalizer::to_string(&value).expect("reference canonicaliser");
+    assert_eq!(ours, theirs, "disagrees with serde_json_canonicalizer");
+}
