@@ -54,7 +54,8 @@ fn generate(path: &Path, n: usize) -> Vec<String> {
     while written < n {
         let source = k % SOURCES;
         let doc_id = format!("urn:doc:bench:{source}");
-        let sentence = format!("Sentence {} of source {source} says something worth citing.", (k / SOURCES) % 200);
+        let sentence =
+            format!("Sentence {} of source {source} says something worth citing.", (k / SOURCES) % 200);
         let start = texts[source].find(&sentence).unwrap();
         let claim = format!("Claim {k}: {sentence}");
         let sid = statement_id(SUMMARISER, &claim);

@@ -384,4 +384,3 @@ impl fmt::Display for RecordError {
 }
 
 impl std::error::Error for RecordError {}
-

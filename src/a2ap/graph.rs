@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use super::document::{Document, SourceRef, Statement};
 use super::evidence::EvidenceStatus;
-use super::keys::embedded_form;
 use super::index::Changes;
+use super::keys::embedded_form;
 use super::ledger::{order, Entry, Ledger, Step};
 use super::signature::{signature_value, SignatureStatus};
 use crate::model::{Edge, GraphDelta, Label, Node, NodeRef, RelType};
@@ -171,7 +171,8 @@ impl Ledger {
             .collect();
         let is_new = |label: Label, id: &str| emitted.is_none_or(|e| !e.contains(&(label, id.to_owned())));
         let agent_node_if_needed = |id: &str| {
-            (is_new(Label::Agent, id) || plan.agents.contains(id)).then(|| agent_node(id, self, reputation(id)))
+            (is_new(Label::Agent, id) || plan.agents.contains(id))
+                .then(|| agent_node(id, self, reputation(id)))
         };
         let add_agent = |delta: &mut GraphDelta, id: &str| {
             if let Some(n) = agent_node_if_needed(id) {
@@ -192,9 +193,9 @@ impl Ledger {
             }
         }
         for &i in &plan.steps {
-            if let (Document::Response(r), Some(step)) = (self.entries()[i].document(), steps.get(
-                self.entries()[i].id(),
-            )) {
+            if let (Document::Response(r), Some(step)) =
+                (self.entries()[i].document(), steps.get(self.entries()[i].id()))
+            {
                 delta.add_node(
                     Node::new(Label::Verification, r.id.clone())
                         .with(key::COUNTED, step.counted)

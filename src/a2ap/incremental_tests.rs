@@ -14,7 +14,9 @@ fn records() -> Vec<Record> {
 
 /// Deltas applied in turn as the store applies them (`SET n += props`; an edge is drawn
 /// only between nodes that exist by then), as sorted text.
-fn merged(deltas: impl IntoIterator<Item = GraphDelta>) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+fn merged(
+    deltas: impl IntoIterator<Item = GraphDelta>,
+) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
     let mut all = GraphDelta::new();
     for d in deltas {
         let (nodes, edges) = d.into_parts();
@@ -30,16 +32,21 @@ fn merged(deltas: impl IntoIterator<Item = GraphDelta>) -> (BTreeMap<String, Str
     let nodes = all
         .nodes()
         .map(|n| {
-            let props: BTreeMap<_, _> = n.props.iter().map(|(k, v)| (k.to_string(), format!("{v:?}"))).collect();
+            let props: BTreeMap<_, _> =
+                n.props.iter().map(|(k, v)| (k.to_string(), format!("{v:?}"))).collect();
             (format!("{:?} {}", n.label, n.name), format!("{props:?}"))
         })
         .collect();
     let edges = all
         .edges()
         .map(|e| {
-            let props: BTreeMap<_, _> = e.props.iter().map(|(k, v)| (k.to_string(), format!("{v:?}"))).collect();
+            let props: BTreeMap<_, _> =
+                e.props.iter().map(|(k, v)| (k.to_string(), format!("{v:?}"))).collect();
             (
-                format!("{:?} {:?} {:?} {} -> {:?} {}", e.rel, e.kind, e.source.label, e.source.name, e.target.label, e.target.name),
+                format!(
+                    "{:?} {:?} {:?} {} -> {:?} {}",
+                    e.rel, e.kind, e.source.label, e.source.name, e.target.label, e.target.name
+                ),
                 format!("{props:?}"),
             )
         })
@@ -86,8 +93,10 @@ fn a_new_key_verifies_again_only_the_entries_it_signed() {
     let records: Vec<Record> =
         records().into_iter().filter(|r| r.doc_type() != super::DocType::SoftwareAgent).collect();
     let signed_by = |agent: &str| {
-        records.iter().filter(|r| r.document.signer() == Some(agent) && r.value.get("signature").is_some()).count()
-            as u64
+        records
+            .iter()
+            .filter(|r| r.document.signer() == Some(agent) && r.value.get("signature").is_some())
+            .count() as u64
     };
     let signed: u64 = records.iter().filter(|r| r.doc_type().is_signed_type()).count() as u64;
     let mut ledger = Ledger::new(KeyRegistry::new(), ConsensusConfig::default());
@@ -97,7 +106,11 @@ fn a_new_key_verifies_again_only_the_entries_it_signed() {
     }
     deltas.push(ledger.take_delta());
     assert_eq!(ledger.signature_checks(), signed);
-    assert!(ledger.entries().iter().filter_map(|e| e.signature.as_ref()).all(|s| s.status != SignatureStatus::Valid));
+    assert!(ledger
+        .entries()
+        .iter()
+        .filter_map(|e| e.signature.as_ref())
+        .all(|s| s.status != SignatureStatus::Valid));
 
     let registry = council::demo_registry();
     let mut before = ledger.signature_checks();
@@ -109,7 +122,8 @@ fn a_new_key_verifies_again_only_the_entries_it_signed() {
             .entries()
             .iter()
             .filter(|e| {
-                e.record.value.pointer("/signature/publicKey").and_then(|v| v.as_str()) == Some(key.key_id.as_str())
+                e.record.value.pointer("/signature/publicKey").and_then(|v| v.as_str())
+                    == Some(key.key_id.as_str())
             })
             .count() as u64;
         assert_eq!(ledger.signature_checks() - before, naming, "{}", key.key_id);
@@ -125,7 +139,8 @@ fn a_new_key_verifies_again_only_the_entries_it_signed() {
     for r in records {
         known.push(r);
     }
-    let status = |l: &Ledger| l.entries().iter().map(|e| e.signature.as_ref().map(|s| s.status)).collect::<Vec<_>>();
+    let status =
+        |l: &Ledger| l.entries().iter().map(|e| e.signature.as_ref().map(|s| s.status)).collect::<Vec<_>>();
     assert_eq!(status(&ledger), status(&known));
     assert_eq!(merged(deltas), merged([known.graph_delta()]));
 }

@@ -248,7 +248,8 @@ impl Ledger {
 
     /// Verifies again the entries a new key can change, and marks its agent changed.
     fn reverify_key(&mut self, key_id: &str, agent: &str, key: &VerifyingKey) {
-        let mut affected: BTreeSet<usize> = Index::get(&self.index.by_key, &id_key(key_id)).iter().copied().collect();
+        let mut affected: BTreeSet<usize> =
+            Index::get(&self.index.by_key, &id_key(key_id)).iter().copied().collect();
         affected.extend(Index::get(&self.index.by_key, &pk_key(key)).iter().copied());
         for i in affected {
             let before = self.entries[i].signature.as_ref().map(|s| s.status);

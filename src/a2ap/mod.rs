@@ -23,8 +23,8 @@ pub use consensus::{ConsensusConfig, ReputationPolicy};
 pub use document::{parse_documents, parse_value, DocType, Document, Position, Record, RecordError};
 pub use document::{ByteRange, Finding, TimeSpan};
 pub use evidence::{chunk_id, sha256_tag, statement_id, EvidenceCheck, EvidenceStatus};
-pub use keys::{KeyEntry, KeyFile, KeyRegistry};
 pub use index::Changes;
+pub use keys::{KeyEntry, KeyFile, KeyRegistry};
 pub use ledger::Ledger;
 pub use report::{DocumentReport, Summary, VerifyReport};
 pub use signature::{

@@ -348,7 +348,9 @@ mod tests {
         let n = 200_000;
         let mut text = String::from("[\n");
         for i in 0..n {
-            text.push_str(&format!("{{\"@type\":\"a2ap:SourceDocument\",\"@id\":\"urn:doc:{i}\",\"text\":\"t\"}}"));
+            text.push_str(&format!(
+                "{{\"@type\":\"a2ap:SourceDocument\",\"@id\":\"urn:doc:{i}\",\"text\":\"t\"}}"
+            ));
             text.push_str(if i + 1 < n { ",\n" } else { "\n" });
         }
         text.push_str("]\n");

@@ -76,7 +76,11 @@ impl Provex {
     /// A source document's full text, from the A2AP documents stored in the graph.
     pub async fn source_text(&self, graph: &str, id: &str) -> Result<SourceText> {
         let text = self.with_ledger(graph, |l| {
-            l.source(id).map(|d| SourceText { id: d.id.clone(), title: d.title.clone(), text: d.text.clone() })
+            l.source(id).map(|d| SourceText {
+                id: d.id.clone(),
+                title: d.title.clone(),
+                text: d.text.clone(),
+            })
         });
         text.await?.ok_or_else(|| Error::NotFound { what: "source document", name: id.to_owned() })
     }

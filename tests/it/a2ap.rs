@@ -501,7 +501,12 @@ fn stream(n: usize) -> String {
 
 /// Ingests `text` into `graph` in chunks of 30 documents (as `--follow` of a growing file
 /// delivers them); returns the node and edge rows written.
-async fn follow_rows(provex: &provex::facade::Provex, graph: &str, text: &str, keys: Option<&KeyRegistry>) -> u64 {
+async fn follow_rows(
+    provex: &provex::facade::Provex,
+    graph: &str,
+    text: &str,
+    keys: Option<&KeyRegistry>,
+) -> u64 {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("docs.jsonl");
     std::fs::write(&file, text).unwrap();
@@ -517,7 +522,10 @@ async fn follow_rows(provex: &provex::facade::Provex, graph: &str, text: &str, k
         ..Default::default()
     };
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let report = provex.ingest(graph, &[file], opts, cancel, std::sync::Arc::new(provex::facade::Quiet)).await.unwrap();
+    let report = provex
+        .ingest(graph, &[file], opts, cancel, std::sync::Arc::new(provex::facade::Quiet))
+        .await
+        .unwrap();
     assert_eq!(report.rejected, 0);
     report.nodes_written + report.edges_written
 }

@@ -204,7 +204,6 @@ impl Builder {
         sign(&mut doc, key);
         (id, doc)
     }
-
 }
 
 pub(super) fn sign(doc: &mut Value, key: &KeyFile) {
@@ -212,4 +211,3 @@ pub(super) fn sign(doc: &mut Value, key: &KeyFile) {
     // cannot fail; the tests verify every signature.
     let _ = sign_value(doc, key, KeyRef::KeyId);
 }
-
