@@ -7,14 +7,15 @@
 //! (its node and `PERFORMED_BY`/`VALIDATES` edges carry its signature status) but is not
 //! attributed to the agent it names.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
 use super::document::{Document, SourceRef, Statement};
 use super::evidence::EvidenceStatus;
+use super::index::Changes;
 use super::keys::embedded_form;
-use super::ledger::{Entry, Ledger, Step};
+use super::ledger::{order, Entry, Ledger, Step};
 use super::signature::{signature_value, SignatureStatus};
 use crate::model::{Edge, GraphDelta, Label, Node, NodeRef, RelType};
 
@@ -82,24 +83,127 @@ fn sig_status(entry: &Entry) -> SignatureStatus {
     entry.signature.as_ref().map(|s| s.status).unwrap_or(SignatureStatus::Unsigned)
 }
 
+/// What one delta holds: entries written in full, statements whose consensus changed, and
+/// verifications whose step (counted, consensus after) may have changed.
+#[derive(Debug, Default)]
+struct Plan {
+    full: BTreeSet<usize>,
+    consensus: BTreeSet<String>,
+    steps: BTreeSet<usize>,
+    agents: BTreeSet<String>,
+}
+
+/// Nodes already written, which a delta need not write again unless they changed.
+type Emitted = HashSet<(Label, String)>;
+
 impl Ledger {
     /// Everything in the ledger as a graph delta (idempotent: the same ledger gives the same
     /// delta, and applying it twice changes nothing).
     pub fn graph_delta(&self) -> GraphDelta {
+        let plan = Plan { full: (0..self.entries().len()).collect(), ..Plan::default() };
+        self.delta_of(&plan, None)
+    }
+
+    /// The graph of what changed since the last call (new documents, and the statements,
+    /// verifications and agents whose derived state they change), as a delta to merge into
+    /// what was written before. What it returns counts as written.
+    pub fn take_delta(&mut self) -> GraphDelta {
+        let changes = self.take_changes();
+        let plan = self.plan(&changes);
+        let emitted = std::mem::take(&mut self.emitted);
+        let delta = self.delta_of(&plan, Some(&emitted));
+        self.emitted = emitted;
+        for n in delta.nodes() {
+            if matches!(n.label, Label::Agent | Label::Document | Label::Statement) {
+                self.emitted.insert((n.label, n.name.clone()));
+            }
+        }
+        delta
+    }
+
+    /// What a set of changes touches.
+    fn plan(&self, changes: &Changes) -> Plan {
+        let mut plan = Plan { agents: changes.agents.clone(), ..Plan::default() };
+        for &i in &changes.entries {
+            let entry = &self.entries()[i];
+            if entry.shadowed && entry.record.doc_type() != super::DocType::VerificationRequest {
+                continue;
+            }
+            plan.full.insert(i);
+            match entry.document() {
+                Document::Source(d) => plan.full.extend(self.statements_citing(&d.id).map(|e| e.arrival)),
+                // Edges to a statement that came before it were not drawn (the store links
+                // existing nodes only): draw them now.
+                Document::Statement(s) => {
+                    plan.full.extend(self.responses_for(&s.id).into_iter().map(|(e, _)| e.arrival));
+                    plan.full.extend(self.all_requests_for(&s.id).map(|e| e.arrival));
+                }
+                Document::Response(r) => {
+                    plan.consensus.insert(r.target_statement.clone());
+                    let mine = order(entry);
+                    for (other, _) in self.responses_for(&r.target_statement) {
+                        if order(other) > mine {
+                            plan.steps.insert(other.arrival);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        plan
+    }
+
+    fn delta_of(&self, plan: &Plan, emitted: Option<&Emitted>) -> GraphDelta {
         let mut delta = GraphDelta::new();
         // Derived state computed once: reputations now, and each verification's step.
-        let votes = self.votes();
-        let reputation = self.reputation_fn(&votes, None);
-        let mut targets: Vec<&str> = votes.iter().map(|v| v.statement_id.as_str()).collect();
-        targets.sort_unstable();
-        targets.dedup();
+        let all = self.votes_if_needed();
+        let reputation = self.reputation_fn(&all, None);
+        let mut targets: BTreeSet<&str> = BTreeSet::new();
+        for &i in plan.full.iter().chain(&plan.steps) {
+            if let Document::Response(r) = self.entries()[i].document() {
+                targets.insert(r.target_statement.as_str());
+            }
+        }
         let steps: HashMap<String, Step> = targets
             .into_iter()
-            .flat_map(|t| self.timeline(t))
+            .flat_map(|t| self.timeline_with(t, &all))
             .map(|s| (s.verification_id.clone(), s))
             .collect();
-        let agent_node = |id: &str| agent_node(id, self, reputation(id));
-        for entry in self.entries().iter().filter(|e| !e.shadowed) {
+        let is_new = |label: Label, id: &str| emitted.is_none_or(|e| !e.contains(&(label, id.to_owned())));
+        let agent_node_if_needed = |id: &str| {
+            (is_new(Label::Agent, id) || plan.agents.contains(id))
+                .then(|| agent_node(id, self, reputation(id)))
+        };
+        let add_agent = |delta: &mut GraphDelta, id: &str| {
+            if let Some(n) = agent_node_if_needed(id) {
+                delta.add_node(n);
+            }
+        };
+        for agent in &plan.agents {
+            delta.add_node(agent_node(agent, self, reputation(agent)));
+        }
+        for t in &plan.consensus {
+            if self.statement(t).is_some() {
+                let o = self.consensus_with(t, &all);
+                delta.add_node(
+                    Node::new(Label::Statement, t.clone())
+                        .with(key::CONSENSUS_SCORE, o.consensus)
+                        .with(key::VERIFIED, o.verified),
+                );
+            }
+        }
+        for &i in &plan.steps {
+            if let (Document::Response(r), Some(step)) =
+                (self.entries()[i].document(), steps.get(self.entries()[i].id()))
+            {
+                delta.add_node(
+                    Node::new(Label::Verification, r.id.clone())
+                        .with(key::COUNTED, step.counted)
+                        .with(key::CONSENSUS_AFTER, step.consensus_after),
+                );
+            }
+        }
+        for entry in plan.full.iter().map(|&i| &self.entries()[i]).filter(|e| !e.shadowed) {
             match entry.document() {
                 Document::Agent(a) => {
                     let mut node = Node::new(Label::Agent, a.info.id.clone())
@@ -134,11 +238,16 @@ impl Ledger {
                     delta.add_node(node);
                 }
                 Document::Statement(st) => {
-                    let anode = agent_node(st.agent.id());
-                    self.statement_delta(&mut delta, entry, st, anode)
+                    let anode = match st.agent.info() {
+                        Some(_) => Some(agent_node_if_needed(st.agent.id()).unwrap_or_else(|| {
+                            Node::new(Label::Agent, st.agent.id()).with(key::AGENT_ID, st.agent.id())
+                        })),
+                        None => agent_node_if_needed(st.agent.id()),
+                    };
+                    self.statement_delta(&mut delta, entry, st, anode, &is_new)
                 }
                 Document::Request(r) => {
-                    delta.add_node(agent_node(&r.requesting_agent));
+                    add_agent(&mut delta, &r.requesting_agent);
                     if matches!(sig_status(entry), SignatureStatus::Valid | SignatureStatus::Unsigned) {
                         let mut e = edge(
                             RelType::RequestedVerification,
@@ -183,7 +292,7 @@ impl Ledger {
                     }
                     let vref = node.node_ref();
                     delta.add_node(node);
-                    delta.add_node(agent_node(&r.responding_agent));
+                    add_agent(&mut delta, &r.responding_agent);
                     delta.add_edge(
                         edge(RelType::Validates, vref.clone(), statement_ref(&r.target_statement))
                             .with(key::VERDICT, r.verdict.as_str()),
@@ -224,7 +333,14 @@ impl Ledger {
         delta
     }
 
-    fn statement_delta(&self, delta: &mut GraphDelta, entry: &Entry, st: &Statement, mut anode: Node) {
+    fn statement_delta(
+        &self,
+        delta: &mut GraphDelta,
+        entry: &Entry,
+        st: &Statement,
+        anode: Option<Node>,
+        is_new: &dyn Fn(Label, &str) -> bool,
+    ) {
         let status = sig_status(entry);
         let checks = self.evidence(st);
         let overall = if checks.iter().any(|c| c.status == EvidenceStatus::Mismatch) {
@@ -261,10 +377,12 @@ impl Ledger {
         let sref = node.node_ref();
         delta.add_node(node);
         let agent = st.agent.id();
-        if let Some(info) = st.agent.info() {
-            anode = agent_info_props(anode, info);
+        if let Some(mut anode) = anode {
+            if let Some(info) = st.agent.info() {
+                anode = agent_info_props(anode, info);
+            }
+            delta.add_node(anode);
         }
-        delta.add_node(anode);
         if status == SignatureStatus::Valid {
             let mut g = edge(RelType::Generated, agent_ref(agent), sref.clone());
             if let Some(t) = &st.generated_at_time {
@@ -304,20 +422,28 @@ impl Ledger {
             }
             delta.add_edge(cites);
             let dref = NodeRef::new(Label::Document, seg.source_document.clone());
-            delta.add_node(
-                Node::new(Label::Document, seg.source_document.clone())
-                    .with(key::DOC_ID, seg.source_document.as_str()),
-            );
+            if is_new(Label::Document, &seg.source_document) {
+                delta.add_node(
+                    Node::new(Label::Document, seg.source_document.clone())
+                        .with(key::DOC_ID, seg.source_document.as_str()),
+                );
+            }
             delta.add_edge(edge(RelType::PartOf, cref, dref));
         }
         for other in &st.supports {
-            delta
-                .add_node(Node::new(Label::Statement, other.clone()).with(key::STATEMENT_ID, other.as_str()));
+            if is_new(Label::Statement, other) {
+                delta.add_node(
+                    Node::new(Label::Statement, other.clone()).with(key::STATEMENT_ID, other.as_str()),
+                );
+            }
             delta.add_edge(edge(RelType::Supports, sref.clone(), statement_ref(other)));
         }
         for other in &st.contradicts {
-            delta
-                .add_node(Node::new(Label::Statement, other.clone()).with(key::STATEMENT_ID, other.as_str()));
+            if is_new(Label::Statement, other) {
+                delta.add_node(
+                    Node::new(Label::Statement, other.clone()).with(key::STATEMENT_ID, other.as_str()),
+                );
+            }
             delta.add_edge(edge(RelType::Contradicts, sref.clone(), statement_ref(other)));
         }
     }

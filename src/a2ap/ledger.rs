@@ -2,19 +2,22 @@
 //! and everything derived from them (signature statuses, evidence checks, consensus over time,
 //! reputations), recomputed as documents arrive.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
+use ed25519_dalek::VerifyingKey;
 use serde::{Deserialize, Serialize};
 
-use super::consensus::{self, ConsensusConfig, Outcome, ReputationPolicy, Vote};
+use super::consensus::{ConsensusConfig, ReputationPolicy, Vote};
 use super::document::{
     parse_documents, parse_time, DocType, Document, Record, RecordError, SourceDocument, Statement,
     VerificationRequest, VerificationResponse,
 };
 use super::evidence::{check_statement_evidence, statement_problems, EvidenceCheck};
-use super::keys::KeyRegistry;
+use super::index::{id_key, pk_key, Changes, Index};
+use super::keys::{decode_public_key, embedded_form, KeyEntry, KeyRegistry, KeyResolution, EMBEDDED_PREFIX};
 use super::signature::{check_record, SignatureCheck};
 use super::Problem;
+use crate::model::Label;
 
 /// One accepted document and what is known of it.
 #[derive(Debug, Clone)]
@@ -61,7 +64,8 @@ pub struct Step {
     pub verified_after: bool,
 }
 
-/// Documents in arrival order and everything derived from them.
+/// Documents in arrival order and everything derived from them, with indexes by statement,
+/// source and key, and the changes not yet written to the graph.
 #[derive(Debug, Clone, Default)]
 pub struct Ledger {
     config: ConsensusConfig,
@@ -69,7 +73,12 @@ pub struct Ledger {
     entries: Vec<Entry>,
     rejected: Vec<RecordError>,
     by_id: HashMap<String, usize>,
-    explicit_reputation: HashMap<String, f64>,
+    pub(super) explicit_reputation: HashMap<String, f64>,
+    index: Index,
+    changes: Changes,
+    /// Nodes already written by [`Ledger::take_delta`] (agents, and the stubs an edge needs).
+    pub(super) emitted: HashSet<(Label, String)>,
+    signature_checks: u64,
 }
 
 impl Ledger {
@@ -88,9 +97,18 @@ impl Ledger {
         &self.registry
     }
 
+    /// How many signatures this ledger has checked (each check verifies one Ed25519
+    /// signature when the key is known): what tests and benchmarks count to show that
+    /// reading a ledger verifies nothing again.
+    pub fn signature_checks(&self) -> u64 {
+        self.signature_checks
+    }
+
     /// Sets an agent's reputation (used by [`ReputationPolicy::Fixed`]; default 1.0).
     pub fn set_reputation(&mut self, agent: &str, reputation: f64) {
         self.explicit_reputation.insert(agent.to_owned(), reputation);
+        self.changes.agents.insert(agent.to_owned());
+        self.touch_all();
     }
 
     /// Parses a text (JSON Lines or array) and adds its records in order. Returns how many
@@ -117,6 +135,19 @@ impl Ledger {
     /// Keeps a rejected record for the report.
     pub fn push_rejected(&mut self, error: RecordError) {
         self.rejected.push(error);
+    }
+
+    /// Trusts one more key. Only the entries whose signature names that key (by id, or as
+    /// the same public key) are verified again. Returns whether the key is new.
+    pub fn add_key(&mut self, entry: &KeyEntry) -> Result<bool, String> {
+        let before = self.registry.len();
+        self.registry.add_entry(entry)?;
+        if self.registry.len() == before {
+            return Ok(false);
+        }
+        let key = decode_public_key(&entry.public_key)?;
+        self.reverify_key(&entry.key_id, &entry.agent, &key);
+        Ok(true)
     }
 
     /// Adds a document. Returns `false` (and changes nothing) when the very same document is
@@ -148,10 +179,11 @@ impl Ledger {
             },
             None => None,
         };
-        let mut keys_changed = false;
+        let mut new_key = None;
         if let (Document::Agent(agent), false) = (&record.document, shadowed) {
             match self.registry.add_agent_record(agent) {
-                Ok(added) => keys_changed = added,
+                Ok(true) => new_key = agent_key(agent),
+                Ok(false) => {}
                 Err(e) => problems.push(Problem::new("agent_key_rejected", e)),
             }
         }
@@ -175,20 +207,113 @@ impl Ledger {
             }
             _ => {}
         }
-        let signature = record.doc_type().is_signed_type().then(|| check_record(&record, &self.registry));
         let arrival = self.entries.len();
         if !shadowed {
             self.by_id.insert(id, arrival);
         }
-        self.entries.push(Entry { record, arrival, signature, time_ms, problems, shadowed });
-        if keys_changed {
-            for entry in &mut self.entries {
-                if entry.signature.is_some() {
-                    entry.signature = Some(check_record(&entry.record, &self.registry));
-                }
-            }
+        self.entries.push(Entry { record, arrival, signature: None, time_ms, problems, shadowed });
+        if self.entries[arrival].record.doc_type().is_signed_type() {
+            self.check(arrival);
+        }
+        self.index_entry(arrival);
+        if let Some((key_id, agent, key)) = new_key {
+            self.reverify_key(&key_id, &agent, &key);
         }
         true
+    }
+
+    /// Checks an entry's signature under the keys known now and indexes it by its key.
+    fn check(&mut self, i: usize) {
+        self.signature_checks += 1;
+        let check = check_record(&self.entries[i].record, &self.registry);
+        let key_ref = self.entries[i]
+            .record
+            .value
+            .get("signature")
+            .and_then(|s| s.get("publicKey"))
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        if let Some(key_ref) = key_ref {
+            Index::add(&mut self.index.by_key, &id_key(&key_ref), i);
+            let resolved = match self.registry.resolve(&key_ref) {
+                KeyResolution::Registered { key, .. } | KeyResolution::Embedded(key) => Some(key),
+                _ => None,
+            };
+            if let Some(key) = resolved {
+                Index::add(&mut self.index.by_key, &pk_key(&key), i);
+            }
+        }
+        self.entries[i].signature = Some(check);
+    }
+
+    /// Verifies again the entries a new key can change, and marks its agent changed.
+    fn reverify_key(&mut self, key_id: &str, agent: &str, key: &VerifyingKey) {
+        let mut affected: BTreeSet<usize> =
+            Index::get(&self.index.by_key, &id_key(key_id)).iter().copied().collect();
+        affected.extend(Index::get(&self.index.by_key, &pk_key(key)).iter().copied());
+        for i in affected {
+            let before = self.entries[i].signature.as_ref().map(|s| s.status);
+            self.check(i);
+            if self.entries[i].signature.as_ref().map(|s| s.status) != before {
+                self.touch(i);
+            }
+        }
+        self.changes.agents.insert(agent.to_owned());
+    }
+
+    /// Adds a new entry to the indexes and marks what it changes.
+    fn index_entry(&mut self, i: usize) {
+        let entry = &self.entries[i];
+        let shadowed = entry.shadowed;
+        match entry.document() {
+            Document::Request(r) => {
+                let target = r.target_statement.clone();
+                Index::add(&mut self.index.requests, &target, i);
+                self.changes.entries.insert(i);
+                return;
+            }
+            _ if shadowed => return,
+            Document::Response(r) => {
+                let target = r.target_statement.clone();
+                Index::add(&mut self.index.responses, &target, i);
+            }
+            Document::Statement(s) => {
+                let cited: BTreeSet<String> = s.evidence.iter().map(|e| e.source_document.clone()).collect();
+                for source in cited {
+                    Index::add(&mut self.index.citing, &source, i);
+                }
+            }
+            Document::Source(_) | Document::Agent(_) => {}
+        }
+        self.touch(i);
+    }
+
+    /// Marks an entry changed, and with it what its graph depends on.
+    fn touch(&mut self, i: usize) {
+        self.changes.entries.insert(i);
+        if let ReputationPolicy::Accuracy { .. } = self.config.reputation {
+            if matches!(self.entries[i].document(), Document::Response(_)) {
+                self.touch_all();
+            }
+        }
+    }
+
+    /// Marks every entry and agent changed (reputations changed, which every node shows).
+    fn touch_all(&mut self) {
+        self.changes.entries.extend(0..self.entries.len());
+        let agents = self.registry.entries().into_iter().map(|k| k.agent);
+        self.changes.agents.extend(agents);
+        self.emitted.retain(|(label, _)| *label != Label::Agent);
+    }
+
+    /// Takes what changed since the last call (the graph written from it is then current).
+    pub fn take_changes(&mut self) -> Changes {
+        std::mem::take(&mut self.changes)
+    }
+
+    /// What changed and is not yet taken.
+    pub fn pending_changes(&self) -> &Changes {
+        &self.changes
     }
 
     /// Every accepted document, in arrival order.
@@ -206,7 +331,7 @@ impl Ledger {
         self.by_id.get(id).map(|&i| &self.entries[i])
     }
 
-    fn live(&self) -> impl Iterator<Item = &Entry> {
+    pub(super) fn live(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|e| !e.shadowed)
     }
 
@@ -229,6 +354,16 @@ impl Ledger {
         self.live().filter(|e| e.record.doc_type() == DocType::Statement).map(Entry::id).collect()
     }
 
+    /// The live statements whose evidence cites a source document, in arrival order.
+    pub fn statements_citing(&self, source_id: &str) -> impl Iterator<Item = &Entry> {
+        Index::get(&self.index.citing, source_id).iter().map(|&i| &self.entries[i])
+    }
+
+    /// Every request targeting a statement, shadowed ones too, in arrival order.
+    pub fn all_requests_for(&self, statement_id: &str) -> impl Iterator<Item = &Entry> {
+        Index::get(&self.index.requests, statement_id).iter().map(|&i| &self.entries[i])
+    }
+
     /// A statement's evidence checks against the source documents known now.
     pub fn evidence(&self, statement: &Statement) -> Vec<EvidenceCheck> {
         check_statement_evidence(statement, |id| self.source(id))
@@ -236,10 +371,11 @@ impl Ledger {
 
     /// The verification responses targeting a statement, in time order.
     pub fn responses_for(&self, statement_id: &str) -> Vec<(&Entry, &VerificationResponse)> {
-        let mut out: Vec<(&Entry, &VerificationResponse)> = self
-            .live()
+        let mut out: Vec<(&Entry, &VerificationResponse)> = Index::get(&self.index.responses, statement_id)
+            .iter()
+            .map(|&i| &self.entries[i])
             .filter_map(|e| match e.document() {
-                Document::Response(r) if r.target_statement == statement_id => Some((e, r)),
+                Document::Response(r) => Some((e, r)),
                 _ => None,
             })
             .collect();
@@ -250,100 +386,31 @@ impl Ledger {
     /// The verification requests targeting a statement, in time order.
     pub fn requests_for(&self, statement_id: &str) -> Vec<(&Entry, &VerificationRequest)> {
         let mut out: Vec<(&Entry, &VerificationRequest)> = self
-            .live()
+            .all_requests_for(statement_id)
+            .filter(|e| !e.shadowed)
             .filter_map(|e| match e.document() {
-                Document::Request(r) if r.target_statement == statement_id => Some((e, r)),
+                Document::Request(r) => Some((e, r)),
                 _ => None,
             })
             .collect();
         out.sort_by_key(|(e, _)| order(e));
         out
     }
-
-    pub(super) fn votes(&self) -> Vec<Vote> {
-        let mut votes: Vec<Vote> = self
-            .live()
-            .filter_map(|e| match e.document() {
-                Document::Response(r) => Some(vote(e, r)),
-                _ => None,
-            })
-            .collect();
-        votes.sort_by_key(|v| v.order);
-        votes
-    }
-
-    /// Reputations from the verifications up to `upto` (all when `None`).
-    pub(super) fn reputation_fn(
-        &self,
-        votes: &[Vote],
-        upto: Option<(i64, usize)>,
-    ) -> impl Fn(&str) -> f64 + '_ {
-        let computed = match self.config.reputation {
-            ReputationPolicy::Fixed => HashMap::new(),
-            ReputationPolicy::Accuracy { accurate_at } => {
-                let prefix: Vec<&Vote> = votes.iter().filter(|v| upto.is_none_or(|u| v.order <= u)).collect();
-                consensus::accuracy_reputations(&prefix, accurate_at)
-            }
-        };
-        move |agent: &str| {
-            computed.get(agent).or_else(|| self.explicit_reputation.get(agent)).copied().unwrap_or(1.0)
-        }
-    }
-
-    /// An agent's reputation now.
-    pub fn reputation(&self, agent: &str) -> f64 {
-        let votes = self.votes();
-        self.reputation_fn(&votes, None)(agent)
-    }
-
-    /// A statement's consensus now (`None` if no such statement).
-    pub fn consensus(&self, statement_id: &str) -> Option<Outcome> {
-        self.statement(statement_id)?;
-        let votes = self.votes();
-        let rep = self.reputation_fn(&votes, None);
-        let mine: Vec<&Vote> = votes.iter().filter(|v| v.statement_id == statement_id).collect();
-        Some(consensus::consensus(&mine, &rep, self.config.threshold))
-    }
-
-    /// The consensus after each of a statement's verifications, in time order (reputations
-    /// as they were at that point).
-    pub fn timeline(&self, statement_id: &str) -> Vec<Step> {
-        let votes = self.votes();
-        let mine: Vec<&Vote> = votes.iter().filter(|v| v.statement_id == statement_id).collect();
-        let mut steps = Vec::new();
-        for (i, v) in mine.iter().enumerate() {
-            let rep = self.reputation_fn(&votes, Some(v.order));
-            let outcome = consensus::consensus(&mine[..=i], &rep, self.config.threshold);
-            let counted = outcome.counted.iter().any(|c| c.verification_id == v.verification_id);
-            let excluded_reason = outcome
-                .excluded
-                .iter()
-                .find(|x| x.verification_id == v.verification_id)
-                .map(|x| x.reason.clone());
-            let time =
-                self.entry(&v.verification_id).and_then(|e| e.document().time_text()).map(str::to_owned);
-            steps.push(Step {
-                verification_id: v.verification_id.clone(),
-                agent: v.agent.clone(),
-                verdict: v.verdict.clone(),
-                confidence: v.confidence,
-                time,
-                signature: v.signature,
-                counted,
-                excluded_reason,
-                consensus_after: outcome.consensus,
-                verified_after: outcome.verified,
-            });
-        }
-        steps
-    }
 }
 
-fn order(entry: &Entry) -> (i64, usize) {
+/// The key an agent record brings: its id (or embedded form), agent and key.
+fn agent_key(agent: &super::document::SoftwareAgent) -> Option<(String, String, VerifyingKey)> {
+    let text = agent.public_key.as_deref()?;
+    let key = decode_public_key(text.strip_prefix(EMBEDDED_PREFIX).unwrap_or(text)).ok()?;
+    let key_id = agent.key_id.clone().unwrap_or_else(|| embedded_form(&key));
+    Some((key_id, agent.info.id.clone(), key))
+}
+
+pub(super) fn order(entry: &Entry) -> (i64, usize) {
     (entry.time_ms.unwrap_or(i64::MAX), entry.arrival)
 }
 
-fn vote(entry: &Entry, r: &VerificationResponse) -> Vote {
+pub(super) fn vote(entry: &Entry, r: &VerificationResponse) -> Vote {
     Vote {
         verification_id: r.id.clone(),
         statement_id: r.target_statement.clone(),

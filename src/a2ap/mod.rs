@@ -7,17 +7,23 @@ pub mod consensus;
 pub mod document;
 pub mod evidence;
 pub mod graph;
+#[cfg(test)]
+mod incremental_tests;
+mod index;
 pub mod keys;
 pub mod ledger;
+pub mod parse;
 pub mod report;
 pub mod signature;
 pub mod stored;
 pub mod trail;
+mod votes;
 
 pub use consensus::{ConsensusConfig, ReputationPolicy};
 pub use document::{parse_documents, parse_value, DocType, Document, Position, Record, RecordError};
 pub use document::{ByteRange, Finding, TimeSpan};
 pub use evidence::{chunk_id, sha256_tag, statement_id, EvidenceCheck, EvidenceStatus};
+pub use index::Changes;
 pub use keys::{KeyEntry, KeyFile, KeyRegistry};
 pub use ledger::Ledger;
 pub use report::{DocumentReport, Summary, VerifyReport};

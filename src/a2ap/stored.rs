@@ -3,6 +3,8 @@
 //! rebuilt from the graph alone: each document's exact JSON (what its signature covers)
 //! with its arrival number, and the trusted keys on their agents' nodes.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -33,16 +35,36 @@ fn envelope(arrival: usize, value: &Value) -> String {
 /// The ledger's graph delta with every document and the registry kept in it.
 pub fn delta_with_documents(ledger: &Ledger) -> GraphDelta {
     let mut delta = ledger.graph_delta();
-    let mut requests: std::collections::BTreeMap<String, Vec<PropValue>> = Default::default();
-    for entry in ledger.entries() {
-        let text = envelope(entry.arrival, &entry.record.value);
+    add_documents(ledger, &mut delta, 0..ledger.entries().len(), None);
+    delta
+}
+
+/// The delta of what changed since the last call (see [`Ledger::take_delta`]) with the
+/// documents and keys that changed: what an ingest writes after each chunk.
+pub fn take_delta_with_documents(ledger: &mut Ledger) -> GraphDelta {
+    let changes = ledger.pending_changes().clone();
+    let mut delta = ledger.take_delta();
+    add_documents(ledger, &mut delta, changes.entries.iter().copied(), Some(&changes.agents));
+    delta
+}
+
+/// Adds the documents of `entries` and the keys of `agents` (all agents when `None`).
+fn add_documents(
+    ledger: &Ledger,
+    delta: &mut GraphDelta,
+    entries: impl Iterator<Item = usize>,
+    agents: Option<&BTreeSet<String>>,
+) {
+    let mut request_targets: BTreeSet<&str> = BTreeSet::new();
+    for i in entries {
+        let entry = &ledger.entries()[i];
         let (label, id) = match entry.document() {
             Document::Statement(s) => (Label::Statement, s.id.clone()),
             Document::Response(r) => (Label::Verification, r.id.clone()),
             Document::Source(s) => (Label::Document, s.id.clone()),
             Document::Agent(a) => (Label::Agent, a.info.id.clone()),
             Document::Request(r) => {
-                requests.entry(r.target_statement.clone()).or_default().push(text.into());
+                request_targets.insert(r.target_statement.as_str());
                 continue;
             }
         };
@@ -51,21 +73,25 @@ pub fn delta_with_documents(ledger: &Ledger) -> GraphDelta {
             // would overwrite it, so it is not stored (the report still lists it).
             continue;
         }
+        let text = envelope(entry.arrival, &entry.record.value);
         delta.add_node(Node::new(label, id).with(DOCUMENT, text));
     }
-    for (statement, list) in requests {
+    for statement in request_targets {
+        let list: Vec<PropValue> =
+            ledger.all_requests_for(statement).map(|e| envelope(e.arrival, &e.record.value).into()).collect();
         delta.add_node(Node::new(Label::Statement, statement).with(REQUESTS, PropValue::List(list)));
     }
-    let mut by_agent: std::collections::BTreeMap<String, Vec<KeyEntry>> = Default::default();
+    let mut by_agent: BTreeMap<String, Vec<KeyEntry>> = Default::default();
     for e in ledger.registry().entries() {
-        by_agent.entry(e.agent.clone()).or_default().push(e);
+        if agents.is_none_or(|a| a.contains(&e.agent)) {
+            by_agent.entry(e.agent.clone()).or_default().push(e);
+        }
     }
     for (agent, mut keys) in by_agent {
         keys.sort_by(|a, b| a.key_id.cmp(&b.key_id));
         let text = serde_json::to_string(&keys).unwrap_or_default();
         delta.add_node(Node::new(Label::Agent, agent).with(REGISTRY, text));
     }
-    delta
 }
 
 /// Rebuilds the records of stored envelopes, in arrival order. An envelope that no longer

@@ -1,14 +1,45 @@
 //! The facade's A2AP operations: verifying files or what a graph holds, verification
-//! trails, signing and keys. Trails and graph verification rebuild the ledger from the
-//! documents stored in the graph, so they always speak of what is stored.
+//! trails, signing and keys.
+//!
+//! Each graph's ledger is held here: loaded once from the documents stored in the graph on
+//! first use, then kept current as documents arrive (ingests, the demo). An ingest writes
+//! only what the new documents change; trails, source texts and `verify --graph` read the
+//! held ledger and verify nothing again. A graph written by another process meanwhile is
+//! not seen until this session reloads it (after `delete_graph`, or a failed write).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use falkordb::FalkorValue;
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 use super::Provex;
-use crate::a2ap::{stored, ConsensusConfig, KeyFile, KeyRef, KeyRegistry, Ledger, Trail, VerifyReport};
+use crate::a2ap::{
+    stored, ConsensusConfig, KeyFile, KeyRef, KeyRegistry, Ledger, Record, Trail, VerifyReport,
+};
 use crate::error::{Error, Result};
+use crate::store::WriteStats;
+
+/// One graph's ledger, `None` until loaded (or after a failed write, to load again).
+type Slot = Arc<AsyncMutex<Option<Ledger>>>;
+
+/// The ledgers of the graphs this session has used, by graph.
+#[derive(Default)]
+pub(super) struct Ledgers {
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+impl Ledgers {
+    fn slot(&self, graph: &str) -> Slot {
+        self.slots.lock().expect("ledgers").entry(graph.to_owned()).or_default().clone()
+    }
+
+    /// Forgets a graph's ledger (the graph was deleted).
+    pub(super) fn forget(&self, graph: &str) {
+        self.slots.lock().expect("ledgers").remove(graph);
+    }
+}
 
 /// Reads a key registry file.
 pub fn read_registry(path: &Path) -> Result<KeyRegistry> {
@@ -139,28 +170,89 @@ impl Provex {
         Ok(ledger)
     }
 
-    /// Writes a ledger's graph (with its documents and keys) and streams it as a delta.
+    /// Writes a ledger's whole graph (with its documents and keys) and streams it as a delta.
     pub async fn write_ledger(&self, graph: &str, ledger: &Ledger) -> Result<()> {
         self.write(graph, stored::delta_with_documents(ledger)).await
     }
 
-    /// Verifies again everything a graph holds.
-    pub async fn verify_graph(&self, graph: &str, keys: Option<&Path>) -> Result<VerifyReport> {
-        let registry = keys.map(read_registry).transpose()?;
-        let keys = registry.as_ref().map_or(Keys::Stored, Keys::Only);
-        let ledger = self.load_ledger(graph, keys).await?;
-        if ledger.entries().is_empty() {
-            return Err(Error::NotFound { what: "A2AP documents in graph", name: graph.to_owned() });
+    /// The graph's held ledger, loaded from the graph on first use (with the stored keys).
+    async fn held_ledger(&self, graph: &str) -> Result<OwnedMutexGuard<Option<Ledger>>> {
+        let mut guard = self.ledgers.slot(graph).lock_owned().await;
+        if guard.is_none() {
+            let mut ledger = self.load_ledger(graph, Keys::Stored).await?;
+            // What was loaded is what the graph holds: nothing to write.
+            ledger.take_changes();
+            *guard = Some(ledger);
         }
-        Ok(ledger.report())
+        Ok(guard)
+    }
+
+    /// Reads the graph's held ledger (loading it on first use).
+    pub async fn with_ledger<R>(&self, graph: &str, read: impl FnOnce(&Ledger) -> R) -> Result<R> {
+        let guard = self.held_ledger(graph).await?;
+        Ok(read(guard.as_ref().expect("loaded")))
+    }
+
+    /// Adds keys and A2AP documents to the graph's held ledger and writes what they change:
+    /// the new documents, and the statements, verifications and agents whose derived state
+    /// (signature status, evidence, consensus, keys) they change.
+    pub(super) async fn add_documents(
+        &self,
+        graph: &str,
+        keys: Option<&KeyRegistry>,
+        records: Vec<Record>,
+    ) -> Result<WriteStats> {
+        let mut guard = self.held_ledger(graph).await?;
+        let ledger = guard.as_mut().expect("loaded");
+        for entry in keys.map(KeyRegistry::entries).unwrap_or_default() {
+            ledger.add_key(&entry).map_err(Error::Usage)?;
+        }
+        for r in records {
+            ledger.push(r);
+        }
+        if ledger.pending_changes().is_empty() {
+            return Ok(WriteStats::default());
+        }
+        let delta = stored::take_delta_with_documents(ledger);
+        match self.store.write(graph, &delta).await {
+            Ok(stats) => {
+                self.publish(graph, delta);
+                Ok(stats)
+            }
+            Err(e) => {
+                // The graph may hold part of it: load again next time.
+                *guard = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// Verifies again everything a graph holds. With `keys`, only those keys (and the
+    /// agents' records) are trusted, so the documents are read and verified again; without,
+    /// the held ledger answers.
+    pub async fn verify_graph(&self, graph: &str, keys: Option<&Path>) -> Result<VerifyReport> {
+        let report = match keys {
+            Some(path) => {
+                let registry = read_registry(path)?;
+                let ledger = self.load_ledger(graph, Keys::Only(&registry)).await?;
+                (!ledger.entries().is_empty()).then(|| ledger.report())
+            }
+            None => self.with_ledger(graph, |l| (!l.entries().is_empty()).then(|| l.report())).await?,
+        };
+        report.ok_or_else(|| Error::NotFound { what: "A2AP documents in graph", name: graph.to_owned() })
     }
 
     /// A statement's verification trail: its claim, evidence chain, every verification and
-    /// the consensus after each, from the documents stored in the graph.
+    /// the consensus after each, from the graph's held ledger.
     pub async fn trail(&self, graph: &str, statement: &str) -> Result<Trail> {
-        let ledger = self.load_ledger(graph, Keys::Stored).await?;
-        ledger
-            .trail(statement)
+        self.with_ledger(graph, |l| l.trail(statement))
+            .await?
             .ok_or_else(|| Error::NotFound { what: "statement", name: statement.to_owned() })
+    }
+
+    /// How many signatures the graph's held ledger has checked (tests and benchmarks count
+    /// them to show that reading verifies nothing again).
+    pub async fn ledger_signature_checks(&self, graph: &str) -> Result<u64> {
+        self.with_ledger(graph, Ledger::signature_checks).await
     }
 }

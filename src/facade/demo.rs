@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Keys, Provex};
+use super::Provex;
 use crate::demo::council::{self, Stream};
 use crate::error::{Error, Result};
 use crate::ingest::{normalize_line, Format};
@@ -40,11 +40,10 @@ impl Provex {
         crate::store::validate_graph_name(graph)?;
         let demo = council::generate();
         let registry = council::demo_registry();
-        let mut ledger = self.load_ledger(graph, Keys::StoredAnd(&registry)).await?;
         let mut report = DemoReport { graph: Some(graph.to_owned()), ..Default::default() };
         let start = tokio::time::Instant::now();
         let mut events = GraphDelta::new();
-        let mut docs_changed = false;
+        let mut docs: Vec<crate::a2ap::Record> = Vec::new();
         for (offset, record) in demo.schedule(pace) {
             if cancel.load(Ordering::Relaxed) {
                 break;
@@ -61,16 +60,16 @@ impl Provex {
                 Stream::A2ap => {
                     for r in crate::a2ap::parse_documents(&record.line) {
                         let r = r.map_err(|e| Error::Server(format!("demo document: {e}")))?;
-                        docs_changed |= ledger.push(r);
+                        docs.push(r);
                         report.documents += 1;
                     }
                 }
             }
             if pace.is_some() {
-                self.flush_demo(graph, &mut events, &ledger, &mut docs_changed).await?;
+                self.flush_demo(graph, &mut events, &registry, &mut docs).await?;
             }
         }
-        self.flush_demo(graph, &mut events, &ledger, &mut docs_changed).await?;
+        self.flush_demo(graph, &mut events, &registry, &mut docs).await?;
         Ok(report)
     }
 
@@ -78,14 +77,14 @@ impl Provex {
         &self,
         graph: &str,
         events: &mut GraphDelta,
-        ledger: &crate::a2ap::Ledger,
-        docs_changed: &mut bool,
+        registry: &crate::a2ap::KeyRegistry,
+        docs: &mut Vec<crate::a2ap::Record>,
     ) -> Result<()> {
         if !events.is_empty() {
             self.write(graph, events.take()).await?;
         }
-        if std::mem::take(docs_changed) {
-            self.write_ledger(graph, ledger).await?;
+        if !docs.is_empty() {
+            self.add_documents(graph, Some(registry), std::mem::take(docs)).await?;
         }
         Ok(())
     }

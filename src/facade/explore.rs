@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::{Keys, Provex};
+use super::Provex;
 use crate::api::{Health, SearchHit, SourceText};
 use crate::error::{Error, Result};
 
@@ -75,11 +75,14 @@ impl Provex {
 
     /// A source document's full text, from the A2AP documents stored in the graph.
     pub async fn source_text(&self, graph: &str, id: &str) -> Result<SourceText> {
-        let ledger = self.load_ledger(graph, Keys::Stored).await?;
-        let doc = ledger
-            .source(id)
-            .ok_or_else(|| Error::NotFound { what: "source document", name: id.to_owned() })?;
-        Ok(SourceText { id: doc.id.clone(), title: doc.title.clone(), text: doc.text.clone() })
+        let text = self.with_ledger(graph, |l| {
+            l.source(id).map(|d| SourceText {
+                id: d.id.clone(),
+                title: d.title.clone(),
+                text: d.text.clone(),
+            })
+        });
+        text.await?.ok_or_else(|| Error::NotFound { what: "source document", name: id.to_owned() })
     }
 
     /// What a UI shows about the backend.

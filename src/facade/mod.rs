@@ -103,6 +103,7 @@ pub struct Provex {
     deltas: Mutex<DeltaLog>,
     live: live::LiveViews,
     jobs: jobs::Jobs,
+    ledgers: a2ap::Ledgers,
     data_dir: Option<PathBuf>,
 }
 
@@ -139,6 +140,7 @@ impl Provex {
             deltas: Mutex::new(DeltaLog { next: 0, recent: VecDeque::new(), tx }),
             live: live::LiveViews::default(),
             jobs: jobs::Jobs::default(),
+            ledgers: a2ap::Ledgers::default(),
             data_dir,
         })
     }
@@ -175,7 +177,6 @@ impl Provex {
         }
         self.store.ensure_indexes(graph).await?;
         let extra_keys = opts.keys.as_deref().map(read_registry).transpose()?;
-        let mut ledger = None;
         let started = Instant::now();
         let (tx, mut rx) = mpsc::channel::<Chunk>(4);
         let coalesce = opts.batch_events as u64;
@@ -256,11 +257,15 @@ impl Provex {
                 self.publish(graph, chunk.delta);
             }
             if !chunk.records.is_empty() {
-                if let Err(e) =
-                    self.add_documents(graph, &mut ledger, extra_keys.as_ref(), chunk.records).await
-                {
-                    write_error = Some(e);
-                    break;
+                match self.add_documents(graph, extra_keys.as_ref(), chunk.records).await {
+                    Ok(stats) => {
+                        report.nodes_written += stats.nodes;
+                        report.edges_written += stats.edges;
+                    }
+                    Err(e) => {
+                        write_error = Some(e);
+                        break;
+                    }
                 }
             }
         }
@@ -274,31 +279,6 @@ impl Provex {
         report.rejected = report.files.iter().map(|f| f.rejected).sum();
         report.elapsed_ms = started.elapsed().as_millis() as u64;
         Ok(report)
-    }
-
-    /// Adds A2AP documents to the graph's ledger (loaded on first use) and writes the
-    /// ledger's graph: consensus, reputations and statuses are recomputed as documents
-    /// arrive.
-    async fn add_documents(
-        &self,
-        graph: &str,
-        ledger: &mut Option<crate::a2ap::Ledger>,
-        extra_keys: Option<&crate::a2ap::KeyRegistry>,
-        records: Vec<crate::a2ap::Record>,
-    ) -> Result<()> {
-        if ledger.is_none() {
-            let keys = extra_keys.map_or(Keys::Stored, Keys::StoredAnd);
-            *ledger = Some(self.load_ledger(graph, keys).await?);
-        }
-        let l = ledger.as_mut().expect("loaded above");
-        let mut changed = false;
-        for r in records {
-            changed |= l.push(r);
-        }
-        if changed {
-            self.write_ledger(graph, l).await?;
-        }
-        Ok(())
     }
 
     /// Subscribes to graph deltas: the batches after `since` still held, then a live
@@ -346,6 +326,7 @@ impl Provex {
     pub async fn delete_graph(&self, graph: &str) -> Result<()> {
         self.store.delete_graph(graph).await?;
         self.live.forget(graph);
+        self.ledgers.forget(graph);
         Ok(())
     }
 
