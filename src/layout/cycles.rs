@@ -6,105 +6,25 @@
 //! largest out-degree minus in-degree to the front; edges pointing backwards in the sequence are
 //! reversed. It runs only when a topological sort shows a cycle.
 
-use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use petgraph::algo::{greedy_feedback_arc_set, toposort};
+use petgraph::visit::EdgeRef;
 
-use super::layering::topological_order;
+use super::adjacency::digraph;
+#[cfg(test)]
+use super::adjacency::topological_order;
 
 /// Returns, per edge, whether it must be reversed to make the graph acyclic.
 /// `edges` must not contain self-loops.
 pub(crate) fn feedback_arcs(n: usize, edges: &[(u32, u32)]) -> Vec<bool> {
-    if topological_order(n, edges).is_some() {
-        return vec![false; edges.len()];
+    let mut reversed = vec![false; edges.len()];
+    let g = digraph(n, edges);
+    if toposort(&g, None).is_ok() {
+        return reversed;
     }
-    let seq = eades_lin_smyth(n, edges);
-    let mut rank = vec![0u32; n];
-    for (i, &v) in seq.iter().enumerate() {
-        rank[v as usize] = i as u32;
+    for e in greedy_feedback_arc_set(&g) {
+        reversed[e.id().index()] = true;
     }
-    edges.iter().map(|&(u, v)| rank[u as usize] > rank[v as usize]).collect()
-}
-
-/// The Eades–Lin–Smyth vertex sequence (deterministic: ties go to the lowest index).
-fn eades_lin_smyth(n: usize, edges: &[(u32, u32)]) -> Vec<u32> {
-    let (out_off, out_adj) = csr(n, edges.iter().map(|&(u, v)| (u, v)));
-    let (in_off, in_adj) = csr(n, edges.iter().map(|&(u, v)| (v, u)));
-    let mut outdeg: Vec<i64> = (0..n).map(|v| (out_off[v + 1] - out_off[v]) as i64).collect();
-    let mut indeg: Vec<i64> = (0..n).map(|v| (in_off[v + 1] - in_off[v]) as i64).collect();
-    let mut removed = vec![false; n];
-    // Vertices still in play, by largest out-in first, then lowest index.
-    let mut by_delta: BTreeSet<(Reverse<i64>, u32)> =
-        (0..n as u32).map(|v| (Reverse(outdeg[v as usize] - indeg[v as usize]), v)).collect();
-    let mut sinks: BTreeSet<u32> = (0..n as u32).filter(|&v| outdeg[v as usize] == 0).collect();
-    let mut sources: BTreeSet<u32> =
-        (0..n as u32).filter(|&v| indeg[v as usize] == 0 && outdeg[v as usize] > 0).collect();
-    let mut front = Vec::with_capacity(n);
-    let mut back = Vec::new();
-    let mut left = n;
-    while left > 0 {
-        let v = if let Some(v) = sinks.pop_first() {
-            back.push(v);
-            v
-        } else if let Some(v) = sources.pop_first() {
-            front.push(v);
-            v
-        } else {
-            let (_, v) = by_delta.pop_first().expect("a vertex remains");
-            front.push(v);
-            v
-        };
-        let vi = v as usize;
-        by_delta.remove(&(Reverse(outdeg[vi] - indeg[vi]), v));
-        removed[vi] = true;
-        left -= 1;
-        // Drop v's edges: its successors lose an in-edge, its predecessors an out-edge.
-        for &w in &out_adj[out_off[vi] as usize..out_off[vi + 1] as usize] {
-            let wi = w as usize;
-            if removed[wi] {
-                continue;
-            }
-            by_delta.remove(&(Reverse(outdeg[wi] - indeg[wi]), w));
-            indeg[wi] -= 1;
-            by_delta.insert((Reverse(outdeg[wi] - indeg[wi]), w));
-            if indeg[wi] == 0 && outdeg[wi] > 0 {
-                sources.insert(w);
-            }
-        }
-        for &u in &in_adj[in_off[vi] as usize..in_off[vi + 1] as usize] {
-            let ui = u as usize;
-            if removed[ui] {
-                continue;
-            }
-            by_delta.remove(&(Reverse(outdeg[ui] - indeg[ui]), u));
-            outdeg[ui] -= 1;
-            by_delta.insert((Reverse(outdeg[ui] - indeg[ui]), u));
-            if outdeg[ui] == 0 {
-                sources.remove(&u);
-                sinks.insert(u);
-            }
-        }
-    }
-    back.reverse();
-    front.extend(back);
-    front
-}
-
-/// Compressed adjacency: offsets and targets, keeping the input order within each vertex.
-pub(crate) fn csr(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
-    let mut off = vec![0u32; n + 1];
-    for (u, _) in pairs.clone() {
-        off[u as usize + 1] += 1;
-    }
-    for i in 0..n {
-        off[i + 1] += off[i];
-    }
-    let mut fill = off.clone();
-    let mut adj = vec![0u32; off[n] as usize];
-    for (u, v) in pairs {
-        adj[fill[u as usize] as usize] = v;
-        fill[u as usize] += 1;
-    }
-    (off, adj)
+    reversed
 }
 
 #[cfg(test)]

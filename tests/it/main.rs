@@ -8,6 +8,7 @@ mod cli;
 mod council;
 mod ingest;
 mod layout;
+mod paths;
 mod reads;
 mod serve;
 mod server;
