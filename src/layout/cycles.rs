@@ -13,7 +13,8 @@
 //! loading heavily): the layouts of the DAGs are identical (same crossings and widths), and
 //! the times moved within the noise — 100,000 nodes 2,858 / 3,415 ms before, 2,985 / 6,966 ms
 //! after (best of the two runs: +4.4 %); 20,000 nodes 743 / 780 ms before, 654 / 1,382 ms
-//! after; with one edge in 20 reversed (cycles, so this module runs) 20,000 nodes 3,307 /
+//! after; 5,000 nodes 120 / 128 ms before, 142 / 244 ms after (+18 %, within the run-to-run
+//! spread of one binary there, to be settled on a quiet machine); with one edge in 20 reversed (cycles, so this module runs) 20,000 nodes 3,307 /
 //! 3,560 ms before, 3,159 ms after. The figures are in docs/BENCHMARKS.md ("Issue 11").
 
 use petgraph::algo::{greedy_feedback_arc_set, toposort};
