@@ -62,7 +62,7 @@ impl Default for RetryPolicy {
 pub fn redact(url: &str) -> String {
     if let Ok(mut parsed) = url::Url::parse(url) {
         if parsed.username().is_empty() && parsed.password().is_none() {
-            return parsed.to_string();
+            return url.to_owned();
         }
         if parsed.set_password(None).is_ok() && parsed.set_username("***").is_ok() {
             return parsed.to_string();
