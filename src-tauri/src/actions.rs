@@ -10,8 +10,8 @@ use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager};
 
 use crate::commands::api;
-use crate::shell::Shell;
 use crate::ops;
+use crate::shell::Shell;
 
 /// Which graph files go into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

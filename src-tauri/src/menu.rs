@@ -197,12 +197,15 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-            .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+            .map(|p| {
+                (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())
+            })
             .collect();
         let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
         let mut uses = std::collections::BTreeMap::new();
         for (name, text) in &files {
-            let code: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+            let code: String =
+                text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
             let mut found = Vec::new();
             for (at, _) in code.match_indices(prefix) {
                 let rest = &code[at + prefix.len()..];
@@ -264,7 +267,9 @@ mod tests {
         let only = |names: &[&str]| -> std::collections::BTreeMap<String, Vec<String>> {
             uses.iter()
                 .filter(|(m, _)| names.contains(&m.as_str()))
-                .map(|(m, u)| (m.clone(), u.iter().filter(|n| names.contains(&n.as_str())).cloned().collect()))
+                .map(|(m, u)| {
+                    (m.clone(), u.iter().filter(|n| names.contains(&n.as_str())).cloned().collect())
+                })
                 .collect()
         };
         assert_eq!(module_cycle(&only(&["actions", "menu", "dialogs", "settings"])), None);

@@ -77,8 +77,9 @@ pub fn redact(url: &str) -> String {
 /// Checks that `url` is a FalkorDB URL: `redis://` or `rediss://`, with a host. `shown` is
 /// the URL as messages show it.
 fn check_url(url: &str, shown: &str) -> Result<()> {
-    let parsed = url::Url::parse(url)
-        .map_err(|e| Error::Usage(format!("{shown}: not a URL ({e}); a FalkorDB URL is redis://host:port")))?;
+    let parsed = url::Url::parse(url).map_err(|e| {
+        Error::Usage(format!("{shown}: not a URL ({e}); a FalkorDB URL is redis://host:port"))
+    })?;
     if !matches!(parsed.scheme(), "redis" | "rediss") {
         return Err(Error::Usage(format!("{shown}: a FalkorDB URL starts with redis:// or rediss://")));
     }
@@ -319,7 +320,10 @@ mod url_tests {
             other => panic!("{u}: {other:?}"),
         };
         assert_eq!(usage("http://h:1"), "http://h:1: a FalkorDB URL starts with redis:// or rediss://");
-        assert_eq!(usage("localhost:6379"), "localhost:6379: a FalkorDB URL starts with redis:// or rediss://");
+        assert_eq!(
+            usage("localhost:6379"),
+            "localhost:6379: a FalkorDB URL starts with redis:// or rediss://"
+        );
         assert_eq!(usage("redis://"), "redis://: the URL names no host");
         assert_eq!(usage("redis:///0"), "redis:///0: the URL names no host");
         assert_eq!(
