@@ -4,7 +4,8 @@
 //! (default sizes 1000 5000 20000 100000). For each size it writes the graph as
 //! `<out-dir>/graph-<n>.json` (the app's graph-file format) and prints time and crossings; on the
 //! largest size it also times single-node appends and measures the tidy-up. A summary is written
-//! to `<out-dir>/provex-results.json`.
+//! to `<out-dir>/provex-results.json`. Each size is also laid out with one edge in 20
+//! reversed (`provex-cyclic`, sizes up to 20,000), so that cycle breaking is measured too.
 //!
 //! Graph generator (so other tools can rebuild it): splitmix64 seeded with `n`; L = max(4,
 //! round(sqrt(n)/2)) layers; node i (id `n<i>`) lies in layer floor(i·L/n); every node outside
@@ -129,6 +130,38 @@ fn main() {
             "median_ms": times[1], "crossings": crossings, "width": width, "layers": depth,
         }));
     }
+    // The same graphs with one edge in 20 reversed: cyclic, so cycle breaking runs too (up
+    // to 20,000 nodes: at 100,000 the reversed edges' long spans make one layout ~100 s).
+    let mut cyclic = Vec::new();
+    for &n in sizes.iter().filter(|&&n| n <= 20_000) {
+        let mut file = generate(n);
+        for e in file.edges.iter_mut().skip(19).step_by(20) {
+            std::mem::swap(&mut e.source, &mut e.target);
+        }
+        let g = file.to_layout_graph().expect("valid graph");
+        let mut times = Vec::new();
+        let mut last = None;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let l = layout::full(&g, &opts);
+            times.push(ms(t.elapsed()));
+            last = Some(l);
+        }
+        let l = last.expect("ran");
+        times.sort_by(f64::total_cmp);
+        let crossings = layout::crossings(&l);
+        println!(
+            "provex-cyclic n={n} edges={} best={:.1}ms median={:.1}ms reversed={} crossings={crossings}",
+            g.edge_count(),
+            times[0],
+            times[1],
+            l.reversed.len()
+        );
+        cyclic.push(serde_json::json!({
+            "n": n, "edges": g.edge_count(), "best_ms": times[0], "median_ms": times[1],
+            "reversed": l.reversed.len(), "crossings": crossings,
+        }));
+    }
     let n = *sizes.iter().max().expect("a size");
     let g = generate(n).to_layout_graph().expect("valid graph");
     let mut inc = Incremental::from_graph(&g, opts.clone()).expect("unique ids");
@@ -173,6 +206,7 @@ fn main() {
     );
     let summary = serde_json::json!({
         "layouts": results,
+        "cyclic": cyclic,
         "incremental": {
             "n": n, "appended": 1000, "p50_us": pct(0.5), "p99_us": pct(0.99),
             "max_us": samples[samples.len() - 1], "drift": drift,

@@ -10,8 +10,8 @@ use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager};
 
 use crate::commands::api;
+use crate::ops;
 use crate::shell::Shell;
-use crate::{ops, settings};
 
 /// Which graph files go into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +51,8 @@ pub fn notify(app: &AppHandle, level: &'static str, message: impl Into<String>) 
     }
 }
 
-/// Ingests files in the background, telling the page when it starts and ends.
+/// Ingests files in the background, telling the page when it starts and ends. (File ▸ Open
+/// also remembers the files as recent: the menu does that, since it shows them.)
 pub fn ingest(app: &AppHandle, files: Vec<PathBuf>, target: Target) {
     let Some(first) = files.first() else { return };
     let shell = app.state::<Shell>();
@@ -60,12 +61,6 @@ pub fn ingest(app: &AppHandle, files: Vec<PathBuf>, target: Target) {
         Target::Current => shell.current_graph(),
     }
     .unwrap_or_else(|| ops::graph_name_for(first));
-    if target == Target::NewGraph {
-        if let Ok(dir) = app.path().app_data_dir() {
-            settings::add_recent(&dir, &files);
-            crate::menu::refresh(app);
-        }
-    }
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();

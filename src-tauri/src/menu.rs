@@ -117,13 +117,26 @@ fn ask_page(app: &AppHandle, action: &str) {
     }
 }
 
+/// File ▸ Open and Open Recent: the files become the most recent ones, then go into a new
+/// graph.
+fn open_files(app: &AppHandle, files: Vec<std::path::PathBuf>) {
+    if files.is_empty() {
+        return;
+    }
+    if let Ok(dir) = app.path().app_data_dir() {
+        settings::add_recent(&dir, &files);
+        refresh(app);
+    }
+    actions::ingest(app, files, Target::NewGraph);
+}
+
 /// Runs a menu item.
 pub fn handle(app: &AppHandle, id: &str) {
     let app = app.clone();
     match id {
         OPEN => spawn(async move {
             let files = crate::dialogs::pick_files(&app, "Open Provenance Files").await;
-            actions::ingest(&app, files, Target::NewGraph);
+            open_files(&app, files);
         }),
         IMPORT => spawn(async move {
             let files = crate::dialogs::pick_files(&app, "Import into the Current Graph").await;
@@ -164,7 +177,7 @@ pub fn handle(app: &AppHandle, id: &str) {
             if let Some(i) = other.strip_prefix(RECENT_PREFIX).and_then(|i| i.parse::<usize>().ok()) {
                 let recent = app.path().app_data_dir().map(|d| settings::load_recent(&d)).unwrap_or_default();
                 if let Some(path) = recent.get(i).cloned() {
-                    actions::ingest(&app, vec![path], Target::NewGraph);
+                    open_files(&app, vec![path]);
                 }
             }
         }
@@ -173,4 +186,92 @@ pub fn handle(app: &AppHandle, id: &str) {
 
 fn spawn(f: impl std::future::Future<Output = ()> + Send + 'static) {
     tauri::async_runtime::spawn(f);
+}
+
+#[cfg(test)]
+mod tests {
+    /// The modules each `.rs` file of `dir` names with `prefix` (`super::` or `crate::`),
+    /// comments left out: `use super::a::f`, `super::{a, b::g}`, `super::a::f()`.
+    fn module_uses(dir: &std::path::Path, prefix: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+        let files: Vec<(String, String)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+            .map(|p| {
+                (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())
+            })
+            .collect();
+        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+        let mut uses = std::collections::BTreeMap::new();
+        for (name, text) in &files {
+            let code: String =
+                text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+            let mut found = Vec::new();
+            for (at, _) in code.match_indices(prefix) {
+                let rest = &code[at + prefix.len()..];
+                let items: Vec<&str> = match rest.strip_prefix('{') {
+                    Some(group) => group[..group.find('}').unwrap_or(group.len())].split(',').collect(),
+                    None => vec![rest],
+                };
+                for item in items {
+                    let id: String =
+                        item.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    if id != *name && names.contains(&id.as_str()) && !found.contains(&id) {
+                        found.push(id);
+                    }
+                }
+            }
+            found.sort();
+            uses.insert(name.clone(), found);
+        }
+        uses
+    }
+
+    /// A cycle among the modules, as a path that ends where it starts, if there is one.
+    fn module_cycle(uses: &std::collections::BTreeMap<String, Vec<String>>) -> Option<Vec<String>> {
+        fn visit(
+            m: &str,
+            uses: &std::collections::BTreeMap<String, Vec<String>>,
+            path: &mut Vec<String>,
+            done: &mut std::collections::BTreeSet<String>,
+        ) -> Option<Vec<String>> {
+            if let Some(i) = path.iter().position(|p| p == m) {
+                let mut cycle = path[i..].to_vec();
+                cycle.push(m.to_owned());
+                return Some(cycle);
+            }
+            if done.contains(m) {
+                return None;
+            }
+            path.push(m.to_owned());
+            for next in uses.get(m).into_iter().flatten() {
+                if let Some(c) = visit(next, uses, path, done) {
+                    return Some(c);
+                }
+            }
+            path.pop();
+            done.insert(m.to_owned());
+            None
+        }
+        let mut done = std::collections::BTreeSet::new();
+        uses.keys().find_map(|m| visit(m, uses, &mut Vec::new(), &mut done))
+    }
+
+    /// Issue 11 §3.7: `actions` called `menu::refresh` while `menu` calls `actions`.
+    #[test]
+    fn actions_and_menu_form_no_cycle() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src"));
+        let uses = module_uses(dir, "crate::");
+        assert_eq!(uses["actions"], ["commands", "dialogs", "ops", "shell"]);
+        assert_eq!(uses["menu"], ["actions", "dialogs", "settings", "shell"]);
+        let only = |names: &[&str]| -> std::collections::BTreeMap<String, Vec<String>> {
+            uses.iter()
+                .filter(|(m, _)| names.contains(&m.as_str()))
+                .map(|(m, u)| {
+                    (m.clone(), u.iter().filter(|n| names.contains(&n.as_str())).cloned().collect())
+                })
+                .collect()
+        };
+        assert_eq!(module_cycle(&only(&["actions", "menu", "dialogs", "settings"])), None);
+    }
 }

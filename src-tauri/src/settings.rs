@@ -89,70 +89,48 @@ impl Settings {
         self.tls = u.tls;
     }
 
-    /// The URL of the shared server, or `None` for the private one.
+    /// The URL of the shared server, or `None` for the private one. Built and edited with
+    /// the `url` crate: a bare `host` or `host:port` (IPv6 in brackets) gets the default
+    /// port, and the configured user and password replace any in the URL, percent-encoded.
+    /// Text that is no URL is passed on as typed, for the connection to refuse with its
+    /// reason.
     pub fn database_url(&self) -> Option<String> {
         let raw = self.url.as_deref().map(str::trim).filter(|s| !s.is_empty())?;
-        let scheme = if self.tls { "rediss" } else { "redis" };
-        let rest = match raw.split_once("://") {
+        let (scheme, rest, bare) = match raw.split_once("://") {
             // A full URL: its scheme is kept unless TLS is asked for.
             Some((s, rest)) => {
-                let scheme = if self.tls || s.eq_ignore_ascii_case("rediss") { "rediss" } else { "redis" };
-                return Some(with_credentials(scheme, rest, self.user.as_deref(), self.password.as_deref()));
+                let tls = self.tls || s.eq_ignore_ascii_case("rediss");
+                (if tls { "rediss" } else { "redis" }, rest, false)
             }
-            None => raw,
+            None => (if self.tls { "rediss" } else { "redis" }, raw, true),
         };
-        let host_port = if has_port(rest) { rest.to_owned() } else { format!("{rest}:6379") };
-        Some(with_credentials(scheme, &host_port, self.user.as_deref(), self.password.as_deref()))
+        let text = format!("{scheme}://{rest}");
+        let Ok(mut url) = url::Url::parse(&text) else {
+            return Some(text);
+        };
+        if bare && url.port().is_none() && url.set_port(Some(DEFAULT_PORT)).is_err() {
+            return Some(text);
+        }
+        if with_credentials(&mut url, self.user.as_deref(), self.password.as_deref()).is_err() {
+            return Some(text);
+        }
+        Some(url.to_string())
     }
 }
 
-/// Whether `host[:port][/db]` names a port (IPv6 hosts are in brackets).
-fn has_port(s: &str) -> bool {
-    let authority = s.split('/').next().unwrap_or(s);
-    let after_host = match authority.rfind(']') {
-        Some(i) => &authority[i + 1..],
-        None => authority,
-    };
-    after_host.contains(':')
-}
+/// FalkorDB's (Redis's) port.
+const DEFAULT_PORT: u16 = 6379;
 
-/// `scheme://[user[:password]@]rest`, credentials percent-encoded; credentials already in
-/// `rest` are kept when none are configured.
-fn with_credentials(scheme: &str, rest: &str, user: Option<&str>, password: Option<&str>) -> String {
+/// Puts the configured credentials in `url` (percent-encoded by the `url` crate); with none
+/// configured, those already in the URL are kept.
+fn with_credentials(url: &mut url::Url, user: Option<&str>, password: Option<&str>) -> Result<(), ()> {
     let user = user.filter(|u| !u.is_empty());
     let password = password.filter(|p| !p.is_empty());
     if user.is_none() && password.is_none() {
-        return format!("{scheme}://{rest}");
+        return Ok(());
     }
-    // Configured credentials replace any in the URL.
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    let rest = match rest[..authority_end].rfind('@') {
-        Some(at) => &rest[at + 1..],
-        None => rest,
-    };
-    let mut out = format!("{scheme}://");
-    if let Some(u) = user {
-        out.push_str(&encode_userinfo(u));
-    }
-    if let Some(p) = password {
-        out.push(':');
-        out.push_str(&encode_userinfo(p));
-    }
-    out.push('@');
-    out.push_str(rest);
-    out
-}
-
-fn encode_userinfo(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    url.set_username(user.unwrap_or(""))?;
+    url.set_password(password)
 }
 
 /// The recently opened files, newest first.
@@ -226,6 +204,33 @@ mod tests {
             "redis://new:x@h:1"
         );
         assert_eq!(s("redis://old:pw@h:1", None, None, false).database_url().unwrap(), "redis://old:pw@h:1");
+    }
+
+    /// Issue 11 §3.6: the same URLs built with the `url` crate, on the cases hand-written
+    /// editing got wrong or never saw.
+    #[test]
+    fn urls_with_ipv6_hosts_odd_passwords_and_tls() {
+        let url = |raw: &str, user: Option<&str>, password: Option<&str>, tls: bool| {
+            s(raw, user, password, tls).database_url().unwrap()
+        };
+        // IPv6 hosts, bare or in URLs, with and without ports and credentials.
+        assert_eq!(url("[::1]:7000", None, None, false), "redis://[::1]:7000");
+        assert_eq!(url("[2001:DB8::1]", Some("ann"), Some("pw"), true), "rediss://ann:pw@[2001:db8::1]:6379");
+        assert_eq!(url("redis://[::1]", None, None, false), "redis://[::1]");
+        assert_eq!(url("redis://u:p@[::1]:7000/2", Some("v"), None, false), "redis://v@[::1]:7000/2");
+        // Passwords and users with @ : / and other reserved characters.
+        assert_eq!(url("h:1", Some("a@b"), Some("p@:/#?x"), false), "redis://a%40b:p%40%3A%2F%23%3Fx@h:1");
+        assert_eq!(url("redis://h:1/0", None, Some("@@"), false), "redis://:%40%40@h:1/0");
+        // A password with an unencoded @ in the URL itself: the last @ ends the user info.
+        assert_eq!(url("redis://u:p@ss@h:1", Some("n"), Some("x"), false), "redis://n:x@h:1");
+        // rediss:// kept, asked for, or implied by the TLS switch; other schemes become redis.
+        assert_eq!(url("REDISS://h", None, None, false), "rediss://h");
+        assert_eq!(url("rediss://a:b@h:1", None, None, true), "rediss://a:b@h:1");
+        assert_eq!(url("h", None, None, true), "rediss://h:6379");
+        assert_eq!(url("http://h:1", None, None, false), "redis://h:1");
+        // Not a URL: passed on as typed, for the connection to refuse.
+        assert_eq!(url("h:notaport", None, None, false), "redis://h:notaport");
+        assert_eq!(url("[::1", Some("u"), None, false), "redis://[::1");
     }
 
     #[test]

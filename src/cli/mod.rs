@@ -75,6 +75,9 @@ pub enum Command {
         /// A key registry for A2AP signatures (kept with the graph).
         #[arg(long)]
         keys: Option<PathBuf>,
+        /// Reject lines longer than this many bytes (without reading them into memory).
+        #[arg(long, value_name = "N", default_value_t = provex::ingest::DEFAULT_MAX_LINE_BYTES)]
+        max_line_bytes: usize,
     },
     /// Check A2AP signatures, evidence and consensus, in files or in what a graph holds.
     Verify {
@@ -209,6 +212,10 @@ pub enum Command {
         /// Open the UI in the default browser.
         #[arg(long)]
         open: bool,
+        /// On a non-loopback address, a folder `follow` may read and uploads may be written
+        /// in, besides the data folder (repeat for more). Loopback allows any folder.
+        #[arg(long = "allow-dir", value_name = "DIR")]
+        allow_dir: Vec<PathBuf>,
     },
     /// Write what is generated from the API declarations: the UI's TypeScript types and
     /// client, the desktop shell's command list and capability file.
@@ -399,9 +406,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let laid = provex.layout(&graph, root, &layout_options(direction)).await?;
             emit_layout(&laid, format, path.as_deref())?;
         }
-        Command::Serve { bind, token, ui, open } => {
+        Command::Serve { bind, token, ui, open, allow_dir } => {
             drop(out);
-            let opts = provex::serve::ServeOptions { bind, token, ui, open };
+            let opts = provex::serve::ServeOptions { bind, token, ui, open, allow_dirs: allow_dir };
             provex::serve::run(Arc::new(provex), opts).await?;
         }
         Command::Verify { .. }
@@ -411,8 +418,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         | Command::Contract { .. } => {
             unreachable!("handled above")
         }
-        Command::Ingest { files, graph, format, follow, rejects, keys } => {
-            let opts = IngestOptions { format: format.into(), follow, rejects, keys, ..Default::default() };
+        Command::Ingest { files, graph, format, follow, rejects, keys, max_line_bytes } => {
+            let opts = IngestOptions {
+                format: format.into(),
+                follow,
+                rejects,
+                keys,
+                max_line_bytes,
+                ..Default::default()
+            };
             let cancel = Arc::new(AtomicBool::new(false));
             if follow {
                 let c = cancel.clone();

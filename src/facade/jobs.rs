@@ -94,6 +94,7 @@ impl Provex {
     pub fn start_follow(self: &Arc<Self>, graph: &str, path: PathBuf, format: Option<&str>) -> Result<Job> {
         crate::store::validate_graph_name(graph)?;
         let format = parse_format(format)?;
+        let path = self.paths.check(&path, "the file to follow")?;
         if !path.is_file() {
             return Err(Error::io(&path, std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
         }

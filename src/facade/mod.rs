@@ -8,6 +8,7 @@ mod explore;
 mod jobs;
 mod layout;
 mod live;
+mod paths;
 
 pub use calls::{Call, DesktopHost, Payload};
 pub use a2ap::{add_key, generate_key, read_registry, sign_file, verify_files, Keys};
@@ -105,6 +106,8 @@ pub struct Provex {
     jobs: jobs::Jobs,
     ledgers: a2ap::Ledgers,
     data_dir: Option<PathBuf>,
+    /// The folders `follow` and `upload` may use (see [`Provex::restrict_paths`]).
+    paths: paths::PathPolicy,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -142,7 +145,26 @@ impl Provex {
             jobs: jobs::Jobs::default(),
             ledgers: a2ap::Ledgers::default(),
             data_dir,
+            paths: paths::PathPolicy::default(),
         })
+    }
+
+    /// From now on, `follow` and `upload` read and write only inside the data folder (when
+    /// this session has one) and `allow`: `provex serve` calls this when it listens on a
+    /// non-loopback address. Each folder must exist.
+    pub fn restrict_paths(&self, allow: Vec<PathBuf>) -> Result<()> {
+        let mut roots = Vec::with_capacity(allow.len() + 1);
+        if let Some(d) = &self.data_dir {
+            std::fs::create_dir_all(d).map_err(|e| Error::io(d, e))?;
+            roots.push(d.clone());
+        }
+        roots.extend(allow);
+        self.paths.restrict(&roots)
+    }
+
+    /// The folders `follow` and `upload` are limited to, or `None` when they are not.
+    pub fn allowed_paths(&self) -> Option<Vec<PathBuf>> {
+        self.paths.allowed()
     }
 
     /// The URL of the server in use (password hidden).

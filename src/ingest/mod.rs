@@ -113,7 +113,13 @@ pub struct IngestOptions {
     pub poll: Duration,
     /// A key registry file for A2AP signatures (formats.md §2).
     pub keys: Option<PathBuf>,
+    /// The longest line accepted, in bytes (without the newline); longer lines are
+    /// rejected, and the reader skips them without holding them in memory.
+    pub max_line_bytes: usize,
 }
+
+/// The default of [`IngestOptions::max_line_bytes`]: 64 MiB.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
 
 impl Default for IngestOptions {
     fn default() -> Self {
@@ -126,6 +132,7 @@ impl Default for IngestOptions {
             // takes whatever piled up while it wrote, so small reads don't slow it down).
             poll: Duration::from_millis(5),
             keys: None,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
         }
     }
 }
@@ -185,6 +192,7 @@ pub fn read_file(
         path,
         format,
         batch_events: opts.batch_events,
+        max_line_bytes: opts.max_line_bytes,
         report: FileReport { path: path.to_owned(), format: format.as_str().into(), ..Default::default() },
         chunk: Chunk { file: path.to_owned(), ..Default::default() },
         offset: 0,
@@ -200,7 +208,7 @@ pub fn read_file(
         state.report.lines = text.iter().filter(|b| **b == b'\n').count() as u64;
         state.add_a2ap(&String::from_utf8_lossy(&text), None);
     } else {
-        reader::read_lines(path, eof, &mut state)?;
+        reader::read_lines(path, eof, opts.max_line_bytes, &mut state)?;
     }
     if let Some(e) = state.failure.take() {
         return Err(e);
@@ -218,6 +226,7 @@ struct FileIngest<'a> {
     path: &'a Path,
     format: Format,
     batch_events: usize,
+    max_line_bytes: usize,
     report: FileReport,
     chunk: Chunk,
     offset: u64,
@@ -309,10 +318,58 @@ impl reader::LineSink for FileIngest<'_> {
         Flow::Continue
     }
 
+    fn too_long(&mut self, number: u64, len: u64, head: &[u8], offset: u64) -> Flow {
+        self.report.lines += 1;
+        self.offset = offset;
+        let reason = format!("line is {len} bytes, over the limit of {}", self.max_line_bytes);
+        self.reject(number, reason, String::from_utf8_lossy(head).into_owned());
+        if self.failure.is_some() {
+            return Flow::Stop;
+        }
+        Flow::Continue
+    }
+
     fn idle(&mut self) -> Flow {
         if !self.flush() || !(self.keep_following)() {
             return Flow::Stop;
         }
         Flow::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 11 §3.4): an over-long line is rejected with its reason, its head
+    /// goes to the rejects file, and the lines around it are ingested.
+    #[test]
+    fn over_long_lines_are_rejected_with_their_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("events.jsonl");
+        let good = r#"{"Global":{"id":"e1","context_id":"c","timestamp_ms":1,"data":{"AgentBooted":{"agent_id":"a1","agent_type":"clerk","agent_version":"1","archive_path":"p"}}}}"#;
+        let long = format!(r#"{{"Global":"{}"}}"#, "z".repeat(5000));
+        std::fs::write(&input, format!("{good}\n{long}\n{good}\n")).unwrap();
+        let mut rejects = RejectsFile::at(dir.path().join("rejects.jsonl"));
+        let opts = IngestOptions { format: Format::A2a, max_line_bytes: 200, ..Default::default() };
+        let mut chunks = Vec::new();
+        let report = read_file(&input, &opts, &mut rejects, &mut || false, &mut |c| {
+            chunks.push(c);
+            true
+        })
+        .unwrap();
+        assert_eq!((report.lines, report.events, report.rejected), (3, 2, 1));
+        let rejected: Vec<_> = chunks.iter().flat_map(|c| c.rejected.iter()).collect();
+        assert_eq!(rejected.len(), 1);
+        assert_eq!(
+            rejected[0].to_string(),
+            format!("{}:2: line is 5013 bytes, over the limit of 200", input.display())
+        );
+        assert_eq!(rejected[0].text, &long[..reader::HEAD_BYTES]);
+        let written = std::fs::read_to_string(dir.path().join("rejects.jsonl")).unwrap();
+        let row: serde_json::Value = serde_json::from_str(written.trim()).unwrap();
+        assert_eq!(row["line"], 2);
+        assert_eq!(row["reason"], "line is 5013 bytes, over the limit of 200");
+        assert_eq!(row["text"].as_str().unwrap().len(), reader::HEAD_BYTES);
     }
 }

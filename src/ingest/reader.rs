@@ -34,63 +34,137 @@ pub enum Flow {
 pub trait LineSink {
     /// One non-blank line; `offset` is the number of bytes read so far.
     fn line(&mut self, line: RawLine<'_>, offset: u64) -> Flow;
+    /// A line longer than the cap: `len` is its length in bytes (without the newline) and
+    /// `head` its first [`HEAD_BYTES`] bytes; the rest was skipped, never held in memory.
+    fn too_long(&mut self, number: u64, len: u64, head: &[u8], offset: u64) -> Flow;
     /// A following reader has caught up with the writer: flush buffered work.
     fn idle(&mut self) -> Flow;
+}
+
+/// How much of an over-long line is kept to show in the rejects file.
+pub const HEAD_BYTES: usize = 1024;
+
+/// The line being read: its bytes while it is within the cap, only its head past it.
+#[derive(Default)]
+struct Partial {
+    bytes: Vec<u8>,
+    /// Bytes of the line read so far, the newline included.
+    len: u64,
+    /// Past the cap: `bytes` holds the head only.
+    over: bool,
+    /// The last piece ended with a newline.
+    ended: bool,
+}
+
+impl Partial {
+    fn push(&mut self, piece: &[u8], max: usize) {
+        self.len += piece.len() as u64;
+        self.ended = piece.last() == Some(&b'\n');
+        if self.over {
+            return;
+        }
+        // Room for a "\r\n" ending beyond the cap; past that the line is over it for sure.
+        if self.bytes.len() + piece.len() > max.saturating_add(2) {
+            let keep = HEAD_BYTES.saturating_sub(self.bytes.len()).min(piece.len());
+            self.bytes.extend_from_slice(&piece[..keep]);
+            self.bytes.truncate(HEAD_BYTES);
+            self.bytes.shrink_to(HEAD_BYTES.max(4096));
+            self.over = true;
+        } else {
+            self.bytes.extend_from_slice(piece);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.len = 0;
+        self.over = false;
+        self.ended = false;
+    }
+}
+
+/// Reads up to and including the next newline into `line` (without buffering past the cap).
+/// Returns the bytes consumed and whether a newline ended the line.
+fn read_piece(reader: &mut impl BufRead, line: &mut Partial, max: usize) -> std::io::Result<(usize, bool)> {
+    let mut total = 0;
+    loop {
+        let avail = match reader.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok((total, false));
+        }
+        let (used, done) = match avail.iter().position(|b| *b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        line.push(&avail[..used], max);
+        reader.consume(used);
+        total += used;
+        if done {
+            return Ok((total, true));
+        }
+    }
 }
 
 /// Calls `sink.line` for every non-blank line of `path`, and `sink.idle` whenever a following
 /// reader has caught up with the writer (so buffered work can be flushed). A final line
 /// without a newline is passed on at the end of a non-following read (it may be truncated:
 /// the parser decides), but held back while following, since the writer may not be done.
-pub fn read_lines(path: &Path, eof: EndOfFile, sink: &mut impl LineSink) -> Result<()> {
+/// A line longer than `max_line` bytes goes to `sink.too_long` instead, and only its head
+/// is kept in memory: the reader skips to the next newline.
+pub fn read_lines(path: &Path, eof: EndOfFile, max_line: usize, sink: &mut impl LineSink) -> Result<()> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
-    let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    let mut line = Partial::default();
     let mut number = 0u64;
     let mut offset = 0u64;
     loop {
-        let n = reader.read_until(b'\n', &mut buf).map_err(|e| Error::io(path, e))?;
+        let (n, complete) = read_piece(&mut reader, &mut line, max_line).map_err(|e| Error::io(path, e))?;
         offset += n as u64;
-        let complete = buf.last() == Some(&b'\n');
-        if n > 0 && complete {
+        if complete {
             number += 1;
-            if let Flow::Stop = emit(&buf, number, offset, sink) {
+            if let Flow::Stop = emit(&line, number, offset, max_line, sink) {
                 return Ok(());
             }
-            buf.clear();
+            line.clear();
             continue;
         }
-        if n == 0 || !complete {
-            // End of what has been written so far.
-            match eof {
-                EndOfFile::Stop => {
-                    if !buf.is_empty() {
-                        number += 1;
-                        emit(&buf, number, offset, sink);
-                    }
+        // End of what has been written so far.
+        match eof {
+            EndOfFile::Stop => {
+                if line.len > 0 {
+                    number += 1;
+                    emit(&line, number, offset, max_line, sink);
+                }
+                return Ok(());
+            }
+            EndOfFile::Follow(poll) => {
+                if let Flow::Stop = sink.idle() {
                     return Ok(());
                 }
-                EndOfFile::Follow(poll) => {
-                    if let Flow::Stop = sink.idle() {
-                        return Ok(());
-                    }
-                    std::thread::sleep(poll);
-                    // A truncated file (log rotation) restarts from the top.
-                    let len = reader.get_ref().metadata().map(|m| m.len()).unwrap_or(offset);
-                    if len < offset {
-                        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-                        reader = BufReader::with_capacity(1 << 20, file);
-                        buf.clear();
-                        offset = 0;
-                    }
+                std::thread::sleep(poll);
+                // A truncated file (log rotation) restarts from the top.
+                let len = reader.get_ref().metadata().map(|m| m.len()).unwrap_or(offset);
+                if len < offset {
+                    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+                    reader = BufReader::with_capacity(1 << 20, file);
+                    line.clear();
+                    offset = 0;
                 }
             }
         }
     }
 }
 
-fn emit(buf: &[u8], number: u64, offset: u64, sink: &mut impl LineSink) -> Flow {
-    let mut line = buf;
+fn emit(partial: &Partial, number: u64, offset: u64, max_line: usize, sink: &mut impl LineSink) -> Flow {
+    if partial.over {
+        let len = partial.len - u64::from(partial.ended);
+        return sink.too_long(number, len, &partial.bytes, offset);
+    }
+    let mut line = &partial.bytes[..];
     while let Some((last, rest)) = line.split_last() {
         if *last == b'\n' || *last == b'\r' {
             line = rest;
@@ -100,6 +174,9 @@ fn emit(buf: &[u8], number: u64, offset: u64, sink: &mut impl LineSink) -> Flow 
     }
     if line.iter().all(u8::is_ascii_whitespace) {
         return Flow::Continue;
+    }
+    if line.len() > max_line {
+        return sink.too_long(number, line.len() as u64, &line[..line.len().min(HEAD_BYTES)], offset);
     }
     sink.line(RawLine { number, bytes: line }, offset)
 }
@@ -118,5 +195,79 @@ pub fn first_line(path: &Path) -> Result<Option<String>> {
         if !line.iter().all(u8::is_ascii_whitespace) {
             return Ok(Some(String::from_utf8_lossy(&line).trim().to_owned()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Collect {
+        lines: Vec<(u64, String)>,
+        long: Vec<(u64, u64, Vec<u8>)>,
+    }
+
+    impl LineSink for Collect {
+        fn line(&mut self, line: RawLine<'_>, _offset: u64) -> Flow {
+            self.lines.push((line.number, String::from_utf8_lossy(line.bytes).into_owned()));
+            Flow::Continue
+        }
+        fn too_long(&mut self, number: u64, len: u64, head: &[u8], _offset: u64) -> Flow {
+            self.long.push((number, len, head.to_vec()));
+            Flow::Continue
+        }
+        fn idle(&mut self) -> Flow {
+            Flow::Stop
+        }
+    }
+
+    fn read(text: &[u8], max: usize) -> Collect {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.jsonl");
+        std::fs::write(&path, text).unwrap();
+        let mut sink = Collect::default();
+        read_lines(&path, EndOfFile::Stop, max, &mut sink).unwrap();
+        sink
+    }
+
+    /// Regression (issue 11 §3.4): lines had no length cap.
+    #[test]
+    fn a_line_over_the_cap_is_reported_and_the_good_ones_around_it_kept() {
+        let long = "x".repeat(3_000_000);
+        let text = format!("ok1\n{long}\nok3\r\n\n12345678\n123456789\n{long}");
+        let sink = read(text.as_bytes(), 8);
+        assert_eq!(
+            sink.lines,
+            vec![(1, "ok1".to_owned()), (3, "ok3".to_owned()), (5, "12345678".to_owned())]
+        );
+        let long_head = vec![b'x'; HEAD_BYTES];
+        assert_eq!(
+            sink.long,
+            vec![(2, 3_000_000, long_head.clone()), (6, 9, b"123456789".to_vec()), (7, 3_000_000, long_head)]
+        );
+    }
+
+    #[test]
+    fn the_default_cap_lets_long_lines_through() {
+        let long = "y".repeat(2_000_000);
+        let sink = read(format!("{long}\nz\n").as_bytes(), 64 << 20);
+        assert_eq!(sink.lines.len(), 2);
+        assert_eq!(sink.lines[0].1.len(), 2_000_000);
+        assert!(sink.long.is_empty());
+    }
+
+    /// Past the cap only the head is held, however long the line grows.
+    #[test]
+    fn an_over_long_line_is_not_buffered() {
+        let mut line = Partial::default();
+        let piece = vec![b'a'; 1 << 20];
+        for _ in 0..64 {
+            line.push(&piece, 100);
+        }
+        assert!(line.over);
+        assert_eq!(line.bytes.len(), HEAD_BYTES);
+        assert!(line.bytes.capacity() <= 4096, "{}", line.bytes.capacity());
+        assert_eq!(line.len, 64 << 20);
     }
 }

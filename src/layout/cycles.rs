@@ -1,15 +1,30 @@
 //! Cycle breaking: picks a small feedback arc set whose reversal makes the graph acyclic.
 //!
-//! Uses the greedy heuristic of Eades, Lin & Smyth, "A fast and effective heuristic for the
-//! feedback arc set problem", Information Processing Letters 47 (1993): repeatedly peel sinks
-//! to the back and sources to the front of a vertex sequence, otherwise move the vertex with the
-//! largest out-degree minus in-degree to the front; edges pointing backwards in the sequence are
-//! reversed. It runs only when a topological sort shows a cycle.
+//! Uses our own implementation of the greedy heuristic of Eades, Lin & Smyth, "A
+//! fast and effective heuristic for the feedback arc set problem", Information Processing
+//! Letters 47 (1993): repeatedly peel sinks to the back and sources to the front of a vertex
+//! sequence, otherwise move the vertex with the largest out-degree minus in-degree to the
+//! front; edges pointing backwards in the sequence are reversed. It runs only when
+//! petgraph's `toposort` shows a cycle. Deterministic: ties go to the lowest index.
+//!
+//! Why not petgraph's `greedy_feedback_arc_set` (issue 11): it breaks ties last-in-first-out,
+//! so on the triangle v0 → v1 → v2 → v0 it reverses v1 → v2 and puts v2 on top, where ours
+//! reverses the closing edge v2 → v0 and keeps the input's order (tests/it/layout.rs
+//! `cycle_snapshot_reports_reversed_edge`); that would change the layout of every cyclic graph
+//! users have seen. The topological sort is petgraph's (`adjacency.rs`). Timings, with
+//! petgraph's sort and (in the runs below) petgraph's feedback-arc set, against the old code: `bench/layout` (`examples/layout_bench.rs`, release, best of 3 per run,
+//! two runs each, before and after interleaved, on a 2-core machine that other builds were
+//! loading heavily): the layouts of the DAGs are identical (same crossings and widths), and
+//! the times moved within the noise — 100,000 nodes 2,858 / 3,415 ms before, 2,985 / 6,966 ms
+//! after (best of the two runs: +4.4 %); 20,000 nodes 743 / 780 ms before, 654 / 1,382 ms
+//! after; 5,000 nodes 120 / 128 ms before, 142 / 244 ms after (+18 %, within the run-to-run
+//! spread of one binary there, to be settled on a quiet machine); with one edge in 20 reversed (cycles, so this module runs) 20,000 nodes 3,307 /
+//! 3,560 ms before, 3,159 ms after. The figures are in docs/BENCHMARKS.md ("Issue 11").
 
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
-use super::layering::topological_order;
+use super::adjacency::{csr, topological_order};
 
 /// Returns, per edge, whether it must be reversed to make the graph acyclic.
 /// `edges` must not contain self-loops.
@@ -87,24 +102,6 @@ fn eades_lin_smyth(n: usize, edges: &[(u32, u32)]) -> Vec<u32> {
     back.reverse();
     front.extend(back);
     front
-}
-
-/// Compressed adjacency: offsets and targets, keeping the input order within each vertex.
-pub(crate) fn csr(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
-    let mut off = vec![0u32; n + 1];
-    for (u, _) in pairs.clone() {
-        off[u as usize + 1] += 1;
-    }
-    for i in 0..n {
-        off[i + 1] += off[i];
-    }
-    let mut fill = off.clone();
-    let mut adj = vec![0u32; off[n] as usize];
-    for (u, v) in pairs {
-        adj[fill[u as usize] as usize] = v;
-        fill[u as usize] += 1;
-    }
-    (off, adj)
 }
 
 #[cfg(test)]

@@ -17,31 +17,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::cycles::csr;
+use super::adjacency::{csr, topological_order};
 
 const REFINE_SWEEPS: usize = 8;
-
-/// Kahn's topological order (ties by lowest index), or `None` when the graph has a cycle.
-pub(crate) fn topological_order(n: usize, edges: &[(u32, u32)]) -> Option<Vec<u32>> {
-    let (off, adj) = csr(n, edges.iter().copied());
-    let mut indeg = vec![0u32; n];
-    for &(_, v) in edges {
-        indeg[v as usize] += 1;
-    }
-    let mut order: Vec<u32> = (0..n as u32).filter(|&v| indeg[v as usize] == 0).collect();
-    let mut head = 0;
-    while head < order.len() {
-        let v = order[head] as usize;
-        head += 1;
-        for &w in &adj[off[v] as usize..off[v + 1] as usize] {
-            indeg[w as usize] -= 1;
-            if indeg[w as usize] == 0 {
-                order.push(w);
-            }
-        }
-    }
-    (order.len() == n).then_some(order)
-}
 
 /// Layers of an acyclic graph (`edges` point from earlier to later layers afterwards).
 /// `times` is given when layers must follow time buckets.
@@ -49,18 +27,19 @@ pub(crate) fn assign_layers(n: usize, edges: &[(u32, u32)], times: Option<&[Opti
     match times {
         Some(t) => time_layers(n, edges, t),
         None => {
-            let mut layer = longest_path(n, edges);
-            refine(n, edges, &mut layer);
+            let order = topological_order(n, edges).expect("layering needs an acyclic graph");
+            let mut layer = longest_path(n, edges, &order);
+            refine(n, edges, &order, &mut layer);
             layer
         }
     }
 }
 
-fn longest_path(n: usize, edges: &[(u32, u32)]) -> Vec<u32> {
-    let order = topological_order(n, edges).expect("layering needs an acyclic graph");
+/// `order` is a topological order of the graph.
+fn longest_path(n: usize, edges: &[(u32, u32)], order: &[u32]) -> Vec<u32> {
     let (off, adj) = csr(n, edges.iter().copied());
     let mut layer = vec![0u32; n];
-    for &v in &order {
+    for &v in order {
         let v = v as usize;
         for &w in &adj[off[v] as usize..off[v + 1] as usize] {
             layer[w as usize] = layer[w as usize].max(layer[v] + 1);
@@ -70,8 +49,7 @@ fn longest_path(n: usize, edges: &[(u32, u32)]) -> Vec<u32> {
 }
 
 /// Moves nodes to the cheaper end of their feasible interval; never lengthens an edge sum.
-fn refine(n: usize, edges: &[(u32, u32)], layer: &mut [u32]) {
-    let order = topological_order(n, edges).expect("acyclic");
+fn refine(n: usize, edges: &[(u32, u32)], order: &[u32], layer: &mut [u32]) {
     let (out_off, out_adj) = csr(n, edges.iter().copied());
     let (in_off, in_adj) = csr(n, edges.iter().map(|&(u, v)| (v, u)));
     for sweep in 0..REFINE_SWEEPS {
@@ -98,7 +76,7 @@ fn refine(n: usize, edges: &[(u32, u32)], layer: &mut [u32]) {
                 visit(v, layer, &mut moved);
             }
         } else {
-            for &v in &order {
+            for &v in order {
                 visit(v, layer, &mut moved);
             }
         }
@@ -183,7 +161,7 @@ mod tests {
         for &(u, v) in &e {
             assert!(l[u as usize] < l[v as usize]);
         }
-        assert!(span_sum(&e, &l) <= span_sum(&e, &longest_path(7, &e)));
+        assert!(span_sum(&e, &l) <= span_sum(&e, &longest_path(7, &e, &topological_order(7, &e).unwrap())));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! Sugiyama, Tagawa & Toda, "Methods for Visual Understanding of Hierarchical System
 //! Structures", IEEE SMC 11(2), 1981. Crossing reduction and coordinate assignment work on it.
 
-use super::cycles::csr;
+use super::adjacency::csr;
 
 /// A layered graph whose edges all join consecutive layers. Nodes `0..n_real` are the input
 /// nodes (local numbering), the rest are dummies.

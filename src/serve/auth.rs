@@ -7,25 +7,50 @@ use axum::extract::{Request, State};
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use subtle::ConstantTimeEq;
 
 use super::{ApiFailure, AppState};
 use crate::api::ErrorCode;
 
-/// Compares without stopping at the first difference.
+/// Compares in time that does not depend on where the first difference is (`subtle`).
 fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.ct_eq(b).into()
 }
 
 fn query_token(query: Option<&str>) -> Option<String> {
     form_urlencoded::parse(query?.as_bytes()).find(|(k, _)| k == "token").map(|(_, v)| v.into_owned())
 }
 
+/// True when the Host header names exactly `localhost` (any case) or a literal loopback
+/// IP address, with or without a port: `localhost:7878`, `127.0.0.1`, `[::1]:80`. Names
+/// are not resolved, so `127.attacker.example` or `localhost.` are refused.
 fn host_is_loopback(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(rest) => rest.split(']').next().unwrap_or(""),
-        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
+    // A bare IPv6 address (not valid in a Host header, but harmless to accept).
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return ip.is_loopback();
+    }
+    let (name, port) = match host.strip_prefix('[') {
+        Some(rest) => match rest.split_once(']') {
+            Some((inside, after)) => match after.strip_prefix(':') {
+                Some(port) => (inside, Some(port)),
+                None if after.is_empty() => (inside, None),
+                None => return false,
+            },
+            None => return false,
+        },
+        None => match host.split_once(':') {
+            Some((h, port)) => (h, Some(port)),
+            None => (host, None),
+        },
     };
-    matches!(name, "localhost" | "127.0.0.1" | "::1") || name.starts_with("127.")
+    if port.is_some_and(|p| p.parse::<u16>().is_err()) {
+        return false;
+    }
+    if host.starts_with('[') {
+        return name.parse::<Ipv6Addr>().is_ok_and(|ip| ip.is_loopback());
+    }
+    name.eq_ignore_ascii_case("localhost") || name.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 pub async fn check(State(state): State<AppState>, req: Request, next: Next) -> Response {
@@ -80,10 +105,49 @@ mod tests {
 
     #[test]
     fn loopback_hosts() {
-        for h in ["localhost:7878", "127.0.0.1:1", "[::1]:80", "localhost", "127.0.0.2"] {
+        for h in [
+            "localhost:7878",
+            "localhost",
+            "LOCALHOST:7878",
+            "LocalHost",
+            "127.0.0.1:1",
+            "127.0.0.2",
+            "127.255.255.254:80",
+            "[::1]:80",
+            "[::1]",
+            "::1",
+            "[0:0:0:0:0:0:0:1]:7878",
+        ] {
             assert!(host_is_loopback(h), "{h}");
         }
-        for h in ["evil.example:7878", "192.168.1.2", "localhost.evil.example"] {
+    }
+
+    /// Regression (issue 11 §3.1): any Host starting with `127.` used to pass.
+    #[test]
+    fn names_that_only_look_loopback_are_refused() {
+        for h in [
+            "127.attacker.example",
+            "127.attacker.example:7878",
+            "127.0.0.1.attacker.example",
+            "127.1",
+            "localhost.",
+            "localhost.:7878",
+            "localhost.evil.example",
+            "evil.example:7878",
+            "192.168.1.2",
+            "0.0.0.0",
+            "[::]:80",
+            "[::2]:80",
+            "[::1",
+            "[::1]x",
+            "[::1]:notaport",
+            "localhost:notaport",
+            "localhost:80:80",
+            "[127.0.0.1]:80",
+            "[localhost]",
+            "",
+            ":80",
+        ] {
             assert!(!host_is_loopback(h), "{h}");
         }
     }

@@ -31,6 +31,9 @@ pub struct ServeOptions {
     pub ui: Option<PathBuf>,
     /// Open the UI in the default browser once listening.
     pub open: bool,
+    /// On a non-loopback address, the folders besides the data folder that `follow` may
+    /// read and `upload` may write (`--allow-dir`); none other is allowed there.
+    pub allow_dirs: Vec<PathBuf>,
 }
 
 /// What every handler shares.
@@ -81,6 +84,9 @@ fn check_options(opts: &ServeOptions) -> Result<()> {
 /// Starts serving in the background.
 pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
     check_options(&opts)?;
+    if !opts.bind.ip().is_loopback() {
+        provex.restrict_paths(opts.allow_dirs.clone())?;
+    }
     let ui_dir = ui::locate(opts.ui.as_deref());
     let state = AppState {
         provex,
@@ -165,7 +171,13 @@ mod tests {
     use super::*;
 
     fn opts(bind: &str, token: Option<&str>) -> ServeOptions {
-        ServeOptions { bind: bind.parse().unwrap(), token: token.map(str::to_owned), ui: None, open: false }
+        ServeOptions {
+            bind: bind.parse().unwrap(),
+            token: token.map(str::to_owned),
+            ui: None,
+            open: false,
+            allow_dirs: Vec::new(),
+        }
     }
 
     #[test]

@@ -57,21 +57,43 @@ impl Default for RetryPolicy {
     }
 }
 
-/// Hides a password in a URL for messages.
+/// Hides the user and password of a URL for messages (`redis://***@host:port`). Text the
+/// `url` crate cannot parse loses everything between `://` and its last `@`.
 pub fn redact(url: &str) -> String {
+    if let Ok(mut parsed) = url::Url::parse(url) {
+        if parsed.username().is_empty() && parsed.password().is_none() {
+            return url.to_owned();
+        }
+        if parsed.set_password(None).is_ok() && parsed.set_username("***").is_ok() {
+            return parsed.to_string();
+        }
+    }
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => format!("{}://***@{}", &url[..s], &url[at + 1..]),
         _ => url.to_owned(),
     }
 }
 
+/// Checks that `url` is a FalkorDB URL: `redis://` or `rediss://`, with a host. `shown` is
+/// the URL as messages show it.
+fn check_url(url: &str, shown: &str) -> Result<()> {
+    let parsed = url::Url::parse(url).map_err(|e| {
+        Error::Usage(format!("{shown}: not a URL ({e}); a FalkorDB URL is redis://host:port"))
+    })?;
+    if !matches!(parsed.scheme(), "redis" | "rediss") {
+        return Err(Error::Usage(format!("{shown}: a FalkorDB URL starts with redis:// or rediss://")));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(Error::Usage(format!("{shown}: the URL names no host")));
+    }
+    Ok(())
+}
+
 impl Store {
     /// Connects to `redis://[user:password@]host:port` or `rediss://…` (TLS).
     pub async fn connect(url: &str) -> Result<Store> {
         let shown = redact(url);
-        if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
-            return Err(Error::Usage(format!("{shown}: a FalkorDB URL starts with redis:// or rediss://")));
-        }
+        check_url(url, &shown)?;
         let info: FalkorConnectionInfo =
             url.try_into().map_err(|e| Error::Connection { url: shown.clone(), reason: format!("{e}") })?;
         let client = build_client(&info, &shown).await?;
@@ -266,5 +288,47 @@ fn classify(e: falkordb::FalkorDBError, url: &str) -> Error {
         Error::Connection { url: url.to_owned(), reason }
     } else {
         Error::Query(reason)
+    }
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::*;
+
+    #[test]
+    fn redact_hides_user_and_password() {
+        assert_eq!(redact("redis://ann:secret@db.example:6379"), "redis://***@db.example:6379");
+        assert_eq!(redact("rediss://:secret@h:1/0"), "rediss://***@h:1/0");
+        assert_eq!(redact("redis://ann@h:1"), "redis://***@h:1");
+        assert_eq!(redact("redis://u:p%40ss@[::1]:7000"), "redis://***@[::1]:7000");
+        // An unencoded @ in the password: all of it is hidden.
+        assert_eq!(redact("redis://u:p@ss@h:1"), "redis://***@h:1");
+        assert_eq!(redact("redis://h:1"), "redis://h:1");
+        // Not parsable: cut at the last @.
+        assert_eq!(redact("redis://u:pw@h:notaport"), "redis://***@h:notaport");
+        assert_eq!(redact("no url"), "no url");
+    }
+
+    #[test]
+    fn urls_are_checked_before_connecting() {
+        let check = |u: &str| check_url(u, &redact(u)).map_err(|e| e.to_string());
+        assert_eq!(check("redis://h:1"), Ok(()));
+        assert_eq!(check("rediss://u:p@[::1]:7000/0"), Ok(()));
+        assert_eq!(check("REDIS://h"), Ok(()));
+        let usage = |u: &str| match check_url(u, &redact(u)) {
+            Err(Error::Usage(m)) => m,
+            other => panic!("{u}: {other:?}"),
+        };
+        assert_eq!(usage("http://h:1"), "http://h:1: a FalkorDB URL starts with redis:// or rediss://");
+        assert_eq!(
+            usage("localhost:6379"),
+            "localhost:6379: a FalkorDB URL starts with redis:// or rediss://"
+        );
+        assert_eq!(usage("redis://"), "redis://: the URL names no host");
+        assert_eq!(usage("redis:///0"), "redis:///0: the URL names no host");
+        assert_eq!(
+            usage("redis://u:pw@h:notaport"),
+            "redis://***@h:notaport: not a URL (invalid port number); a FalkorDB URL is redis://host:port"
+        );
     }
 }

@@ -22,6 +22,7 @@ async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, String, Running
         token: token.map(str::to_owned),
         ui: Some(std::env::temp_dir().join("provex-no-ui-here")),
         open: false,
+        allow_dirs: Vec::new(),
     };
     let running = serve::start(provex.clone(), opts).await.expect("serve");
     let base = format!("http://{}", running.addr);
