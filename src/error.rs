@@ -29,6 +29,9 @@ pub enum Error {
     },
     #[error("{path}: {reason}")]
     Input { path: PathBuf, reason: String },
+    /// A path outside the folders this server may read and write.
+    #[error("{0}")]
+    ForbiddenPath(String),
     /// A request a transport could not decode (a missing field, a value of the wrong type).
     #[error("{0}")]
     BadRequest(String),
@@ -54,6 +57,7 @@ impl Error {
             Error::NotFound { .. } => ErrorCode::NotFound,
             Error::Io { .. } => ErrorCode::Io,
             Error::Input { .. } => ErrorCode::Input,
+            Error::ForbiddenPath(_) => ErrorCode::ForbiddenPath,
             Error::BadRequest(_) => ErrorCode::BadRequest,
             Error::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
             Error::Unsupported(_) => ErrorCode::Unsupported,

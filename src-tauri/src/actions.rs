@@ -4,9 +4,7 @@
 
 use std::path::PathBuf;
 
-use provex::api::ApiError;
-use provex::facade::IngestReport;
-use serde::Serialize;
+use provex::api::{events, IngestEvent, IngestState, Notice, NoticeLevel};
 use tauri::{AppHandle, Emitter, Manager};
 
 use crate::commands::api;
@@ -22,31 +20,10 @@ pub enum Target {
     Current,
 }
 
-/// An ingest started from the menu or a drop, as the page hears of it.
-#[derive(Debug, Clone, Serialize)]
-pub struct IngestEvent {
-    /// `started`, `done` or `failed`.
-    pub state: &'static str,
-    pub graph: String,
-    pub files: Vec<String>,
-    /// Whether the window should show the graph when done.
-    pub open: bool,
-    pub report: Option<IngestReport>,
-    pub error: Option<ApiError>,
-}
-
-/// A message for the page to show.
-#[derive(Debug, Clone, Serialize)]
-pub struct Notice {
-    /// `info` or `error`.
-    pub level: &'static str,
-    pub message: String,
-}
-
-pub fn notify(app: &AppHandle, level: &'static str, message: impl Into<String>) {
+pub fn notify(app: &AppHandle, level: NoticeLevel, message: impl Into<String>) {
     let message = message.into();
-    tracing::info!("{level}: {message}");
-    if let Err(e) = app.emit_to("main", "provex://notice", Notice { level, message }) {
+    tracing::info!("{level:?}: {message}");
+    if let Err(e) = app.emit_to("main", events::NOTICE, Notice { level, message }) {
         tracing::warn!("cannot reach the window: {e}");
     }
 }
@@ -72,7 +49,7 @@ pub fn ingest(app: &AppHandle, files: Vec<PathBuf>, target: Target) {
             report,
             error,
         };
-        let _ = app.emit_to("main", "provex://ingest", event("started", None, None));
+        let _ = app.emit_to("main", events::INGEST, event(IngestState::Started, None, None));
         let shell = app.state::<Shell>();
         let result = match shell.provex().await {
             Ok(p) => {
@@ -82,13 +59,13 @@ pub fn ingest(app: &AppHandle, files: Vec<PathBuf>, target: Target) {
             Err(e) => Err(e),
         };
         let done = match result {
-            Ok(report) => event("done", Some(report), None),
+            Ok(report) => event(IngestState::Done, Some(report), None),
             Err(e) => {
                 tracing::warn!("ingest into {graph} failed: {}", e.message);
-                event("failed", None, Some(e))
+                event(IngestState::Failed, None, Some(e))
             }
         };
-        let _ = app.emit_to("main", "provex://ingest", done);
+        let _ = app.emit_to("main", events::INGEST, done);
     });
 }
 
@@ -96,7 +73,7 @@ pub fn ingest(app: &AppHandle, files: Vec<PathBuf>, target: Target) {
 pub async fn export_json(app: &AppHandle) {
     let shell = app.state::<Shell>();
     let Some(graph) = shell.current_graph() else {
-        notify(app, "info", "Open a graph to export it.");
+        notify(app, NoticeLevel::Info, "Open a graph to export it.");
         return;
     };
     let Some(path) = crate::dialogs::save_path(app, &format!("{graph}.json")).await else { return };
@@ -105,8 +82,8 @@ pub async fn export_json(app: &AppHandle) {
         Err(e) => Err(e),
     };
     match result {
-        Ok(()) => notify(app, "info", format!("Exported “{graph}” to {}", path.display())),
-        Err(e) => notify(app, "error", format!("Export of “{graph}” failed: {}", e.message)),
+        Ok(()) => notify(app, NoticeLevel::Info, format!("Exported “{graph}” to {}", path.display())),
+        Err(e) => notify(app, NoticeLevel::Error, format!("Export of “{graph}” failed: {}", e.message)),
     }
 }
 
@@ -119,6 +96,6 @@ pub async fn tidy(app: &AppHandle) {
         Err(e) => Err(e),
     };
     if let Err(e) = result {
-        notify(app, "error", format!("Tidy-up failed: {}", e.message));
+        notify(app, NoticeLevel::Error, format!("Tidy-up failed: {}", e.message));
     }
 }

@@ -110,9 +110,9 @@ fn create_window(app: &tauri::AppHandle) -> tauri::Result<()> {
                         .map(|p| p.display().to_string())
                         .unwrap_or_else(|| "the Downloads folder".into());
                     if success {
-                        actions::notify(&handle, "info", format!("Saved {where_}"));
+                        actions::notify(&handle, provex::api::NoticeLevel::Info, format!("Saved {where_}"));
                     } else {
-                        actions::notify(&handle, "error", format!("Could not save {where_}"));
+                        actions::notify(&handle, provex::api::NoticeLevel::Error, format!("Could not save {where_}"));
                     }
                 }
                 _ => {}

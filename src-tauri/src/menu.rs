@@ -2,6 +2,7 @@
 //! files run here; the ones that need the page (pictures of the graph, the shortcuts
 //! panel) go to it as `provex://menu` events (see `ui/src/api/tauri.ts`).
 
+use provex::api::{events, MenuAction, MenuEvent};
 use tauri::menu::{AboutMetadata, Menu, MenuBuilder, MenuItemBuilder, SubmenuBuilder};
 use tauri::{AppHandle, Emitter, Manager, Wry};
 
@@ -22,12 +23,6 @@ pub const DEVTOOLS: &str = "devtools";
 pub const SHORTCUTS: &str = "help";
 pub const QUIT: &str = "quit";
 
-/// What the page is asked to do from the menu.
-#[derive(Clone, serde::Serialize)]
-pub struct MenuAction<'a> {
-    pub action: &'a str,
-    pub graph: Option<String>,
-}
 
 /// The menu, with the recent files as they are now.
 pub fn build(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
@@ -110,9 +105,9 @@ pub fn refresh(app: &AppHandle) {
     }
 }
 
-fn ask_page(app: &AppHandle, action: &str) {
+fn ask_page(app: &AppHandle, action: MenuAction) {
     let graph = app.state::<crate::shell::Shell>().current_graph();
-    if let Err(e) = app.emit_to("main", "provex://menu", MenuAction { action, graph }) {
+    if let Err(e) = app.emit_to("main", events::MENU, MenuEvent { action, graph }) {
         tracing::warn!("cannot reach the window: {e}");
     }
 }
@@ -149,7 +144,9 @@ pub fn handle(app: &AppHandle, id: &str) {
             refresh(&app);
         }
         EXPORT_JSON => spawn(async move { actions::export_json(&app).await }),
-        EXPORT_SVG | EXPORT_PNG | SHORTCUTS => ask_page(&app, id),
+        EXPORT_SVG => ask_page(&app, MenuAction::ExportSvg),
+        EXPORT_PNG => ask_page(&app, MenuAction::ExportPng),
+        SHORTCUTS => ask_page(&app, MenuAction::Help),
         TIDY => spawn(async move { actions::tidy(&app).await }),
         QUIT => app.exit(0),
         RELOAD => {

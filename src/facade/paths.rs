@@ -54,7 +54,7 @@ impl PathPolicy {
         } else {
             roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
         };
-        Err(Error::Usage(format!(
+        Err(Error::ForbiddenPath(format!(
             "{what} {} is not inside the folders this server may use ({list}); \
              a server on a non-loopback address reads and writes only in its data folder \
              and the folders given with `provex serve --allow-dir`",
@@ -100,7 +100,7 @@ mod tests {
             PathBuf::from("/etc/passwd"),
         ] {
             let e = p.check(&bad, "the file to follow").unwrap_err();
-            let Error::Usage(msg) = &e else { panic!("{e:?}") };
+            let Error::ForbiddenPath(msg) = &e else { panic!("{e:?}") };
             assert_eq!(
                 msg,
                 &format!(

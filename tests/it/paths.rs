@@ -67,7 +67,7 @@ async fn follow_is_limited_to_the_allowed_folders() {
         PathBuf::from("/etc/passwd"),
     ] {
         match provex.start_follow(&graph, bad.clone(), None) {
-            Err(Error::Usage(msg)) => assert_eq!(msg, refusal("the file to follow", &bad, &[&t.allowed])),
+            Err(Error::ForbiddenPath(msg)) => assert_eq!(msg, refusal("the file to follow", &bad, &[&t.allowed])),
             other => panic!("{bad:?}: {other:?}"),
         }
     }
@@ -88,7 +88,7 @@ async fn uploads_are_written_only_inside_the_allowed_folders() {
     let uploads = provex.uploads_dir();
     provex.restrict_paths(vec![t.allowed.clone()]).unwrap();
     match provex.new_upload_path("run.jsonl") {
-        Err(Error::Usage(msg)) => assert_eq!(msg, refusal("the uploads folder", &uploads, &[&t.allowed])),
+        Err(Error::ForbiddenPath(msg)) => assert_eq!(msg, refusal("the uploads folder", &uploads, &[&t.allowed])),
         other => panic!("{other:?}"),
     }
     // Allowing the uploads folder lets uploads through, into that folder.
@@ -143,8 +143,8 @@ async fn serve_on_a_non_loopback_address_limits_follow() {
         let outside = t.allowed.join("../outside/out.jsonl");
         let (status, body) = post(&base, json!({ "path": outside })).await;
         if limited {
-            assert_eq!(status, 400, "{body}");
-            assert_eq!(body["code"], "usage");
+            assert_eq!(status, 403, "{body}");
+            assert_eq!(body["code"], "forbidden_path");
             assert_eq!(body["message"], refusal("the file to follow", &outside, &[&t.allowed]));
         } else {
             assert_eq!(status, 200, "{body}");
