@@ -182,5 +182,5 @@ impl Shell {
 }
 
 fn closing() -> ApiError {
-    ApiError { code: "closing".into(), message: "Provex is closing".into() }
+    ApiError::new(provex::api::ErrorCode::Closing, "Provex is closing")
 }

@@ -4,6 +4,9 @@
 //! the stream forwarding that feeds a Tauri channel, and shutdown (jobs stopped, private
 //! server gone).
 
+// The facade's futures (the falkordb client's) nest deeply.
+#![recursion_limit = "256"]
+
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -12,10 +15,10 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use provex::api::ops::Args;
 use provex::api::{
-    ApiError, ErrorCode, IngestReport, Job, JobState, SearchHit, SettingsUpdate, SettingsView, SourceText,
+    ApiError, ErrorCode, Job, JobState, SearchHit, SettingsUpdate, SettingsView, SourceText,
     StreamMessage, View, ViewMode,
 };
-use provex::facade::{Call, ConnectOptions, DesktopHost, Provex};
+use provex::facade::{Call, ConnectOptions, DesktopHost, IngestReport, Provex};
 use provex::store::server::ServerOptions;
 use provex::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
 use provex_desktop::commands::api;
