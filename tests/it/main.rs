@@ -8,6 +8,7 @@ mod cli;
 mod council;
 mod ingest;
 mod layout;
+mod live;
 mod reads;
 mod serve;
 mod server;
