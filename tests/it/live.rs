@@ -16,13 +16,13 @@ fn tree(prefix: &str, from: usize, to: usize) -> GraphDelta {
     let name = |i: usize| format!("{prefix}{i}");
     let mut d = GraphDelta::new();
     for i in from..to {
-        d.add_node(Node::new(Label::Entity, name(i)));
+        d.add_node(Node::new(Label::Artifact, name(i)));
         if i > 0 {
             d.add_edge(Edge::new(
-                RelType::Used,
+                RelType::WasUsedBy,
                 EdgeKind::Prov(ProvRelation::Used),
-                NodeRef::new(Label::Entity, name((i - 1) / 3)),
-                NodeRef::new(Label::Entity, name(i)),
+                NodeRef::new(Label::Artifact, name((i - 1) / 3)),
+                NodeRef::new(Label::Artifact, name(i)),
             ));
         }
     }
@@ -51,7 +51,7 @@ async fn a_tidy_up_holds_up_no_read_or_write() {
         provex.write(&big, tree("n", start, start + 2_000)).await.unwrap();
     }
     provex.write(&small, tree("s", 0, 3)).await.unwrap();
-    let whole = ViewRequest { limit: Some(N as u32), ..Default::default() };
+    let whole = ViewRequest { limit: Some(N as u32 + 10), ..Default::default() };
     assert_eq!(provex.view(&big, whole.clone()).await.unwrap().nodes.len(), N);
     assert_eq!(provex.view(&small, ViewRequest::default()).await.unwrap().nodes.len(), 3);
 

@@ -26,7 +26,7 @@ pub(super) enum Load {
 }
 
 /// See the module docs.
-pub(super) struct GraphView {
+pub(crate) struct GraphView {
     pub(super) graph: String,
     /// Deltas not applied yet, in the order they were published.
     inbox: Mutex<VecDeque<Arc<DeltaBatch>>>,

@@ -28,15 +28,15 @@ fn publish(views: &LiveViews, log: &Mutex<u64>, graph: &str, nodes: &[&str], edg
         let batch = Arc::new(DeltaBatch {
             graph: graph.to_owned(),
             seq: *next,
-            nodes: nodes.iter().map(|n| Node::new(Label::Entity, *n)).collect(),
+            nodes: nodes.iter().map(|n| Node::new(Label::Artifact, *n)).collect(),
             edges: edges
                 .iter()
                 .map(|(s, t)| {
                     Edge::new(
-                        RelType::Used,
+                        RelType::WasUsedBy,
                         EdgeKind::Prov(ProvRelation::Used),
-                        NodeRef::new(Label::Entity, *s),
-                        NodeRef::new(Label::Entity, *t),
+                        NodeRef::new(Label::Artifact, *s),
+                        NodeRef::new(Label::Artifact, *t),
                     )
                 })
                 .collect(),
