@@ -72,7 +72,8 @@ impl Backlog {
     }
 
     /// Bytes held now.
-    pub(super) fn bytes(&self) -> usize {
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
         self.bytes
     }
 

@@ -132,4 +132,3 @@ pub(super) fn place(node: &mut ViewNode, p: &layout::NodePos) {
     node.h = p.height;
     node.layer = p.layer;
 }
-

@@ -22,8 +22,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::broadcast;
 
-pub use backlog::DEFAULT_BACKLOG_BYTES;
 use backlog::Since;
+pub use backlog::DEFAULT_BACKLOG_BYTES;
 use state::{GraphView, Load};
 
 use super::{DeltaBatch, Provex};
@@ -144,7 +144,8 @@ impl Provex {
                 Err(reason) => Err(Error::Server(format!("loading the view of {graph} failed: {reason}"))),
             };
         }
-        let mut guard = Loading { views: &self.live, view: &view, reason: Some("loading was stopped".into()) };
+        let mut guard =
+            Loading { views: &self.live, view: &view, reason: Some("loading was stopped".into()) };
         match self.load_view(graph, &view).await {
             Ok(()) => {
                 guard.reason = None;

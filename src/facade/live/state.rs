@@ -219,7 +219,11 @@ impl State {
             if self.edges.contains(&v) || !known(&v.source) || !known(&v.target) {
                 continue;
             }
-            specs.push(EdgeSpec { source: v.source.clone(), target: v.target.clone(), kind: Some(v.rel.clone()) });
+            specs.push(EdgeSpec {
+                source: v.source.clone(),
+                target: v.target.clone(),
+                kind: Some(v.rel.clone()),
+            });
             self.edges.insert(v.clone());
             edges.push(v);
         }
