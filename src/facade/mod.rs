@@ -15,12 +15,11 @@ pub use a2ap::{add_key, generate_key, read_registry, sign_file, verify_files, Ke
 pub use demo::{write_council_files, DemoReport};
 pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};
-pub use live::{ViewRequest, DEFAULT_LIMIT, MAX_LIMIT};
+pub use live::{ViewRequest, DEFAULT_BACKLOG_BYTES, DEFAULT_LIMIT, MAX_LIMIT};
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -51,24 +50,18 @@ pub struct DeltaBatch {
     pub edges: Vec<Edge>,
 }
 
-/// Keeps the latest batches for late subscribers and fans new ones out.
+/// Numbers batches and fans them out. No backlog: no caller asks for past batches (a UI
+/// that reconnects asks its graph's live view, which keeps its own, bounded in bytes).
 struct DeltaLog {
     next: u64,
-    recent: VecDeque<Arc<DeltaBatch>>,
     tx: broadcast::Sender<Arc<DeltaBatch>>,
 }
-
-const DELTA_BACKLOG: usize = 1024;
 
 impl DeltaLog {
     fn publish(&mut self, graph: &str, delta: GraphDelta) -> Arc<DeltaBatch> {
         let (nodes, edges) = delta.into_parts();
         self.next += 1;
         let batch = Arc::new(DeltaBatch { graph: graph.to_owned(), seq: self.next, nodes, edges });
-        if self.recent.len() == DELTA_BACKLOG {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(batch.clone());
         let _ = self.tx.send(batch.clone());
         batch
     }
@@ -140,7 +133,7 @@ impl Provex {
         Ok(Provex {
             store: Arc::new(store),
             server,
-            deltas: Mutex::new(DeltaLog { next: 0, recent: VecDeque::new(), tx }),
+            deltas: Mutex::new(DeltaLog { next: 0, tx }),
             live: live::LiveViews::default(),
             jobs: jobs::Jobs::default(),
             ledgers: a2ap::Ledgers::default(),
@@ -303,12 +296,10 @@ impl Provex {
         Ok(report)
     }
 
-    /// Subscribes to graph deltas: the batches after `since` still held, then a live
-    /// receiver. Subscribe before starting an ingest to miss nothing.
-    pub fn subscribe(&self, since: u64) -> (Vec<Arc<DeltaBatch>>, broadcast::Receiver<Arc<DeltaBatch>>) {
-        let log = self.deltas.lock().expect("delta log");
-        let backlog = log.recent.iter().filter(|b| b.seq > since).cloned().collect();
-        (backlog, log.tx.subscribe())
+    /// Subscribes to the deltas written from now on. Subscribe before starting an ingest
+    /// to miss nothing.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<DeltaBatch>> {
+        self.deltas.lock().unwrap_or_else(PoisonError::into_inner).tx.subscribe()
     }
 
     pub async fn graphs(&self) -> Result<Vec<String>> {
@@ -359,10 +350,16 @@ impl Provex {
         Ok(())
     }
 
-    /// Hands a written delta to subscribers and to the graph's live view.
+    /// Hands a written delta to subscribers and to the graph's live view. The delta log's
+    /// lock only numbers and queues the batch; the view's layout runs after it is released.
     fn publish(&self, graph: &str, delta: GraphDelta) {
-        let mut log = self.deltas.lock().expect("delta log");
-        let batch = log.publish(graph, delta);
-        self.live.on_delta(&batch);
+        let view = {
+            let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
+            let batch = log.publish(graph, delta);
+            self.live.route(&batch)
+        };
+        if let Some(view) = view {
+            self.live.apply(&view);
+        }
     }
 }

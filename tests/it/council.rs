@@ -186,7 +186,7 @@ async fn demo_files_ingest_like_the_demo_stream() {
 async fn paced_demo_streams_deltas_over_time() {
     let (provex, graph) = common::open("council_paced").await;
     let provex = Arc::new(provex);
-    let (_, mut rx) = provex.subscribe(u64::MAX);
+    let mut rx = provex.subscribe();
     let run = {
         let (p, g) = (provex.clone(), graph.clone());
         tokio::spawn(async move { p.demo_council(&g, Some(5), Arc::new(AtomicBool::new(false))).await })

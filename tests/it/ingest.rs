@@ -152,8 +152,7 @@ async fn follow_reads_a_growing_file() {
     let path = dir.path().join("live.jsonl");
     std::fs::write(&path, lines[..10].join("\n") + "\n").unwrap();
 
-    let (mut backlog, mut rx) = provex.subscribe(0);
-    backlog.clear();
+    let mut rx = provex.subscribe();
     let cancel = no_cancel();
     let opts = IngestOptions { follow: true, poll: Duration::from_millis(20), ..Default::default() };
     let task = {

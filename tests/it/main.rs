@@ -9,6 +9,7 @@ mod council;
 mod fuzz_regressions;
 mod ingest;
 mod layout;
+mod live;
 mod paths;
 mod props_canonical;
 mod props_parsers;

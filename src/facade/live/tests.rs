@@ -1,0 +1,209 @@
+//! Unit tests of the live views' locking: a layout that panics breaks only its own graph,
+//! a tidy-up holds no lock other graphs or readers need, and waiting for a view to load is
+//! woken by the loader.
+
+use std::sync::{Arc, Mutex};
+
+use super::state::{GraphView, Load};
+use super::{LiveViews, Loading};
+use crate::api::StreamMessage;
+use crate::facade::DeltaBatch;
+use crate::layout::{Incremental, LayoutOptions};
+use crate::model::{Edge, EdgeKind, Label, Node, NodeRef, ProvRelation, RelType};
+
+/// A view that finished loading an empty graph.
+fn loaded(views: &LiveViews, graph: &str) -> Arc<GraphView> {
+    let (view, fresh) = views.get_or_insert(graph);
+    assert!(fresh);
+    view.state().layout = Some(Incremental::new(LayoutOptions::default()));
+    view.load.send_replace(Load::Ready);
+    view
+}
+
+/// What `Provex::publish` does: number and queue under the delta log's lock, lay out after.
+fn publish(views: &LiveViews, log: &Mutex<u64>, graph: &str, nodes: &[&str], edges: &[(&str, &str)]) {
+    let view = {
+        let mut next = log.lock().unwrap();
+        *next += 1;
+        let batch = Arc::new(DeltaBatch {
+            graph: graph.to_owned(),
+            seq: *next,
+            nodes: nodes.iter().map(|n| Node::new(Label::Artifact, *n)).collect(),
+            edges: edges
+                .iter()
+                .map(|(s, t)| {
+                    Edge::new(
+                        RelType::WasUsedBy,
+                        EdgeKind::Prov(ProvRelation::Used),
+                        NodeRef::new(Label::Artifact, *s),
+                        NodeRef::new(Label::Artifact, *t),
+                    )
+                })
+                .collect(),
+        });
+        views.route(&batch)
+    };
+    if let Some(view) = view {
+        views.apply(&view);
+    }
+}
+
+fn batch_of(msg: &StreamMessage) -> (u64, Vec<&str>, usize) {
+    match msg {
+        StreamMessage::Batch { seq, nodes, edges, .. } => {
+            (*seq, nodes.iter().map(|n| n.id.as_str()).collect(), edges.len())
+        }
+        other => panic!("expected a batch, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_layout_that_panics_breaks_only_its_own_graph() {
+    let views = LiveViews::default();
+    let log = Mutex::new(0);
+    let a = loaded(&views, "a");
+    let b = loaded(&views, "b");
+    let mut a_rx = a.state().stream.subscribe();
+    let mut b_rx = b.state().stream.subscribe();
+
+    a.state().panic_next = true;
+    publish(&views, &log, "a", &["a1"], &[]);
+    // A's clients are told to load it again; A is dropped and loaded afresh on next use.
+    let msg = a_rx.try_recv().unwrap();
+    assert_eq!(
+        *msg,
+        StreamMessage::Reset {
+            graph: "a".into(),
+            seq: 1,
+            reason: "the incremental layout of a panicked: a layout fault injected by a test".into()
+        }
+    );
+    assert!(a.is_broken());
+    assert!(views.map().get("a").is_none());
+    assert!(!log.is_poisoned());
+
+    // B goes on as if nothing happened.
+    publish(&views, &log, "b", &["b1", "b2"], &[("b1", "b2")]);
+    assert_eq!(batch_of(&b_rx.try_recv().unwrap()), (1, vec!["b1", "b2"], 1));
+    assert!(!b.is_broken());
+
+    // A comes back.
+    let (again, fresh) = views.get_or_insert("a");
+    assert!(fresh);
+    assert!(!Arc::ptr_eq(&a, &again));
+}
+
+#[test]
+fn a_poisoned_view_lock_marks_only_that_view_broken() {
+    let views = LiveViews::default();
+    let log = Mutex::new(0);
+    let a = loaded(&views, "a");
+    let b = loaded(&views, "b");
+    let mut a_rx = a.state().stream.subscribe();
+    let a2 = a.clone();
+    let died = std::thread::spawn(move || {
+        let _st = a2.state();
+        panic!("a panic while holding the view's lock");
+    })
+    .join();
+    assert!(died.is_err());
+
+    publish(&views, &log, "a", &["a1"], &[]);
+    let msg = a_rx.try_recv().unwrap();
+    assert_eq!(
+        *msg,
+        StreamMessage::Reset {
+            graph: "a".into(),
+            seq: 1,
+            reason: "the view's state was left half-changed by a panic".into()
+        }
+    );
+    assert!(views.map().get("a").is_none());
+    let mut b_rx = b.state().stream.subscribe();
+    publish(&views, &log, "b", &["b1"], &[]);
+    assert_eq!(batch_of(&b_rx.try_recv().unwrap()), (1, vec!["b1"], 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tidy_up_blocks_neither_readers_nor_other_graphs() {
+    let views = LiveViews::default();
+    let log = Mutex::new(0);
+    let a = loaded(&views, "a");
+    let b = loaded(&views, "b");
+    let ids: Vec<String> = (0..40).map(|i| format!("a{i}")).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    // A tree whose appended drawing a tidy-up changes.
+    let edges: Vec<(&str, &str)> = (1..40).map(|i| (ids[(i - 1) / 3], ids[i])).collect();
+    publish(&views, &log, "a", &ids, &edges);
+    let mut a_rx = a.state().stream.subscribe();
+    let mut b_rx = b.state().stream.subscribe();
+
+    let (started_tx, started) = tokio::sync::oneshot::channel();
+    let (go, go_rx) = std::sync::mpsc::channel();
+    *a.hold_tidy.lock().unwrap() = Some((started_tx, go_rx));
+    let tidy = tokio::spawn({
+        let a = a.clone();
+        async move { a.tidy().await }
+    });
+    started.await.unwrap();
+
+    // While A's tidy-up runs: A's view answers, a delta for A waits, B's is drawn at once.
+    let view = a.state().snapshot(100, 0);
+    assert_eq!((view.seq, view.nodes.len(), view.edges.len()), (1, 40, 39));
+    publish(&views, &log, "a", &["a_late"], &[("a0", "a_late")]);
+    assert_eq!(a.state().stream.seq(), 1);
+    publish(&views, &log, "b", &["b1"], &[]);
+    assert_eq!(batch_of(&b_rx.try_recv().unwrap()), (1, vec!["b1"], 0));
+    assert_eq!(b.state().snapshot(100, 0).nodes.len(), 1);
+    assert!(!tidy.is_finished());
+
+    go.send(()).unwrap();
+    let moved = tidy.await.unwrap().unwrap().unwrap();
+    // The moves first, then the delta that waited, placed by the tidied layout.
+    match &*a_rx.try_recv().unwrap() {
+        StreamMessage::Moves { seq, moves, .. } => assert_eq!((*seq, moves.len()), (2, moved)),
+        other => panic!("expected moves, got {other:?}"),
+    }
+    assert_eq!(batch_of(&a_rx.try_recv().unwrap()), (3, vec!["a_late"], 1));
+    let view = a.state().snapshot(100, 0);
+    assert_eq!((view.seq, view.nodes.len(), view.edges.len()), (3, 41, 40));
+    assert!(a.state().layout.is_some());
+}
+
+#[tokio::test]
+async fn waiting_for_a_view_is_woken_by_its_loader() {
+    let view = Arc::new(GraphView::new("g", 1024));
+    let waiter = tokio::spawn({
+        let view = view.clone();
+        async move { view.ready().await }
+    });
+    // Time does not pass on this thread: a waiter that polled on a timer would not finish.
+    for _ in 0..3 {
+        tokio::task::yield_now().await;
+    }
+    assert!(!waiter.is_finished());
+    view.load.send_replace(Load::Ready);
+    for _ in 0..3 {
+        tokio::task::yield_now().await;
+    }
+    assert!(waiter.is_finished());
+    assert_eq!(waiter.await.unwrap(), Ok(()));
+}
+
+#[tokio::test]
+async fn a_loader_that_stops_wakes_its_waiters_with_the_reason() {
+    let views = LiveViews::default();
+    let (view, fresh) = views.get_or_insert("g");
+    assert!(fresh);
+    let waiter = tokio::spawn({
+        let view = view.clone();
+        async move { view.ready().await }
+    });
+    tokio::task::yield_now().await;
+    assert!(!waiter.is_finished());
+    drop(Loading { views: &views, view: &view, reason: Some("loading was stopped".into()) });
+    assert_eq!(waiter.await.unwrap(), Err("loading was stopped".to_owned()));
+    assert!(views.map().get("g").is_none());
+    let (_, fresh) = views.get_or_insert("g");
+    assert!(fresh);
+}
