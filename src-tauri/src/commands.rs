@@ -61,7 +61,9 @@ pub async fn call(app: AppHandle, shell: State<'_, Shell>, request: Request<'_>)
         InvokeBody::Json(v) => (Args::Json(v.clone()), call),
         InvokeBody::Raw(bytes) => {
             let args = match header(&request, "args")? {
-                Some(a) => serde_json::from_str(&a).map_err(|e| bad(format!("the args header is not JSON: {e}")))?,
+                Some(a) => {
+                    serde_json::from_str(&a).map_err(|e| bad(format!("the args header is not JSON: {e}")))?
+                }
                 None => serde_json::Value::Null,
             };
             (Args::Json(args), call.with_bytes(bytes.to_vec()))

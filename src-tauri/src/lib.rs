@@ -112,7 +112,11 @@ fn create_window(app: &tauri::AppHandle) -> tauri::Result<()> {
                     if success {
                         actions::notify(&handle, provex::api::NoticeLevel::Info, format!("Saved {where_}"));
                     } else {
-                        actions::notify(&handle, provex::api::NoticeLevel::Error, format!("Could not save {where_}"));
+                        actions::notify(
+                            &handle,
+                            provex::api::NoticeLevel::Error,
+                            format!("Could not save {where_}"),
+                        );
                     }
                 }
                 _ => {}

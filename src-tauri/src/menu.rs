@@ -23,7 +23,6 @@ pub const DEVTOOLS: &str = "devtools";
 pub const SHORTCUTS: &str = "help";
 pub const QUIT: &str = "quit";
 
-
 /// The menu, with the recent files as they are now.
 pub fn build(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
     let data_dir = app.path().app_data_dir()?;

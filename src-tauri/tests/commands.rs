@@ -15,8 +15,8 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use provex::api::ops::Args;
 use provex::api::{
-    ApiError, ErrorCode, Job, JobState, SearchHit, SettingsUpdate, SettingsView, SourceText,
-    StreamMessage, View, ViewMode,
+    ApiError, ErrorCode, Job, JobState, SearchHit, SettingsUpdate, SettingsView, SourceText, StreamMessage,
+    View, ViewMode,
 };
 use provex::facade::{Call, ConnectOptions, DesktopHost, IngestReport, Provex};
 use provex::store::server::ServerOptions;
@@ -144,21 +144,31 @@ async fn first_start_opens_the_council_demo_and_every_operation_works() {
     let statement = view
         .nodes
         .iter()
-        .find(|n| n.label == "Statement" && n.text.as_deref().is_some_and(|t| t.contains("bike") && t.contains("March")))
+        .find(|n| {
+            n.label == "Statement"
+                && n.text.as_deref().is_some_and(|t| t.contains("bike") && t.contains("March"))
+        })
         .expect("the bike-lane claim");
 
     let node: NodeRecord = run(&p, &h, "node", json!({"graph": g, "id": statement.id}), None).await.unwrap();
     assert_eq!(node.id, statement.id);
     assert_eq!(node.label, "Statement");
-    let around: Subgraph = run(&p, &h, "neighbours", json!({"graph": g, "id": statement.id}), None).await.unwrap();
+    let around: Subgraph =
+        run(&p, &h, "neighbours", json!({"graph": g, "id": statement.id}), None).await.unwrap();
     let up3: Subgraph =
-        run(&p, &h, "trace", json!({"graph": g, "id": statement.id, "dir": "up", "depth": 3}), None).await.unwrap();
+        run(&p, &h, "trace", json!({"graph": g, "id": statement.id, "dir": "up", "depth": 3}), None)
+            .await
+            .unwrap();
     let up1: Subgraph =
-        run(&p, &h, "trace", json!({"graph": g, "id": statement.id, "dir": "up", "depth": 1}), None).await.unwrap();
+        run(&p, &h, "trace", json!({"graph": g, "id": statement.id, "dir": "up", "depth": 1}), None)
+            .await
+            .unwrap();
     let down: Subgraph = run(&p, &h, "trace", json!({"graph": g, "id": statement.id}), None).await.unwrap();
     // Defaults come from the declaration (up, depth 10), so the default is a deeper `up`.
     let up10: Subgraph =
-        run(&p, &h, "trace", json!({"graph": g, "id": statement.id, "dir": "up", "depth": 10}), None).await.unwrap();
+        run(&p, &h, "trace", json!({"graph": g, "id": statement.id, "dir": "up", "depth": 10}), None)
+            .await
+            .unwrap();
     assert_eq!(down.nodes.len(), up10.nodes.len());
     assert!(up1.nodes.len() < up3.nodes.len() && up3.nodes.len() <= up10.nodes.len());
     assert_eq!(
@@ -171,7 +181,9 @@ async fn first_start_opens_the_council_demo_and_every_operation_works() {
         run(&p, &h, "path", json!({"graph": g, "from": statement.id, "to": far}), None).await.unwrap();
     assert_eq!(path.unwrap().nodes.first().map(|n| n.id.as_str()), Some(statement.id.as_str()));
     let table: Table =
-        run(&p, &h, "query", json!({"graph": g, "cypher": "MATCH (n) RETURN count(n) AS c"}), None).await.unwrap();
+        run(&p, &h, "query", json!({"graph": g, "cypher": "MATCH (n) RETURN count(n) AS c"}), None)
+            .await
+            .unwrap();
     assert_eq!(table.rows[0][0].as_u64(), Some(stats.nodes));
 
     let trail: provex::a2ap::Trail =
@@ -179,7 +191,8 @@ async fn first_start_opens_the_council_demo_and_every_operation_works() {
     let doc = &trail.evidence[0].document.id;
     let source: SourceText = run(&p, &h, "source", json!({"graph": g, "id": doc}), None).await.unwrap();
     assert!(source.text.contains(trail.evidence[0].quote.as_deref().unwrap()), "the quote is in its source");
-    let hits: Vec<SearchHit> = run(&p, &h, "search", json!({"graph": g, "q": "BIKE LANE"}), None).await.unwrap();
+    let hits: Vec<SearchHit> =
+        run(&p, &h, "search", json!({"graph": g, "q": "BIKE LANE"}), None).await.unwrap();
     assert!(hits.iter().any(|h| h.id == statement.id), "{hits:?}");
     let one: Vec<SearchHit> =
         run(&p, &h, "search", json!({"graph": g, "q": "BIKE LANE", "limit": 1}), None).await.unwrap();
@@ -192,7 +205,10 @@ async fn first_start_opens_the_council_demo_and_every_operation_works() {
     assert_eq!(*h.saved.lock().unwrap(), vec![("council.svg".to_owned(), b"<svg/>".to_vec())]);
     let update = json!({"url": "db.example:7000", "user": "ann", "password": "pw", "tls": true});
     let settings: SettingsView = run(&p, &h, "save_settings", update, None).await.unwrap();
-    assert_eq!((settings.url.as_deref(), settings.has_password, settings.tls), (Some("db.example:7000"), true, true));
+    assert_eq!(
+        (settings.url.as_deref(), settings.has_password, settings.tls),
+        (Some("db.example:7000"), true, true)
+    );
     let again: SettingsView = run(&p, &h, "get_settings", json!({}), None).await.unwrap();
     assert_eq!(again, settings);
 
@@ -204,14 +220,26 @@ async fn first_start_opens_the_council_demo_and_every_operation_works() {
 
     // Errors cross as {code, message}, with the codes of the declaration.
     let code = |r: Result<serde_json::Value, ApiError>| r.unwrap_err().code;
-    assert_eq!(code(run(&p, &h, "node", json!({"graph": g, "id": "no-such-node"}), None).await), ErrorCode::NotFound);
+    assert_eq!(
+        code(run(&p, &h, "node", json!({"graph": g, "id": "no-such-node"}), None).await),
+        ErrorCode::NotFound
+    );
     assert_eq!(code(run(&p, &h, "stats", json!({"graph": "bad name!"}), None).await), ErrorCode::Usage);
-    assert_eq!(code(run(&p, &h, "query", json!({"graph": g, "cypher": "CREATE (n:X)"}), None).await), ErrorCode::Query);
+    assert_eq!(
+        code(run(&p, &h, "query", json!({"graph": g, "cypher": "CREATE (n:X)"}), None).await),
+        ErrorCode::Query
+    );
     assert_eq!(code(run(&p, &h, "node", json!({"graph": g}), None).await), ErrorCode::BadRequest);
-    assert_eq!(code(run(&p, &h, "trace", json!({"graph": g, "id": "x", "depth": "deep"}), None).await), ErrorCode::BadRequest);
+    assert_eq!(
+        code(run(&p, &h, "trace", json!({"graph": g, "id": "x", "depth": "deep"}), None).await),
+        ErrorCode::BadRequest
+    );
     assert_eq!(code(run(&p, &h, "no_such_op", json!({}), None).await), ErrorCode::NotFound);
     let missing = dir.path().join("missing.jsonl");
-    assert_eq!(code(run(&p, &h, "ingest_files", json!({"graph": g, "paths": [missing]}), None).await), ErrorCode::Io);
+    assert_eq!(
+        code(run(&p, &h, "ingest_files", json!({"graph": g, "paths": [missing]}), None).await),
+        ErrorCode::Io
+    );
     let xml = json!({"graph": g, "paths": [example("a2a-run.jsonl")], "format": "xml"});
     assert_eq!(code(run(&p, &h, "ingest_files", xml, None).await), ErrorCode::Usage);
     // Over HTTP there is no desktop host: desktop-only operations are refused.
@@ -250,7 +278,9 @@ async fn streams_uploads_jobs_and_tidy_up_through_a_subscription() {
         std::fs::read_dir(p.uploads_dir()).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(saved.len(), 1);
     assert!(saved[0].to_string_lossy().ends_with("-run_one.jsonl"), "{saved:?}");
-    let e = run::<IngestReport>(&p, &h, "upload", json!({"graph": g, "name": "x.jsonl"}), None).await.unwrap_err();
+    let e = run::<IngestReport>(&p, &h, "upload", json!({"graph": g, "name": "x.jsonl"}), None)
+        .await
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::BadRequest, "no body: {e:?}");
 
     let stats: Stats = run(&p, &h, "stats", json!({"graph": g}), None).await.unwrap();
@@ -270,7 +300,9 @@ async fn streams_uploads_jobs_and_tidy_up_through_a_subscription() {
 
     // The same file from disk again: nothing new to draw.
     let again: IngestReport =
-        run(&p, &h, "ingest_files", json!({"graph": g, "paths": [example("a2a-run.jsonl")]}), None).await.unwrap();
+        run(&p, &h, "ingest_files", json!({"graph": g, "paths": [example("a2a-run.jsonl")]}), None)
+            .await
+            .unwrap();
     assert_eq!(again.events, 31);
     let after: Stats = run(&p, &h, "stats", json!({"graph": g}), None).await.unwrap();
     assert_eq!(after.nodes, stats.nodes);
@@ -377,5 +409,14 @@ fn the_commands_are_the_declared_ones_and_allowed() {
             .unwrap();
     let allowed: Vec<&str> =
         caps["permissions"].as_array().unwrap().iter().filter_map(|v| v.as_str()).collect();
-    assert_eq!(allowed, ["core:event:allow-listen", "core:event:allow-unlisten", "allow-call", "allow-subscribe", "allow-unsubscribe"]);
+    assert_eq!(
+        allowed,
+        [
+            "core:event:allow-listen",
+            "core:event:allow-unlisten",
+            "allow-call",
+            "allow-subscribe",
+            "allow-unsubscribe"
+        ]
+    );
 }

@@ -228,9 +228,6 @@ pub struct Job {
     pub detail: Option<String>,
 }
 
-
-
-
 /// The desktop database settings as a window sees them: the password never goes back.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct SettingsView {

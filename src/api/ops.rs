@@ -267,12 +267,17 @@ mod tests {
             match op.transport {
                 Transport::Both => {
                     assert!(op.path.starts_with('/'), "{}", op.name);
-                    assert!(seen.insert(Box::leak(format!("{} {}", op.method.as_str(), op.path).into_boxed_str())));
+                    assert!(seen
+                        .insert(Box::leak(format!("{} {}", op.method.as_str(), op.path).into_boxed_str())));
                 }
                 Transport::Desktop => assert!(op.path.is_empty(), "{}", op.name),
             }
             for field in path_fields(op.path) {
-                assert!(decl.contains(&format!("{field}: string")), "{}: {field} is not a string field of {decl}", op.name);
+                assert!(
+                    decl.contains(&format!("{field}: string")),
+                    "{}: {field} is not a string field of {decl}",
+                    op.name
+                );
             }
             assert_eq!(find(op.name).map(|o| o.name), Some(op.name));
         }
@@ -283,8 +288,12 @@ mod tests {
     fn queries_and_json_decode_with_defaults_and_name_what_is_wrong() {
         let q = Args::Query("graph=g&id=a%20b&depth=3&token=x".into());
         let t: TraceRequest = q.decode().unwrap();
-        assert_eq!((t.graph.as_str(), t.id.as_str(), t.depth(), t.dir()), ("g", "a b", 3, crate::store::TraceDirection::Up));
-        let t: TraceRequest = Args::Json(serde_json::json!({"graph": "g", "id": "n", "dir": "down"})).decode().unwrap();
+        assert_eq!(
+            (t.graph.as_str(), t.id.as_str(), t.depth(), t.dir()),
+            ("g", "a b", 3, crate::store::TraceDirection::Up)
+        );
+        let t: TraceRequest =
+            Args::Json(serde_json::json!({"graph": "g", "id": "n", "dir": "down"})).decode().unwrap();
         assert_eq!((t.depth(), t.dir()), (TraceRequest::DEFAULT_DEPTH, crate::store::TraceDirection::Down));
         let e = Args::Query("graph=g".into()).decode::<NodeRequest>().unwrap_err();
         assert_eq!(e.code(), ErrorCode::BadRequest);

@@ -393,10 +393,17 @@ mod tests {
     #[test]
     fn the_capability_allows_exactly_the_desktop_commands() {
         let cap: serde_json::Value = serde_json::from_str(&capability_json()).unwrap();
-        let perms: Vec<&str> = cap["permissions"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+        let perms: Vec<&str> =
+            cap["permissions"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
         assert_eq!(
             perms,
-            ["core:event:allow-listen", "core:event:allow-unlisten", "allow-call", "allow-subscribe", "allow-unsubscribe"]
+            [
+                "core:event:allow-listen",
+                "core:event:allow-unlisten",
+                "allow-call",
+                "allow-subscribe",
+                "allow-unsubscribe"
+            ]
         );
     }
 }

@@ -70,7 +70,8 @@ impl<'a> Call<'a> {
 
     /// Runs the operation `name`; the response as JSON text.
     pub async fn run(&self, name: &str, args: Args) -> Result<String> {
-        let op = ops::find(name).ok_or_else(|| Error::NotFound { what: "operation", name: name.to_owned() })?;
+        let op =
+            ops::find(name).ok_or_else(|| Error::NotFound { what: "operation", name: name.to_owned() })?;
         if op.transport == ops::Transport::Desktop && self.host.is_none() {
             return Err(Error::Unsupported(format!("`{name}` is only offered by the desktop app")));
         }
@@ -82,10 +83,19 @@ impl<'a> Call<'a> {
     }
 
     fn take_payload(&self) -> Result<Payload> {
-        self.payload.lock().expect("payload").take().ok_or_else(|| Error::BadRequest("the file's bytes are missing".into()))
+        self.payload
+            .lock()
+            .expect("payload")
+            .take()
+            .ok_or_else(|| Error::BadRequest("the file's bytes are missing".into()))
     }
 
-    async fn ingest_paths(&self, graph: &str, paths: &[PathBuf], format: Option<&str>) -> Result<IngestReport> {
+    async fn ingest_paths(
+        &self,
+        graph: &str,
+        paths: &[PathBuf],
+        format: Option<&str>,
+    ) -> Result<IngestReport> {
         crate::store::validate_graph_name(graph)?;
         let format = super::parse_format(format)?;
         let opts = IngestOptions { format, ..Default::default() };
@@ -111,7 +121,8 @@ impl Handlers for Call<'_> {
     }
 
     async fn view(&self, req: ViewRequest) -> Result<View> {
-        let live = LiveViewRequest { root: req.root.filter(|r| !r.is_empty()), depth: req.depth, limit: req.limit };
+        let live =
+            LiveViewRequest { root: req.root.filter(|r| !r.is_empty()), depth: req.depth, limit: req.limit };
         let view = self.provex.view(&req.graph, live).await?;
         if let Some(host) = self.host {
             host.showing(&req.graph);

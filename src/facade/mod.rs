@@ -10,8 +10,8 @@ mod layout;
 mod live;
 mod paths;
 
-pub use calls::{Call, DesktopHost, Payload};
 pub use a2ap::{add_key, generate_key, read_registry, sign_file, verify_files, Keys};
+pub use calls::{Call, DesktopHost, Payload};
 pub use demo::{write_council_files, DemoReport};
 pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};

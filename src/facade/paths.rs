@@ -87,7 +87,7 @@ mod tests {
         std::os::unix::fs::symlink(&outside, allowed.join("linkdir")).unwrap();
 
         let p = PathPolicy::default();
-        p.restrict(&[allowed.clone()]).unwrap();
+        p.restrict(std::slice::from_ref(&allowed)).unwrap();
         let real = allowed.canonicalize().unwrap();
         assert_eq!(p.check(&allowed.join("sub/in.jsonl"), "file").unwrap(), real.join("sub/in.jsonl"));
         assert_eq!(p.check(&allowed.join("sub/../sub/in.jsonl"), "file").unwrap(), real.join("sub/in.jsonl"));

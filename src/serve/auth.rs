@@ -76,10 +76,7 @@ pub async fn check(State(state): State<AppState>, req: Request, next: Next) -> R
             .or_else(|| query_token(req.uri().query()));
         match given {
             Some(t) if same(t.as_bytes(), expected.as_bytes()) => {}
-            Some(_) => {
-                return ApiFailure::new(ErrorCode::Unauthorized, "the token is wrong")
-                    .into_response()
-            }
+            Some(_) => return ApiFailure::new(ErrorCode::Unauthorized, "the token is wrong").into_response(),
             None => {
                 return ApiFailure::new(
                     ErrorCode::Unauthorized,

@@ -83,7 +83,8 @@ async fn read_limited(body: Body, limit: usize) -> Result<Vec<u8>, ApiFailure> {
     let mut out = Vec::new();
     let mut data = body.into_data_stream();
     while let Some(chunk) = data.next().await {
-        let chunk = chunk.map_err(|e| ApiFailure::new(ErrorCode::BadRequest, format!("cannot read the body: {e}")))?;
+        let chunk = chunk
+            .map_err(|e| ApiFailure::new(ErrorCode::BadRequest, format!("cannot read the body: {e}")))?;
         if out.len() + chunk.len() > limit {
             return Err(ApiFailure::new(
                 ErrorCode::PayloadTooLarge,
@@ -152,8 +153,9 @@ async fn run(state: &AppState, op: &'static OpInfo, req: Request) -> Result<Stri
                     "send the arguments as JSON with `Content-Type: application/json`",
                 ));
             } else {
-                serde_json::from_slice(&bytes)
-                    .map_err(|e| ApiFailure::new(ErrorCode::BadRequest, format!("the body is not valid JSON: {e}")))?
+                serde_json::from_slice(&bytes).map_err(|e| {
+                    ApiFailure::new(ErrorCode::BadRequest, format!("the body is not valid JSON: {e}"))
+                })?
             };
             let Some(obj) = value.as_object_mut() else {
                 return Err(ApiFailure::new(ErrorCode::BadRequest, "the body must be a JSON object"));

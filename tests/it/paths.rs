@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use provex::error::Error;
-use provex::facade::Provex;
 use provex::serve::{self, ServeOptions};
 use serde_json::{json, Value};
 
@@ -67,7 +66,9 @@ async fn follow_is_limited_to_the_allowed_folders() {
         PathBuf::from("/etc/passwd"),
     ] {
         match provex.start_follow(&graph, bad.clone(), None) {
-            Err(Error::ForbiddenPath(msg)) => assert_eq!(msg, refusal("the file to follow", &bad, &[&t.allowed])),
+            Err(Error::ForbiddenPath(msg)) => {
+                assert_eq!(msg, refusal("the file to follow", &bad, &[&t.allowed]))
+            }
             other => panic!("{bad:?}: {other:?}"),
         }
     }
@@ -88,7 +89,9 @@ async fn uploads_are_written_only_inside_the_allowed_folders() {
     let uploads = provex.uploads_dir();
     provex.restrict_paths(vec![t.allowed.clone()]).unwrap();
     match provex.new_upload_path("run.jsonl") {
-        Err(Error::ForbiddenPath(msg)) => assert_eq!(msg, refusal("the uploads folder", &uploads, &[&t.allowed])),
+        Err(Error::ForbiddenPath(msg)) => {
+            assert_eq!(msg, refusal("the uploads folder", &uploads, &[&t.allowed]))
+        }
         other => panic!("{other:?}"),
     }
     // Allowing the uploads folder lets uploads through, into that folder.

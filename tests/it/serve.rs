@@ -298,7 +298,10 @@ async fn upload_keeps_good_lines_and_reports_rejects() {
     let rejects = std::fs::read_to_string(file.rejects_file.as_ref().unwrap()).unwrap();
     let rejected: Vec<Value> = rejects.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rejected.len(), 1, "{rejects}");
-    assert_eq!((rejected[0]["line"].as_u64(), rejected[0]["text"].as_str()), (Some(4), Some("{this is not json")));
+    assert_eq!(
+        (rejected[0]["line"].as_u64(), rejected[0]["text"].as_str()),
+        (Some(4), Some("{this is not json"))
+    );
     assert!(provex.stats(&graph).await.unwrap().nodes > 0);
 
     let r = client()
@@ -413,7 +416,8 @@ async fn every_refusal_is_code_and_message() {
     };
     let c = client();
     // A missing query parameter.
-    let m = check(c.get(format!("{base}/api/graphs/{graph}/node")).send().await.unwrap(), 400, "bad_request").await;
+    let m = check(c.get(format!("{base}/api/graphs/{graph}/node")).send().await.unwrap(), 400, "bad_request")
+        .await;
     assert!(m.contains("missing field `id`"), "{m}");
     // A parameter of the wrong type.
     let r = c.get(format!("{base}/api/graphs/{graph}/trace?id=x&depth=deep")).send().await.unwrap();
@@ -436,7 +440,8 @@ async fn every_refusal_is_code_and_message() {
     check(json(&big).send().await.unwrap(), 413, "payload_too_large").await;
     // A method the route does not take, and routes that do not exist.
     check(c.put(format!("{base}/api/graphs")).send().await.unwrap(), 405, "method_not_allowed").await;
-    check(c.get(format!("{base}/api/graphs/{graph}/tidy")).send().await.unwrap(), 405, "method_not_allowed").await;
+    check(c.get(format!("{base}/api/graphs/{graph}/tidy")).send().await.unwrap(), 405, "method_not_allowed")
+        .await;
     check(c.get(format!("{base}/api/nothing")).send().await.unwrap(), 404, "not_found").await;
     check(c.get(format!("{base}/api/graphs/{graph}/nothing")).send().await.unwrap(), 404, "not_found").await;
     // Desktop-only operations have no route.
