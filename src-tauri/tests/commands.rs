@@ -94,11 +94,11 @@ async fn run<T: serde::de::DeserializeOwned>(
 }
 
 // The council demo as drawn (it is deterministic).
-const COUNCIL_NODES: u64 = 0;
-const COUNCIL_EDGES: u64 = 0;
-const COUNCIL_AROUND: usize = 0;
-const COUNCIL_UP1: usize = 0;
-const COUNCIL_UP3: usize = 0;
+const COUNCIL_NODES: u64 = 260;
+const COUNCIL_EDGES: u64 = 471;
+const COUNCIL_AROUND: usize = 7;
+const COUNCIL_UP1: usize = 2;
+const COUNCIL_UP3: usize = 4;
 
 /// The messages a subscription forwards, as a channel would carry them (JSON).
 fn sink() -> (impl FnMut(&StreamMessage) -> bool + Send + 'static, mpsc::UnboundedReceiver<StreamMessage>) {
