@@ -10,6 +10,7 @@ mod fuzz_regressions;
 mod ingest;
 mod layout;
 mod live;
+mod modules;
 mod paths;
 mod props_canonical;
 mod props_parsers;
