@@ -110,7 +110,7 @@ async fn follow(file: &Path) {
     let server = PrivateServer::start(&server_opts).unwrap();
     let provex =
         Provex::open(ConnectOptions { url: Some(server.url()), server: None }).await.expect("connect");
-    let (_, mut rx) = provex.subscribe(0);
+    let mut rx = provex.subscribe();
     let counter = tokio::spawn(async move {
         let (mut nodes, mut edges, mut batches, mut lagged) = (0u64, 0u64, 0u64, 0u64);
         loop {
