@@ -4,7 +4,7 @@
 //! sit next to the RFC's own test cases: ECMAScript number formatting of IEEE doubles,
 //! `JSON.stringify` string escaping, and object members sorted by their UTF-16 code units.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The RFC 8785 serialisation of a JSON value, as UTF-8 bytes.
 pub fn canonicalize(value: &Value) -> Vec<u8> {
@@ -18,6 +18,19 @@ pub fn canonical_string(value: &Value) -> String {
     out
 }
 
+/// The RFC 8785 serialisation of `value` without some of its members, written straight from
+/// the parsed value (no copy of it is made): `top` names members of the top-level object to
+/// leave out, and `inner` = (member, names) leaves `names` out of that member when it is an
+/// object. A value that is not an object is written whole.
+pub fn canonicalize_except(value: &Value, top: &[&str], inner: (&str, &[&str])) -> Vec<u8> {
+    let mut out = String::with_capacity(1024);
+    match value {
+        Value::Object(map) => write_object(&mut out, map, top, Some(inner)),
+        other => write_value(&mut out, other),
+    }
+    out.into_bytes()
+}
+
 fn write_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
@@ -25,7 +38,10 @@ fn write_value(out: &mut String, value: &Value) {
         Value::Bool(false) => out.push_str("false"),
         // JSON numbers are IEEE doubles under RFC 8785 (I-JSON): integers past 2^53 lose
         // precision exactly as they would in the producer's JavaScript.
-        Value::Number(n) => out.push_str(&format_number(n.as_f64().unwrap_or(f64::NAN))),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) if i.unsigned_abs() <= MAX_EXACT_INT => write_int(out, i),
+            _ => write_number(out, n.as_f64().unwrap_or(f64::NAN)),
+        },
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -37,82 +53,158 @@ fn write_value(out: &mut String, value: &Value) {
             }
             out.push(']');
         }
-        Value::Object(map) => {
-            let mut members: Vec<(&String, &Value)> = map.iter().collect();
-            members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-            out.push('{');
-            for (i, (key, item)) in members.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, key);
-                out.push(':');
-                write_value(out, item);
-            }
-            out.push('}');
+        Value::Object(map) => write_object(out, map, &[], None),
+    }
+}
+
+/// An object with its members sorted by UTF-16 code units, leaving out the members named in
+/// `skip` and, inside the member `inner.0` when it is an object, those named in `inner.1`.
+fn write_object(out: &mut String, map: &Map<String, Value>, skip: &[&str], inner: Option<(&str, &[&str])>) {
+    let mut members: Vec<(&String, &Value)> =
+        map.iter().filter(|(k, _)| !skip.contains(&k.as_str())).collect();
+    members.sort_unstable_by(|a, b| utf16_cmp(a.0, b.0));
+    out.push('{');
+    for (i, (key, item)) in members.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
         }
+        write_string(out, key);
+        out.push(':');
+        match (inner, item) {
+            (Some((name, names)), Value::Object(m)) if key == name => write_object(out, m, names, None),
+            _ => write_value(out, item),
+        }
+    }
+    out.push('}');
+}
+
+/// Orders two strings by their UTF-16 code units. UTF-8 bytes sort the same way as code
+/// points, which agree with UTF-16 code units except past U+FFFF, so ASCII keys (nearly all)
+/// are compared as bytes.
+fn utf16_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    if a.is_ascii() && b.is_ascii() {
+        a.as_bytes().cmp(b.as_bytes())
+    } else {
+        a.encode_utf16().cmp(b.encode_utf16())
     }
 }
 
 /// `JSON.stringify` string escaping: the two mandatory escapes, the five short control
 /// escapes, `\u00xx` (lowercase hex) for the other controls, everything else literal.
+/// Runs without escapes are copied whole.
 fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        // Every escaped byte is ASCII, so `from..i` ends on a character boundary.
+        out.push_str(&s[from..i]);
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 0xf) as usize] as char);
+        } else {
+            out.push_str(escape);
         }
+        from = i + 1;
     }
+    out.push_str(&s[from..]);
     out.push('"');
+}
+
+/// The largest integer a double holds exactly together with all smaller ones (2^53).
+const MAX_EXACT_INT: u64 = 1 << 53;
+
+fn write_int(out: &mut String, i: i64) {
+    use std::fmt::Write as _;
+    let _ = write!(out, "{i}");
 }
 
 /// ECMAScript `Number.prototype.toString()` for a finite double (ECMA-262 §7.1.12.1), the
 /// number format RFC 8785 prescribes. Non-finite values cannot come out of a JSON parser;
 /// they are written `null` rather than panicking.
 pub fn format_number(v: f64) -> String {
+    let mut out = String::new();
+    write_number(&mut out, v);
+    out
+}
+
+fn write_number(out: &mut String, v: f64) {
     if !v.is_finite() {
-        return "null".to_owned();
+        out.push_str("null");
+        return;
     }
     if v == 0.0 {
-        return "0".to_owned(); // also -0
+        out.push('0'); // also -0
+        return;
     }
     if v < 0.0 {
-        return format!("-{}", format_number(-v));
+        out.push('-');
+        return write_number(out, -v);
+    }
+    // Integers below 2^53: the shortest digits are the integer's own (neighbouring doubles
+    // are at most 1 apart), and 16 digits never take an exponent.
+    if v.fract() == 0.0 && v <= MAX_EXACT_INT as f64 {
+        return write_int(out, v as i64);
     }
     let (digits, exp) = shortest_digits(v);
     let k = digits.len() as i32;
     let n = exp + 1; // value = 0.digits × 10^n
     if k <= n && n <= 21 {
-        let mut s = digits;
-        s.extend(std::iter::repeat_n('0', (n - k) as usize));
-        s
+        out.push_str(&digits);
+        out.extend(std::iter::repeat_n('0', (n - k) as usize));
     } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+        out.push_str(&digits[..n as usize]);
+        out.push('.');
+        out.push_str(&digits[n as usize..]);
     } else if -6 < n && n <= 0 {
-        format!("0.{}{}", "0".repeat((-n) as usize), digits)
+        out.push_str("0.");
+        out.extend(std::iter::repeat_n('0', (-n) as usize));
+        out.push_str(&digits);
     } else {
         let e = n - 1;
         let sign = if e < 0 { '-' } else { '+' };
-        if k == 1 {
-            format!("{digits}e{sign}{}", e.abs())
-        } else {
-            format!("{}.{}e{sign}{}", &digits[..1], &digits[1..], e.abs())
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
         }
+        out.push('e');
+        out.push(sign);
+        write_int(out, e.abs() as i64);
     }
+}
+
+/// Whether the exact decimal expansion of `v` (> 0, finite) can be as short as 18
+/// significant digits, which the tie between two shortest candidates needs (the shortest
+/// form has at most 17). A non-integer `v` = M / 2^f (M odd) is exactly M·5^f / 10^f, whose
+/// significant digits are those of M·5^f, at least the 1 + ⌊f·log10 5⌋ of 5^f: 19 or more
+/// once f ≥ 26. Integers (f ≤ 0) are treated as possibly short.
+fn may_have_short_expansion(v: f64) -> bool {
+    let bits = v.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    let (mantissa, e2) = if biased == 0 { (fraction, -1074) } else { (fraction | (1 << 52), biased - 1075) };
+    let f = -(e2 + i64::from(mantissa.trailing_zeros()));
+    f < 26
 }
 
 /// Splits Rust's `{:e}` output "d[.ddd]e<exp>" into its digits and exponent.
 fn split_sci(sci: &str) -> (String, i32) {
     let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let digits = mantissa.replacen('.', "", 1);
     (digits, exp.parse().unwrap_or(0))
 }
 
@@ -123,6 +215,9 @@ fn split_sci(sci: &str) -> (String, i32) {
 /// significant decimal digits, so 800 are exact).
 fn shortest_digits(v: f64) -> (String, i32) {
     let (digits, exp) = split_sci(&format!("{v:e}"));
+    if !may_have_short_expansion(v) {
+        return (digits, exp);
+    }
     let (exact, exact_exp) = split_sci(&format!("{v:.800e}"));
     let exact = exact.trim_end_matches('0');
     let k = digits.len();
@@ -262,5 +357,47 @@ mod tests {
         );
         assert_eq!(canon(r#"{"b":[],"a":{},"c":[{}]}"#), r#"{"a":{},"b":[],"c":[{}]}"#);
         assert_eq!(canon("  {\n\"a\" : 1 ,\"b\":\t[ true , null ] }"), r#"{"a":1,"b":[true,null]}"#);
+    }
+
+    /// The fast paths (integers, doubles whose exact expansion is too long for a tie) agree
+    /// with the reference canonicaliser, around the f < 26 boundary of the tie check too.
+    #[test]
+    fn number_fast_paths_agree_with_the_reference() {
+        let mut values = vec![0.5, 1.5, 2.5, 0.9, 0.8, 5e-324, 9007199254740992.0, 9007199254740994.0, 1e21];
+        for f in 1..40 {
+            for m in [1u64, 3, 5, 7, 12345, 999_999_999, (1 << 52) + 1] {
+                values.push(m as f64 / 2f64.powi(f));
+            }
+        }
+        let mut x = 0x9e3779b97f4a7c15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push(f64::from_bits(x));
+        }
+        for v in values.into_iter().filter(|v| v.is_finite()) {
+            for v in [v, -v] {
+                let reference = serde_json_canonicalizer::to_string(&v).unwrap();
+                assert_eq!(format_number(v), reference, "{v:e}");
+            }
+        }
+    }
+
+    /// Leaving members out while writing gives the bytes of a copy without them.
+    #[test]
+    fn canonicalize_except_matches_a_pruned_copy() {
+        let doc: Value = serde_json::from_str(
+            r#"{"z":1,"verificationStatus":"x","signature":{"value":"v","b":[1,{"value":2}]},"a":{"value":3}}"#,
+        )
+        .unwrap();
+        let got = canonicalize_except(&doc, &["verificationStatus"], ("signature", &["value"]));
+        assert_eq!(
+            String::from_utf8(got).unwrap(),
+            r#"{"a":{"value":3},"signature":{"b":[1,{"value":2}]},"z":1}"#
+        );
+        let not_object: Value = serde_json::from_str(r#"{"signature":"s","value":1}"#).unwrap();
+        let got = canonicalize_except(&not_object, &[], ("signature", &["value"]));
+        assert_eq!(String::from_utf8(got).unwrap(), r#"{"signature":"s","value":1}"#);
     }
 }

@@ -28,10 +28,17 @@ pub fn sha256_tag(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
     let mut out = String::with_capacity(7 + 64);
     out.push_str("sha256:");
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
-    }
+    push_hex(&mut out, &digest);
     out
+}
+
+/// Appends the lowercase hex of some bytes.
+pub(super) fn push_hex(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(HEX[usize::from(b >> 4)] as char);
+        out.push(HEX[usize::from(b & 0xf)] as char);
+    }
 }
 
 /// The outcome of one evidence segment's check.

@@ -28,9 +28,7 @@ pub(super) fn id_key(key_ref: &str) -> String {
 pub(super) fn pk_key(key: &VerifyingKey) -> String {
     let mut s = String::with_capacity(67);
     s.push_str("pk:");
-    for b in key.as_bytes() {
-        s.push_str(&format!("{b:02x}"));
-    }
+    super::evidence::push_hex(&mut s, key.as_bytes());
     s
 }
 

@@ -11,7 +11,7 @@ use ed25519_dalek::{Signature, Signer as _, VerifyingKey};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::canonical::canonicalize;
+use super::canonical::canonicalize_except;
 use super::document::{parse_documents, parse_value, DocType, Document, Record};
 use super::keys::{embedded_form, KeyFile, KeyRegistry, KeyResolution};
 
@@ -83,17 +83,9 @@ impl SignatureCheck {
 /// The bytes a document's signature covers: the RFC 8785 form of the document without
 /// `signature.value` and, for statements, without `verificationStatus`.
 pub fn signed_bytes(value: &Value) -> Vec<u8> {
-    let mut copy = value.clone();
-    if let Some(obj) = copy.as_object_mut() {
-        let is_statement = obj.get("@type").and_then(Value::as_str) == Some(DocType::Statement.as_str());
-        if is_statement {
-            obj.shift_remove("verificationStatus");
-        }
-        if let Some(Value::Object(sig)) = obj.get_mut("signature") {
-            sig.shift_remove("value");
-        }
-    }
-    canonicalize(&copy)
+    let is_statement = value.get("@type").and_then(Value::as_str) == Some(DocType::Statement.as_str());
+    let top: &[&str] = if is_statement { &["verificationStatus"] } else { &[] };
+    canonicalize_except(value, top, ("signature", &["value"]))
 }
 
 /// Checks the signature of a parsed record.
