@@ -87,6 +87,19 @@ fn generate(n: usize) -> GraphFile {
     GraphFile { nodes, edges }
 }
 
+/// Lays `g` out three times: the last layout, and the times sorted (best, median, worst).
+fn three_layouts(g: &layout::LayoutGraph, opts: &LayoutOptions) -> (layout::Layout, Vec<f64>) {
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..3 {
+        let t = Instant::now();
+        last = Some(layout::full(g, opts));
+        times.push(ms(t.elapsed()));
+    }
+    times.sort_by(f64::total_cmp);
+    (last.expect("ran"), times)
+}
+
 fn ms(d: std::time::Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
@@ -106,16 +119,7 @@ fn main() {
         let file = generate(n);
         std::fs::write(format!("{dir}/graph-{n}.json"), serde_json::to_string(&file).unwrap()).unwrap();
         let g = file.to_layout_graph().expect("valid graph");
-        let mut times = Vec::new();
-        let mut last = None;
-        for _ in 0..3 {
-            let t = Instant::now();
-            let l = layout::full(&g, &opts);
-            times.push(ms(t.elapsed()));
-            last = Some(l);
-        }
-        let l = last.expect("ran");
-        times.sort_by(f64::total_cmp);
+        let (l, times) = three_layouts(&g, &opts);
         let crossings = layout::crossings(&l);
         let width = layout::width(&l);
         let depth = l.nodes.iter().map(|p| p.layer).max().unwrap_or(0) + 1;
@@ -139,16 +143,7 @@ fn main() {
             std::mem::swap(&mut e.source, &mut e.target);
         }
         let g = file.to_layout_graph().expect("valid graph");
-        let mut times = Vec::new();
-        let mut last = None;
-        for _ in 0..3 {
-            let t = Instant::now();
-            let l = layout::full(&g, &opts);
-            times.push(ms(t.elapsed()));
-            last = Some(l);
-        }
-        let l = last.expect("ran");
-        times.sort_by(f64::total_cmp);
+        let (l, times) = three_layouts(&g, &opts);
         let crossings = layout::crossings(&l);
         println!(
             "provex-cyclic n={n} edges={} best={:.1}ms median={:.1}ms reversed={} crossings={crossings}",
