@@ -163,3 +163,25 @@ fn reading_a_ledger_verifies_nothing_again() {
     ledger.graph_delta();
     assert_eq!(ledger.signature_checks(), checks);
 }
+
+#[test]
+fn batches_give_every_document_the_status_one_by_one_gives() {
+    for registry in [council::demo_registry(), KeyRegistry::new()] {
+        let mut one_by_one = Ledger::new(registry.clone(), ConsensusConfig::default());
+        for r in records() {
+            one_by_one.push(r);
+        }
+        let mut batched = Ledger::new(registry, ConsensusConfig::default());
+        assert_eq!(batched.push_all(records()), one_by_one.entries().len());
+        let statuses = |l: &Ledger| -> Vec<(String, Option<SignatureStatus>)> {
+            l.entries().iter().map(|e| (e.id().to_owned(), e.signature.as_ref().map(|s| s.status))).collect()
+        };
+        assert_eq!(statuses(&batched), statuses(&one_by_one));
+        let invalid = statuses(&batched).iter().filter(|(_, s)| *s == Some(SignatureStatus::Invalid)).count();
+        assert!(invalid >= 1, "the demo's forged verification is in the mix");
+        assert_eq!(
+            serde_json::to_string(&batched.report()).unwrap(),
+            serde_json::to_string(&one_by_one.report()).unwrap()
+        );
+    }
+}

@@ -15,9 +15,14 @@ use super::document::{
 use super::evidence::{check_statement_evidence, statement_problems, EvidenceCheck};
 use super::index::{id_key, pk_key, Changes, Index};
 use super::keys::{decode_public_key, embedded_form, KeyEntry, KeyRegistry, KeyResolution, EMBEDDED_PREFIX};
-use super::signature::{check_record, SignatureCheck};
+use super::signature::{batch_verified, check_signature_with, SignatureCheck};
 use super::Problem;
 use crate::model::Label;
+
+/// How many documents [`Ledger::push_all`] verifies in one batch: large enough that the
+/// multi-scalar multiplication is cheap per signature, small enough that a bad signature
+/// costs few extra checks.
+const BATCH: usize = 256;
 
 /// One accepted document and what is known of it.
 #[derive(Debug, Clone)]
@@ -114,22 +119,35 @@ impl Ledger {
     /// Parses a text (JSON Lines or array) and adds its records in order. Returns how many
     /// records were added and the rejected ones (which are also kept for the report).
     pub fn ingest_text(&mut self, text: &str) -> (usize, Vec<RecordError>) {
-        let mut added = 0;
+        let mut records = Vec::new();
         let mut rejected = Vec::new();
         for result in parse_documents(text) {
             match result {
-                Ok(record) => {
-                    if self.push(record) {
-                        added += 1;
-                    }
-                }
+                Ok(record) => records.push(record),
                 Err(e) => {
                     self.rejected.push(e.clone());
                     rejected.push(e);
                 }
             }
         }
-        (added, rejected)
+        (self.push_all(records), rejected)
+    }
+
+    /// Adds documents in order, as [`Ledger::push`] does one by one, verifying their
+    /// signatures in batches first. Returns how many were added.
+    pub fn push_all(&mut self, records: impl IntoIterator<Item = Record>) -> usize {
+        let mut added = 0;
+        let mut records = records.into_iter().peekable();
+        while records.peek().is_some() {
+            let chunk: Vec<Record> = records.by_ref().take(BATCH).collect();
+            let verified = batch_verified(&chunk, &self.registry);
+            for (record, key) in chunk.into_iter().zip(verified) {
+                if self.push_verified(record, key.as_ref()) {
+                    added += 1;
+                }
+            }
+        }
+        added
     }
 
     /// Keeps a rejected record for the report.
@@ -153,6 +171,11 @@ impl Ledger {
     /// Adds a document. Returns `false` (and changes nothing) when the very same document is
     /// already there, so that replaying a stream is harmless.
     pub fn push(&mut self, record: Record) -> bool {
+        self.push_verified(record, None)
+    }
+
+    /// [`Ledger::push`], with the key a batch already found the signature to match under.
+    fn push_verified(&mut self, record: Record, verified: Option<&VerifyingKey>) -> bool {
         let id = record.id().to_owned();
         let mut problems = Vec::new();
         let mut shadowed = false;
@@ -213,7 +236,7 @@ impl Ledger {
         }
         self.entries.push(Entry { record, arrival, signature: None, time_ms, problems, shadowed });
         if self.entries[arrival].record.doc_type().is_signed_type() {
-            self.check(arrival);
+            self.check(arrival, verified);
         }
         self.index_entry(arrival);
         if let Some((key_id, agent, key)) = new_key {
@@ -223,9 +246,10 @@ impl Ledger {
     }
 
     /// Checks an entry's signature under the keys known now and indexes it by its key.
-    fn check(&mut self, i: usize) {
+    fn check(&mut self, i: usize, verified: Option<&VerifyingKey>) {
         self.signature_checks += 1;
-        let check = check_record(&self.entries[i].record, &self.registry);
+        let record = &self.entries[i].record;
+        let check = check_signature_with(&record.value, record.document.signer(), &self.registry, verified);
         let key_ref = self.entries[i]
             .record
             .value
@@ -253,7 +277,7 @@ impl Ledger {
         affected.extend(Index::get(&self.index.by_key, &pk_key(key)).iter().copied());
         for i in affected {
             let before = self.entries[i].signature.as_ref().map(|s| s.status);
-            self.check(i);
+            self.check(i, None);
             if self.entries[i].signature.as_ref().map(|s| s.status) != before {
                 self.touch(i);
             }

@@ -5,6 +5,7 @@
 pub mod canonical;
 pub mod consensus;
 pub mod document;
+pub mod ed25519;
 pub mod evidence;
 pub mod graph;
 #[cfg(test)]

@@ -1,9 +1,8 @@
 //! Ed25519 signatures over A2AP documents exactly as formats.md §2 fixes them: what bytes are
 //! signed, how a key is named and trusted, and the one status each check ends in.
 //!
-//! Signatures are checked one by one with `verify_strict`: each document needs its own status
-//! (a batch only says whether all are good), and ed25519-dalek's batch verification neither
-//! applies the strict checks nor comes without an extra RNG dependency.
+//! The bytes are checked by the rule in [`super::ed25519`], one by one or, for many documents
+//! at once, in batches that give each document the status a single check would.
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
@@ -13,6 +12,7 @@ use serde_json::{json, Value};
 
 use super::canonical::canonicalize_except;
 use super::document::{parse_documents, parse_value, DocType, Document, Record};
+use super::ed25519;
 use super::keys::{embedded_form, KeyFile, KeyRegistry, KeyResolution};
 
 /// How a signature check ended: exactly one of these per signed document.
@@ -99,14 +99,88 @@ pub fn check_record(record: &Record, registry: &KeyRegistry) -> SignatureCheck {
 /// Order: `unsigned`, then `malformed`, then `unknown_key`, then `invalid` (the bytes do not
 /// match), then `untrusted_key` (they match but the key is not the signer's), else `valid`.
 pub fn check_signature(value: &Value, signer: Option<&str>, registry: &KeyRegistry) -> SignatureCheck {
+    check_signature_with(value, signer, registry, None)
+}
+
+/// [`check_signature`], told that the signature was already found to match its bytes under
+/// `verified` (by a batch, [`batch_verified`]): the match is not computed again when the
+/// registry resolves the document's key to that same key.
+pub fn check_signature_with(
+    value: &Value,
+    signer: Option<&str>,
+    registry: &KeyRegistry,
+    verified: Option<&VerifyingKey>,
+) -> SignatureCheck {
+    use SignatureStatus::*;
+    let block = match decode_block(value, registry) {
+        Ok(block) => block,
+        Err(check) => return check,
+    };
+    let Block { key_ref, signature, key, registered_agent } = block;
+    let fail = |status, reason: String| SignatureCheck::new(status, Some(key_ref), Some(reason));
+    if verified != Some(&key) && !ed25519::verify(&key, &signed_bytes(value), &signature) {
+        return fail(Invalid, "the signature does not match the signed bytes".into());
+    }
+    let trusted = signer.is_some_and(|s| registry.is_registered_for(s, &key));
+    if !trusted {
+        let reason = match (registered_agent, signer) {
+            (Some(owner), Some(s)) => format!("key {key_ref} is registered for {owner}, not {s}"),
+            (_, Some(s)) => format!("embedded key is not registered for {s}"),
+            (_, None) => "the document names no signing agent".to_owned(),
+        };
+        return fail(UntrustedKey, reason);
+    }
+    SignatureCheck::new(Valid, Some(key_ref), None)
+}
+
+/// For each record, the key its signature matches its bytes under, found by batch
+/// verification ([`ed25519::verify_each`]); `None` where it does not match or the signature
+/// cannot be checked with the registry as it is now (those are checked one by one later).
+pub fn batch_verified(records: &[Record], registry: &KeyRegistry) -> Vec<Option<VerifyingKey>> {
+    let mut out = vec![None; records.len()];
+    let mut prepared = Vec::new();
+    let mut which = Vec::new();
+    for (i, record) in records.iter().enumerate() {
+        if !record.doc_type().is_signed_type() {
+            continue;
+        }
+        let Ok(block) = decode_block(&record.value, registry) else { continue };
+        if let Some(p) = ed25519::prepare(&block.key, &signed_bytes(&record.value), &block.signature) {
+            prepared.push(p);
+            which.push((i, block.key));
+        }
+    }
+    for ((i, key), ok) in which.into_iter().zip(ed25519::verify_each(&prepared)) {
+        if ok {
+            out[i] = Some(key);
+        }
+    }
+    out
+}
+
+/// A signature block decoded far enough to check the bytes.
+struct Block<'a> {
+    key_ref: &'a str,
+    signature: Signature,
+    key: VerifyingKey,
+    registered_agent: Option<String>,
+}
+
+/// Decodes a document's signature block and resolves its key, or says which status ends
+/// the check before any bytes are compared (`unsigned`, `malformed`, `unknown_key`).
+fn decode_block<'a>(value: &'a Value, registry: &KeyRegistry) -> Result<Block<'a>, SignatureCheck> {
     use SignatureStatus::*;
     let sig = match value.get("signature") {
-        None | Some(Value::Null) => return SignatureCheck::new(Unsigned, None, Some("no signature".into())),
+        None | Some(Value::Null) => {
+            return Err(SignatureCheck::new(Unsigned, None, Some("no signature".into())))
+        }
         Some(Value::Object(sig)) => sig,
-        Some(_) => return SignatureCheck::new(Malformed, None, Some("signature is not an object".into())),
+        Some(_) => {
+            return Err(SignatureCheck::new(Malformed, None, Some("signature is not an object".into())))
+        }
     };
     let key_ref = sig.get("publicKey").and_then(Value::as_str);
-    let fail = |status, reason: String| SignatureCheck::new(status, key_ref, Some(reason));
+    let fail = |status, reason: String| Err(SignatureCheck::new(status, key_ref, Some(reason)));
     let sig_b64 = match sig.get("value") {
         None | Some(Value::Null) => return fail(Unsigned, "signature has no value".into()),
         Some(Value::String(s)) => s,
@@ -133,19 +207,7 @@ pub fn check_signature(value: &Value, signer: Option<&str>, registry: &KeyRegist
         KeyResolution::Unknown => return fail(UnknownKey, format!("key {key_ref} is not in the registry")),
         KeyResolution::Malformed(e) => return fail(Malformed, format!("embedded key: {e}")),
     };
-    if key.verify_strict(&signed_bytes(value), &signature).is_err() {
-        return fail(Invalid, "the signature does not match the signed bytes".into());
-    }
-    let trusted = signer.is_some_and(|s| registry.is_registered_for(s, &key));
-    if !trusted {
-        let reason = match (registered_agent, signer) {
-            (Some(owner), Some(s)) => format!("key {key_ref} is registered for {owner}, not {s}"),
-            (_, Some(s)) => format!("embedded key is not registered for {s}"),
-            (_, None) => "the document names no signing agent".to_owned(),
-        };
-        return fail(UntrustedKey, reason);
-    }
-    SignatureCheck::new(Valid, Some(key_ref), None)
+    Ok(Block { key_ref, signature, key, registered_agent })
 }
 
 /// How a signature names its key.

@@ -164,9 +164,7 @@ impl Provex {
             tracing::warn!(graph, "{e}");
         }
         let mut ledger = Ledger::new(registry, ConsensusConfig::default());
-        for r in records {
-            ledger.push(r);
-        }
+        ledger.push_all(records);
         Ok(ledger)
     }
 
@@ -207,9 +205,7 @@ impl Provex {
         for entry in keys.map(KeyRegistry::entries).unwrap_or_default() {
             ledger.add_key(&entry).map_err(Error::Usage)?;
         }
-        for r in records {
-            ledger.push(r);
-        }
+        ledger.push_all(records);
         if ledger.pending_changes().is_empty() {
             return Ok(WriteStats::default());
         }
