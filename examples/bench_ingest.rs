@@ -3,7 +3,10 @@
 //! same nodes and edges, and `trace --up --depth 10` on a 100,000-node graph.
 //!
 //! Run with `bash bench/ingest.sh` (release build, private FalkorDB on a free port);
-//! `-- --parse-only` or `-- --trace-only` stop after the first or second part.
+//! `-- --parse-only` or `-- --trace-only` stop after the first or second part,
+//! `-- --ingest-only` leaves the second part out, and `-- --write-events FILE` only writes
+//! the event file. Part 3 builds a fresh graph four ways (see there); `bash bench/bulk.sh`
+//! runs it with `falkordb-bulk-insert` beside.
 
 use std::collections::BTreeMap;
 
@@ -179,6 +182,95 @@ async fn bare_merge(url: &str, graph: &str, batches: &[GraphDelta]) -> f64 {
     start.elapsed().as_secs_f64()
 }
 
+/// Writes the nodes and edges as `falkordb-bulk-insert` reads them (no quoting, `\\`
+/// escapes): one file per label (`name` first, as the identifier) and per relationship type.
+fn write_csv(dir: &Path, all: &GraphDelta) -> Vec<(bool, std::path::PathBuf)> {
+    fn field(v: &str) -> String {
+        let mut s = String::with_capacity(v.len());
+        for c in v.chars() {
+            if matches!(c, '\\' | ',' | '\n' | '\r') {
+                s.push('\\');
+            }
+            s.push(c);
+        }
+        s
+    }
+    fn text(v: &PropValue) -> String {
+        match v {
+            PropValue::Str(s) => field(s),
+            PropValue::Int(i) => i.to_string(),
+            PropValue::Float(f) => f.to_string(),
+            PropValue::Bool(b) => b.to_string(),
+            PropValue::List(items) => field(&format!("{:?}", items.iter().map(text).collect::<Vec<_>>())),
+        }
+    }
+    let mut files = Vec::new();
+    let mut by_label: BTreeMap<Label, Vec<&Node>> = BTreeMap::new();
+    for n in all.nodes() {
+        by_label.entry(n.label).or_default().push(n);
+    }
+    for (label, nodes) in by_label {
+        let mut keys: Vec<String> =
+            nodes.iter().flat_map(|n| n.props.keys().map(|k| k.to_string())).collect();
+        keys.sort();
+        keys.dedup();
+        keys.retain(|k| k != "name");
+        let path = dir.join(format!("{label}.csv"));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        let header: String = keys.iter().map(|k| format!(",{k}")).collect();
+        writeln!(out, "name,prov:type,prov:base_type{header}").unwrap();
+        for n in nodes {
+            write!(out, "{},{},{}", field(&n.name), field(&label.prov_type()), label.base_type().as_str())
+                .unwrap();
+            for k in &keys {
+                write!(out, ",{}", n.props.get(k.as_str()).map(text).unwrap_or_default()).unwrap();
+            }
+            writeln!(out).unwrap();
+        }
+        files.push((true, path));
+    }
+    let mut by_rel: BTreeMap<RelType, Vec<&Edge>> = BTreeMap::new();
+    for e in all.edges() {
+        by_rel.entry(e.rel).or_default().push(e);
+    }
+    for (rel, edges) in by_rel {
+        let mut keys: Vec<String> =
+            edges.iter().flat_map(|e| e.props.keys().map(|k| k.to_string())).collect();
+        keys.extend(edges.iter().filter_map(|e| e.kind.key().map(|(k, _)| k.to_owned())));
+        keys.sort();
+        keys.dedup();
+        let path = dir.join(format!("{rel}.csv"));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        let header: String = keys.iter().map(|k| format!(",{k}")).collect();
+        writeln!(out, "src,dst{header}").unwrap();
+        for e in edges {
+            write!(out, "{},{}", field(&e.source.name), field(&e.target.name)).unwrap();
+            for k in &keys {
+                let kind = e.kind.key().filter(|(kk, _)| kk == k).map(|(_, v)| v.to_owned());
+                let v = e.props.get(k.as_str()).map(text).or(kind).unwrap_or_default();
+                write!(out, ",{v}").unwrap();
+            }
+            writeln!(out).unwrap();
+        }
+        files.push((false, path));
+    }
+    files
+}
+
+/// Runs `falkordb-bulk-insert` on the CSV files; its wall time in seconds.
+fn run_bulk_insert(cmd: &str, url: &str, graph: &str, files: &[(bool, std::path::PathBuf)]) -> f64 {
+    let mut c = std::process::Command::new(cmd);
+    c.arg(graph).arg("-u").arg(url);
+    for (node, path) in files {
+        c.arg(if *node { "-n" } else { "-r" }).arg(path);
+    }
+    c.stdout(std::process::Stdio::null());
+    let t = Instant::now();
+    let status = c.status().expect("run falkordb-bulk-insert");
+    assert!(status.success(), "falkordb-bulk-insert failed");
+    t.elapsed().as_secs_f64()
+}
+
 /// A layered random DAG of `n` entities, each derived from 1–3 of the 300 nodes before it.
 fn random_dag(n: usize) -> Vec<GraphDelta> {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
@@ -221,6 +313,11 @@ fn median(v: &mut [f64]) -> f64 {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--write-events") {
+        write_events(Path::new(&args[i + 1]));
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("events.jsonl");
     write_events(&file);
@@ -253,82 +350,116 @@ async fn main() {
     let url = server.url();
     let provex = Provex::open(ConnectOptions { url: Some(url.clone()), server: None }).await.unwrap();
 
-    // 2. trace --up --depth 10 on a 100,000-node graph, first: FalkorDB frees deleted graphs
-    // in the background, which would slow the traces down if they ran after the ingests.
-    let g = "dag100k";
-    for b in random_dag(100_000) {
-        provex.write(g, b).await.unwrap();
+    if !args.iter().any(|a| a == "--ingest-only") {
+        // 2. trace --up --depth 10 on a 100,000-node graph, first: FalkorDB frees deleted graphs
+        // in the background, which would slow the traces down if they ran after the ingests.
+        let g = "dag100k";
+        for b in random_dag(100_000) {
+            provex.write(g, b).await.unwrap();
+        }
+        let stats = provex.stats(g).await.unwrap();
+        let mut times = Vec::new();
+        let mut sizes = Vec::new();
+        for k in 0..200u64 {
+            let root = format!("artifact:dag-{}", 50_000 + (k * 7919) % 50_000);
+            let t = Instant::now();
+            let sub = provex.trace(g, &root, TraceDirection::Up, 10).await.unwrap();
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            sizes.push(sub.nodes.len() as f64);
+        }
+        let p95 = {
+            let mut t = times.clone();
+            t.sort_by(f64::total_cmp);
+            t[t.len() * 95 / 100]
+        };
+        println!(
+            "trace --up --depth 10 on {} nodes / {} edges: median {:.2} ms, p95 {p95:.2} ms over 200 roots (median {} nodes reached)",
+            stats.nodes,
+            stats.edges,
+            median(&mut times),
+            median(&mut sizes)
+        );
+        provex.delete_graph(g).await.unwrap();
     }
-    let stats = provex.stats(g).await.unwrap();
-    let mut times = Vec::new();
-    let mut sizes = Vec::new();
-    for k in 0..200u64 {
-        let root = format!("artifact:dag-{}", 50_000 + (k * 7919) % 50_000);
-        let t = Instant::now();
-        let sub = provex.trace(g, &root, TraceDirection::Up, 10).await.unwrap();
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        sizes.push(sub.nodes.len() as f64);
-    }
-    let p95 = {
-        let mut t = times.clone();
-        t.sort_by(f64::total_cmp);
-        t[t.len() * 95 / 100]
-    };
-    println!(
-        "trace --up --depth 10 on {} nodes / {} edges: median {:.2} ms, p95 {p95:.2} ms over 200 roots (median {} nodes reached)",
-        stats.nodes,
-        stats.edges,
-        median(&mut times),
-        median(&mut sizes)
-    );
-    provex.delete_graph(g).await.unwrap();
     if std::env::args().any(|a| a == "--trace-only") {
         return;
     }
 
-    // 3. FalkorDB: bare UNWIND MERGE vs Provex end to end, each on a fresh graph.
-    let mut bare_t = Vec::new();
-    let mut provex_t = Vec::new();
+    // 3. A fresh graph four ways, round-robin, each on a new graph: the bare UNWIND MERGE,
+    // Provex's upserts (`bulk: false`), Provex's GRAPH.BULK path, and `falkordb-bulk-insert`
+    // (when PROVEX_BULK_INSERT names it) on the same nodes and edges written as CSV.
+    let mut all = GraphDelta::new();
+    for b in &batches {
+        all.extend(b.clone());
+    }
+    let csv_dir = tempfile::tempdir().unwrap();
+    let csvs = write_csv(csv_dir.path(), &all);
+    let bulk_insert = std::env::var("PROVEX_BULK_INSERT").ok();
+    let (mut bare_t, mut merge_t, mut bulk_t, mut insert_t) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..3 {
         let g = format!("bare{round}");
         bare_t.push(bare_merge(&url, &g, &batches).await);
         provex.delete_graph(&g).await.unwrap();
-        let g = format!("provex{round}");
-        let t = Instant::now();
-        let report = provex
-            .ingest(
-                &g,
-                std::slice::from_ref(&file),
-                IngestOptions::default(),
-                Arc::new(AtomicBool::new(false)),
-                Arc::new(Quiet),
-            )
-            .await
-            .unwrap();
-        provex_t.push(t.elapsed().as_secs_f64());
-        assert_eq!(report.rejected, 0);
-        let stats = provex.stats(&g).await.unwrap();
-        provex.delete_graph(&g).await.unwrap();
-        if round == 0 {
-            println!(
-                "graph: {} nodes, {} edges ({nodes} node and {edges} edge upserts)",
-                stats.nodes, stats.edges
-            );
+        for bulk in [false, true] {
+            let g = format!("provex{round}{bulk}");
+            let t = Instant::now();
+            let opts = IngestOptions { bulk, ..Default::default() };
+            let report = provex
+                .ingest(
+                    &g,
+                    std::slice::from_ref(&file),
+                    opts,
+                    Arc::new(AtomicBool::new(false)),
+                    Arc::new(Quiet),
+                )
+                .await
+                .unwrap();
+            let secs = t.elapsed().as_secs_f64();
+            assert_eq!(report.rejected, 0);
+            assert_eq!(report.method, if bulk { "bulk" } else { "merge" });
+            let stats = provex.stats(&g).await.unwrap();
+            provex.delete_graph(&g).await.unwrap();
+            if round == 0 {
+                println!(
+                    "graph ({}): {} nodes, {} edges ({nodes} node and {edges} edge upserts)",
+                    report.method, stats.nodes, stats.edges
+                );
+            }
+            if bulk {
+                bulk_t.push(secs)
+            } else {
+                merge_t.push(secs)
+            }
+        }
+        if let Some(cmd) = &bulk_insert {
+            let g = format!("insert{round}");
+            insert_t.push(run_bulk_insert(cmd, &url, &g, &csvs));
+            let stats = provex.stats(&g).await.unwrap();
+            if round == 0 {
+                println!("graph (falkordb-bulk-insert): {} nodes, {} edges", stats.nodes, stats.edges);
+            }
+            provex.delete_graph(&g).await.unwrap();
         }
     }
-    let bare = median(&mut bare_t);
-    let ours = median(&mut provex_t);
-    println!(
-        "bare UNWIND MERGE (median of 3): {bare:.2} s = {:.0} nodes/s, {:.0} edges/s",
-        nodes as f64 / bare,
-        edges as f64 / bare
-    );
-    println!(
-        "provex ingest (median of 3): {ours:.2} s = {:.0} events/s, {:.0} nodes/s, {:.0} edges/s",
-        events / ours,
-        nodes as f64 / ours,
-        edges as f64 / ours
-    );
-    println!("provex / bare throughput: {:.0}%", 100.0 * bare / ours);
+    let line = |what: &str, t: &mut Vec<f64>| {
+        let m = median(t);
+        println!(
+            "{what} (median of 3): {m:.2} s = {:.0} events/s, {:.0} nodes/s, {:.0} edges/s",
+            events / m,
+            nodes as f64 / m,
+            edges as f64 / m
+        );
+        m
+    };
+    let bare = line("bare UNWIND MERGE", &mut bare_t);
+    let merge = line("provex ingest, upserts (--no-bulk)", &mut merge_t);
+    let bulk = line("provex ingest, GRAPH.BULK", &mut bulk_t);
+    println!("upserts / bare throughput: {:.0}%", 100.0 * bare / merge);
+    println!("GRAPH.BULK / bare throughput: {:.2}x", bare / bulk);
+    if !insert_t.is_empty() {
+        let insert = line("falkordb-bulk-insert (CSV)", &mut insert_t);
+        println!("GRAPH.BULK / falkordb-bulk-insert throughput: {:.2}x", insert / bulk);
+    }
     drop(server);
 }

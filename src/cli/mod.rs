@@ -78,6 +78,13 @@ pub enum Command {
         /// Reject lines longer than this many bytes (without reading them into memory).
         #[arg(long, value_name = "N", default_value_t = provex::ingest::DEFAULT_MAX_LINE_BYTES)]
         max_line_bytes: usize,
+        /// Upsert even into a new graph (by default a new graph is built with GRAPH.BULK).
+        #[arg(long)]
+        no_bulk: bool,
+        /// The most node and edge rows held in memory to build a new graph with GRAPH.BULK;
+        /// the rest of a larger input is upserted.
+        #[arg(long, value_name = "N", default_value_t = provex::ingest::DEFAULT_BULK_MAX_ROWS)]
+        bulk_max_rows: usize,
     },
     /// Check A2AP signatures, evidence and consensus, in files or in what a graph holds.
     Verify {
@@ -418,13 +425,25 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         | Command::Contract { .. } => {
             unreachable!("handled above")
         }
-        Command::Ingest { files, graph, format, follow, rejects, keys, max_line_bytes } => {
+        Command::Ingest {
+            files,
+            graph,
+            format,
+            follow,
+            rejects,
+            keys,
+            max_line_bytes,
+            no_bulk,
+            bulk_max_rows,
+        } => {
             let opts = IngestOptions {
                 format: format.into(),
                 follow,
                 rejects,
                 keys,
                 max_line_bytes,
+                bulk: !no_bulk,
+                bulk_max_rows,
                 ..Default::default()
             };
             let cancel = Arc::new(AtomicBool::new(false));

@@ -211,9 +211,12 @@ impl Render for IngestReport {
         }
         let _ = writeln!(
             s,
-            "graph {}: {} node and {} edge upserts in {} ms",
-            self.graph, self.nodes_written, self.edges_written, self.elapsed_ms
+            "graph {}: {} nodes and {} edges written ({}) in {} ms",
+            self.graph, self.nodes_written, self.edges_written, self.method, self.elapsed_ms
         );
+        for note in &self.notes {
+            let _ = writeln!(s, "note: {note}");
+        }
         s
     }
     fn table(&self) -> Grid {

@@ -2,6 +2,7 @@
 //! call it too, and none of them reach the store or the ingest pipeline around it.
 
 mod a2ap;
+mod bulk;
 mod calls;
 mod demo;
 mod explore;
@@ -88,6 +89,12 @@ pub struct IngestReport {
     pub nodes_written: u64,
     pub edges_written: u64,
     pub elapsed_ms: u64,
+    /// How the graph was written: `merge` (upserts), `bulk` (a new graph built with
+    /// GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
+    pub method: String,
+    /// Why the bulk path was left for upserts, when it was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// A Provex session: a store, the private server when there is one, and the delta stream.
@@ -190,7 +197,15 @@ impl Provex {
                 return Err(Error::io(f, std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
             }
         }
-        self.store.ensure_indexes(graph).await?;
+        // A graph that does not exist yet is built with GRAPH.BULK from everything read
+        // (up to `bulk_max_rows`); a followed file or an existing graph gets upserts.
+        let mut bulk =
+            if opts.bulk && !opts.follow && !self.store.graphs_list().await?.iter().any(|g| g == graph) {
+                Some(bulk::Pending::new(opts.bulk_max_rows))
+            } else {
+                self.store.ensure_indexes(graph).await?;
+                None
+            };
         let extra_keys = opts.keys.as_deref().map(read_registry).transpose()?;
         let started = Instant::now();
         let (tx, mut rx) = mpsc::channel::<Chunk>(4);
@@ -253,6 +268,19 @@ impl Provex {
             for r in &chunk.rejected {
                 observer.rejected(r);
             }
+            if let Some(pending) = bulk.as_mut() {
+                if pending.fits(&chunk.delta) && chunk.records.is_empty() {
+                    pending.absorb(std::mem::take(&mut chunk.delta));
+                } else if let Err(e) =
+                    self.build_fresh(graph, bulk.take().expect("pending"), &mut report).await
+                {
+                    write_error = Some(e);
+                    break;
+                }
+            }
+            if (!chunk.delta.is_empty() || !chunk.records.is_empty()) && report.method == "bulk" {
+                report.method = "bulk+merge".into();
+            }
             if !chunk.delta.is_empty() {
                 match self.store.write(graph, &chunk.delta).await {
                     Ok(stats) => {
@@ -285,6 +313,13 @@ impl Provex {
             }
         }
         drop(rx);
+        if let (Some(pending), None) = (bulk.take(), &write_error) {
+            if !cancel.load(Ordering::Relaxed) {
+                if let Err(e) = self.build_fresh(graph, pending, &mut report).await {
+                    write_error = Some(e);
+                }
+            }
+        }
         let files_result = reader.await.map_err(|e| Error::Server(format!("ingest thread: {e}")))?;
         if let Some(e) = write_error {
             return Err(e);
@@ -293,6 +328,9 @@ impl Provex {
         report.events = report.files.iter().map(|f| f.events).sum();
         report.rejected = report.files.iter().map(|f| f.rejected).sum();
         report.elapsed_ms = started.elapsed().as_millis() as u64;
+        if report.method.is_empty() {
+            report.method = "merge".into();
+        }
         Ok(report)
     }
 

@@ -79,10 +79,27 @@ pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Res
     match format {
         Format::A2ap => Err("A2AP documents are read by the A2AP reader".into()),
         Format::A2a | Format::Auto => {
+            if text.contains("\\u0000") && holds_nul(text) {
+                return Err("a string holds a NUL character (\\u0000), which FalkorDB cannot store".into());
+            }
             let event: events::ProvEvent = serde_json::from_str(text).map_err(|e| describe_json_error(&e))?;
             a2a::normalize(&event, out).map_err(|e| e.to_string())
         }
     }
+}
+
+/// Whether a JSON text has a NUL character in a string or key (checked only when the text
+/// has the escape, which is the only way JSON can carry one).
+fn holds_nul(text: &str) -> bool {
+    fn any(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::String(s) => s.contains('\0'),
+            serde_json::Value::Array(a) => a.iter().any(any),
+            serde_json::Value::Object(o) => o.iter().any(|(k, v)| k.contains('\0') || any(v)),
+            _ => false,
+        }
+    }
+    serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| any(&v))
 }
 
 fn describe_json_error(e: &serde_json::Error) -> String {
@@ -116,7 +133,15 @@ pub struct IngestOptions {
     /// The longest line accepted, in bytes (without the newline); longer lines are
     /// rejected, and the reader skips them without holding them in memory.
     pub max_line_bytes: usize,
+    /// Build a graph that does not exist yet with GRAPH.BULK (not when following).
+    pub bulk: bool,
+    /// The most node and edge rows gathered in memory for GRAPH.BULK; the rest of a larger
+    /// input is upserted into the graph built from the first part.
+    pub bulk_max_rows: usize,
 }
+
+/// The default of [`IngestOptions::bulk_max_rows`].
+pub const DEFAULT_BULK_MAX_ROWS: usize = 4_000_000;
 
 /// The default of [`IngestOptions::max_line_bytes`]: 64 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
@@ -133,6 +158,8 @@ impl Default for IngestOptions {
             poll: Duration::from_millis(5),
             keys: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            bulk: true,
+            bulk_max_rows: DEFAULT_BULK_MAX_ROWS,
         }
     }
 }

@@ -2,6 +2,8 @@
 //! explorer needs. Labels and relationship types in queries come only from the vocabulary
 //! types; everything from input travels as query parameters.
 
+pub mod bulk;
+mod bulk_load;
 pub mod raw;
 pub mod read;
 pub mod server;
@@ -19,6 +21,7 @@ use tokio::sync::{Mutex, RwLock};
 use crate::error::{Error, Result};
 use crate::model::vocab::Label;
 
+pub use bulk_load::BulkOutcome;
 pub use read::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 pub use write::WriteStats;
 

@@ -14,7 +14,7 @@ use super::value::{props_param, str_param};
 use super::{Store, BATCH_ROWS};
 use crate::error::{Error, Result};
 use crate::model::vocab::{EdgeKind, Label, RelType, PROV_BASE_TYPE, PROV_TYPE};
-use crate::model::{Edge, GraphDelta, Node};
+use crate::model::{Edge, GraphDelta, Node, Props};
 
 /// What one write sent.
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
@@ -108,11 +108,26 @@ fn literal(v: &FalkorValue) -> Result<String> {
     falkordb::to_cypher_param(v).map_err(|e| Error::Query(e.to_string()))
 }
 
+/// Node properties exactly as the `MERGE` path sets them.
+pub(crate) fn node_props(label: Label, name: &str, props: &Props) -> Props {
+    let mut props = props.clone();
+    props.insert(PROV_TYPE.into(), label.prov_type().into());
+    props.insert(PROV_BASE_TYPE.into(), label.base_type().as_str().into());
+    props.insert("name".into(), name.into());
+    props
+}
+
+/// Edge properties exactly as the `MERGE` path sets them (its kind's key included).
+pub(crate) fn edge_props(kind: EdgeKind, props: &Props) -> Props {
+    let mut props = props.clone();
+    if let Some((k, v)) = kind.key() {
+        props.insert(k.into(), v.into());
+    }
+    props
+}
+
 fn node_row(node: &Node) -> FalkorValue {
-    let mut props = node.props.clone();
-    props.insert(PROV_TYPE.into(), node.label.prov_type().into());
-    props.insert(PROV_BASE_TYPE.into(), node.label.base_type().as_str().into());
-    props.insert("name".into(), node.name.clone().into());
+    let props = node_props(node.label, &node.name, &node.props);
     FalkorValue::Map(
         [("name".to_owned(), str_param(&node.name)), ("props".to_owned(), props_param(&props))]
             .into_iter()
@@ -121,10 +136,7 @@ fn node_row(node: &Node) -> FalkorValue {
 }
 
 fn edge_row(edge: &Edge) -> FalkorValue {
-    let mut props = edge.props.clone();
-    if let Some((k, v)) = edge.kind.key() {
-        props.insert(k.into(), v.into());
-    }
+    let props = edge_props(edge.kind, &edge.props);
     FalkorValue::Map(
         [
             ("s".to_owned(), str_param(&edge.source.name)),

@@ -259,7 +259,8 @@ async fn server_that_goes_away_mid_ingest() {
     // 1. The server stops for good mid-ingest: a clear error after the retries.
     let provex = open_private(&server).await;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let small = IngestOptions { batch_events: 500, ..Default::default() };
+    // Upserts: a new graph would be built with GRAPH.BULK at the end (step 4).
+    let small = IngestOptions { batch_events: 500, bulk: false, ..Default::default() };
     let files = [events.clone()];
     let ingest =
         provex.ingest(graph, &files, small.clone(), no_cancel(), Arc::new(Notify(tx, AtomicU64::new(0))));
@@ -301,6 +302,24 @@ async fn server_that_goes_away_mid_ingest() {
     };
     let (result, server) = tokio::join!(ingest, restarter);
     result.unwrap();
+    assert_eq!(provex.stats(graph).await.unwrap(), full);
+
+    // 4. The same with GRAPH.BULK: the server goes away while the file is read or built;
+    // a failed build leaves nothing behind and the upserts ride the restart out.
+    provex.delete_graph(graph).await.unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let bulk = IngestOptions { batch_events: 500, ..Default::default() };
+    let ingest = provex.ingest(graph, &files, bulk, no_cancel(), Arc::new(Notify(tx, AtomicU64::new(0))));
+    let mut server = Some(server);
+    let restarter = async {
+        rx.recv().await.unwrap();
+        server.take().unwrap().stop();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        PrivateServer::start(&fixed).unwrap()
+    };
+    let (result, server) = tokio::join!(ingest, restarter);
+    let report = result.unwrap();
+    assert!(report.method == "bulk" || report.method == "merge", "{report:?}");
     assert_eq!(provex.stats(graph).await.unwrap(), full);
     drop(server);
 }

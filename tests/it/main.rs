@@ -4,6 +4,7 @@ mod common;
 
 mod a2a_mapping;
 mod a2ap;
+mod bulk;
 mod cli;
 mod council;
 mod fuzz_regressions;

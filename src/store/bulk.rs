@@ -1,0 +1,307 @@
+//! The `GRAPH.BULK` binary format (FalkorDB's "GRAPH.BULK endpoint specification"): a delta
+//! encoded as the commands that build a new graph holding exactly what the `UNWIND … MERGE`
+//! path ([`super::write`]) would make of it, property by property.
+//!
+//! One command is `GRAPH.BULK <graph> [BEGIN] <nodes> <edges> <label blobs> <type blobs>
+//! <blob>…`. A blob describes one label or relationship type: its name and its property
+//! names (each NUL-terminated, after a `u32` count), then one record per entity: for an
+//! edge, the `u64` ids of its endpoints first; then one typed value per property (a type
+//! byte, then the value; type 0, null, leaves the property unset). Node ids are given by the
+//! order nodes are sent in, across commands, so every node goes out before any edge.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::write::{edge_props, node_props};
+use crate::model::vocab::{EdgeKind, Label, RelType};
+use crate::model::{GraphDelta, PropValue, Props};
+
+const NULL: u8 = 0;
+const BOOL: u8 = 1;
+const DOUBLE: u8 = 2;
+const STRING: u8 = 3;
+const LONG: u8 = 4;
+const ARRAY: u8 = 5;
+
+/// Size limits of the commands sent (Redis allows 512 MiB per argument and 1 GiB per
+/// command; smaller pieces let the server build while the next one is encoded).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_blob: usize,
+    pub max_command: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_blob: 64 << 20, max_command: 128 << 20 }
+    }
+}
+
+/// One `GRAPH.BULK` command's arguments after the graph name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BulkCommand {
+    pub begin: bool,
+    pub nodes: u64,
+    pub edges: u64,
+    pub label_blobs: Vec<Vec<u8>>,
+    pub type_blobs: Vec<Vec<u8>>,
+}
+
+impl BulkCommand {
+    fn bytes(&self) -> usize {
+        self.label_blobs.iter().chain(&self.type_blobs).map(Vec::len).sum()
+    }
+}
+
+/// Why a delta cannot go through the bulk path (it then goes through `MERGE`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unsupported {
+    #[error("a string property holds a NUL character ({0}), which GRAPH.BULK cannot carry")]
+    NulInString(String),
+    #[error("a name holds a NUL character ({0}), which GRAPH.BULK cannot carry")]
+    NulInName(String),
+}
+
+/// The encoded graph: its commands, and how many nodes and edges they create.
+#[derive(Debug, Clone, Default)]
+pub struct Encoded {
+    pub commands: Vec<BulkCommand>,
+    pub nodes: u64,
+    pub edges: u64,
+}
+
+/// One edge of the graph being built, after `MERGE`'s matching.
+struct BuiltEdge {
+    rel: RelType,
+    source: u64,
+    target: u64,
+    props: Props,
+}
+
+/// Encodes a delta into `GRAPH.BULK` commands for a new graph. Nodes are grouped by label
+/// and edges by (source label, type, kind, target label) in the order the `MERGE` path
+/// writes them. Each edge of the delta is one edge (the delta already merged those with the
+/// same endpoints, type and kind, which is also what one `MERGE` write keeps apart: an edge
+/// without a kind next to one with a kind stays a second edge), and an edge whose endpoint
+/// is not in the delta is left out, as `MATCH` leaves it out.
+pub fn encode(delta: &GraphDelta, limits: Limits) -> Result<Encoded, Unsupported> {
+    let mut by_label: BTreeMap<Label, Vec<(&str, Props)>> = BTreeMap::new();
+    for node in delta.nodes() {
+        by_label
+            .entry(node.label)
+            .or_default()
+            .push((&node.name, node_props(node.label, &node.name, &node.props)));
+    }
+    let mut ids: HashMap<(Label, &str), u64> = HashMap::with_capacity(delta.node_count());
+    let mut next = 0u64;
+    for (label, nodes) in &by_label {
+        for (name, _) in nodes {
+            ids.insert((*label, name), next);
+            next += 1;
+        }
+    }
+
+    type Group = (Label, RelType, EdgeKind, Label);
+    let mut groups: BTreeMap<Group, Vec<(u64, u64, Props)>> = BTreeMap::new();
+    for e in delta.edges() {
+        let (Some(&s), Some(&t)) = (
+            ids.get(&(e.source.label, e.source.name.as_str())),
+            ids.get(&(e.target.label, e.target.name.as_str())),
+        ) else {
+            continue;
+        };
+        groups.entry((e.source.label, e.rel, e.kind, e.target.label)).or_default().push((
+            s,
+            t,
+            edge_props(e.kind, &e.props),
+        ));
+    }
+    let edges: Vec<BuiltEdge> = groups
+        .into_iter()
+        .flat_map(|((_, rel, _, _), rows)| {
+            rows.into_iter().map(move |(source, target, props)| BuiltEdge { rel, source, target, props })
+        })
+        .collect();
+
+    let mut out = Writer::new(limits);
+    for (label, nodes) in &by_label {
+        let columns = columns(nodes.iter().map(|(_, p)| p));
+        let mut blob = Blob::new(label.as_str(), &columns)?;
+        for (_, props) in nodes {
+            let mut record = Vec::new();
+            values(&mut record, &columns, props)?;
+            out.push(&mut blob, record, true);
+        }
+        out.finish_blob(blob, true);
+    }
+    let mut by_rel: BTreeMap<RelType, Vec<&BuiltEdge>> = BTreeMap::new();
+    for e in &edges {
+        by_rel.entry(e.rel).or_default().push(e);
+    }
+    for (rel, rel_edges) in by_rel {
+        let columns = columns(rel_edges.iter().map(|e| &e.props));
+        let mut blob = Blob::new(rel.as_str(), &columns)?;
+        for e in rel_edges {
+            let mut record = Vec::with_capacity(16 + 16 * columns.len());
+            record.extend_from_slice(&e.source.to_le_bytes());
+            record.extend_from_slice(&e.target.to_le_bytes());
+            values(&mut record, &columns, &e.props)?;
+            out.push(&mut blob, record, false);
+        }
+        out.finish_blob(blob, false);
+    }
+    Ok(Encoded { commands: out.finish(), nodes: next, edges: edges.len() as u64 })
+}
+
+/// The sorted union of the property names.
+fn columns<'a>(props: impl Iterator<Item = &'a Props>) -> Vec<String> {
+    let mut set: BTreeSet<&str> = BTreeSet::new();
+    for p in props {
+        set.extend(p.keys().map(|k| k.as_ref()));
+    }
+    set.into_iter().map(str::to_owned).collect()
+}
+
+fn values(out: &mut Vec<u8>, columns: &[String], props: &Props) -> Result<(), Unsupported> {
+    for c in columns {
+        match props.get(c.as_str()) {
+            Some(v) => value(out, v)?,
+            None => out.push(NULL),
+        }
+    }
+    Ok(())
+}
+
+/// One typed value, as the `MERGE` path's parameters give it (a non-finite float is written
+/// as its text there, so here too).
+pub fn value(out: &mut Vec<u8>, v: &PropValue) -> Result<(), Unsupported> {
+    match v {
+        PropValue::Bool(b) => out.extend_from_slice(&[BOOL, u8::from(*b)]),
+        PropValue::Int(i) => {
+            out.push(LONG);
+            out.extend_from_slice(&i.to_le_bytes());
+        }
+        PropValue::Float(f) if f.is_finite() => {
+            out.push(DOUBLE);
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        PropValue::Float(f) => string(out, &f.to_string())?,
+        PropValue::Str(s) => string(out, s)?,
+        PropValue::List(items) => {
+            out.push(ARRAY);
+            out.extend_from_slice(&(items.len() as i64).to_le_bytes());
+            for item in items {
+                value(out, item)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn string(out: &mut Vec<u8>, s: &str) -> Result<(), Unsupported> {
+    if s.contains('\0') {
+        return Err(Unsupported::NulInString(s.chars().take(40).collect()));
+    }
+    out.push(STRING);
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+    Ok(())
+}
+
+/// A blob being filled: its header and records so far.
+struct Blob {
+    header: Vec<u8>,
+    records: Vec<u8>,
+    count: u64,
+}
+
+impl Blob {
+    fn new(name: &str, columns: &[String]) -> Result<Blob, Unsupported> {
+        let mut header = Vec::new();
+        for s in std::iter::once(name).chain(columns.iter().map(String::as_str)) {
+            if s.contains('\0') {
+                return Err(Unsupported::NulInName(s.chars().take(40).collect()));
+            }
+        }
+        header.extend_from_slice(name.as_bytes());
+        header.push(0);
+        header.extend_from_slice(&(columns.len() as u32).to_le_bytes());
+        for c in columns {
+            header.extend_from_slice(c.as_bytes());
+            header.push(0);
+        }
+        Ok(Blob { header, records: Vec::new(), count: 0 })
+    }
+
+    fn len(&self) -> usize {
+        self.header.len() + self.records.len()
+    }
+
+    /// Takes the records so far as a finished blob, keeping the header for the rest.
+    fn take(&mut self) -> (Vec<u8>, u64) {
+        let mut bytes = Vec::with_capacity(self.len());
+        bytes.extend_from_slice(&self.header);
+        bytes.append(&mut self.records);
+        (bytes, std::mem::take(&mut self.count))
+    }
+}
+
+/// Cuts blobs and commands at the limits.
+struct Writer {
+    limits: Limits,
+    done: Vec<BulkCommand>,
+    current: BulkCommand,
+}
+
+impl Writer {
+    fn new(limits: Limits) -> Writer {
+        Writer { limits, done: Vec::new(), current: BulkCommand { begin: true, ..Default::default() } }
+    }
+
+    fn push(&mut self, blob: &mut Blob, record: Vec<u8>, node: bool) {
+        let grown = blob.len() + record.len();
+        if blob.count > 0
+            && (grown > self.limits.max_blob || self.current.bytes() + grown > self.limits.max_command)
+        {
+            let (bytes, count) = blob.take();
+            self.add(bytes, count, node);
+            self.cut();
+        }
+        blob.records.extend_from_slice(&record);
+        blob.count += 1;
+    }
+
+    fn finish_blob(&mut self, mut blob: Blob, node: bool) {
+        if blob.count > 0 {
+            let (bytes, count) = blob.take();
+            if self.current.bytes() + bytes.len() > self.limits.max_command && self.current.bytes() > 0 {
+                self.cut();
+            }
+            self.add(bytes, count, node);
+        }
+    }
+
+    fn add(&mut self, bytes: Vec<u8>, count: u64, node: bool) {
+        if node {
+            self.current.nodes += count;
+            self.current.label_blobs.push(bytes);
+        } else {
+            self.current.edges += count;
+            self.current.type_blobs.push(bytes);
+        }
+    }
+
+    fn cut(&mut self) {
+        if self.current.nodes + self.current.edges > 0 {
+            self.done.push(std::mem::take(&mut self.current));
+        }
+    }
+
+    fn finish(mut self) -> Vec<BulkCommand> {
+        self.cut();
+        self.done
+    }
+}
+
+#[cfg(test)]
+#[path = "bulk_tests.rs"]
+mod tests;
