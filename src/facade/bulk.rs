@@ -43,11 +43,11 @@ impl Provex {
         pending: Pending,
         report: &mut IngestReport,
     ) -> Result<()> {
-        let delta = pending.delta;
-        if delta.is_empty() {
+        if pending.delta.is_empty() {
             return Ok(());
         }
-        let why = match self.store.bulk_build(graph, &delta, Limits::default()).await {
+        let delta = std::sync::Arc::new(pending.delta);
+        let why = match self.store.bulk_build(graph, delta.clone(), Limits::default()).await {
             Ok(BulkOutcome::Built(stats)) => {
                 report.nodes_written += stats.nodes;
                 report.edges_written += stats.edges;
@@ -68,6 +68,8 @@ impl Provex {
             report.edges_written += stats.edges;
             report.method = "merge".into();
         }
+        // The encoder has let go of its share by now.
+        let delta = std::sync::Arc::try_unwrap(delta).unwrap_or_else(|shared| (*shared).clone());
         self.publish(graph, delta);
         Ok(())
     }

@@ -141,7 +141,7 @@ pub struct IngestOptions {
 }
 
 /// The default of [`IngestOptions::bulk_max_rows`].
-pub const DEFAULT_BULK_MAX_ROWS: usize = 4_000_000;
+pub const DEFAULT_BULK_MAX_ROWS: usize = 2_000_000;
 
 /// The default of [`IngestOptions::max_line_bytes`]: 64 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;

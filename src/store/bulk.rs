@@ -12,8 +12,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::write::{edge_props, node_props};
-use crate::model::vocab::{EdgeKind, Label, RelType};
-use crate::model::{GraphDelta, PropValue, Props};
+use crate::model::vocab::{EdgeKind, Label, RelType, PROV_BASE_TYPE, PROV_TYPE};
+use crate::model::{Edge, GraphDelta, Node, PropValue, Props};
 
 const NULL: u8 = 0;
 const BOOL: u8 = 1;
@@ -69,39 +69,75 @@ pub struct Encoded {
     pub edges: u64,
 }
 
-/// One edge of the graph being built, after `MERGE`'s matching.
-struct BuiltEdge {
-    rel: RelType,
-    source: u64,
-    target: u64,
-    props: Props,
+/// The edges of one type by (source label, kind, target label), with their endpoints' ids.
+type EdgeGroups<'a> = BTreeMap<(Label, EdgeKind, Label), Vec<(u64, u64, &'a Edge)>>;
+
+/// Encodes a delta into `GRAPH.BULK` commands for a new graph, collected (see
+/// [`encode_each`]).
+pub fn encode(delta: &GraphDelta, limits: Limits) -> Result<Encoded, Unsupported> {
+    let mut commands = Vec::new();
+    let (nodes, edges) = encode_each(delta, limits, |c| {
+        commands.push(c);
+        true
+    })?;
+    Ok(Encoded { commands, nodes, edges })
 }
 
-/// Encodes a delta into `GRAPH.BULK` commands for a new graph. Nodes are grouped by label
-/// and edges by (source label, type, kind, target label) in the order the `MERGE` path
-/// writes them. Each edge of the delta is one edge (the delta already merged those with the
-/// same endpoints, type and kind, which is also what one `MERGE` write keeps apart: an edge
-/// without a kind next to one with a kind stays a second edge), and an edge whose endpoint
-/// is not in the delta is left out, as `MATCH` leaves it out.
-pub fn encode(delta: &GraphDelta, limits: Limits) -> Result<Encoded, Unsupported> {
-    let mut by_label: BTreeMap<Label, Vec<(&str, Props)>> = BTreeMap::new();
+/// Encodes a delta into `GRAPH.BULK` commands for a new graph, handing each to `send` as
+/// soon as it is complete (`send` returns false to stop); returns the nodes and edges
+/// encoded. Nodes are grouped by label and edges by (source label, type, kind, target
+/// label) in the order the `MERGE` path writes them, with the properties it sets
+/// ([`node_props`], [`edge_props`]). Each edge of the delta is one edge (the delta already
+/// merged those with the same endpoints, type and kind, which is also what one `MERGE` write
+/// keeps apart: an edge without a kind next to one with a kind stays a second edge), and an
+/// edge whose endpoint is not in the delta is left out, as `MATCH` leaves it out.
+pub fn encode_each(
+    delta: &GraphDelta,
+    limits: Limits,
+    send: impl FnMut(BulkCommand) -> bool,
+) -> Result<(u64, u64), Unsupported> {
+    let mut by_label: BTreeMap<Label, Vec<&Node>> = BTreeMap::new();
     for node in delta.nodes() {
-        by_label
-            .entry(node.label)
-            .or_default()
-            .push((&node.name, node_props(node.label, &node.name, &node.props)));
+        by_label.entry(node.label).or_default().push(node);
     }
     let mut ids: HashMap<(Label, &str), u64> = HashMap::with_capacity(delta.node_count());
     let mut next = 0u64;
     for (label, nodes) in &by_label {
-        for (name, _) in nodes {
-            ids.insert((*label, name), next);
+        for n in nodes {
+            ids.insert((*label, &n.name), next);
             next += 1;
         }
     }
-
-    type Group = (Label, RelType, EdgeKind, Label);
-    let mut groups: BTreeMap<Group, Vec<(u64, u64, Props)>> = BTreeMap::new();
+    let mut out = Writer::new(limits, send);
+    let empty = Props::new();
+    for (label, nodes) in &by_label {
+        // The properties node_props adds, by the name they are set under.
+        let (prov_type, base) = (label.prov_type(), label.base_type().as_str());
+        let extra = node_props(*label, "", &empty);
+        let columns = columns(nodes.iter().map(|n| &n.props).chain([&extra]));
+        let mut blob = Blob::new(label.as_str(), &columns)?;
+        for n in nodes {
+            let mut record = Vec::with_capacity(64);
+            for c in &columns {
+                match c.as_str() {
+                    "name" => string(&mut record, &n.name)?,
+                    PROV_TYPE => string(&mut record, &prov_type)?,
+                    PROV_BASE_TYPE => string(&mut record, base)?,
+                    other => match n.props.get(other) {
+                        Some(v) => value(&mut record, v)?,
+                        None => record.push(NULL),
+                    },
+                }
+            }
+            if !out.push(&mut blob, record, true) {
+                return Ok((next, 0));
+            }
+        }
+        out.finish_blob(blob, true);
+    }
+    let mut by_rel: BTreeMap<RelType, BTreeMap<(Label, EdgeKind, Label), Vec<(u64, u64, &Edge)>>> =
+        BTreeMap::new();
+    let mut edges = 0u64;
     for e in delta.edges() {
         let (Some(&s), Some(&t)) = (
             ids.get(&(e.source.label, e.source.name.as_str())),
@@ -109,47 +145,41 @@ pub fn encode(delta: &GraphDelta, limits: Limits) -> Result<Encoded, Unsupported
         ) else {
             continue;
         };
-        groups.entry((e.source.label, e.rel, e.kind, e.target.label)).or_default().push((
-            s,
-            t,
-            edge_props(e.kind, &e.props),
-        ));
+        by_rel
+            .entry(e.rel)
+            .or_default()
+            .entry((e.source.label, e.kind, e.target.label))
+            .or_default()
+            .push((s, t, e));
+        edges += 1;
     }
-    let edges: Vec<BuiltEdge> = groups
-        .into_iter()
-        .flat_map(|((_, rel, _, _), rows)| {
-            rows.into_iter().map(move |(source, target, props)| BuiltEdge { rel, source, target, props })
-        })
-        .collect();
-
-    let mut out = Writer::new(limits);
-    for (label, nodes) in &by_label {
-        let columns = columns(nodes.iter().map(|(_, p)| p));
-        let mut blob = Blob::new(label.as_str(), &columns)?;
-        for (_, props) in nodes {
-            let mut record = Vec::new();
-            values(&mut record, &columns, props)?;
-            out.push(&mut blob, record, true);
-        }
-        out.finish_blob(blob, true);
-    }
-    let mut by_rel: BTreeMap<RelType, Vec<&BuiltEdge>> = BTreeMap::new();
-    for e in &edges {
-        by_rel.entry(e.rel).or_default().push(e);
-    }
-    for (rel, rel_edges) in by_rel {
-        let columns = columns(rel_edges.iter().map(|e| &e.props));
+    drop(ids);
+    for (rel, groups) in by_rel {
+        let kind_keys: Vec<Props> = groups.keys().map(|(_, kind, _)| edge_props(*kind, &empty)).collect();
+        let columns = columns(groups.values().flatten().map(|(_, _, e)| &e.props).chain(kind_keys.iter()));
         let mut blob = Blob::new(rel.as_str(), &columns)?;
-        for e in rel_edges {
-            let mut record = Vec::with_capacity(16 + 16 * columns.len());
-            record.extend_from_slice(&e.source.to_le_bytes());
-            record.extend_from_slice(&e.target.to_le_bytes());
-            values(&mut record, &columns, &e.props)?;
-            out.push(&mut blob, record, false);
+        for ((_, kind, _), rows) in groups {
+            let key = kind.key();
+            for (source, target, e) in rows {
+                let mut record = Vec::with_capacity(16 + 16 * columns.len());
+                record.extend_from_slice(&source.to_le_bytes());
+                record.extend_from_slice(&target.to_le_bytes());
+                for c in &columns {
+                    match (key, e.props.get(c.as_str())) {
+                        (Some((k, v)), _) if k == c => string(&mut record, v)?,
+                        (_, Some(v)) => value(&mut record, v)?,
+                        (_, None) => record.push(NULL),
+                    }
+                }
+                if !out.push(&mut blob, record, false) {
+                    return Ok((next, edges));
+                }
+            }
         }
         out.finish_blob(blob, false);
     }
-    Ok(Encoded { commands: out.finish(), nodes: next, edges: edges.len() as u64 })
+    out.finish();
+    Ok((next, edges))
 }
 
 /// The sorted union of the property names.
@@ -159,16 +189,6 @@ fn columns<'a>(props: impl Iterator<Item = &'a Props>) -> Vec<String> {
         set.extend(p.keys().map(|k| k.as_ref()));
     }
     set.into_iter().map(str::to_owned).collect()
-}
-
-fn values(out: &mut Vec<u8>, columns: &[String], props: &Props) -> Result<(), Unsupported> {
-    for c in columns {
-        match props.get(c.as_str()) {
-            Some(v) => value(out, v)?,
-            None => out.push(NULL),
-        }
-    }
-    Ok(())
 }
 
 /// One typed value, as the `MERGE` path's parameters give it (a non-finite float is written
@@ -245,19 +265,21 @@ impl Blob {
     }
 }
 
-/// Cuts blobs and commands at the limits.
-struct Writer {
+/// Cuts blobs and commands at the limits and hands each command on when it is complete.
+struct Writer<F: FnMut(BulkCommand) -> bool> {
     limits: Limits,
-    done: Vec<BulkCommand>,
+    send: F,
+    open: bool,
     current: BulkCommand,
 }
 
-impl Writer {
-    fn new(limits: Limits) -> Writer {
-        Writer { limits, done: Vec::new(), current: BulkCommand { begin: true, ..Default::default() } }
+impl<F: FnMut(BulkCommand) -> bool> Writer<F> {
+    fn new(limits: Limits, send: F) -> Self {
+        Writer { limits, send, open: true, current: BulkCommand { begin: true, ..Default::default() } }
     }
 
-    fn push(&mut self, blob: &mut Blob, record: Vec<u8>, node: bool) {
+    /// Adds a record; false when the receiver has stopped.
+    fn push(&mut self, blob: &mut Blob, record: Vec<u8>, node: bool) -> bool {
         let grown = blob.len() + record.len();
         if blob.count > 0
             && (grown > self.limits.max_blob || self.current.bytes() + grown > self.limits.max_command)
@@ -268,6 +290,7 @@ impl Writer {
         }
         blob.records.extend_from_slice(&record);
         blob.count += 1;
+        self.open
     }
 
     fn finish_blob(&mut self, mut blob: Blob, node: bool) {
@@ -291,14 +314,13 @@ impl Writer {
     }
 
     fn cut(&mut self) {
-        if self.current.nodes + self.current.edges > 0 {
-            self.done.push(std::mem::take(&mut self.current));
+        if self.open && self.current.nodes + self.current.edges > 0 {
+            self.open = (self.send)(std::mem::take(&mut self.current));
         }
     }
 
-    fn finish(mut self) -> Vec<BulkCommand> {
+    fn finish(mut self) {
         self.cut();
-        self.done
     }
 }
 

@@ -2,11 +2,12 @@
 //! then creates its indexes; a failure removes the partial graph so that the caller can
 //! write the same delta through `MERGE` instead.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use redis::Value;
 
-use super::bulk::{encode, Limits, Unsupported};
+use super::bulk::{encode_each, BulkCommand, Limits, Unsupported};
 use super::write::WriteStats;
 use super::Store;
 use crate::error::{Error, Result};
@@ -23,39 +24,71 @@ pub enum BulkOutcome {
 
 impl Store {
     /// Builds `graph`, which must not exist, from `delta` with `GRAPH.BULK` in pieces of at
-    /// most `limits`, then creates the `name` indexes. On an error the partial graph is
-    /// deleted and the error returned (nothing of the delta is left behind).
-    pub async fn bulk_build(&self, graph: &str, delta: &GraphDelta, limits: Limits) -> Result<BulkOutcome> {
+    /// most `limits`, then creates the `name` indexes and waits until they serve. The pieces
+    /// are encoded on a blocking thread while the previous one is sent, one piece ahead. On
+    /// an error, or what the format cannot carry, the partial graph is deleted (nothing of
+    /// the delta is left behind).
+    pub async fn bulk_build(
+        &self,
+        graph: &str,
+        delta: Arc<GraphDelta>,
+        limits: Limits,
+    ) -> Result<BulkOutcome> {
         super::validate_graph_name(graph)?;
-        let encoded = match encode(delta, limits) {
-            Ok(e) => e,
-            Err(u) => return Ok(BulkOutcome::Unsupported(u)),
-        };
-        if let Err((done, e)) = self.send_bulk(graph, &encoded.commands).await {
-            // A refused first command built nothing (the graph may be someone else's that
-            // appeared meanwhile); otherwise remove what was built.
-            let built_some = done > 0 || matches!(e, Error::ConnectionLost { .. } | Error::Connection { .. });
-            if built_some {
-                if let Err(cleanup) = self.drop_partial(graph).await {
-                    tracing::warn!(graph, %cleanup, "could not remove the partial graph of a failed bulk build");
-                }
+        let (tx, rx) = tokio::sync::mpsc::channel::<BulkCommand>(1);
+        let encoder =
+            tokio::task::spawn_blocking(move || encode_each(&delta, limits, |c| tx.blocking_send(c).is_ok()));
+        let sent = self.send_bulk(graph, rx).await;
+        let encoded = encoder.await.map_err(|e| Error::Server(format!("bulk encoder: {e}")))?;
+        let failure = match (sent, encoded) {
+            (Ok(commands), Ok((nodes, edges))) => {
+                self.ensure_indexes(graph).await?;
+                self.wait_for_indexes(graph).await?;
+                return Ok(BulkOutcome::Built(WriteStats { nodes, edges, queries: commands as u64 }));
             }
-            return Err(e);
+            (Ok(done), Err(unsupported)) => (done, Ok(unsupported)),
+            (Err((done, e)), _) => (done, Err(e)),
+        };
+        let (done, outcome) = failure;
+        // A refused first command built nothing (the graph may be someone else's that
+        // appeared meanwhile); otherwise remove what was built.
+        let built_some =
+            done > 0 || matches!(outcome, Err(Error::ConnectionLost { .. } | Error::Connection { .. }));
+        if built_some {
+            if let Err(cleanup) = self.drop_partial(graph).await {
+                tracing::warn!(graph, %cleanup, "could not remove the partial graph of a failed bulk build");
+            }
         }
-        self.ensure_indexes(graph).await?;
-        Ok(BulkOutcome::Built(WriteStats {
-            nodes: encoded.nodes,
-            edges: encoded.edges,
-            queries: encoded.commands.len() as u64,
-        }))
+        outcome.map(BulkOutcome::Unsupported)
     }
 
-    /// Sends the commands in order; on an error, also says how many went through.
+    /// Waits until every index of the graph serves queries: FalkorDB fills indexes created
+    /// on existing nodes in the background, and upserts that follow would scan meanwhile.
+    async fn wait_for_indexes(&self, graph: &str) -> Result<()> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(600);
+        loop {
+            let (_, rows) =
+                self.run_ro(graph, "CALL db.indexes() YIELD status RETURN status", vec![]).await?;
+            let pending = rows
+                .iter()
+                .filter(
+                    |r| !matches!(r.first(), Some(falkordb::FalkorValue::String(s)) if s == "OPERATIONAL"),
+                )
+                .count();
+            if pending == 0 || std::time::Instant::now() > deadline {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Sends the commands in order as they come; returns how many went through, also on an
+    /// error.
     async fn send_bulk(
         &self,
         graph: &str,
-        commands: &[super::bulk::BulkCommand],
-    ) -> std::result::Result<(), (usize, Error)> {
+        mut commands: tokio::sync::mpsc::Receiver<BulkCommand>,
+    ) -> std::result::Result<usize, (usize, Error)> {
         let connection =
             |e: redis::RedisError| (0, Error::Connection { url: self.url.clone(), reason: e.to_string() });
         let client = redis::Client::open(self.info_url.as_str()).map_err(connection)?;
@@ -63,7 +96,8 @@ impl Store {
         let config = redis::AsyncConnectionConfig::new().set_response_timeout(Some(Duration::from_secs(600)));
         let mut con =
             client.get_multiplexed_async_connection_with_config(&config).await.map_err(connection)?;
-        for (done, c) in commands.iter().enumerate() {
+        let mut done = 0;
+        while let Some(c) = commands.recv().await {
             let mut cmd = redis::cmd("GRAPH.BULK");
             cmd.arg(graph);
             if c.begin {
@@ -85,8 +119,9 @@ impl Store {
                     },
                 ));
             }
+            done += 1;
         }
-        Ok(())
+        Ok(done)
     }
 
     /// Deletes what a failed bulk build left (if the server is reachable again).

@@ -177,7 +177,7 @@ fn random_graphs_survive_encode_bulk_and_read_back() {
             let _ = provex.delete_graph(&bulk).await;
             let _ = provex.delete_graph(&merged).await;
             let limits = if tiny { Limits { max_blob: 300, max_command: 700 } } else { Limits::default() };
-            let outcome = store.bulk_build(&bulk, &delta, limits).await.unwrap();
+            let outcome = store.bulk_build(&bulk, Arc::new(delta.clone()), limits).await.unwrap();
             assert!(matches!(outcome, BulkOutcome::Built(_)), "{outcome:?}");
             store.write(&merged, &delta).await.unwrap();
             let (a, b) = (everything(&provex, &bulk).await, everything(&provex, &merged).await);
@@ -198,7 +198,7 @@ async fn a_refused_build_leaves_an_existing_graph_alone() {
     store.write(&graph, &first).await.unwrap();
     let mut second = GraphDelta::new();
     second.add_node(Node::new(Label::Artifact, "other"));
-    let err = store.bulk_build(&graph, &second, Limits::default()).await.unwrap_err();
+    let err = store.bulk_build(&graph, Arc::new(second), Limits::default()).await.unwrap_err();
     assert!(err.to_string().contains("GRAPH.BULK"), "{err}");
     let names = provex.query(&graph, "MATCH (n) RETURN n.name").await.unwrap();
     assert_eq!(names.rows.len(), 1);
