@@ -135,8 +135,7 @@ pub fn encode_each(
         }
         out.finish_blob(blob, true);
     }
-    let mut by_rel: BTreeMap<RelType, BTreeMap<(Label, EdgeKind, Label), Vec<(u64, u64, &Edge)>>> =
-        BTreeMap::new();
+    let mut by_rel: BTreeMap<RelType, EdgeGroups<'_>> = BTreeMap::new();
     let mut edges = 0u64;
     for e in delta.edges() {
         let (Some(&s), Some(&t)) = (
