@@ -64,7 +64,8 @@ impl Fold {
     /// width over its height is near `aspect`. `gap` separates two strips. Returns the identity
     /// when folding would not bring the shape nearer `aspect`.
     pub(crate) fn choose(nodes: &[Span], edges: &[Span], depth: f64, aspect: f64, gap: f64) -> Fold {
-        if nodes.is_empty() || !(aspect > 0.0) || !(depth > 0.0) {
+        let sized = aspect > 0.0 && depth > 0.0; // false for NaN too
+        if nodes.is_empty() || !sized {
             return Fold::default();
         }
         let lo = nodes.iter().map(|s| s.0).fold(f64::INFINITY, f64::min);

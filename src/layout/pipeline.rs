@@ -34,12 +34,15 @@ pub(crate) fn choose_fold(p: &Placement, cross_size: &[f64], opts: &LayoutOption
         Direction::Down => aspect,
         Direction::Right => 1.0 / aspect,
     };
-    let nodes: Vec<Span> = p.cross.iter().zip(cross_size).map(|(&c, &s)| (c - s / 2.0, c + s / 2.0)).collect();
+    let nodes: Vec<Span> =
+        p.cross.iter().zip(cross_size).map(|(&c, &s)| (c - s / 2.0, c + s / 2.0)).collect();
     let edges: Vec<Span> = p
         .routes
         .iter()
         .filter(|r| !r.is_empty())
-        .map(|r| r.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| (lo.min(q[0]), hi.max(q[0]))))
+        .map(|r| {
+            r.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| (lo.min(q[0]), hi.max(q[0])))
+        })
         .collect();
     let depth = p.layer_centre.iter().zip(&p.layer_thick).map(|(c, t)| c + t / 2.0).fold(0.0, f64::max);
     Fold::choose(&nodes, &edges, depth, aspect, 2.0 * opts.layer_spacing)

@@ -10,6 +10,7 @@ import type { Health, Job, StreamMessage } from "./api/contract";
 import { CanvasArea, type CanvasAreaHost } from "./canvas-area";
 import { createCanvas } from "./canvas-host";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
+import { focusIds } from "./canvas/first-view";
 import { loadView, rememberGraph, wantedGraph } from "./graph-loading";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
 import { GraphModel, type ModelChange } from "./graph/model";
@@ -195,7 +196,8 @@ export class App implements
     rememberGraph(graph);
     let view;
     try {
-      view = await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken);
+      const viewport = { width: this.canvasArea.el.clientWidth, height: this.canvasArea.el.clientHeight };
+      view = await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken, viewport);
     } catch (e) {
       if (token !== this.loadToken) return;
       this.toasts.error(e, `Opening graph “${graph}”`);
@@ -207,7 +209,8 @@ export class App implements
     }
     if (token !== this.loadToken) return;
     this.model.applyView(view);
-    this.canvas.setGraph(this.model.nodeList(), this.model.edgeList());
+    const nodes = this.model.nodeList();
+    this.canvas.setGraph(nodes, this.model.edgeList(), view.mode === "whole" ? focusIds(nodes) : []);
     this.canvasArea.forgetOffscreen();
     if (switching) this.clearSelection();
     else this.selected.keepDrawn();

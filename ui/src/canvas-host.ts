@@ -45,6 +45,9 @@ export class NullCanvas implements GraphCanvasApi {
   toSVG(): string {
     throw new Error("No canvas to export");
   }
+  drawnLabels(): { id: string, font: number, text: string }[] {
+    return [];
+  }
   stats(): FrameStats {
     return { frames: 0, msPerFrame: 0, nodes: this.nodes.size, edges: this.edges };
   }

@@ -24,8 +24,9 @@ export interface FrameStats {
 }
 
 export interface GraphCanvasApi {
-  /** Replaces everything drawn, then fits the view. */
-  setGraph(nodes: ViewNode[], edges: ViewEdge[]): void;
+  /** Replaces everything drawn, then opens the first view: on the `focus` nodes when there
+   *  are some (readably, see first-view.ts), else the whole drawing fitted. */
+  setGraph(nodes: ViewNode[], edges: ViewEdge[], focus?: string[]): void;
   /** Adds new nodes and edges, and updates existing nodes' data (never their position).
    *  New nodes glow for about a second. Nothing already drawn moves. */
   addBatch(nodes: ViewNode[], edges: ViewEdge[]): void;
@@ -49,5 +50,7 @@ export interface GraphCanvasApi {
   /** The current view (visible nodes and edges) as a standalone SVG document. */
   toSVG(): string;
   stats(): FrameStats;
+  /** The node labels the last frame drew: node id, font size in CSS px, text. */
+  drawnLabels(): { id: string, font: number, text: string }[];
   destroy(): void;
 }
