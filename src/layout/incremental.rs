@@ -11,10 +11,12 @@
 //! North, "Incremental Layout in DynaDAG", GD 1995). The weakest anchor whose result changes the
 //! order of at most 5% of same-layer pairs wins; full anchoring keeps the order exactly.
 //!
-//! With [`LayoutOptions::aspect`] the drawing is folded into strips (`fold.rs`) when it is
-//! loaded and at each tidy-up; appends are placed in the unfolded plane and shown through the
-//! same fold, so nothing placed moves. Layers made after a fold are deeper than its strips, so
-//! their rows only take nodes in the last strip (a blocked interval covers the others).
+//! With [`LayoutOptions::aspect`] the drawing is packed (`fold.rs`) when it is loaded and at
+//! each tidy-up; appends are placed in the unfolded plane and shown through the same fold, so
+//! nothing placed moves. Each row blocks the fold's cuts (a zero-width taken interval, where no
+//! node covers the cut already), so no new node straddles two pieces; layers made after a fold
+//! are deeper than its shelves, so their rows only take nodes in the last piece (one blocked
+//! interval covers the others).
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
@@ -34,7 +36,8 @@ use super::pipeline::{
 };
 
 const GAP_PROBES: usize = 16;
-/// The `taken` entry of a row that blocks every strip but the last (see the module docs).
+/// The `taken` entry of a row that blocks every piece but the last (see the module docs); the
+/// entries that block cuts count down from the one below it.
 const BLOCKER: u32 = u32::MAX;
 /// Anchor weights tried by tidy-up, weakest first.
 const ANCHORS: [f64; 5] = [0.0, 0.4, 0.7, 0.9, 1.0];
@@ -225,6 +228,15 @@ impl Incremental {
         }
         self.fold = choose_fold(&placed, &cross_size, &self.opts);
         self.fold_rows = self.rows.len();
+        for row in &mut self.rows {
+            for (j, &cut) in self.fold.cuts().iter().enumerate() {
+                let covered =
+                    row.taken.range(..=(Key(cut), u32::MAX)).next_back().is_some_and(|(_, &r)| r > cut);
+                if !covered {
+                    row.taken.insert((Key(cut), BLOCKER - 1 - j as u32), cut);
+                }
+            }
+        }
         self.cross = placed.cross;
         self.routes = placed.routes;
     }

@@ -45,7 +45,7 @@ pub(crate) fn choose_fold(p: &Placement, cross_size: &[f64], opts: &LayoutOption
         })
         .collect();
     let depth = p.layer_centre.iter().zip(&p.layer_thick).map(|(c, t)| c + t / 2.0).fold(0.0, f64::max);
-    Fold::choose(&nodes, &edges, depth, aspect, 2.0 * opts.layer_spacing)
+    Fold::choose(&nodes, &edges, depth, aspect, 2.0 * opts.layer_spacing, opts.component_spacing)
 }
 
 /// A placement with `fold` applied: nodes go to their strip, and so do the ends of their
