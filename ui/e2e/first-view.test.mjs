@@ -67,6 +67,29 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
     await copyFile(shot, join(ROOT, "docs/screenshots/first-view-light.png"));
   });
 
+  it("the legend opens from its button and with L, and explains shapes, badges and edges", async () => {
+    const toggle = page.getByTestId("legend-toggle");
+    const legend = page.getByTestId("legend");
+    assert.equal(await legend.isVisible(), false);
+    await toggle.click();
+    await until(() => legend.isVisible(), { what: "the legend shown" });
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    const kinds = await legend.locator(".legend-row").evaluateAll((rs) => rs.map((r) => r.dataset.kind));
+    for (const kind of ["shape", "badge", "edge"]) assert.ok(kinds.filter((k) => k === kind).length >= 4, `${kind} rows: ${kinds}`);
+    // The badges of the claims on the canvas are all explained, each with its mark.
+    const view = await h.api(`/api/graphs/${GRAPH}/view`);
+    const marks = await legend.locator('.legend-row[data-kind="badge"] text').allTextContents();
+    assert.equal(new Set(marks).size, marks.length, `distinct marks: ${marks}`);
+    assert.ok(view.nodes.some((n) => n.status === "invalid") && marks.includes("✗"), "an invalid signature has its mark");
+    await artifact(page, "legend.png");
+    await page.keyboard.press("l");
+    await until(async () => !(await legend.isVisible()), { what: "L closes the legend" });
+    await page.keyboard.press("l");
+    await until(() => legend.isVisible(), { what: "L opens the legend" });
+    await toggle.click();
+    assert.equal(await legend.isVisible(), false);
+  });
+
   it("fitted whole, the graph is packed to the canvas's shape, not a strip", async () => {
     await page.evaluate(() => window.provex.canvas.fit());
     await page.waitForTimeout(200);

@@ -90,7 +90,7 @@ export class App implements
     this.console = new ConsolePanel(this);
     this.topbar = new TopBar(this);
     this.statusbar = new StatusBar(this);
-    this.canvasArea = new CanvasArea(this);
+    this.canvasArea = new CanvasArea(this, this.theme);
     this.notice = new NeighbourhoodNotice(this);
     this.selected = new NodeSelection(this, this.details, this.trail);
     this.tabs = new Tabs({
@@ -389,6 +389,7 @@ export class App implements
     this.theme = theme;
     applyTheme(theme);
     this.canvas.setTheme(theme);
+    this.canvasArea.legend.setTheme(theme);
     this.topbar.renderTheme();
   }
 
@@ -421,6 +422,7 @@ export class App implements
         break;
       case "help": this.help.toggle(); break;
       case "theme": this.setTheme(this.theme === "dark" ? "light" : "dark"); break;
+      case "legend": this.canvasArea.legend.setOpen(!this.canvasArea.legend.isOpen); break;
     }
   }
 }

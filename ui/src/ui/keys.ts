@@ -1,7 +1,7 @@
 // Keyboard shortcuts: which key does what. Pure mapping; the app performs the action.
 
 export type KeyAction =
-  | { kind: "search" | "fit" | "tidy" | "escape" | "help" | "theme" }
+  | { kind: "search" | "fit" | "tidy" | "escape" | "help" | "theme" | "legend" }
   | { kind: "zoom"; factor: number }
   | { kind: "pan"; dx: number; dy: number };
 
@@ -15,6 +15,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ["Shift + click", "Select a second node (for a path)"],
   ["Double-click", "Open a claim's trail; expand a large graph"],
   ["d", "Dark or light theme"],
+  ["l", "The legend: shapes, colours, badges"],
   ["?", "This help"],
 ];
 
@@ -46,6 +47,7 @@ export function keyAction(ev: KeyLike): KeyAction | null {
     case "t": return { kind: "tidy" };
     case "?": return { kind: "help" };
     case "d": return { kind: "theme" };
+    case "l": return { kind: "legend" };
     default: return null;
   }
 }
