@@ -33,6 +33,8 @@ import { Tabs } from "./ui/tabs";
 import { applyTheme, initialTheme } from "./ui/theme";
 import { Toasts } from "./ui/toast";
 import { TopBar, type TopBarHost } from "./ui/topbar";
+import { Welcome, graphNameFor, welcomed, type WelcomeHost } from "./ui/welcome";
+import { inTauri } from "./backends";
 
 export type { SelectOptions, StreamState, Tab } from "./host";
 
@@ -43,9 +45,12 @@ const REFRESH_MS = 400;
 
 export class App implements
   ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
-  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost {
+  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
+  readonly welcome: Welcome;
+  /** Set once start() has opened the first graph: later opens are the user's. */
+  private started = false;
   canvas!: GraphCanvasApi;
   /** The open graph. */
   graph: string | null = null;
@@ -91,6 +96,8 @@ export class App implements
     this.topbar = new TopBar(this);
     this.statusbar = new StatusBar(this);
     this.canvasArea = new CanvasArea(this, this.theme);
+    this.welcome = new Welcome(this, inTauri());
+    this.canvasArea.el.appendChild(this.welcome.el);
     this.notice = new NeighbourhoodNotice(this);
     this.selected = new NodeSelection(this, this.details, this.trail);
     this.tabs = new Tabs({
@@ -134,8 +141,14 @@ export class App implements
     const wanted = wantedGraph();
     const graphs = this.topbar.graphs;
     const first = wanted && graphs.includes(wanted) ? wanted : graphs[0] ?? null;
-    if (first) await this.openGraph(first);
-    else this.showEmpty();
+    if (first) {
+      // A first visit that did not ask for a graph gets the welcome over it.
+      if (!welcomed() && !new URL(window.location.href).searchParams.get("graph")) this.welcome.show();
+      await this.openGraph(first);
+    } else {
+      this.showEmpty();
+    }
+    this.started = true;
     void this.jobWatcher.poll();
   }
 
@@ -180,6 +193,7 @@ export class App implements
   /** Shows a graph: loads its view, draws it, and follows its stream. */
   async openGraph(graph: string, root?: string, opts: { waitForGraph?: boolean } = {}): Promise<void> {
     const token = ++this.loadToken;
+    if (this.started) this.welcome.hide();
     this.stream.close();
     if (graph !== this.graph) {
       this.expandHistory.length = 0;
@@ -265,7 +279,36 @@ export class App implements
     this.model.clear();
     this.canvas.setGraph([], []);
     this.statusbar.render();
-    this.canvasArea.showMessage("No graphs yet. Use Ingest to upload a file, follow a growing log, or run the council demo.");
+    this.welcome.show();
+  }
+
+  /** The first-run screen's demo: the council demo into "council", opened on its walkthrough. */
+  async demoWithWalkthrough(): Promise<void> {
+    const graph = "council";
+    try {
+      const job = await this.backend.demo({ graph });
+      this.jobStarted(job);
+      await this.openGraph(graph, undefined, { waitForGraph: true });
+      await this.refreshGraphs();
+      this.showTab("walkthrough");
+    } catch (e) {
+      this.toasts.error(e, "Council demo");
+    }
+  }
+
+  /** The first-run screen's "Open a file": uploads it into a graph named after it. */
+  async uploadFile(file: File): Promise<void> {
+    const graph = graphNameFor(file.name);
+    this.toasts.info(`Opening ${file.name} as graph “${graph}”…`, 3000);
+    try {
+      const report = await this.backend.upload({ graph, name: file.name }, file);
+      const rejected = report.rejected > 0 ? `, ${report.rejected} lines rejected` : "";
+      this.toasts.info(`${file.name}: ${report.events} events${rejected}.`, 6000);
+      await this.refreshGraphs();
+      await this.openGraph(graph);
+    } catch (e) {
+      this.toasts.error(e, `Opening ${file.name}`);
+    }
   }
 
   /** Fits the whole graph in view, and forgets new nodes that were out of it. */

@@ -1,10 +1,12 @@
-// The legend (ui/legend.ts): every shape, badge and edge colour the canvas draws, in the
+// The legend (ui/legend.ts) and the first-run screen's graph names (ui/welcome.ts). The
+// legend: every shape, badge and edge colour the canvas draws, in the
 // canvas's own palette, and each badge told apart by its mark as well as its colour.
 // @vitest-environment jsdom
 
 import { describe, expect, it } from "vitest";
 import { STATUS_GLYPH, palette } from "../src/canvas/style";
 import { BADGES, EDGES, Legend, SHAPES } from "../src/ui/legend";
+import { graphNameFor } from "../src/ui/welcome";
 
 describe("legend", () => {
   it("lists every shape, badge and edge kind with the canvas's colours, per theme", () => {
@@ -46,5 +48,16 @@ describe("legend", () => {
     legend.setOpen(false);
     expect(legend.panel.hidden).toBe(true);
     expect(legend.toggle.getAttribute("aria-expanded")).toBe("false");
+  });
+});
+
+describe("first-run screen", () => {
+  it("names a file's graph after the file, in the characters graph names allow", () => {
+    expect(graphNameFor("a2a-run.jsonl")).toBe("a2a-run");
+    expect(graphNameFor("my run (2).json")).toBe("my-run-2");
+    expect(graphNameFor("événements.jsonl")).toBe("v-nements");
+    expect(graphNameFor("***.jsonl")).toBe("uploads");
+    expect(graphNameFor("noext")).toBe("noext");
+    for (const name of ["a b c.txt", "x/y\\z.json", "日本.jsonl"]) expect(graphNameFor(name)).toMatch(/^[A-Za-z0-9_.:-]{1,200}$/);
   });
 });
