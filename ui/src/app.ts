@@ -290,7 +290,16 @@ export class App implements
       this.jobStarted(job);
       await this.openGraph(graph, undefined, { waitForGraph: true });
       await this.refreshGraphs();
+      // The walkthrough tells the story of every claim: wait for the demo to write them all
+      // (a second or two; the graph fills in meanwhile).
+      for (let waited = 0; waited < 60_000; waited += 250) {
+        const jobs = await this.backend.jobs();
+        if (jobs.find((j) => j.id === job.id)?.state !== "running") break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      if (this.graph !== graph) return;
       this.showTab("walkthrough");
+      await this.walkthrough.build(true);
     } catch (e) {
       this.toasts.error(e, "Council demo");
     }

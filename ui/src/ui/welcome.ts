@@ -59,7 +59,7 @@ export class Welcome {
       h("button", { class: "btn", testid: "welcome-connect", "aria-expanded": "false", onclick: (ev: Event) => this.toggleConnect(ev.currentTarget as HTMLElement) }, "Connect to a server…"),
       this.file),
     this.connectForm,
-    h("button", { class: "welcome-close", testid: "welcome-close", "aria-label": "Close the welcome and explore", onclick: () => this.hide(true) }, "Explore on my own"));
+    h("button", { class: "welcome-close", testid: "welcome-close", onclick: () => this.hide(true) }, "Explore on my own"));
 
   constructor(private readonly host: WelcomeHost, private readonly desktop: boolean) {
     this.file.addEventListener("change", () => {

@@ -1,0 +1,85 @@
+// Accessibility (issue 16) in Chromium on the council demo: axe-core (npm) runs on each panel
+// (Details, Trail, Timeline, Walkthrough, Console), the top bar, the legend and the first-run
+// screen, in the light and the dark theme, and finds no serious or critical violation.
+
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { after, before, describe, it } from "node:test";
+import { runDemo, start, until } from "./harness.mjs";
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve("axe-core/axe.min.js");
+const GRAPH = "council";
+
+describe("accessibility of the explorer (axe-core)", { timeout: 150_000 }, () => {
+  let h;
+  let page;
+  let claim;
+
+  before(async () => {
+    h = await start();
+    page = h.page;
+    await runDemo(h, GRAPH, null);
+    const rows = await h.api(`/api/graphs/${GRAPH}/query`, { method: "POST", json: { cypher: "MATCH (s:Statement) RETURN s.name LIMIT 1" } });
+    claim = rows.rows[0][0];
+    await h.open(`/?graph=${GRAPH}`);
+    await until(() => page.evaluate(() => window.provex.canvas.stats().frames > 0), { what: "a frame drawn" });
+  });
+
+  after(async () => {
+    await h?.stop();
+  });
+
+  /** Serious and critical axe violations inside `selector`, as readable lines. */
+  async function violations(selector) {
+    if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+    const found = await page.evaluate(async (sel) => {
+      const r = await window.axe.run(sel, { resultTypes: ["violations"] });
+      return r.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+    }, selector);
+    return found;
+  }
+
+  /** Checks the open tab's panel and the top bar. */
+  async function checkTab(tab, prepare) {
+    await page.getByTestId(`tab-${tab}`).click();
+    if (prepare) await prepare();
+    await page.waitForTimeout(150);
+    const found = [...await violations('[role="tabpanel"]:not([hidden])'), ...await violations('[role="tablist"]')];
+    assert.deepEqual(found, [], `${tab} panel`);
+  }
+
+  for (const theme of ["light", "dark"]) {
+    it(`each panel, the top bar and the legend: no serious or critical violation (${theme})`, async () => {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) {
+        await page.getByTestId("theme-toggle").click();
+        await page.waitForSelector(`html[data-theme="${theme}"]`);
+      }
+      assert.deepEqual(await violations(".topbar"), [], "top bar");
+      await checkTab("details", async () => {
+        await page.evaluate((id) => window.provex.select(id), claim);
+        await page.getByTestId("tab-details").click();
+        await until(async () => (await page.getByTestId("details").locator("table.props").count()) === 1, { what: "details of a claim" });
+      });
+      await checkTab("trail", () => until(async () => (await page.getByTestId("trail").getByTestId("claim").count()) === 1, { what: "a trail" }));
+      await checkTab("timeline");
+      await checkTab("walkthrough", () => until(async () => /claims?, \d+ steps/.test((await page.getByTestId("walkthrough-caption").textContent()) ?? ""), { what: "the walkthrough" }));
+      await checkTab("console");
+      await page.getByTestId("legend-toggle").click();
+      assert.deepEqual(await violations(".legend-corner"), [], "legend");
+      await page.getByTestId("legend-toggle").click();
+      assert.deepEqual(await violations(".statusbar"), [], "status bar");
+    });
+  }
+
+  it("the first-run screen: no serious or critical violation", async () => {
+    await page.evaluate(() => { localStorage.clear(); document.documentElement.dataset.theme = "light"; });
+    await h.open("/");
+    await until(() => page.getByTestId("welcome").isVisible(), { what: "the welcome" });
+    await page.getByTestId("welcome-connect").click();
+    assert.deepEqual(await violations('[data-testid="welcome"]'), []);
+    assert.deepEqual(h.errors, [], "no page errors");
+  });
+});
