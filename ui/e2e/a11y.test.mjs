@@ -74,6 +74,39 @@ describe("accessibility of the explorer (axe-core)", { timeout: 150_000 }, () =>
     });
   }
 
+  it("arrow keys move the selection along edges; Tab reaches the controls", async () => {
+    const view = await h.api(`/api/graphs/${GRAPH}/view`);
+    const at = new Map(view.nodes.map((n) => [n.id, n]));
+    const neighbours = (id) => new Set(view.edges.filter((e) => e.source === id || e.target === id).map((e) => (e.source === id ? e.target : e.source)));
+    const selected = () => page.evaluate(() => window.provex.app.selection.at(-1) ?? null);
+    const ways = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    let moves = 0;
+    for (const [key, [dx, dy]] of Object.entries(ways)) {
+      await page.evaluate((id) => window.provex.select(id), claim);
+      await until(async () => (await selected()) === claim, { what: "the claim selected" });
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.keyboard.press(key);
+      await page.waitForTimeout(150);
+      const now = await selected();
+      if (now === claim) continue;
+      moves++;
+      assert.ok(neighbours(claim).has(now), `${key} went to ${now}, which shares an edge with the claim`);
+      const [vx, vy] = [at.get(now).x - at.get(claim).x, at.get(now).y - at.get(claim).y];
+      assert.ok(vx * dx + vy * dy > 0, `${key} went that way (${vx}, ${vy})`);
+    }
+    assert.ok(moves > 0, "some arrow moved the selection");
+    // Tab walks through the controls: the search box, the legend and the panels' tabs are on its way.
+    await page.evaluate(() => document.body.focus());
+    const reached = new Set();
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press("Tab");
+      reached.add(await page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName));
+    }
+    for (const id of ["search-input", "ingest-menu", "theme-toggle", "legend-toggle", "tab-details"]) {
+      assert.ok(reached.has(id), `Tab reaches ${id}: ${[...reached].join(", ")}`);
+    }
+  });
+
   it("the first-run screen: no serious or critical violation", async () => {
     await page.evaluate(() => { localStorage.clear(); document.documentElement.dataset.theme = "light"; });
     await h.open("/");

@@ -11,6 +11,7 @@ import { CanvasArea, type CanvasAreaHost } from "./canvas-area";
 import { createCanvas } from "./canvas-host";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
 import { focusIds } from "./canvas/first-view";
+import { neighbourToward } from "./graph/along-edges";
 import { loadView, rememberGraph, wantedGraph } from "./graph-loading";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
 import { GraphModel, type ModelChange } from "./graph/model";
@@ -399,6 +400,16 @@ export class App implements
     this.applyVisibility();
   }
 
+  /** Whether a node is shown under the filters and the timeline (null: all are). */
+  private shownFilter(): ((id: string) => boolean) | null {
+    const f = visibility(this.filters, this.timelineAt);
+    if (!f) return null;
+    return (id) => {
+      const n = this.model.nodes.get(id);
+      return !!n && f(n);
+    };
+  }
+
   applyVisibility(): void {
     this.canvas.setVisible(visibility(this.filters, this.timelineAt));
     this.statusbar.render();
@@ -465,7 +476,16 @@ export class App implements
       case "search": this.topbar.focusSearch(); break;
       case "fit": this.fitView(); break;
       case "zoom": this.canvas.zoomBy(action.factor); break;
-      case "pan": this.canvas.panBy(action.dx, action.dy); break;
+      case "pan": {
+        // With a selection, arrows walk along its edges; without one (or with Shift), they pan.
+        const from = this.selection[this.selection.length - 1];
+        const to = from && action.arrow
+          ? neighbourToward(this.model.nodes, this.model.edges.values(), from, action.arrow, this.shownFilter())
+          : null;
+        if (to) void this.select(to, { focus: true, from: "canvas" });
+        else if (!from || !action.arrow) this.canvas.panBy(action.dx, action.dy);
+        break;
+      }
       case "tidy": void this.tidy(); break;
       case "escape":
         if (this.help.open) this.help.toggle(false);
