@@ -95,6 +95,19 @@ describe("accessibility of the explorer (axe-core)", { timeout: 150_000 }, () =>
       assert.ok(vx * dx + vy * dy > 0, `${key} went that way (${vx}, ${vy})`);
     }
     assert.ok(moves > 0, "some arrow moved the selection");
+    // The breadcrumb: a verification of the claim sits under it; its crumb goes back to it.
+    const verification = view.edges.find((e) => e.target === claim && e.type === "VALIDATES")?.source;
+    assert.ok(verification, "the claim has a verification");
+    await page.evaluate((id) => window.provex.select(id), verification);
+    const crumbs = page.getByTestId("breadcrumb");
+    await until(async () => (await crumbs.locator('[aria-current="location"]').getAttribute("data-id")) === verification, { what: "the breadcrumb of the verification" });
+    assert.equal(await crumbs.getByTestId("crumb-graph").textContent(), GRAPH);
+    assert.equal(await crumbs.getByTestId("crumb-claim").getAttribute("data-id"), claim);
+    // Activated from the keyboard, as a keyboard user would.
+    await crumbs.getByTestId("crumb-claim").focus();
+    await page.keyboard.press("Enter");
+    await until(async () => (await selected()) === claim, { what: "the claim crumb selects the claim" });
+    assert.deepEqual(await violations('[data-testid="breadcrumb"]'), [], "breadcrumb");
     // Tab walks through the controls: the search box, the legend and the panels' tabs are on its way.
     await page.evaluate(() => document.body.focus());
     const reached = new Set();

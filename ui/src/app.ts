@@ -34,6 +34,7 @@ import { Tabs } from "./ui/tabs";
 import { applyTheme, initialTheme } from "./ui/theme";
 import { Toasts } from "./ui/toast";
 import { TopBar, type TopBarHost } from "./ui/topbar";
+import { Breadcrumb } from "./ui/breadcrumb";
 import { Welcome, graphNameFor, welcomed, type WelcomeHost } from "./ui/welcome";
 import { inTauri } from "./backends";
 
@@ -50,6 +51,7 @@ export class App implements
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
+  private readonly breadcrumb: Breadcrumb;
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
   canvas!: GraphCanvasApi;
@@ -99,6 +101,8 @@ export class App implements
     this.canvasArea = new CanvasArea(this, this.theme);
     this.welcome = new Welcome(this, inTauri());
     this.canvasArea.el.appendChild(this.welcome.el);
+    this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
+
     this.notice = new NeighbourhoodNotice(this);
     this.selected = new NodeSelection(this, this.details, this.trail);
     this.tabs = new Tabs({
@@ -161,7 +165,7 @@ export class App implements
         this.notice.el,
         h("main", { class: "workspace" },
           this.canvasArea.el,
-          h("aside", { class: "side" }, this.tabs.bar, this.tabs.bodies)),
+          h("aside", { class: "side" }, this.breadcrumb.el, this.tabs.bar, this.tabs.bodies)),
         this.statusbar.el),
       this.toasts.el,
       this.help.el);
@@ -378,6 +382,13 @@ export class App implements
    *  Resolves when the panels have loaded. */
   select(id: string | null, opts: SelectOptions = {}): Promise<void> {
     return this.selected.select(id, opts);
+  }
+
+  selectionChanged(ids: string[]): void {
+    const id = ids[ids.length - 1];
+    const node = id ? this.model.nodes.get(id) ?? null : null;
+    const claim = id ? statementFor(this.model, id) : null;
+    this.breadcrumb.render(this.graph, node, claim ? this.model.nodes.get(claim) ?? null : null);
   }
 
   clearSelection(): void {
