@@ -78,8 +78,10 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
     for (const kind of ["shape", "badge", "edge"]) assert.ok(kinds.filter((k) => k === kind).length >= 4, `${kind} rows: ${kinds}`);
     // The badges of the claims on the canvas are all explained, each with its mark.
     const view = await h.api(`/api/graphs/${GRAPH}/view`);
-    const marks = await legend.locator('.legend-row[data-kind="badge"] text').allTextContents();
+    const marks = (await legend.locator('.legend-row[data-kind="badge"]').allTextContents()).map((t) => t.trim()[0]);
     assert.equal(new Set(marks).size, marks.length, `distinct marks: ${marks}`);
+    const shapes = await legend.locator('.legend-row[data-kind="badge"] .badge').evaluateAll((bs) => bs.map((b) => b.dataset.shape));
+    assert.equal(new Set(shapes).size, shapes.length, `distinct badge shapes: ${shapes}`);
     assert.ok(view.nodes.some((n) => n.status === "invalid") && marks.includes("✗"), "an invalid signature has its mark");
     await artifact(page, "legend.png");
     await page.keyboard.press("l");

@@ -4,7 +4,7 @@
 // @vitest-environment jsdom
 
 import { describe, expect, it } from "vitest";
-import { STATUS_GLYPH, palette } from "../src/canvas/style";
+import { BADGE_SHAPE, STATUS_GLYPH, palette } from "../src/canvas/style";
 import { BADGES, EDGES, Legend, SHAPES } from "../src/ui/legend";
 import { graphNameFor } from "../src/ui/welcome";
 
@@ -23,8 +23,10 @@ describe("legend", () => {
       }
       for (const r of rows("badge")) {
         const key = Number((r as HTMLElement).dataset.key);
-        expect(r.querySelector("circle")?.getAttribute("fill")).toBe(pal.status[key]);
-        expect(r.querySelector("text")?.textContent).toBe(STATUS_GLYPH[key]);
+        const badge = r.querySelector(".badge");
+        expect(badge?.getAttribute(BADGE_SHAPE[key] === "ring" ? "stroke" : "fill")).toBe(pal.status[key]);
+        expect(badge?.getAttribute("data-shape")).toBe(BADGE_SHAPE[key]);
+        expect(r.textContent?.startsWith(STATUS_GLYPH[key])).toBe(true);
       }
       for (const r of rows("edge")) {
         const key = Number((r as HTMLElement).dataset.key);
@@ -33,10 +35,13 @@ describe("legend", () => {
     }
   });
 
-  it("tells badges apart without colour: each has its own mark", () => {
+  it("tells badges apart without colour: each has its own shape and mark", () => {
     const marks = BADGES.map((b) => STATUS_GLYPH[b.status]);
     expect(marks.every((m) => m && m.trim().length > 0)).toBe(true);
     expect(new Set(marks).size).toBe(marks.length);
+    const shapes = BADGES.map((b) => BADGE_SHAPE[b.status]);
+    expect(new Set(shapes).size).toBe(shapes.length);
+    for (const s of shapes) expect(["disc", "diamond", "square", "ring"]).toContain(s);
   });
 
   it("opens and closes, saying so to assistive technology", () => {

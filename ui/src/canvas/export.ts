@@ -3,7 +3,7 @@
 //! compositing the WebGL frame with the text overlay.
 
 import { EDGE_STRIDE, EFLAGS, EKIND, Flag, NFLAGS, NH, NODE_STRIDE, NSHAPE, NSTATUS, NW, type Scene } from "./scene";
-import { HOUSE_ROOF, ROUNDED_RADIUS, Shape, STATUS_GLYPH, boundaryDistance, type Palette } from "./style";
+import { HOUSE_ROOF, ROUNDED_RADIUS, Shape, STATUS_GLYPH, badgeSvg, boundaryDistance, type Palette } from "./style";
 
 export interface SvgNode {
   id: string;
@@ -96,7 +96,7 @@ function badgeElement(n: SvgNode, pal: Palette): string {
   }
   const colour = pal.status[n.status] ?? pal.status[4];
   const glyph = br >= 4 ? `<text class="badge-glyph" x="${num(n.x + bx)}" y="${num(n.y + by)}" font-size="${num(br * 1.35)}" font-weight="bold" fill="${pal.background}" text-anchor="middle" dominant-baseline="central">${escapeXml(STATUS_GLYPH[n.status] ?? "")}</text>` : "";
-  return `<circle class="badge" cx="${num(n.x + bx)}" cy="${num(n.y + by)}" r="${num(br)}" fill="${colour}" stroke="${pal.background}" stroke-width="1"/>${glyph}`;
+  return `${badgeSvg(n.status, n.x + bx, n.y + by, br, colour, pal.background)}${glyph}`;
 }
 
 /** A standalone SVG document of these nodes and edges, framed around them. */

@@ -2,7 +2,7 @@
 // same palette, shapes and glyphs the canvas uses (canvas/style.ts), so the two cannot drift
 // apart; a button in the canvas's corner opens and closes it (and `L`).
 
-import { HOUSE_ROOF, STATUS_GLYPH, Shape, Status, EdgeKind, palette, type Palette } from "../canvas/style";
+import { HOUSE_ROOF, STATUS_GLYPH, Shape, Status, EdgeKind, badgeSvg, palette, type Palette } from "../canvas/style";
 import type { Theme } from "../canvas/types";
 import { h } from "./dom";
 
@@ -58,9 +58,9 @@ function shapeSwatch(shape: number, pal: Palette): SVGElement {
 }
 
 function badgeSwatch(status: number, pal: Palette): SVGElement {
-  const glyph = svg("text", { x: 17, y: 14.5, "text-anchor": "middle", "font-size": 12, "font-weight": "bold", fill: pal.background });
-  glyph.textContent = STATUS_GLYPH[status] ?? "";
-  return swatch(svg("circle", { cx: 17, cy: 10, r: 8, fill: pal.status[status] }), glyph);
+  const s = swatch();
+  s.innerHTML = badgeSvg(status, 17, 10, 8, pal.status[status], pal.background);
+  return s;
 }
 
 function edgeSwatch(kind: number, pal: Palette): SVGElement {
@@ -106,7 +106,7 @@ export class Legend {
       h("h3", null, "Shapes"),
       h("ul", { class: "legend-list" }, SHAPES.map((s) => row("shape", s.shape, shapeSwatch(s.shape, pal), s.name, s.what))),
       h("h3", null, "Signature badges"),
-      h("p", { class: "hint" }, "The badge sits on a node's top right; its mark tells the status without the colour."),
+      h("p", { class: "hint" }, "The badge sits on a node's top right; its shape (and, zoomed in, its mark) tells the status without the colour."),
       h("ul", { class: "legend-list" }, BADGES.map((b) => row("badge", b.status, badgeSwatch(b.status, pal), `${STATUS_GLYPH[b.status]} ${b.name}`))),
       h("h3", null, "Edges"),
       h("ul", { class: "legend-list" }, EDGES.map((e) => row("edge", e.kind, edgeSwatch(e.kind, pal), e.name))),
