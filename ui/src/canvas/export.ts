@@ -3,7 +3,7 @@
 //! compositing the WebGL frame with the text overlay.
 
 import { EDGE_STRIDE, EFLAGS, EKIND, Flag, NFLAGS, NH, NODE_STRIDE, NSHAPE, NSTATUS, NW, type Scene } from "./scene";
-import { HOUSE_ROOF, ROUNDED_RADIUS, Shape, STATUS_GLYPH, badgeSvg, boundaryDistance, type Palette } from "./style";
+import { BADGE_RADIUS, HOUSE_ROOF, ROUNDED_RADIUS, Shape, STATUS_GLYPH, badgeSvg, boundaryDistance, type Palette } from "./style";
 
 export interface SvgNode {
   id: string;
@@ -81,7 +81,7 @@ function shapeElement(n: SvgNode, fill: string, stroke: string): string {
 function badgeElement(n: SvgNode, pal: Palette): string {
   if (n.status <= 0) return "";
   const hw = n.w / 2, hh = n.h / 2;
-  const br = Math.min(Math.min(hw, hh) * 0.32, 8);
+  const br = Math.min(Math.min(hw, hh) * BADGE_RADIUS, 8);
   if (br < 1) return "";
   let bx: number, by: number;
   if (n.shape === Shape.Ellipse) {

@@ -4,7 +4,7 @@
 
 import type { Camera } from "./camera";
 import { EFLAGS, EDGE_STRIDE, Flag, NFLAGS, NH, NODE_STRIDE, NSHAPE, NSTATUS, NW, type Scene } from "./scene";
-import { HOUSE_ROOF, STATUS_GLYPH, Shape, type Palette } from "./style";
+import { BADGE_RADIUS, HOUSE_ROOF, STATUS_GLYPH, Shape, type Palette } from "./style";
 
 /** Node labels appear when a node is at least this tall on screen (CSS px). */
 export const LABEL_MIN_HEIGHT = 16;
@@ -107,7 +107,7 @@ export class LabelLayer {
   private drawGlyph(ctx: CanvasRenderingContext2D, status: number, shape: number, sx: number, sy: number,
     hw: number, hh: number, pal: Palette): void {
     if (status <= 0) return;
-    const br = Math.min(Math.min(hw, hh) * 0.32, 8);
+    const br = Math.min(Math.min(hw, hh) * BADGE_RADIUS, 8);
     if (br < 5.5) return;
     let bx: number, by: number;
     if (shape === Shape.Ellipse) {

@@ -8,7 +8,7 @@
 //! edge program draws only their heads (three of its nine vertices) and the short edges.
 
 import { GLOW_SECONDS } from "./scene";
-import { HOUSE_ROOF, ROUNDED_RADIUS, hexToRgba, type Palette } from "./style";
+import { BADGE_RADIUS, HOUSE_ROOF, ROUNDED_RADIUS, hexToRgba, type Palette } from "./style";
 import { ListTexture, linkProgram, type DataTexture, type GLContext, type Program, VertexIds } from "./gl";
 import type { VisibleSet } from "./culling";
 import { LineProgram } from "./lines";
@@ -175,7 +175,7 @@ void main() {
   float glow = (age >= 0.0 && age < ${GLOW_SECONDS.toFixed(3)}) ? 1.0 - age / ${GLOW_SECONDS.toFixed(3)} : 0.0;
   float ring = (bit(flags, 4.0) + bit(flags, 16.0)) > 0.5 ? 7.0 * u_px : 0.0;
   float gpad = glow > 0.0 ? max(min(hs.x, hs.y) * 0.9, 18.0 * u_px) : 0.0;
-  float bpad = box.w > 0.5 ? min(hs.x, hs.y) * 0.2 : 0.0;
+  float bpad = box.w > 0.5 ? min(hs.x, hs.y) * 0.3 : 0.0;
   float pad = max(max(ring, gpad), bpad) + 1.5 * u_px;
   vec2 local = corner * (hs + pad);
   v_local = local;
@@ -249,7 +249,7 @@ void main() {
   float edge = smoothstep(-sw - 0.5 * aa, -sw + 0.5 * aa, d);
   vec4 col = vec4(mix(v_fill.rgb, v_stroke.rgb, edge), 1.0) * fillA;
   if (v_badge.a > 0.0) {
-    float br = min(min(v_half.x, v_half.y) * 0.32, 8.0 * u_css);
+    float br = min(min(v_half.x, v_half.y) * ${BADGE_RADIUS.toFixed(4)}, 8.0 * u_css);
     vec2 bc;
     if (v_shape < 0.5) bc = vec2(v_half.x, -v_half.y) * 0.7071;
     else if (v_shape > 1.5 && v_shape < 2.5) bc = vec2(v_half.x - 0.5 * br, -v_half.y + 2.0 * v_half.y * ${HOUSE_ROOF.toFixed(4)});

@@ -42,6 +42,10 @@ export function statusCode(status: string | null | undefined): StatusCode {
 /** A glyph for the badge when it is large enough to read. */
 export const STATUS_GLYPH: readonly string[] = ["", "✓", "✗", "?", "–"];
 
+/** A badge's radius as a share of its node's smaller half-size (capped at 8 CSS px): large
+ *  enough that its shape reads in the first view. */
+export const BADGE_RADIUS = 0.45;
+
 /** The badge's shape by status, so that no status is told by colour alone (the node shader,
  *  the SVG export and the legend draw these): valid a disc, invalid a diamond, an unknown
  *  key a square, unsigned a ring. */
