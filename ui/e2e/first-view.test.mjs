@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, runDemo, start, statusCounts, until } from "./harness.mjs";
+import { ROOT, artifact, nodeOnPage, runDemo, start, statusCounts, until } from "./harness.mjs";
 import { decodePng, drawnExtent } from "./png.mjs";
 
 const GRAPH = "council";
@@ -65,6 +65,23 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
     const shot = await artifact(page, "first-view-light.png");
     await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
     await copyFile(shot, join(ROOT, "docs/screenshots/first-view-light.png"));
+  });
+
+  it("a hover card gives a claim's essentials: its text, author and signature status", async () => {
+    const labels = await page.evaluate(() => window.provex.canvas.drawnLabels());
+    const id = labels.find((l) => claims.has(l.id))?.id;
+    assert.ok(id, "a claim is on screen");
+    const at = await nodeOnPage(page, id);
+    await page.mouse.move(at.x, at.y);
+    const card = page.getByTestId("hover-card");
+    await until(async () => (await card.isVisible()) && (await card.getAttribute("data-id")) === id, { what: `the hover card of ${id}` });
+    const node = await h.api(`/api/graphs/${GRAPH}/node?id=${encodeURIComponent(id)}`);
+    const text = await card.textContent();
+    const status = node.properties.signature_status;
+    assert.ok(status && text.includes(`signature ${status}`), `the card says the signature is ${status}: ${text}`);
+    assert.ok(text.includes("Statement"), text);
+    await page.mouse.move(2, 2);
+    await until(async () => !(await card.isVisible()), { what: "the card gone when the pointer leaves" });
   });
 
   it("the legend opens from its button and with L, and explains shapes, badges and edges", async () => {

@@ -35,6 +35,7 @@ import { applyTheme, initialTheme } from "./ui/theme";
 import { Toasts } from "./ui/toast";
 import { TopBar, type TopBarHost } from "./ui/topbar";
 import { Breadcrumb } from "./ui/breadcrumb";
+import { HoverCard } from "./ui/hover-card";
 import { Welcome, graphNameFor, welcomed, type WelcomeHost } from "./ui/welcome";
 import { inTauri } from "./backends";
 
@@ -52,6 +53,7 @@ export class App implements
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
   private readonly breadcrumb: Breadcrumb;
+  private readonly hoverCard = new HoverCard();
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
   canvas!: GraphCanvasApi;
@@ -101,6 +103,7 @@ export class App implements
     this.canvasArea = new CanvasArea(this, this.theme);
     this.welcome = new Welcome(this, inTauri());
     this.canvasArea.el.appendChild(this.welcome.el);
+    this.canvasArea.el.appendChild(this.hoverCard.el);
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
 
     this.notice = new NeighbourhoodNotice(this);
@@ -132,7 +135,12 @@ export class App implements
     this.buildLayout();
     const made = createCanvas(this.canvasArea.el, {
       onSelect: (id, additive) => void this.select(id, { additive, from: "canvas" }),
-      onHover: (id) => this.statusbar.hover(id ? this.model.nodes.get(id) ?? null : null),
+      onHover: (id) => {
+        const n = id ? this.model.nodes.get(id) ?? null : null;
+        this.statusbar.hover(n);
+        const area = this.canvasArea.el;
+        this.hoverCard.show(n, id ? this.canvas.screenPosition(id) : null, area.clientWidth, area.clientHeight, this.names);
+      },
       onActivate: (id) => void this.activate(id),
     }, this.theme);
     this.canvas = made.canvas;
