@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, nodeOnPage, runDemo, start, statusCounts, until } from "./harness.mjs";
+import { ROOT, artifact, canvasBox, nodeOnPage, runDemo, start, statusCounts, until } from "./harness.mjs";
 import { decodePng, drawnExtent } from "./png.mjs";
 
 const GRAPH = "council";
@@ -107,6 +107,37 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
     await until(() => legend.isVisible(), { what: "L opens the legend" });
     await toggle.click();
     assert.equal(await legend.isVisible(), false);
+  });
+
+  it("the minimap shows the whole drawing; a click there brings that place to the centre", async () => {
+    const mini = page.getByTestId("minimap");
+    assert.ok(await mini.isVisible(), "the minimap is shown");
+    const view = await h.api(`/api/graphs/${GRAPH}/view`);
+    // A node far from the first view's centre: the one furthest from the claims.
+    const box = await canvasBox(page);
+    const far = await page.evaluate((ids) => {
+      const c = window.provex.canvas;
+      let best = null, dist = -1;
+      for (const id of ids) {
+        const p = c.screenPosition(id);
+        if (!p) continue;
+        const d = Math.hypot(p.x, p.y);
+        if (d > dist) { dist = d; best = id; }
+      }
+      return best;
+    }, view.nodes.map((n) => n.id));
+    const node = view.nodes.find((n) => n.id === far);
+    const at = await page.evaluate(([x, y]) => window.provex.app.minimap.toMini(x, y), [node.x, node.y]);
+    const mb = await mini.boundingBox();
+    await page.mouse.click(mb.x + at.x, mb.y + at.y);
+    // The click lands on whole pixels: within a minimap pixel of the node, in world units.
+    const p = await page.evaluate((id) => window.provex.canvas.screenPosition(id), far);
+    const perPixel = await page.evaluate(() => {
+      const m = window.provex.app.minimap, a = m.toWorld(0, 0), b = m.toWorld(1, 0);
+      return (b.x - a.x) * window.provex.canvas.camera.scale;
+    });
+    const off = Math.hypot(p.x - box.width / 2, p.y - box.height / 2);
+    assert.ok(off <= perPixel + 2, `${far} is ${off.toFixed(1)} px from the centre (a minimap pixel is ${perPixel.toFixed(1)} px)`);
   });
 
   it("fitted whole, the graph is packed to the canvas's shape, not a strip", async () => {

@@ -36,6 +36,8 @@ import { Toasts } from "./ui/toast";
 import { TopBar, type TopBarHost } from "./ui/topbar";
 import { Breadcrumb } from "./ui/breadcrumb";
 import { HoverCard } from "./ui/hover-card";
+import { Minimap } from "./ui/minimap";
+import { palette } from "./canvas/style";
 import { Welcome, graphNameFor, welcomed, type WelcomeHost } from "./ui/welcome";
 import { inTauri } from "./backends";
 
@@ -54,6 +56,7 @@ export class App implements
   readonly welcome: Welcome;
   private readonly breadcrumb: Breadcrumb;
   private readonly hoverCard = new HoverCard();
+  readonly minimap = new Minimap({ centerOn: (x, y) => this.canvas.centerOn(x, y) });
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
   canvas!: GraphCanvasApi;
@@ -104,6 +107,8 @@ export class App implements
     this.welcome = new Welcome(this, inTauri());
     this.canvasArea.el.appendChild(this.welcome.el);
     this.canvasArea.el.appendChild(this.hoverCard.el);
+    this.canvasArea.el.appendChild(this.minimap.el);
+    this.minimap.setColours(minimapColours(this.theme));
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
 
     this.notice = new NeighbourhoodNotice(this);
@@ -124,6 +129,7 @@ export class App implements
     });
     // After live changes: filters' value lists, and the open trail when results arrived.
     this.refresh = new Coalesced(REFRESH_MS, () => {
+      this.minimap.setNodes(this.model.nodes.values());
       this.topbar.refreshFilters();
       this.walkthrough.graphChanged();
       if (this.trail.isStale()) void this.trail.refresh();
@@ -142,6 +148,7 @@ export class App implements
         this.hoverCard.show(n, id ? this.canvas.screenPosition(id) : null, area.clientWidth, area.clientHeight, this.names);
       },
       onActivate: (id) => void this.activate(id),
+      onView: (v) => this.minimap.setView(v),
     }, this.theme);
     this.canvas = made.canvas;
     if (made.problem) this.canvasArea.showMessage(made.problem);
@@ -238,6 +245,7 @@ export class App implements
     this.model.applyView(view);
     const nodes = this.model.nodeList();
     this.canvas.setGraph(nodes, this.model.edgeList(), view.mode === "whole" ? focusIds(nodes) : []);
+    this.minimap.setNodes(nodes);
     this.canvasArea.forgetOffscreen();
     if (switching) this.clearSelection();
     else this.selected.keepDrawn();
@@ -361,6 +369,7 @@ export class App implements
       case "moves":
         this.canvas.applyMoves(change.moves, 600);
         this.statusbar.render();
+        this.refresh.schedule();
         break;
       case "batch": {
         const nodes = [...change.added, ...change.updated];
@@ -472,6 +481,7 @@ export class App implements
     applyTheme(theme);
     this.canvas.setTheme(theme);
     this.canvasArea.legend.setTheme(theme);
+    this.minimap.setColours(minimapColours(theme));
     this.topbar.renderTheme();
   }
 
@@ -516,4 +526,10 @@ export class App implements
       case "legend": this.canvasArea.legend.setOpen(!this.canvasArea.legend.isOpen); break;
     }
   }
+}
+
+/** The minimap's colours in a theme: the canvas's selection colour outlines the view. */
+function minimapColours(theme: Theme): { node: string, view: string, background: string } {
+  const pal = palette(theme);
+  return { node: theme === "dark" ? "#8c95a5" : "#6b7585", view: pal.selection, background: `${pal.background}d9` };
 }

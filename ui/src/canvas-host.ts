@@ -33,6 +33,7 @@ export class NullCanvas implements GraphCanvasApi {
   setSelection(_ids: string[]): void {}
   focus(_id: string, _animateMs?: number): void {}
   fit(): void {}
+  centerOn(_x: number, _y: number): void {}
   zoomBy(_factor: number): void {}
   panBy(_dx: number, _dy: number): void {}
   setTheme(_theme: Theme): void {}

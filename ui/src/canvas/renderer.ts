@@ -226,6 +226,7 @@ export class GraphCanvas implements GraphCanvasApi {
     const cameraMoving = this.camera.step(t0);
     const time = (t0 - this.epoch) / 1000;
     this.draw(time);
+    this.events.onView?.(this.camera.visibleBounds(this.viewRect));
     const t1 = now();
     // While frames follow each other the time between them is what the eye sees (it
     // includes compositing and the GPU); a frame on its own counts its drawing time.
@@ -405,6 +406,12 @@ export class GraphCanvas implements GraphCanvasApi {
       scale: this.camera.scale < 0.75 ? 1 : this.camera.scale,
     };
     this.camera.animateTo(target, animateMs, now());
+    this.requestRender();
+  }
+
+  centerOn(x: number, y: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    this.camera.set({ x, y, scale: this.camera.scale });
     this.requestRender();
   }
 

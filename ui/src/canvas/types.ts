@@ -11,6 +11,8 @@ export interface CanvasEvents {
   onHover?(id: string | null): void;
   /** Double click on a node: the app expands it (large graphs) or opens its trail. */
   onActivate?(id: string): void;
+  /** After a frame: the world rectangle on screen (the minimap follows it). */
+  onView?(view: { minX: number, minY: number, maxX: number, maxY: number }): void;
 }
 
 export interface FrameStats {
@@ -40,6 +42,8 @@ export interface GraphCanvasApi {
   /** Centres on a node, zooming in if far out. */
   focus(id: string, animateMs?: number): void;
   fit(): void;
+  /** Moves the view (no zoom) so that the world point (x, y) is at its centre. */
+  centerOn(x: number, y: number): void;
   zoomBy(factor: number): void;
   panBy(dx: number, dy: number): void;
   setTheme(theme: Theme): void;
