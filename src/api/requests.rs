@@ -40,6 +40,13 @@ pub struct ViewRequest {
     /// Most nodes drawn whole; above it the view is a neighbourhood (default 50,000).
     #[serde(default)]
     pub limit: Option<u32>,
+    /// Width of the screen area the view is drawn in (any unit, with `viewport_height`): a
+    /// graph's drawing is packed to its aspect ratio when it is first laid out (default 3:2).
+    #[serde(default)]
+    pub viewport_width: Option<u32>,
+    /// Height of that screen area.
+    #[serde(default)]
+    pub viewport_height: Option<u32>,
 }
 
 /// Everything a node came from (`up`) or that came from it (`down`).

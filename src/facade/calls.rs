@@ -121,8 +121,16 @@ impl Handlers for Call<'_> {
     }
 
     async fn view(&self, req: ViewRequest) -> Result<View> {
-        let live =
-            LiveViewRequest { root: req.root.filter(|r| !r.is_empty()), depth: req.depth, limit: req.limit };
+        let aspect = match (req.viewport_width, req.viewport_height) {
+            (Some(w), Some(h)) if w > 0 && h > 0 => Some(f64::from(w) / f64::from(h)),
+            _ => None,
+        };
+        let live = LiveViewRequest {
+            root: req.root.filter(|r| !r.is_empty()),
+            depth: req.depth,
+            limit: req.limit,
+            aspect,
+        };
         let view = self.provex.view(&req.graph, live).await?;
         if let Some(host) = self.host {
             host.showing(&req.graph);

@@ -68,6 +68,11 @@ pub struct LayoutOptions {
     /// Put nodes of a later time bucket (distinct `time` value) in later layers,
     /// as far as the edges allow.
     pub align_by_time: bool,
+    /// Fold the drawing into strips stacked along the flow, so that its width over its height
+    /// (in drawing units, time flowing down) comes near this ratio (a viewport's width over its
+    /// height); `None` keeps one strip.
+    #[serde(default)]
+    pub aspect: Option<f64>,
 }
 
 impl Default for LayoutOptions {
@@ -78,6 +83,7 @@ impl Default for LayoutOptions {
             layer_spacing: 50.0,
             component_spacing: 40.0,
             align_by_time: false,
+            aspect: None,
         }
     }
 }

@@ -10,6 +10,13 @@
 //! Adjustment and the Mental Map", J. Visual Languages & Computing 6(2), 1995; anchoring as in
 //! North, "Incremental Layout in DynaDAG", GD 1995). The weakest anchor whose result changes the
 //! order of at most 5% of same-layer pairs wins; full anchoring keeps the order exactly.
+//!
+//! With [`LayoutOptions::aspect`] the drawing is packed (`fold.rs`) when it is loaded and at
+//! each tidy-up; appends are placed in the unfolded plane and shown through the same fold, so
+//! nothing placed moves. Each row blocks the fold's cuts (a zero-width taken interval, where no
+//! node covers the cut already), so no new node straddles two pieces; layers made after a fold
+//! are deeper than its shelves, so their rows only take nodes in the last piece (one blocked
+//! interval covers the others).
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
@@ -20,12 +27,18 @@ use petgraph::graph::NodeIndex;
 use serde::{Deserialize, Serialize};
 
 use super::error::LayoutError;
+use super::fold::Fold;
 use super::graph::{LayoutEdge, LayoutGraph, LayoutNode, LayoutOptions};
 use super::metrics::{crossings, order_changes, width};
 use super::output::Layout;
-use super::pipeline::{assemble, edge_list, full, full_placement, place, sizes, Placement};
+use super::pipeline::{
+    assemble, choose_fold, edge_list, fold_placement, full, full_placement, place, sizes, Placement,
+};
 
 const GAP_PROBES: usize = 16;
+/// The `taken` entry of a row that blocks every piece but the last (see the module docs); the
+/// entries that block cuts count down from the one below it.
+const BLOCKER: u32 = u32::MAX;
 /// Anchor weights tried by tidy-up, weakest first.
 const ANCHORS: [f64; 5] = [0.0, 0.4, 0.7, 0.9, 1.0];
 /// Largest share of same-layer pairs a tidy-up may reorder.
@@ -151,6 +164,9 @@ pub struct Incremental {
     routes: Vec<Vec<[f64; 2]>>,
     reversed: Vec<bool>,
     band: f64,
+    /// How the drawing is shown, and how many rows there were when it was chosen.
+    fold: Fold,
+    fold_rows: usize,
 }
 
 impl Incremental {
@@ -166,6 +182,8 @@ impl Incremental {
             routes: Vec::new(),
             reversed: Vec::new(),
             band: 0.0,
+            fold: Fold::default(),
+            fold_rows: 0,
         }
     }
 
@@ -208,6 +226,17 @@ impl Incremental {
             let half = size / 2.0;
             self.rows[self.layer[v] as usize].taken.insert((Key(c - half), v as u32), c + half);
         }
+        self.fold = choose_fold(&placed, &cross_size, &self.opts);
+        self.fold_rows = self.rows.len();
+        for row in &mut self.rows {
+            for (j, &cut) in self.fold.cuts().iter().enumerate() {
+                let covered =
+                    row.taken.range(..=(Key(cut), u32::MAX)).next_back().is_some_and(|(_, &r)| r > cut);
+                if !covered {
+                    row.taken.insert((Key(cut), BLOCKER - 1 - j as u32), cut);
+                }
+            }
+        }
         self.cross = placed.cross;
         self.routes = placed.routes;
     }
@@ -219,14 +248,23 @@ impl Incremental {
 
     /// The current drawing.
     pub fn layout(&self) -> Layout {
-        let placed = Placement {
+        let folded = fold_placement(&self.fold, &self.placement(), &edge_list(&self.graph));
+        assemble(&self.graph, &self.opts, &self.layer, &folded, &self.reversed)
+    }
+
+    /// The current drawing before folding.
+    fn unfolded(&self) -> Layout {
+        assemble(&self.graph, &self.opts, &self.layer, &self.placement(), &self.reversed)
+    }
+
+    fn placement(&self) -> Placement {
+        Placement {
             cross: self.cross.clone(),
             along: self.layer.iter().map(|&l| self.rows[l as usize].centre).collect(),
             routes: self.routes.clone(),
             layer_centre: Vec::new(),
             layer_thick: Vec::new(),
-        };
-        assemble(&self.graph, &self.opts, &self.layer, &placed, &self.reversed)
+        }
     }
 
     /// Appends a batch of nodes and edges (edges may join new and already placed nodes) and
@@ -363,7 +401,8 @@ impl Incremental {
         Ok((0..k)
             .map(|i| {
                 let v = base + i;
-                let [x, y] = self.opts.to_xy(self.cross[v], self.rows[self.layer[v] as usize].centre);
+                let [c, a] = self.fold.map([self.cross[v], self.rows[self.layer[v] as usize].centre]);
+                let [x, y] = self.opts.to_xy(c, a);
                 Placed { id: self.graph[NodeIndex::new(v)].id.clone(), x, y, layer: self.layer[v] }
             })
             .collect())
@@ -379,7 +418,11 @@ impl Incremental {
                 Some(r) => r.centre + r.thick / 2.0 + self.opts.layer_spacing + self.band / 2.0,
                 None => self.band / 2.0,
             };
-            self.rows.push(Row { centre, thick: self.band, taken: BTreeMap::new() });
+            let mut taken = BTreeMap::new();
+            if let Some(last) = self.fold.last_start().filter(|_| self.rows.len() >= self.fold_rows) {
+                taken.insert((Key(-f64::MAX / 4.0), BLOCKER), last);
+            }
+            self.rows.push(Row { centre, thick: self.band, taken });
         }
         let gap = self.opts.node_spacing;
         let row = &mut self.rows[layer as usize];
@@ -432,7 +475,8 @@ impl Incremental {
     /// Re-lays the graph with layers kept and order anchored to the current one (at most 5% of
     /// same-layer pairs change order), adopts it, and returns every node that moved.
     pub fn tidy_up(&mut self) -> Vec<Move> {
-        let before = self.layout();
+        let shown = self.layout();
+        let before = self.unfolded();
         let (cross_size, along_size) = sizes(&self.graph, &self.opts);
         let edges = edge_list(&self.graph);
         let mut chosen = None;
@@ -454,9 +498,10 @@ impl Incremental {
                 break;
             }
         }
-        let (placed, after) = chosen.expect("the full anchor always qualifies");
+        let (placed, _) = chosen.expect("the full anchor always qualifies");
         self.adopt(placed);
-        before
+        let after = self.layout();
+        shown
             .nodes
             .iter()
             .zip(&after.nodes)

@@ -12,7 +12,8 @@
 //!   network simplex is not used; optional time buckets), dummy nodes (`proper.rs`), crossing
 //!   reduction (`ordering.rs`: DFS start, barycentre sweeps + transposition), coordinates
 //!   (`coords.rs`: Brandes & Köpf 2001, node sizes respected), components packed side by side and
-//!   polyline edge routes through the dummy points (`pipeline.rs`).
+//!   polyline edge routes through the dummy points (`pipeline.rs`), and with
+//!   [`LayoutOptions::aspect`] the row folded into strips stacked like lines of text (`fold.rs`).
 //!
 //! Coordinates: `x`, `y` are node centres; with [`Direction::Down`] layers are rows (y grows
 //! with the layer), with [`Direction::Right`] they are columns.
@@ -33,6 +34,7 @@ mod adjacency;
 mod coords;
 mod cycles;
 mod error;
+mod fold;
 mod graph;
 mod incremental;
 mod io;

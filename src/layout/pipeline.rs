@@ -5,7 +5,8 @@ use petgraph::visit::EdgeRef as _;
 
 use super::coords;
 use super::cycles::feedback_arcs;
-use super::graph::{LayoutGraph, LayoutOptions};
+use super::fold::{Fold, Span};
+use super::graph::{Direction, LayoutGraph, LayoutOptions};
 use super::layering::assign_layers;
 use super::ordering::{dfs_order, order_by_keys, reduce_crossings};
 use super::output::{EdgeRef, EdgeRoute, Layout, NodePos};
@@ -15,10 +16,74 @@ use super::proper::Proper;
 ///
 /// Deterministic: the same graph (same node and edge index order) gives the same layout, bit for
 /// bit. Connected components are laid out apart and packed side by side, in order of their
-/// lowest node index.
+/// lowest node index; with [`LayoutOptions::aspect`] that row is then folded into strips
+/// (`fold.rs`) to come near the aspect ratio.
 pub fn full(g: &LayoutGraph, opts: &LayoutOptions) -> Layout {
     let (layer, placed, reversed) = full_placement(g, opts);
-    assemble(g, opts, &layer, &placed, &reversed)
+    let (cross_size, _) = sizes(g, opts);
+    let fold = choose_fold(&placed, &cross_size, opts);
+    let folded = fold_placement(&fold, &placed, &edge_list(g));
+    assemble(g, opts, &layer, &folded, &reversed)
+}
+
+/// The fold that brings a placement near [`LayoutOptions::aspect`] (the identity without one).
+pub(crate) fn choose_fold(p: &Placement, cross_size: &[f64], opts: &LayoutOptions) -> Fold {
+    let Some(aspect) = opts.aspect else { return Fold::default() };
+    // `Fold` works in (across, along); with time flowing right, across is the screen's height.
+    let aspect = match opts.direction {
+        Direction::Down => aspect,
+        Direction::Right => 1.0 / aspect,
+    };
+    let nodes: Vec<Span> =
+        p.cross.iter().zip(cross_size).map(|(&c, &s)| (c - s / 2.0, c + s / 2.0)).collect();
+    let edges: Vec<Span> = p
+        .routes
+        .iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| {
+            r.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| (lo.min(q[0]), hi.max(q[0])))
+        })
+        .collect();
+    let depth = p.layer_centre.iter().zip(&p.layer_thick).map(|(c, t)| c + t / 2.0).fold(0.0, f64::max);
+    Fold::choose(&nodes, &edges, depth, aspect, 2.0 * opts.layer_spacing, opts.component_spacing)
+}
+
+/// A placement with `fold` applied: nodes go to their strip, and so do the ends of their
+/// edges' routes; bends go to their own strip.
+pub(crate) fn fold_placement(fold: &Fold, p: &Placement, edges: &[(u32, u32)]) -> Placement {
+    if fold.is_identity() {
+        return p.clone();
+    }
+    let mut cross = Vec::with_capacity(p.cross.len());
+    let mut along = Vec::with_capacity(p.along.len());
+    for (&c, &a) in p.cross.iter().zip(&p.along) {
+        let [c, a] = fold.map([c, a]);
+        cross.push(c);
+        along.push(a);
+    }
+    let routes = p
+        .routes
+        .iter()
+        .zip(edges)
+        .map(|(r, &(u, v))| {
+            let last = r.len().saturating_sub(1);
+            r.iter()
+                .enumerate()
+                .map(|(i, &q)| match i {
+                    0 => fold.map_in(p.cross[u as usize], q),
+                    i if i == last => fold.map_in(p.cross[v as usize], q),
+                    _ => fold.map(q),
+                })
+                .collect()
+        })
+        .collect();
+    Placement {
+        cross,
+        along,
+        routes,
+        layer_centre: p.layer_centre.clone(),
+        layer_thick: p.layer_thick.clone(),
+    }
 }
 
 /// The full layout before conversion to output: layers, placement, reversed-edge flags.
@@ -53,6 +118,7 @@ pub(crate) fn sizes(g: &LayoutGraph, opts: &LayoutOptions) -> (Vec<f64>, Vec<f64
 }
 
 /// Coordinates in (across, along) the layers.
+#[derive(Clone)]
 pub(crate) struct Placement {
     /// Centre across the layers, per node.
     pub cross: Vec<f64>,

@@ -204,6 +204,109 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+
+    /// Packing to an aspect ratio (issue 16): whatever the graph, the ratio or the direction, no
+    /// two nodes overlap, layers and reversed edges are those of the unfolded layout, and the
+    /// result is deterministic.
+    #[test]
+    fn packing_to_an_aspect_ratio_never_overlaps_nodes(
+        (n, edges, widths) in dag(80),
+        extra in prop::collection::vec((0usize..80, 0usize..80), 0..20),
+        aspect in 0.3f64..4.0,
+        right in any::<bool>(),
+    ) {
+        // Some cycles too, so reversed edges and backward routes are folded as well.
+        let edges: Vec<(usize, usize)> = edges.into_iter().chain(extra.into_iter().filter(|&(a, b)| a < n && b < n)).collect();
+        let g = graph(n, &widths, &edges);
+        let direction = if right { Direction::Right } else { Direction::Down };
+        let plain = LayoutOptions { direction, ..LayoutOptions::default() };
+        let opts = LayoutOptions { aspect: Some(aspect), ..plain.clone() };
+        let l = layout::full(&g, &opts);
+        assert_no_overlap(&l);
+        let unfolded = layout::full(&g, &plain);
+        let layers = |l: &Layout| l.nodes.iter().map(|n| n.layer).collect::<Vec<_>>();
+        prop_assert_eq!(layers(&l), layers(&unfolded));
+        prop_assert_eq!(&l.reversed, &unfolded.reversed);
+        prop_assert_eq!(l.to_json(), layout::full(&g, &opts).to_json());
+    }
+
+    /// Streaming into a packed drawing: appends never move a placed node and never overlap one,
+    /// also in layers deeper than the strips were made for; a tidy-up packs again without
+    /// overlaps.
+    #[test]
+    fn appends_to_a_packed_drawing_never_move_or_overlap_nodes(
+        (n, edges, widths) in dag(70),
+        first in 1usize..40,
+        cuts in prop::collection::vec(1usize..6, 1..10),
+        aspect in 0.5f64..2.5,
+    ) {
+        let first = first.min(n);
+        // Edges among the first nodes make the loaded graph; the rest stream in.
+        let mut g = LayoutGraph::new();
+        let ids: Vec<_> = (0..first).map(|i| g.add_node(LayoutNode::new(format!("v{i}"), widths[i % widths.len()], 30.0))).collect();
+        for &(a, b) in edges.iter().filter(|&&(a, b)| a < first && b < first) {
+            g.add_edge(ids[a], ids[b], LayoutEdge::default());
+        }
+        let opts = LayoutOptions { aspect: Some(aspect), ..LayoutOptions::default() };
+        let mut inc = Incremental::from_graph(&g, opts).unwrap();
+        let mut before = inc.layout();
+        assert_no_overlap(&before);
+        let mut start = first;
+        let mut cut = cuts.iter().cycle();
+        while start < n {
+            let end = (start + cut.next().unwrap()).min(n);
+            let nodes: Vec<LayoutNode> = (start..end).map(|v| LayoutNode::new(format!("v{v}"), widths[v % widths.len()], 30.0)).collect();
+            let batch: Vec<EdgeSpec> = edges.iter()
+                .filter(|&&(a, b)| a.max(b) >= start && a.max(b) < end)
+                .map(|&(a, b)| EdgeSpec::new(format!("v{a}"), format!("v{b}")))
+                .collect();
+            let placed = inc.append(nodes, batch).unwrap();
+            let now = inc.layout();
+            let at = positions(&now);
+            for p in &placed { prop_assert_eq!(at[&p.id], (p.x, p.y), "{} is shown where append said", p.id); }
+            let old = positions(&before);
+            for node in &now.nodes {
+                if let Some(&was) = old.get(&node.id) { prop_assert_eq!((node.x, node.y), was, "{} moved", node.id); }
+            }
+            assert_no_overlap(&now);
+            before = now;
+            start = end;
+        }
+        inc.tidy_up();
+        assert_no_overlap(&inc.layout());
+    }
+}
+
+/// A long row of small components, laid out for a square screen, becomes several strips whose
+/// drawing is about as wide as it is high, and each component stays whole in one strip.
+#[test]
+fn many_components_pack_into_rows_near_the_aspect_ratio() {
+    // 60 components: a parent over two children.
+    let edges: Vec<(usize, usize)> = (0..60).flat_map(|c| [(3 * c, 3 * c + 1), (3 * c, 3 * c + 2)]).collect();
+    let g = graph(180, &[60.0, 90.0], &edges);
+    let extent = |l: &Layout| {
+        let lo_x = l.nodes.iter().map(|n| n.x - n.width / 2.0).fold(f64::MAX, f64::min);
+        let hi_x = l.nodes.iter().map(|n| n.x + n.width / 2.0).fold(f64::MIN, f64::max);
+        let lo_y = l.nodes.iter().map(|n| n.y - n.height / 2.0).fold(f64::MAX, f64::min);
+        let hi_y = l.nodes.iter().map(|n| n.y + n.height / 2.0).fold(f64::MIN, f64::max);
+        (hi_x - lo_x) / (hi_y - lo_y)
+    };
+    let row = layout::full(&g, &LayoutOptions::default());
+    assert!(extent(&row) > 50.0, "unfolded: {}", extent(&row));
+    let l = layout::full(&g, &LayoutOptions { aspect: Some(1.0), ..LayoutOptions::default() });
+    let ratio = extent(&l);
+    assert!((0.6..1.6).contains(&ratio), "folded width / height = {ratio}");
+    assert_no_overlap(&l);
+    // Each component's parent sits straight above the middle of its children, in one strip.
+    for c in 0..60 {
+        let (p, a, b) = (&l.nodes[3 * c], &l.nodes[3 * c + 1], &l.nodes[3 * c + 2]);
+        assert!(a.y > p.y && b.y > p.y && a.y - p.y < 200.0, "component {c} is split: {p:?} {a:?} {b:?}");
+        assert!((p.x - (a.x + b.x) / 2.0).abs() < 1e-6, "component {c} is bent");
+    }
+}
+
 #[test]
 fn diamond_snapshot() {
     let g = graph(4, &[40.0], &[(0, 1), (0, 2), (1, 3), (2, 3)]);

@@ -92,3 +92,31 @@ export function pixelStats(img, tolerance = 8) {
   }
   return { colours: counts.size, background: [br, bgG, bb], differing: differing / n };
 }
+
+/**
+ * The share of the image's width and height that its drawing spans: from the first to the last
+ * column (row) holding at least `dense` pixels that differ from the background, so that thin
+ * lines crossing the image (edges) do not count as drawing, and boxes (nodes) do.
+ */
+export function drawnExtent(img, { dense = 12, tolerance = 8 } = {}) {
+  const { data, channels, width, height } = img;
+  const [br, bg, bb] = pixelStats(img, tolerance).background;
+  const cols = new Uint32Array(width), rows = new Uint32Array(height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * channels;
+      const [r, g, b] = channels >= 3 ? [data[i], data[i + 1], data[i + 2]] : [data[i], data[i], data[i]];
+      if (Math.abs(r - br) > tolerance || Math.abs(g - bg) > tolerance || Math.abs(b - bb) > tolerance) {
+        cols[x]++;
+        rows[y]++;
+      }
+    }
+  }
+  const span = (counts) => {
+    const first = counts.findIndex((c) => c >= dense);
+    if (first < 0) return 0;
+    const last = counts.length - 1 - [...counts].reverse().findIndex((c) => c >= dense);
+    return (last - first + 1) / counts.length;
+  };
+  return { x: span(cols), y: span(rows) };
+}

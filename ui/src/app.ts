@@ -10,6 +10,8 @@ import type { Health, Job, StreamMessage } from "./api/contract";
 import { CanvasArea, type CanvasAreaHost } from "./canvas-area";
 import { createCanvas } from "./canvas-host";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
+import { focusIds } from "./canvas/first-view";
+import { neighbourToward } from "./graph/along-edges";
 import { loadView, rememberGraph, wantedGraph } from "./graph-loading";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
 import { GraphModel, type ModelChange } from "./graph/model";
@@ -32,6 +34,12 @@ import { Tabs } from "./ui/tabs";
 import { applyTheme, initialTheme } from "./ui/theme";
 import { Toasts } from "./ui/toast";
 import { TopBar, type TopBarHost } from "./ui/topbar";
+import { Breadcrumb } from "./ui/breadcrumb";
+import { HoverCard } from "./ui/hover-card";
+import { Minimap } from "./ui/minimap";
+import { palette } from "./canvas/style";
+import { Welcome, graphNameFor, welcomed, type WelcomeHost } from "./ui/welcome";
+import { inTauri } from "./backends";
 
 export type { SelectOptions, StreamState, Tab } from "./host";
 
@@ -42,9 +50,15 @@ const REFRESH_MS = 400;
 
 export class App implements
   ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
-  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost {
+  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
+  readonly welcome: Welcome;
+  private readonly breadcrumb: Breadcrumb;
+  private readonly hoverCard = new HoverCard();
+  readonly minimap = new Minimap({ centerOn: (x, y) => this.canvas.centerOn(x, y) });
+  /** Set once start() has opened the first graph: later opens are the user's. */
+  private started = false;
   canvas!: GraphCanvasApi;
   /** The open graph. */
   graph: string | null = null;
@@ -89,7 +103,14 @@ export class App implements
     this.console = new ConsolePanel(this);
     this.topbar = new TopBar(this);
     this.statusbar = new StatusBar(this);
-    this.canvasArea = new CanvasArea(this);
+    this.canvasArea = new CanvasArea(this, this.theme);
+    this.welcome = new Welcome(this, inTauri());
+    this.canvasArea.el.appendChild(this.welcome.el);
+    this.canvasArea.el.appendChild(this.hoverCard.el);
+    this.canvasArea.el.appendChild(this.minimap.el);
+    this.minimap.setColours(minimapColours(this.theme));
+    this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
+
     this.notice = new NeighbourhoodNotice(this);
     this.selected = new NodeSelection(this, this.details, this.trail);
     this.tabs = new Tabs({
@@ -108,6 +129,7 @@ export class App implements
     });
     // After live changes: filters' value lists, and the open trail when results arrived.
     this.refresh = new Coalesced(REFRESH_MS, () => {
+      this.minimap.setNodes(this.model.nodes.values());
       this.topbar.refreshFilters();
       this.walkthrough.graphChanged();
       if (this.trail.isStale()) void this.trail.refresh();
@@ -119,8 +141,14 @@ export class App implements
     this.buildLayout();
     const made = createCanvas(this.canvasArea.el, {
       onSelect: (id, additive) => void this.select(id, { additive, from: "canvas" }),
-      onHover: (id) => this.statusbar.hover(id ? this.model.nodes.get(id) ?? null : null),
+      onHover: (id) => {
+        const n = id ? this.model.nodes.get(id) ?? null : null;
+        this.statusbar.hover(n);
+        const area = this.canvasArea.el;
+        this.hoverCard.show(n, id ? this.canvas.screenPosition(id) : null, area.clientWidth, area.clientHeight, this.names);
+      },
       onActivate: (id) => void this.activate(id),
+      onView: (v) => this.minimap.setView(v),
     }, this.theme);
     this.canvas = made.canvas;
     if (made.problem) this.canvasArea.showMessage(made.problem);
@@ -133,8 +161,14 @@ export class App implements
     const wanted = wantedGraph();
     const graphs = this.topbar.graphs;
     const first = wanted && graphs.includes(wanted) ? wanted : graphs[0] ?? null;
-    if (first) await this.openGraph(first);
-    else this.showEmpty();
+    if (first) {
+      // A first visit that did not ask for a graph gets the welcome over it.
+      if (!welcomed() && !new URL(window.location.href).searchParams.get("graph")) this.welcome.show();
+      await this.openGraph(first);
+    } else {
+      this.showEmpty();
+    }
+    this.started = true;
     void this.jobWatcher.poll();
   }
 
@@ -146,7 +180,7 @@ export class App implements
         this.notice.el,
         h("main", { class: "workspace" },
           this.canvasArea.el,
-          h("aside", { class: "side" }, this.tabs.bar, this.tabs.bodies)),
+          h("aside", { class: "side" }, this.breadcrumb.el, this.tabs.bar, this.tabs.bodies)),
         this.statusbar.el),
       this.toasts.el,
       this.help.el);
@@ -179,6 +213,7 @@ export class App implements
   /** Shows a graph: loads its view, draws it, and follows its stream. */
   async openGraph(graph: string, root?: string, opts: { waitForGraph?: boolean } = {}): Promise<void> {
     const token = ++this.loadToken;
+    if (this.started) this.welcome.hide();
     this.stream.close();
     if (graph !== this.graph) {
       this.expandHistory.length = 0;
@@ -195,7 +230,8 @@ export class App implements
     rememberGraph(graph);
     let view;
     try {
-      view = await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken);
+      const viewport = { width: this.canvasArea.el.clientWidth, height: this.canvasArea.el.clientHeight };
+      view = await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken, viewport);
     } catch (e) {
       if (token !== this.loadToken) return;
       this.toasts.error(e, `Opening graph “${graph}”`);
@@ -207,7 +243,9 @@ export class App implements
     }
     if (token !== this.loadToken) return;
     this.model.applyView(view);
-    this.canvas.setGraph(this.model.nodeList(), this.model.edgeList());
+    const nodes = this.model.nodeList();
+    this.canvas.setGraph(nodes, this.model.edgeList(), view.mode === "whole" ? focusIds(nodes) : []);
+    this.minimap.setNodes(nodes);
     this.canvasArea.forgetOffscreen();
     if (switching) this.clearSelection();
     else this.selected.keepDrawn();
@@ -262,7 +300,45 @@ export class App implements
     this.model.clear();
     this.canvas.setGraph([], []);
     this.statusbar.render();
-    this.canvasArea.showMessage("No graphs yet. Use Ingest to upload a file, follow a growing log, or run the council demo.");
+    this.welcome.show();
+  }
+
+  /** The first-run screen's demo: the council demo into "council", opened on its walkthrough. */
+  async demoWithWalkthrough(): Promise<void> {
+    const graph = "council";
+    try {
+      const job = await this.backend.demo({ graph });
+      this.jobStarted(job);
+      await this.openGraph(graph, undefined, { waitForGraph: true });
+      await this.refreshGraphs();
+      // The walkthrough tells the story of every claim: wait for the demo to write them all
+      // (a second or two; the graph fills in meanwhile).
+      for (let waited = 0; waited < 60_000; waited += 250) {
+        const jobs = await this.backend.jobs();
+        if (jobs.find((j) => j.id === job.id)?.state !== "running") break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      if (this.graph !== graph) return;
+      this.showTab("walkthrough");
+      await this.walkthrough.build(true);
+    } catch (e) {
+      this.toasts.error(e, "Council demo");
+    }
+  }
+
+  /** The first-run screen's "Open a file": uploads it into a graph named after it. */
+  async uploadFile(file: File): Promise<void> {
+    const graph = graphNameFor(file.name);
+    this.toasts.info(`Opening ${file.name} as graph “${graph}”…`, 3000);
+    try {
+      const report = await this.backend.upload({ graph, name: file.name }, file);
+      const rejected = report.rejected > 0 ? `, ${report.rejected} lines rejected` : "";
+      this.toasts.info(`${file.name}: ${report.events} events${rejected}.`, 6000);
+      await this.refreshGraphs();
+      await this.openGraph(graph);
+    } catch (e) {
+      this.toasts.error(e, `Opening ${file.name}`);
+    }
   }
 
   /** Fits the whole graph in view, and forgets new nodes that were out of it. */
@@ -293,6 +369,7 @@ export class App implements
       case "moves":
         this.canvas.applyMoves(change.moves, 600);
         this.statusbar.render();
+        this.refresh.schedule();
         break;
       case "batch": {
         const nodes = [...change.added, ...change.updated];
@@ -324,6 +401,13 @@ export class App implements
     return this.selected.select(id, opts);
   }
 
+  selectionChanged(ids: string[]): void {
+    const id = ids[ids.length - 1];
+    const node = id ? this.model.nodes.get(id) ?? null : null;
+    const claim = id ? statementFor(this.model, id) : null;
+    this.breadcrumb.render(this.graph, node, claim ? this.model.nodes.get(claim) ?? null : null);
+  }
+
   clearSelection(): void {
     this.selected.clear();
   }
@@ -342,6 +426,16 @@ export class App implements
   setTimeline(at: number | null): void {
     this.timelineAt = at;
     this.applyVisibility();
+  }
+
+  /** Whether a node is shown under the filters and the timeline (null: all are). */
+  private shownFilter(): ((id: string) => boolean) | null {
+    const f = visibility(this.filters, this.timelineAt);
+    if (!f) return null;
+    return (id) => {
+      const n = this.model.nodes.get(id);
+      return !!n && f(n);
+    };
   }
 
   applyVisibility(): void {
@@ -386,6 +480,8 @@ export class App implements
     this.theme = theme;
     applyTheme(theme);
     this.canvas.setTheme(theme);
+    this.canvasArea.legend.setTheme(theme);
+    this.minimap.setColours(minimapColours(theme));
     this.topbar.renderTheme();
   }
 
@@ -409,7 +505,16 @@ export class App implements
       case "search": this.topbar.focusSearch(); break;
       case "fit": this.fitView(); break;
       case "zoom": this.canvas.zoomBy(action.factor); break;
-      case "pan": this.canvas.panBy(action.dx, action.dy); break;
+      case "pan": {
+        // With a selection, arrows walk along its edges; without one (or with Shift), they pan.
+        const from = this.selection[this.selection.length - 1];
+        const to = from && action.arrow
+          ? neighbourToward(this.model.nodes, this.model.edges.values(), from, action.arrow, this.shownFilter())
+          : null;
+        if (to) void this.select(to, { focus: true, from: "canvas" });
+        else if (!from || !action.arrow) this.canvas.panBy(action.dx, action.dy);
+        break;
+      }
       case "tidy": void this.tidy(); break;
       case "escape":
         if (this.help.open) this.help.toggle(false);
@@ -418,6 +523,13 @@ export class App implements
         break;
       case "help": this.help.toggle(); break;
       case "theme": this.setTheme(this.theme === "dark" ? "light" : "dark"); break;
+      case "legend": this.canvasArea.legend.setOpen(!this.canvasArea.legend.isOpen); break;
     }
   }
+}
+
+/** The minimap's colours in a theme: the canvas's selection colour outlines the view. */
+function minimapColours(theme: Theme): { node: string, view: string, background: string } {
+  const pal = palette(theme);
+  return { node: theme === "dark" ? "#8c95a5" : "#6b7585", view: pal.selection, background: `${pal.background}d9` };
 }

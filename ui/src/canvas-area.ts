@@ -3,7 +3,9 @@
 // never moves by itself (nothing drawn jumps), so the hint says so and offers to fit.
 
 import type { GraphCanvasApi } from "./canvas/types";
+import type { Theme } from "./canvas/types";
 import { h } from "./ui/dom";
+import { Legend } from "./ui/legend";
 
 /** What the canvas area needs of the app: the canvas, once made. */
 export interface CanvasAreaHost {
@@ -15,10 +17,13 @@ export class CanvasArea {
   private message = h("div", { class: "canvas-message", hidden: true });
   private offscreen = h("button", { class: "offscreen-hint", testid: "offscreen-hint", hidden: true, onclick: () => this.fit() });
   private offscreenCount = 0;
+  readonly legend: Legend;
 
-  constructor(private readonly host: CanvasAreaHost) {
+  constructor(private readonly host: CanvasAreaHost, theme: Theme) {
+    this.legend = new Legend(theme);
     this.el.appendChild(this.message);
     this.el.appendChild(this.offscreen);
+    this.el.appendChild(this.legend.el);
   }
 
   showMessage(text: string): void {

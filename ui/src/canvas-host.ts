@@ -33,6 +33,7 @@ export class NullCanvas implements GraphCanvasApi {
   setSelection(_ids: string[]): void {}
   focus(_id: string, _animateMs?: number): void {}
   fit(): void {}
+  centerOn(_x: number, _y: number): void {}
   zoomBy(_factor: number): void {}
   panBy(_dx: number, _dy: number): void {}
   setTheme(_theme: Theme): void {}
@@ -44,6 +45,9 @@ export class NullCanvas implements GraphCanvasApi {
   }
   toSVG(): string {
     throw new Error("No canvas to export");
+  }
+  drawnLabels(): { id: string, font: number, text: string }[] {
+    return [];
   }
   stats(): FrameStats {
     return { frames: 0, msPerFrame: 0, nodes: this.nodes.size, edges: this.edges };

@@ -7,13 +7,20 @@ import type { View } from "./api/contract";
 /** Depth of the neighbourhood loaded when a node of a large graph is expanded. */
 export const EXPAND_DEPTH = 2;
 
+/** The canvas's size in CSS pixels: the core packs a drawing to its aspect ratio. */
+export interface Viewport { width: number, height: number }
+
 /** The view of `graph` (around `root` if given); with `wait`, when a job has just been
  *  started into a new graph, waits a few seconds for the graph to exist rather than failing
  *  at once. `current()` says whether the load is still wanted. */
-export async function loadView(backend: Pick<Backend, "view">, graph: string, root: string | undefined, wait: boolean, current: () => boolean): Promise<View> {
+export async function loadView(backend: Pick<Backend, "view">, graph: string, root: string | undefined, wait: boolean,
+  current: () => boolean, viewport: Viewport | null = null): Promise<View> {
+  const size = viewport && viewport.width >= 1 && viewport.height >= 1
+    ? { viewport_width: Math.round(viewport.width), viewport_height: Math.round(viewport.height) }
+    : {};
   for (let attempt = 0; ; attempt++) {
     try {
-      return await backend.view(root ? { graph, root, depth: EXPAND_DEPTH } : { graph });
+      return await backend.view(root ? { graph, root, depth: EXPAND_DEPTH, ...size } : { graph, ...size });
     } catch (e) {
       const missing = e instanceof BackendError && /not.?found/i.test(e.code);
       if (!wait || !missing || attempt >= 12 || !current()) throw e;

@@ -15,6 +15,8 @@ export interface SelectionHost {
   showTab(tab: Tab): void;
   /** Re-centres a neighbourhood view on `id`. */
   expand(id: string): Promise<void>;
+  /** The selection changed (the breadcrumb follows it). */
+  selectionChanged(ids: string[]): void;
 }
 
 export class NodeSelection {
@@ -47,6 +49,7 @@ export class NodeSelection {
       this.ids = [id];
     }
     canvas.setSelection(this.ids);
+    this.host.selectionChanged(this.ids);
     const primary = this.ids[this.ids.length - 1];
     if (!primary) {
       this.clear();
@@ -70,6 +73,7 @@ export class NodeSelection {
   clear(): void {
     this.ids = [];
     this.host.canvas.setSelection([]);
+    this.host.selectionChanged([]);
     this.host.canvas.setHighlight(null);
     this.details.clearHighlightNote();
     void this.details.show([]);
@@ -79,6 +83,7 @@ export class NodeSelection {
   keepDrawn(): void {
     this.ids = this.ids.filter((id) => this.host.model.nodes.has(id));
     this.host.canvas.setSelection(this.ids);
+    this.host.selectionChanged(this.ids);
   }
 }
 

@@ -59,8 +59,10 @@ describe("canvas SVG export", () => {
     expect(shapeOf(groups[1]).getAttribute("rx")).toBeNull();
     expect(Number(shapeOf(groups[3]).getAttribute("rx"))).toBeGreaterThan(0);
     expect(shapeOf(groups[2]).getAttribute("points")!.split(" ")).toHaveLength(5);
-    const badges = Array.from(doc.querySelectorAll("circle.badge"));
+    const badges = Array.from(doc.querySelectorAll(".badge"));
     expect(badges.map((b) => b.getAttribute("fill"))).toEqual([pal.status[Status.Valid], pal.status[Status.Bad]]);
+    // Not by colour alone: a valid signature's badge is a disc, an invalid one's a diamond.
+    expect(badges.map((b) => b.getAttribute("data-shape"))).toEqual(["disc", "diamond"]);
     expect(groups[3].getAttribute("opacity")).toBe(String(pal.dimAlpha));
     expect(groups[0].querySelector("text.label")!.textContent).toBe("Label e1");
     expect(groups[0].querySelector("text.badge-glyph")!.textContent).toBe("✓");

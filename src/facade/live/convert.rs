@@ -10,6 +10,9 @@ use crate::store::view::{NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY, TEXT
 
 /// Widest node box, in layout pixels.
 const MAX_WIDTH: f64 = 200.0;
+/// Width of a claim's box: wide enough that its text, not just its type, can be read in the
+/// first view (issue 16).
+const CLAIM_WIDTH: f64 = 320.0;
 
 pub(super) fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
@@ -23,7 +26,12 @@ fn caption(name: &str) -> &str {
 }
 
 pub(super) fn layout_node(id: &str, label: &str, base_type: Option<&str>) -> LayoutNode {
-    let mut n = LayoutNode::new(id, layout::label_width(caption(id)).min(MAX_WIDTH), NODE_HEIGHT);
+    let width = if label == Label::Statement.as_str() {
+        CLAIM_WIDTH
+    } else {
+        layout::label_width(caption(id)).min(MAX_WIDTH)
+    };
+    let mut n = LayoutNode::new(id, width, NODE_HEIGHT);
     n.label = label.to_owned();
     n.base_type = base_type.map(str::to_owned);
     n

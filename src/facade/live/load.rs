@@ -5,17 +5,18 @@ use std::collections::{HashMap, HashSet};
 
 use super::convert::{from_summary, layout_node, place};
 use super::state::GraphView;
+use super::view_layout_options;
 use crate::api::{View, ViewEdge, ViewMode};
 use crate::error::{Error, Result};
 use crate::facade::Provex;
-use crate::layout::{self, Incremental, LayoutGraph, LayoutOptions};
+use crate::layout::{self, Incremental, LayoutGraph};
 use crate::store::view::{NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY, TEXT_KEYS};
 use crate::store::TraceDirection;
 
 impl Provex {
     /// Reads a graph and lays it out (on a blocking thread, holding no lock), then hands
     /// the view its drawing and applies the deltas that arrived meanwhile.
-    pub(super) async fn load_view(&self, graph: &str, view: &GraphView) -> Result<()> {
+    pub(super) async fn load_view(&self, graph: &str, view: &GraphView, aspect: Option<f64>) -> Result<()> {
         let (nodes, edges) = match self.store.view_nodes(graph).await {
             Ok(nodes) => (nodes, self.store.view_edges(graph).await?),
             // A graph nobody wrote yet: an empty view that fills as it is written.
@@ -47,7 +48,7 @@ impl Provex {
             }
         }
         let layout = tokio::task::spawn_blocking(move || {
-            Incremental::from_graph(&g, LayoutOptions::default()).map_err(|e| Error::Server(e.to_string()))
+            Incremental::from_graph(&g, view_layout_options(aspect)).map_err(|e| Error::Server(e.to_string()))
         })
         .await
         .map_err(|e| Error::Server(format!("layout thread: {e}")))??;
@@ -85,8 +86,8 @@ impl Provex {
         root: &str,
         depth: u32,
         limit: u32,
-        total_nodes: u64,
-        total_edges: u64,
+        aspect: Option<f64>,
+        (total_nodes, total_edges): (u64, u64),
     ) -> Result<View> {
         let depth = depth.clamp(1, 10);
         let up = self.trace(graph, root, TraceDirection::Up, depth).await?;
@@ -124,7 +125,7 @@ impl Provex {
                 edges.push(v);
             }
         }
-        let laid = layout::full(&g, &LayoutOptions::default());
+        let laid = layout::full(&g, &view_layout_options(aspect));
         for (v, p) in nodes.iter_mut().zip(&laid.nodes) {
             place(v, p);
         }

@@ -45,6 +45,19 @@ pub struct ViewRequest {
     pub depth: Option<u32>,
     /// Most nodes to draw whole (default [`DEFAULT_LIMIT`]).
     pub limit: Option<u32>,
+    /// Width over height of the screen area the view is drawn in (default [`DEFAULT_ASPECT`]):
+    /// the drawing is packed to it when the view is first laid out, by whichever client comes
+    /// first, and at each tidy-up.
+    pub aspect: Option<f64>,
+}
+
+/// Aspect ratio a view is packed to when its client does not say.
+pub const DEFAULT_ASPECT: f64 = 1.5;
+
+/// Layout options of a view drawn in a screen area of this aspect ratio.
+pub(super) fn view_layout_options(aspect: Option<f64>) -> crate::layout::LayoutOptions {
+    let aspect = aspect.filter(|a| a.is_finite() && *a > 0.0).unwrap_or(DEFAULT_ASPECT).clamp(0.1, 10.0);
+    crate::layout::LayoutOptions { aspect: Some(aspect), ..Default::default() }
 }
 
 /// The live views of all graphs some client looks at.
@@ -135,7 +148,7 @@ impl Drop for Loading<'_> {
 impl Provex {
     /// The live view of a graph, loaded (and laid out) on first use. Callers that come
     /// while another loads it wait to be told it is ready.
-    async fn live_view(&self, graph: &str) -> Result<Arc<GraphView>> {
+    async fn live_view(&self, graph: &str, aspect: Option<f64>) -> Result<Arc<GraphView>> {
         crate::store::validate_graph_name(graph)?;
         let (view, fresh) = self.live.get_or_insert(graph);
         if !fresh {
@@ -146,7 +159,7 @@ impl Provex {
         }
         let mut guard =
             Loading { views: &self.live, view: &view, reason: Some("loading was stopped".into()) };
-        match self.load_view(graph, &view).await {
+        match self.load_view(graph, &view, aspect).await {
             Ok(()) => {
                 guard.reason = None;
                 drop(guard);
@@ -195,12 +208,13 @@ impl Provex {
         };
         match root {
             None => {
-                let view = self.live_view(graph).await?;
+                let view = self.live_view(graph, req.aspect).await?;
                 let st = view.state();
                 Ok(st.snapshot(limit, total_edges))
             }
             Some(root) => {
-                self.neighbourhood_view(graph, &root, req.depth.unwrap_or(2), limit, total_nodes, total_edges)
+                let depth = req.depth.unwrap_or(2);
+                self.neighbourhood_view(graph, &root, depth, limit, req.aspect, (total_nodes, total_edges))
                     .await
             }
         }
@@ -213,7 +227,7 @@ impl Provex {
         graph: &str,
         since: u64,
     ) -> Result<(Vec<Arc<StreamMessage>>, broadcast::Receiver<Arc<StreamMessage>>)> {
-        let view = self.live_view(graph).await?;
+        let view = self.live_view(graph, None).await?;
         let st = view.state();
         let rx = st.stream.subscribe();
         match st.stream.since(since) {
@@ -226,7 +240,7 @@ impl Provex {
     /// go out on the stream as one `moves` message. Returns how many nodes moved. Runs on a
     /// blocking thread: reads and deltas of every graph go on meanwhile.
     pub async fn tidy(&self, graph: &str) -> Result<usize> {
-        let view = self.live_view(graph).await?;
+        let view = self.live_view(graph, None).await?;
         match view.tidy().await? {
             Some(moved) => Ok(moved),
             None => {

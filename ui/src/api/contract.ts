@@ -205,7 +205,16 @@ depth?: number,
 /**
  * Most nodes drawn whole; above it the view is a neighbourhood (default 50,000).
  */
-limit?: number, };
+limit?: number, 
+/**
+ * Width of the screen area the view is drawn in (any unit, with `viewport_height`): a
+ * graph's drawing is packed to its aspect ratio when it is first laid out (default 3:2).
+ */
+viewport_width?: number, 
+/**
+ * Height of that screen area.
+ */
+viewport_height?: number, };
 
 export type NodeRequest = { graph: string, id: string, };
 

@@ -3,7 +3,7 @@
 //! compositing the WebGL frame with the text overlay.
 
 import { EDGE_STRIDE, EFLAGS, EKIND, Flag, NFLAGS, NH, NODE_STRIDE, NSHAPE, NSTATUS, NW, type Scene } from "./scene";
-import { HOUSE_ROOF, ROUNDED_RADIUS, Shape, STATUS_GLYPH, boundaryDistance, type Palette } from "./style";
+import { BADGE_RADIUS, HOUSE_ROOF, ROUNDED_RADIUS, Shape, STATUS_GLYPH, badgeSvg, boundaryDistance, type Palette } from "./style";
 
 export interface SvgNode {
   id: string;
@@ -81,7 +81,7 @@ function shapeElement(n: SvgNode, fill: string, stroke: string): string {
 function badgeElement(n: SvgNode, pal: Palette): string {
   if (n.status <= 0) return "";
   const hw = n.w / 2, hh = n.h / 2;
-  const br = Math.min(Math.min(hw, hh) * 0.32, 8);
+  const br = Math.min(Math.min(hw, hh) * BADGE_RADIUS, 8);
   if (br < 1) return "";
   let bx: number, by: number;
   if (n.shape === Shape.Ellipse) {
@@ -96,7 +96,7 @@ function badgeElement(n: SvgNode, pal: Palette): string {
   }
   const colour = pal.status[n.status] ?? pal.status[4];
   const glyph = br >= 4 ? `<text class="badge-glyph" x="${num(n.x + bx)}" y="${num(n.y + by)}" font-size="${num(br * 1.35)}" font-weight="bold" fill="${pal.background}" text-anchor="middle" dominant-baseline="central">${escapeXml(STATUS_GLYPH[n.status] ?? "")}</text>` : "";
-  return `<circle class="badge" cx="${num(n.x + bx)}" cy="${num(n.y + by)}" r="${num(br)}" fill="${colour}" stroke="${pal.background}" stroke-width="1"/>${glyph}`;
+  return `${badgeSvg(n.status, n.x + bx, n.y + by, br, colour, pal.background)}${glyph}`;
 }
 
 /** A standalone SVG document of these nodes and edges, framed around them. */

@@ -4,10 +4,12 @@
 
 import type { Camera } from "./camera";
 import { EFLAGS, EDGE_STRIDE, Flag, NFLAGS, NH, NODE_STRIDE, NSHAPE, NSTATUS, NW, type Scene } from "./scene";
-import { HOUSE_ROOF, STATUS_GLYPH, Shape, type Palette } from "./style";
+import { BADGE_RADIUS, HOUSE_ROOF, STATUS_GLYPH, Shape, type Palette } from "./style";
 
 /** Node labels appear when a node is at least this tall on screen (CSS px). */
 export const LABEL_MIN_HEIGHT = 16;
+/** Smallest font of a node label (CSS px). */
+export const MIN_FONT = 10;
 /** Most node labels drawn in one frame. */
 export const MAX_LABELS = 600;
 /** Most edge labels drawn for the hovered node. */
@@ -25,6 +27,8 @@ export class LabelLayer {
   private fitCache = new Map<number, { key: number, label: string, text: string }>();
   private generation = -1;
   private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  /** The node labels of the last frame: node index, font size (CSS px), first line. */
+  drawn: { index: number, font: number, text: string }[] = [];
 
   /** Call when the scene was replaced, so cached strings are not reused. */
   reset(generation: number): void {
@@ -46,6 +50,7 @@ export class LabelLayer {
 
   draw(ctx: CanvasRenderingContext2D, cam: Camera, scene: Scene, now: number, pal: Palette): void {
     ctx.clearRect(0, 0, cam.width, cam.height);
+    this.drawn = [];
     if (scene.nodeCount === 0) return;
     if (scene.maxNodeHeight * cam.scale >= LABEL_MIN_HEIGHT) this.drawNodeLabels(ctx, cam, scene, now, pal);
     if (scene.hovered >= 0 && scene.hovered < scene.nodeCount) this.drawEdgeLabels(ctx, cam, scene, now, pal);
@@ -66,8 +71,8 @@ export class LabelLayer {
       const shape = nd[o + NSHAPE];
       const sx = cam.worldToScreenX(scene.positionX(i, now));
       const sy = cam.worldToScreenY(scene.positionY(i, now));
-      // One size for all nodes at a zoom (12 px at 1:1), smaller only in a short node.
-      const size = Math.min(13, Math.max(8, Math.min(12 * scale, hS * 0.45)));
+      // One size for all nodes at a zoom (12 px at 1:1), never below a readable 10 px.
+      const size = Math.min(13, Math.max(MIN_FONT, Math.min(12 * scale, hS * 0.45)));
       if (size !== font) {
         font = size;
         ctx.font = `${size.toFixed(1)}px ${FONT}`;
@@ -75,12 +80,16 @@ export class LabelLayer {
       const view = scene.views[i];
       const maxW = wS * textWidthFraction(shape) - 6;
       const twoLines = hS >= size * 3 && !!view.text;
-      const fit = this.fitted(ctx, i, size, maxW, view.label || view.id, twoLines ? view.text ?? "" : "");
+      // On one line, what the node says (a claim's text) tells more than its type, which its
+      // shape and colour show already.
+      const first = twoLines ? view.label || view.id : view.text || view.label || view.id;
+      const fit = this.fitted(ctx, i, size, maxW, first, twoLines ? view.text ?? "" : "");
       const dim = (nd[o + NFLAGS] & Flag.Dim) !== 0;
       ctx.globalAlpha = dim ? pal.dimAlpha + 0.1 : 1;
       ctx.fillStyle = pal.nodeText;
       // The house's roof pushes its text down a little.
       const dy = shape === Shape.House ? hS * HOUSE_ROOF * 0.25 : 0;
+      if (fit.label) this.drawn.push({ index: i, font: size, text: fit.label });
       if (twoLines) {
         ctx.fillText(fit.label, sx, sy + dy - size * 0.6);
         ctx.globalAlpha *= 0.75;
@@ -98,7 +107,7 @@ export class LabelLayer {
   private drawGlyph(ctx: CanvasRenderingContext2D, status: number, shape: number, sx: number, sy: number,
     hw: number, hh: number, pal: Palette): void {
     if (status <= 0) return;
-    const br = Math.min(Math.min(hw, hh) * 0.32, 8);
+    const br = Math.min(Math.min(hw, hh) * BADGE_RADIUS, 8);
     if (br < 5.5) return;
     let bx: number, by: number;
     if (shape === Shape.Ellipse) {

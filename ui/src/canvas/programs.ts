@@ -8,7 +8,7 @@
 //! edge program draws only their heads (three of its nine vertices) and the short edges.
 
 import { GLOW_SECONDS } from "./scene";
-import { HOUSE_ROOF, ROUNDED_RADIUS, hexToRgba, type Palette } from "./style";
+import { BADGE_RADIUS, HOUSE_ROOF, ROUNDED_RADIUS, hexToRgba, type Palette } from "./style";
 import { ListTexture, linkProgram, type DataTexture, type GLContext, type Program, VertexIds } from "./gl";
 import type { VisibleSet } from "./culling";
 import { LineProgram } from "./lines";
@@ -149,6 +149,7 @@ varying float v_pad;
 varying vec4 v_fill;
 varying vec4 v_stroke;
 varying vec4 v_badge;
+varying float v_status;
 void main() {
   float vid = VID;
   float inst;
@@ -174,7 +175,7 @@ void main() {
   float glow = (age >= 0.0 && age < ${GLOW_SECONDS.toFixed(3)}) ? 1.0 - age / ${GLOW_SECONDS.toFixed(3)} : 0.0;
   float ring = (bit(flags, 4.0) + bit(flags, 16.0)) > 0.5 ? 7.0 * u_px : 0.0;
   float gpad = glow > 0.0 ? max(min(hs.x, hs.y) * 0.9, 18.0 * u_px) : 0.0;
-  float bpad = box.w > 0.5 ? min(hs.x, hs.y) * 0.2 : 0.0;
+  float bpad = box.w > 0.5 ? min(hs.x, hs.y) * 0.3 : 0.0;
   float pad = max(max(ring, gpad), bpad) + 1.5 * u_px;
   vec2 local = corner * (hs + pad);
   v_local = local;
@@ -189,6 +190,7 @@ void main() {
   v_fill = u_fill[shape];
   v_stroke = u_stroke[shape];
   v_badge = u_badge[status];
+  v_status = box.w;
   gl_PointSize = 2.0 * v_ext / u_px;
   vec2 p = (c + local - u_view.xy) * u_view.zw;
   gl_Position = bit(flags, 1.0) > 0.5 ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(p, 0.0, 1.0);
@@ -213,6 +215,7 @@ varying float v_pad;
 varying vec4 v_fill;
 varying vec4 v_stroke;
 varying vec4 v_badge;
+varying float v_status;
 float sdBox(vec2 p, vec2 b, float r) {
   vec2 q = abs(p) - b + vec2(r);
   return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - r;
@@ -246,12 +249,18 @@ void main() {
   float edge = smoothstep(-sw - 0.5 * aa, -sw + 0.5 * aa, d);
   vec4 col = vec4(mix(v_fill.rgb, v_stroke.rgb, edge), 1.0) * fillA;
   if (v_badge.a > 0.0) {
-    float br = min(min(v_half.x, v_half.y) * 0.32, 8.0 * u_css);
+    float br = min(min(v_half.x, v_half.y) * ${BADGE_RADIUS.toFixed(4)}, 8.0 * u_css);
     vec2 bc;
     if (v_shape < 0.5) bc = vec2(v_half.x, -v_half.y) * 0.7071;
     else if (v_shape > 1.5 && v_shape < 2.5) bc = vec2(v_half.x - 0.5 * br, -v_half.y + 2.0 * v_half.y * ${HOUSE_ROOF.toFixed(4)});
     else bc = vec2(v_half.x - 0.5 * br, -v_half.y + 0.5 * br);
-    float bd = length(local - bc) - br;
+    // Each status has its own shape, so colour is never the only cue (style.ts BADGE_SHAPE).
+    vec2 q = local - bc;
+    float st = floor(v_status + 0.5);
+    float bd = length(q) - br;
+    if (st > 1.5 && st < 2.5) bd = (abs(q.x) + abs(q.y)) * 0.7071 - br * 0.8;
+    else if (st > 2.5 && st < 3.5) bd = max(abs(q.x), abs(q.y)) - br * 0.82;
+    else if (st > 3.5) bd = abs(length(q) - br * 0.7) - br * 0.3;
     float ba = (1.0 - smoothstep(-0.5 * aa, 0.5 * aa, bd)) * step(1.5 * u_css, br);
     float rim = smoothstep(-0.5 * aa, 0.5 * aa, bd + min(u_css, br * 0.25));
     col = over(vec4(mix(v_badge.rgb, u_bg.rgb, rim), 1.0) * ba, col);

@@ -8,10 +8,11 @@ import { VisibleSet } from "./culling";
 import { compositePNG, sceneToSVG } from "./export";
 import { DataTexture, createContext, type GLContext } from "./gl";
 import { PointerControls } from "./interaction";
+import { firstViewState } from "./first-view";
 import { LabelLayer } from "./labels";
 import { PixelLod, type LineStyle, type LodView } from "./lod";
 import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
-import { Scene } from "./scene";
+import { NH, NODE_STRIDE, NW, Scene } from "./scene";
 import { palette, type Palette } from "./style";
 import type { CanvasEvents, FrameStats, GraphCanvasApi, Theme } from "./types";
 
@@ -66,6 +67,8 @@ export class GraphCanvas implements GraphCanvasApi {
   private overlayDrawn = false;
   /** A fit asked for while the container had no size yet. */
   private fitPending = false;
+  /** The nodes that fit is to show (setGraph's `focus`). */
+  private pendingFocus: string[] = [];
 
   private frames = 0;
   private lastFrameAt = -Infinity;
@@ -195,7 +198,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.camera.resize(w, h);
     this.ctx2d?.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.overlayDrawn = true; // resizing cleared it; draw it again
-    if (this.fitPending && w >= 2 && h >= 2) this.fit();
+    if (this.fitPending && w >= 2 && h >= 2) this.fitFirst(this.pendingFocus);
     this.requestRender();
   }
 
@@ -223,6 +226,7 @@ export class GraphCanvas implements GraphCanvasApi {
     const cameraMoving = this.camera.step(t0);
     const time = (t0 - this.epoch) / 1000;
     this.draw(time);
+    this.events.onView?.(this.camera.visibleBounds(this.viewRect));
     const t1 = now();
     // While frames follow each other the time between them is what the eye sees (it
     // includes compositing and the GPU); a frame on its own counts its drawing time.
@@ -323,14 +327,40 @@ export class GraphCanvas implements GraphCanvasApi {
 
   // ---- GraphCanvasApi -----------------------------------------------------------------
 
-  setGraph(nodes: ViewNode[], edges: ViewEdge[]): void {
+  setGraph(nodes: ViewNode[], edges: ViewEdge[], focus: string[] = []): void {
     const hadHover = this.scene.hovered >= 0;
     this.scene.reset(nodes, edges);
     this.generation++;
     this.labels.reset(this.generation);
     this.controls.resetHover();
     if (hadHover) this.events.onHover?.(null);
-    this.fit();
+    this.fitFirst(focus);
+  }
+
+  /** The first view: on the `focus` nodes readably (first-view.ts), or the whole drawing. */
+  private fitFirst(focus: string[]): void {
+    const nd = this.scene.nodes.data;
+    const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+    let tallest = 0;
+    for (const id of focus) {
+      const i = this.scene.index.get(id);
+      if (i === undefined) continue;
+      const o = i * NODE_STRIDE, x = nd[o], y = nd[o + 1], hw = nd[o + NW] / 2, hh = nd[o + NH] / 2;
+      box.minX = Math.min(box.minX, x - hw);
+      box.maxX = Math.max(box.maxX, x + hw);
+      box.minY = Math.min(box.minY, y - hh);
+      box.maxY = Math.max(box.maxY, y + hh);
+      tallest = Math.max(tallest, nd[o + NH]);
+    }
+    if (tallest === 0) {
+      this.pendingFocus = [];
+      this.fit();
+      return;
+    }
+    this.pendingFocus = focus;
+    this.camera.set(firstViewState(box, tallest, this.camera.width, this.camera.height));
+    this.fitPending = this.camera.width < 2 || this.camera.height < 2;
+    this.requestRender();
   }
 
   addBatch(nodes: ViewNode[], edges: ViewEdge[]): void {
@@ -379,7 +409,18 @@ export class GraphCanvas implements GraphCanvasApi {
     this.requestRender();
   }
 
+  centerOn(x: number, y: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    this.camera.set({ x, y, scale: this.camera.scale });
+    this.requestRender();
+  }
+
+  drawnLabels(): { id: string, font: number, text: string }[] {
+    return this.labels.drawn.map((l) => ({ id: this.scene.views[l.index]?.id ?? "", font: l.font, text: l.text }));
+  }
+
   fit(): void {
+    this.pendingFocus = [];
     const b = this.scene.bounds();
     if (b) {
       this.camera.fit(b, 32, 2);

@@ -1,6 +1,8 @@
 //! How a node or edge looks, decided in one place so the WebGL shaders, the hit test and
 //! the SVG export agree: PROV's drawing convention (entity = yellow ellipse, activity =
-//! blue rectangle, agent = orange house), theme palettes, and signature-status colours.
+//! blue rectangle, agent = orange house), theme palettes, and signature-status colours and
+//! shapes. Status and edge colours come from Okabe & Ito's palette ("Color Universal Design",
+//! 2002), which stays distinct under the common colour-vision deficiencies.
 
 import type { Theme } from "./types";
 
@@ -39,6 +41,35 @@ export function statusCode(status: string | null | undefined): StatusCode {
 
 /** A glyph for the badge when it is large enough to read. */
 export const STATUS_GLYPH: readonly string[] = ["", "✓", "✗", "?", "–"];
+
+/** A badge's radius as a share of its node's smaller half-size (capped at 8 CSS px): large
+ *  enough that its shape reads in the first view. */
+export const BADGE_RADIUS = 0.45;
+
+/** The badge's shape by status, so that no status is told by colour alone (the node shader,
+ *  the SVG export and the legend draw these): valid a disc, invalid a diamond, an unknown
+ *  key a square, unsigned a ring. */
+export const BADGE_SHAPE: readonly string[] = ["", "disc", "diamond", "square", "ring"];
+
+/** SVG markup of a status badge of radius `r` centred on (cx, cy). */
+export function badgeSvg(status: number, cx: number, cy: number, r: number, colour: string, background: string): string {
+  const f = (v: number) => (Math.round(v * 100) / 100).toString();
+  const edge = `stroke="${background}" stroke-width="1"`;
+  switch (BADGE_SHAPE[status]) {
+    case "diamond": {
+      const d = r * 0.8 * Math.SQRT2;
+      return `<polygon class="badge" data-shape="diamond" points="${f(cx)},${f(cy - d)} ${f(cx + d)},${f(cy)} ${f(cx)},${f(cy + d)} ${f(cx - d)},${f(cy)}" fill="${colour}" ${edge}/>`;
+    }
+    case "square": {
+      const s = r * 0.82;
+      return `<rect class="badge" data-shape="square" x="${f(cx - s)}" y="${f(cy - s)}" width="${f(2 * s)}" height="${f(2 * s)}" fill="${colour}" ${edge}/>`;
+    }
+    case "ring":
+      return `<circle class="badge" data-shape="ring" cx="${f(cx)}" cy="${f(cy)}" r="${f(r * 0.7)}" fill="none" stroke="${colour}" stroke-width="${f(r * 0.6)}"/>`;
+    default:
+      return `<circle class="badge" data-shape="disc" cx="${f(cx)}" cy="${f(cy)}" r="${f(r)}" fill="${colour}" ${edge}/>`;
+  }
+}
 
 /** Edge colour classes: plain provenance, support, challenge, citation. */
 export const EdgeKind = { Plain: 0, Support: 1, Challenge: 2, Citation: 3 } as const;
@@ -85,8 +116,8 @@ const LIGHT: Palette = {
   nodeText: "#111111",
   text: "#1F2937",
   labelBackground: "#FFFFFFE6",
-  edge: ["#8C8C8C", "#2E9E4F", "#D03A3A", "#6D5BD0"],
-  status: ["#000000", "#16A34A", "#DC2626", "#F59E0B", "#9CA3AF"],
+  edge: ["#8C8C8C", "#009E73", "#D55E00", "#6D5BD0"],
+  status: ["#000000", "#009E73", "#D55E00", "#E69F00", "#8A919C"],
   selection: "#D6336C",
   glow: "#00A8FF",
   dimAlpha: 0.14,
@@ -99,8 +130,8 @@ const DARK: Palette = {
   nodeText: "#0B0B0B",
   text: "#E5E7EB",
   labelBackground: "#15171CE6",
-  edge: ["#7B8190", "#3FBF66", "#F05252", "#9D8CF2"],
-  status: ["#000000", "#22C55E", "#EF4444", "#FBBF24", "#9CA3AF"],
+  edge: ["#7B8190", "#2EC4A0", "#F07A2A", "#9D8CF2"],
+  status: ["#000000", "#2EC4A0", "#F07A2A", "#F2B531", "#9CA3AF"],
   selection: "#FF5C97",
   glow: "#38BDF8",
   dimAlpha: 0.16,

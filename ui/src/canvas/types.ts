@@ -11,6 +11,8 @@ export interface CanvasEvents {
   onHover?(id: string | null): void;
   /** Double click on a node: the app expands it (large graphs) or opens its trail. */
   onActivate?(id: string): void;
+  /** After a frame: the world rectangle on screen (the minimap follows it). */
+  onView?(view: { minX: number, minY: number, maxX: number, maxY: number }): void;
 }
 
 export interface FrameStats {
@@ -24,8 +26,9 @@ export interface FrameStats {
 }
 
 export interface GraphCanvasApi {
-  /** Replaces everything drawn, then fits the view. */
-  setGraph(nodes: ViewNode[], edges: ViewEdge[]): void;
+  /** Replaces everything drawn, then opens the first view: on the `focus` nodes when there
+   *  are some (readably, see first-view.ts), else the whole drawing fitted. */
+  setGraph(nodes: ViewNode[], edges: ViewEdge[], focus?: string[]): void;
   /** Adds new nodes and edges, and updates existing nodes' data (never their position).
    *  New nodes glow for about a second. Nothing already drawn moves. */
   addBatch(nodes: ViewNode[], edges: ViewEdge[]): void;
@@ -39,6 +42,8 @@ export interface GraphCanvasApi {
   /** Centres on a node, zooming in if far out. */
   focus(id: string, animateMs?: number): void;
   fit(): void;
+  /** Moves the view (no zoom) so that the world point (x, y) is at its centre. */
+  centerOn(x: number, y: number): void;
   zoomBy(factor: number): void;
   panBy(dx: number, dy: number): void;
   setTheme(theme: Theme): void;
@@ -49,5 +54,7 @@ export interface GraphCanvasApi {
   /** The current view (visible nodes and edges) as a standalone SVG document. */
   toSVG(): string;
   stats(): FrameStats;
+  /** The node labels the last frame drew: node id, font size in CSS px, text. */
+  drawnLabels(): { id: string, font: number, text: string }[];
   destroy(): void;
 }

@@ -47,7 +47,8 @@ export class TrailView {
   private docs = new Map<string, Promise<Doc | null>>();
   private stale = false;
   private token = 0;
-  private transcript = h("div", { class: "transcript", testid: "transcript" });
+  // Focusable, so the keyboard can scroll it too.
+  private transcript = h("div", { class: "transcript", testid: "transcript", tabindex: 0, role: "region", "aria-label": "Transcript" });
   private transcriptTitle = h("span");
   private transcriptDoc: string | null = null;
   private located: Located[] = [];

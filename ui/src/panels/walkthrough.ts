@@ -69,10 +69,16 @@ export class WalkthroughPanel {
     this.renderControls();
   }
 
-  /** The graph changed (live): offer a rebuild when it has new claims. */
+  /** The graph changed (live): new claims rebuild the walkthrough when it has not begun,
+   *  and offer a rebuild when it has (so a reader's place is not lost). */
   graphChanged(): void {
     const count = this.statementIds().length;
-    this.stale.hidden = !(this.builtFor.graph === this.app.graph && this.builtFor.statements >= 0 && count !== this.builtFor.statements);
+    const stale = this.builtFor.graph === this.app.graph && this.builtFor.statements >= 0 && count !== this.builtFor.statements;
+    if (stale && this.index < 0 && !this.building) {
+      void this.build(true);
+      return;
+    }
+    this.stale.hidden = !stale;
   }
 
   private statementIds(): string[] {

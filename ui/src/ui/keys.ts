@@ -1,26 +1,30 @@
 // Keyboard shortcuts: which key does what. Pure mapping; the app performs the action.
 
+import type { Arrow } from "../graph/along-edges";
+
 export type KeyAction =
-  | { kind: "search" | "fit" | "tidy" | "escape" | "help" | "theme" }
+  | { kind: "search" | "fit" | "tidy" | "escape" | "help" | "theme" | "legend" }
   | { kind: "zoom"; factor: number }
-  | { kind: "pan"; dx: number; dy: number };
+  | { kind: "pan"; dx: number; dy: number; arrow?: Arrow };
 
 export const SHORTCUTS: Array<[string, string]> = [
   ["/", "Search"],
   ["f", "Fit the graph to the window"],
   ["+  −", "Zoom in, out"],
-  ["← ↑ → ↓", "Pan"],
+  ["← ↑ → ↓", "Move the selection along an edge (pan when nothing is selected)"],
+  ["Shift + ← ↑ → ↓", "Pan"],
   ["t", "Tidy up the layout"],
   ["Esc", "Clear the selection, close menus"],
   ["Shift + click", "Select a second node (for a path)"],
   ["Double-click", "Open a claim's trail; expand a large graph"],
   ["d", "Dark or light theme"],
+  ["l", "The legend: shapes, colours, badges"],
   ["?", "This help"],
 ];
 
 const PAN = 80;
 
-type KeyLike = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "altKey"> & { target: EventTarget | null };
+type KeyLike = Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "altKey"> & { shiftKey?: boolean, target: EventTarget | null };
 
 function typing(target: EventTarget | null): boolean {
   if (!target || typeof (target as Element).tagName !== "string") return false;
@@ -39,13 +43,14 @@ export function keyAction(ev: KeyLike): KeyAction | null {
     case "=": return { kind: "zoom", factor: 1.25 };
     case "-":
     case "_": return { kind: "zoom", factor: 0.8 };
-    case "ArrowLeft": return { kind: "pan", dx: PAN, dy: 0 };
-    case "ArrowRight": return { kind: "pan", dx: -PAN, dy: 0 };
-    case "ArrowUp": return { kind: "pan", dx: 0, dy: PAN };
-    case "ArrowDown": return { kind: "pan", dx: 0, dy: -PAN };
+    case "ArrowLeft": return { kind: "pan", dx: PAN, dy: 0, arrow: ev.shiftKey ? undefined : "left" };
+    case "ArrowRight": return { kind: "pan", dx: -PAN, dy: 0, arrow: ev.shiftKey ? undefined : "right" };
+    case "ArrowUp": return { kind: "pan", dx: 0, dy: PAN, arrow: ev.shiftKey ? undefined : "up" };
+    case "ArrowDown": return { kind: "pan", dx: 0, dy: -PAN, arrow: ev.shiftKey ? undefined : "down" };
     case "t": return { kind: "tidy" };
     case "?": return { kind: "help" };
     case "d": return { kind: "theme" };
+    case "l": return { kind: "legend" };
     default: return null;
   }
 }
