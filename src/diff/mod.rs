@@ -195,16 +195,36 @@ impl GraphDiff {
     }
 }
 
+/// Whether two property values are the same. Numbers are compared as floats to within a
+/// relative 1e-9: derived scores computed in a different order (an ingest updates the
+/// consensus as documents arrive, a file read computes it once) differ in the last bit,
+/// and that is not a change.
+pub fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            if x == y {
+                return true;
+            }
+            match (x.as_f64(), y.as_f64()) {
+                (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0),
+                _ => false,
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y)),
+        _ => a == b,
+    }
+}
+
 /// The properties that differ, as (before, after).
 fn prop_changes(a: &PropMap, b: &PropMap) -> Option<(PropMap, PropMap)> {
-    if a == b {
+    if a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb)) {
         return None;
     }
     let mut before = PropMap::new();
     let mut after = PropMap::new();
     for (k, va) in a {
         match b.get(k) {
-            Some(vb) if vb == va => {}
+            Some(vb) if same_value(va, vb) => {}
             Some(vb) => {
                 before.insert(k.clone(), va.clone());
                 after.insert(k.clone(), vb.clone());

@@ -96,6 +96,19 @@ fn a_delta_gives_the_properties_the_store_writes() {
     assert_eq!(s.edges[&key], props(&[("w", json!(2))]));
 }
 
+#[test]
+fn numbers_equal_to_within_rounding_are_not_a_change() {
+    let mut a = Snapshot::default();
+    a.nodes.insert(nk("Statement", "s"), props(&[("c", json!(0.9199999999999999)), ("l", json!([0.1, 2]))]));
+    let mut b = a.clone();
+    b.nodes.insert(nk("Statement", "s"), props(&[("c", json!(0.92)), ("l", json!([0.1, 2]))]));
+    assert!(diff(&a, &b).is_empty());
+    b.nodes.insert(nk("Statement", "s"), props(&[("c", json!(0.9201)), ("l", json!([0.1, 2]))]));
+    assert_eq!(diff(&a, &b).nodes.changed[0].after, props(&[("c", json!(0.9201))]));
+    assert!(!same_value(&json!("1"), &json!(1)));
+    assert!(!same_value(&json!([1]), &json!([1, 1])));
+}
+
 fn value() -> impl Strategy<Value = Value> {
     prop_oneof![
         any::<bool>().prop_map(Value::Bool),
