@@ -7,9 +7,9 @@
 //! property as stored, except the identity itself (`name`, and an edge's kind property).
 //! The output is sorted by identity, so the same two graphs always give the same diff.
 
-mod text;
 #[cfg(test)]
 mod tests;
+mod text;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -64,7 +64,11 @@ pub fn prop_json(v: &PropValue) -> Value {
 }
 
 fn props_json(props: &Props, skip: &[&str]) -> PropMap {
-    props.iter().filter(|(k, _)| !skip.contains(&k.as_ref())).map(|(k, v)| (k.to_string(), prop_json(v))).collect()
+    props
+        .iter()
+        .filter(|(k, _)| !skip.contains(&k.as_ref()))
+        .map(|(k, v)| (k.to_string(), prop_json(v)))
+        .collect()
 }
 
 /// Splits an edge's stored properties into its kind and the rest.
@@ -111,8 +115,12 @@ impl Snapshot {
         }
         for e in delta.edges() {
             let (kind, props) = split_edge_props(props_json(&edge_props(e.kind, &e.props), &[]));
-            let key =
-                EdgeKey { source: e.source.name.clone(), rel: e.rel.as_str().to_owned(), kind, target: e.target.name.clone() };
+            let key = EdgeKey {
+                source: e.source.name.clone(),
+                rel: e.rel.as_str().to_owned(),
+                kind,
+                target: e.target.name.clone(),
+            };
             snap.edges.entry(key).or_default().extend(props);
         }
         snap
@@ -196,9 +204,9 @@ impl GraphDiff {
 }
 
 /// Whether two property values are the same. Numbers are compared as floats to within a
-/// relative 1e-9: derived scores computed in a different order (an ingest updates the
-/// consensus as documents arrive, a file read computes it once) differ in the last bit,
-/// and that is not a change.
+/// relative 1e-9: FalkorDB replies with a float's 15 most significant digits, so a score
+/// computed in memory (0.9199999999999999) reads back from the store as 0.92, and that is
+/// not a change.
 pub fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
@@ -210,7 +218,9 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
                 _ => false,
             }
         }
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
         _ => a == b,
     }
 }
@@ -268,7 +278,11 @@ fn compare<'a, K: Ord + std::hash::Hash + Eq>(
 
 /// What `b` adds, removes and changes with respect to `a`.
 pub fn diff(a: &Snapshot, b: &Snapshot) -> GraphDiff {
-    let node = |(k, p): (&NodeKey, &PropMap)| NodeItem { label: k.label.clone(), name: k.name.clone(), props: p.clone() };
+    let node = |(k, p): (&NodeKey, &PropMap)| NodeItem {
+        label: k.label.clone(),
+        name: k.name.clone(),
+        props: p.clone(),
+    };
     let edge = |(k, p): (&EdgeKey, &PropMap)| EdgeItem {
         source: k.source.clone(),
         rel: k.rel.clone(),
@@ -282,7 +296,12 @@ pub fn diff(a: &Snapshot, b: &Snapshot) -> GraphDiff {
         removed: removed.into_iter().map(node).collect(),
         changed: changed
             .into_iter()
-            .map(|(k, before, after)| NodeChange { label: k.label.clone(), name: k.name.clone(), before, after })
+            .map(|(k, before, after)| NodeChange {
+                label: k.label.clone(),
+                name: k.name.clone(),
+                before,
+                after,
+            })
             .collect(),
     };
     let (added, removed, changed) = compare(&a.edges, &b.edges);
@@ -337,7 +356,11 @@ pub fn apply(a: &Snapshot, d: &GraphDiff) -> Snapshot {
         s.edges.insert(key(&e.source, &e.rel, &e.kind, &e.target), e.props.clone());
     }
     for e in &d.edges.changed {
-        apply_change(s.edges.entry(key(&e.source, &e.rel, &e.kind, &e.target)).or_default(), &e.before, &e.after);
+        apply_change(
+            s.edges.entry(key(&e.source, &e.rel, &e.kind, &e.target)).or_default(),
+            &e.before,
+            &e.after,
+        );
     }
     s
 }

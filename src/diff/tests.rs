@@ -126,7 +126,8 @@ fn prop_map() -> impl Strategy<Value = PropMap> {
 fn snapshot() -> impl Strategy<Value = Snapshot> {
     let nodes = prop::collection::hash_map(("[AB]", "[xyz]").prop_map(|(l, n)| nk(&l, &n)), prop_map(), 0..6);
     let edges = prop::collection::hash_map(
-        ("[xyz]", "[RS]", prop::option::of("[k]"), "[xyz]").prop_map(|(s, r, k, t)| ek(&s, &r, k.as_deref(), &t)),
+        ("[xyz]", "[RS]", prop::option::of("[k]"), "[xyz]")
+            .prop_map(|(s, r, k, t)| ek(&s, &r, k.as_deref(), &t)),
         prop_map(),
         0..6,
     );

@@ -38,7 +38,8 @@ impl Store {
     /// Every node and edge of a graph with all their properties. A node without a `name`
     /// is named `#<internal id>`.
     pub async fn read_all(&self, graph: &str) -> Result<(Vec<StoredNode>, Vec<StoredEdge>)> {
-        let (_, rows) = self.run_ro(graph, "MATCH (n) RETURN id(n), labels(n)[0], properties(n)", vec![]).await?;
+        let (_, rows) =
+            self.run_ro(graph, "MATCH (n) RETURN id(n), labels(n)[0], properties(n)", vec![]).await?;
         let mut names: HashMap<i64, String> = HashMap::with_capacity(rows.len());
         let mut nodes = Vec::with_capacity(rows.len());
         for r in rows {
@@ -53,8 +54,9 @@ impl Store {
             names.insert(id, name.clone());
             nodes.push(StoredNode { label, name, props });
         }
-        let (_, rows) =
-            self.run_ro(graph, "MATCH (a)-[e]->(b) RETURN id(a), type(e), id(b), properties(e)", vec![]).await?;
+        let (_, rows) = self
+            .run_ro(graph, "MATCH (a)-[e]->(b) RETURN id(a), type(e), id(b), properties(e)", vec![])
+            .await?;
         let name = |v: Option<&falkordb::FalkorValue>| {
             let id = v.and_then(as_i64).unwrap_or(-1);
             names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"))

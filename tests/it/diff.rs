@@ -29,7 +29,8 @@ const CHUNK: &str = "urn:chunk:576ddbff-4b8e-5634-921f-079d20a36d20";
 const GPT5: &str = "urn:agent:gpt-5";
 const QUOTE: &str = "The parks department projects a shortfall of one point two million dollars for fiscal \
                      year 2026, mostly from the Riverside Pool repairs.";
-const ALTERED_QUOTE: &str = "The parks department projects a shortfall of one point five million dollars for \
+const ALTERED_QUOTE: &str =
+    "The parks department projects a shortfall of one point five million dollars for \
                              fiscal year 2026, mostly from the Riverside Pool repairs.";
 
 /// Writes the demo's files into `a/`, and into `b/` the same with the verification dropped
@@ -180,8 +181,10 @@ async fn council_run_by_two_agent_versions_differs_by_the_dropped_verification_a
 
     // Files are normalised in memory as an ingest would write them: a file and the graph
     // ingested from it do not differ, and two files differ as their graphs do.
-    let a2ap = |files: &[PathBuf]| files.iter().find(|f| f.to_string_lossy().ends_with("-a2ap.jsonl")).cloned();
-    let events = |files: &[PathBuf]| files.iter().find(|f| f.to_string_lossy().ends_with("-events.jsonl")).cloned();
+    let a2ap =
+        |files: &[PathBuf]| files.iter().find(|f| f.to_string_lossy().ends_with("-a2ap.jsonl")).cloned();
+    let events =
+        |files: &[PathBuf]| files.iter().find(|f| f.to_string_lossy().ends_with("-events.jsonl")).cloned();
     let (fa, fb) = (a2ap(&a_files).unwrap(), a2ap(&b_files).unwrap());
     let file_diff = facade::diff_files(&fa, &fb).unwrap();
     assert_expected(&file_diff, &statement_a, &statement_b, &forged);
