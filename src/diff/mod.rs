@@ -252,11 +252,18 @@ fn prop_changes(a: &PropMap, b: &PropMap) -> Option<(PropMap, PropMap)> {
     Some((before, after))
 }
 
-/// Keys of `a` missing from `b`, and keys of both whose values differ, each sorted.
+/// Keys with their properties, sorted.
+type Listed<'a, K> = Vec<(&'a K, &'a PropMap)>;
+
+/// Keys with their differing properties before and after, sorted.
+type ChangedList<'a, K> = Vec<(&'a K, PropMap, PropMap)>;
+
+/// Keys of `b` missing from `a`, keys of `a` missing from `b`, and keys of both whose
+/// values differ, each sorted.
 fn compare<'a, K: Ord + std::hash::Hash + Eq>(
     a: &'a HashMap<K, PropMap>,
     b: &'a HashMap<K, PropMap>,
-) -> (Vec<(&'a K, &'a PropMap)>, Vec<(&'a K, &'a PropMap)>, Vec<(&'a K, PropMap, PropMap)>) {
+) -> (Listed<'a, K>, Listed<'a, K>, ChangedList<'a, K>) {
     let mut removed = Vec::new();
     let mut changed = Vec::new();
     for (k, pa) in a {
