@@ -8,6 +8,7 @@
 pub mod a2ap;
 pub mod api;
 pub mod demo;
+pub mod diff;
 pub mod error;
 pub mod facade;
 pub mod model;

@@ -18,6 +18,7 @@ use super::contract::*;
 use super::requests::*;
 use super::ErrorCode;
 use crate::a2ap::Trail;
+use crate::diff::GraphDiff;
 use crate::error::{Error, Result};
 use crate::facade::IngestReport;
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
@@ -211,6 +212,8 @@ operations! {
     trace(TraceRequest) -> Subgraph = Get "/graphs/{graph}/trace" Query Both [Usage, NotFound];
     /// A shortest path between two nodes, ignoring direction; null when there is none.
     path(PathRequest) -> Option<PathResult> = Get "/graphs/{graph}/path" Query Both [Usage, NotFound];
+    /// What graph `b` adds, removes and changes with respect to graph `a`, by node and edge identity.
+    diff(DiffRequest) -> GraphDiff = Get "/diff" Query Both [Usage, NotFound];
     /// Read-only Cypher.
     query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query];
     /// A statement's evidence and verification trail.

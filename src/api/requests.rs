@@ -83,6 +83,13 @@ pub struct PathRequest {
     pub to: String,
 }
 
+/// Two graphs to compare: what `b` adds, removes and changes with respect to `a`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct DiffRequest {
+    pub a: String,
+    pub b: String,
+}
+
 /// Read-only Cypher typed in the console.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct QueryRequest {

@@ -85,6 +85,13 @@ pub fn contract_ts() -> String {
     d.add::<Subgraph>();
     d.add::<PathResult>();
     d.add::<Table>();
+    d.add::<crate::diff::NodeItem>();
+    d.add::<crate::diff::NodeChange>();
+    d.add::<crate::diff::EdgeItem>();
+    d.add::<crate::diff::EdgeChange>();
+    d.add::<crate::diff::NodeDiff>();
+    d.add::<crate::diff::EdgeDiff>();
+    d.add::<crate::diff::GraphDiff>();
     d.add::<TraceDirection>();
     d.add::<SignatureStatus>();
     d.add::<EvidenceStatus>();

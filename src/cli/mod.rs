@@ -205,6 +205,17 @@ pub enum Command {
         #[command(flatten)]
         format: FormatArg,
     },
+    /// What B adds, removes and changes with respect to A, by node and edge identity. A and
+    /// B are graphs, or files (anything `ingest` reads, normalised in memory). Exit code 0
+    /// when they are the same, 1 when they differ.
+    Diff {
+        /// The graph or file to compare from.
+        a: String,
+        /// The graph or file to compare to.
+        b: String,
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+    },
     /// Serve the explorer UI, its JSON API and live streams over HTTP.
     Serve {
         /// Address to listen on. Anything but loopback needs --token.
@@ -302,6 +313,12 @@ pub enum LayoutFormat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum VerifyFormat {
     Json,
     Text,
@@ -368,6 +385,18 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             return Ok(0);
         }
+        Command::Diff { a, b, format } => {
+            let (a, b) = (facade::DiffSide::parse(&a), facade::DiffSide::parse(&b));
+            let d = match (&a, &b) {
+                (facade::DiffSide::File(fa), facade::DiffSide::File(fb)) => facade::diff_files(fa, fb)?,
+                _ => open(&cli.conn).await?.diff(&a, &b).await?,
+            };
+            match format {
+                DiffFormat::Text => print!("{}", provex::diff::render_text(&d)),
+                DiffFormat::Json => println!("{}", serde_json::to_string_pretty(&d)?),
+            }
+            return Ok(if d.is_empty() { 0 } else { EXIT_FAILED });
+        }
         Command::Layout { graph: None, input: Some(input), direction, format, out, .. } => {
             let laid = facade::layout_file(&input, &layout_options(direction))?;
             emit_layout(&laid, format, out.as_deref())?;
@@ -419,6 +448,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             provex::serve::run(Arc::new(provex), opts).await?;
         }
         Command::Verify { .. }
+        | Command::Diff { .. }
         | Command::Keys { .. }
         | Command::Sign { .. }
         | Command::Layout { .. }

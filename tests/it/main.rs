@@ -7,6 +7,7 @@ mod a2ap;
 mod bulk;
 mod cli;
 mod council;
+mod diff;
 mod fuzz_regressions;
 mod ingest;
 mod layout;

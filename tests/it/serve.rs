@@ -450,3 +450,34 @@ async fn every_refusal_is_code_and_message() {
     assert_eq!(r.json::<Value>().await.unwrap(), Value::Null);
     running.stop().await;
 }
+
+/// `GET /api/diff?a=&b=`: the facade's diff of two graphs; an unknown graph is `not_found`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diff_of_two_graphs_over_http() {
+    let (provex, graph, running, base) = start("serve_diff", None).await;
+    let graph_b = format!("{graph}_b");
+    let _ = provex.delete_graph(&graph_b).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(common::repo().join("examples/a2a-run.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let full = common::file_with(&dir, "full.jsonl", &lines);
+    let shorter = common::file_with(&dir, "shorter.jsonl", &lines[..lines.len() - 1]);
+    for (g, f) in [(&graph, full), (&graph_b, shorter)] {
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let opts = provex::ingest::IngestOptions::default();
+        provex.ingest(g, &[f], opts, cancel, Arc::new(provex::facade::Quiet)).await.unwrap();
+    }
+    let d: provex::diff::GraphDiff = get(&format!("{base}/api/diff?a={graph}&b={graph_b}")).await;
+    assert_eq!(d, provex.diff_graphs(&graph, &graph_b).await.unwrap());
+    let removed: Vec<&str> = d.nodes.removed.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(removed, ["message_processing:msg-reply-1", "message:msg-reply-1"]);
+    assert_eq!((d.edges.removed.len(), d.nodes.added.len(), d.nodes.changed.len()), (3, 0, 0));
+    let r =
+        client().get(format!("{base}/api/diff?a={graph}&b=serve_diff_nothing_here")).send().await.unwrap();
+    assert_eq!(r.status(), 404);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["code"], "not_found");
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+    provex.delete_graph(&graph_b).await.unwrap();
+}

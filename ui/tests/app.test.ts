@@ -98,6 +98,7 @@ class FakeTransport implements Transport {
   }));
   trace = vi.fn(async () => ({ nodes: [{ id: "a", label: "Agent" }, { id: "s1", label: "Statement" }], edges: [] }));
   path = vi.fn(async () => null);
+  diff = vi.fn();
   query = vi.fn(async (): Promise<never> => { throw new BackendError("query", "writes are not allowed"); });
   trail = vi.fn(async () => councilTrail);
   source = vi.fn(async (r: NodeRequest) => ({ id: r.id, title: "Riverton City Council", text: transcript }));

@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { DemoRequest, ErrorCode, FollowRequest, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewRequest } from "./contract";
+import type { DemoRequest, DiffRequest, ErrorCode, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -29,6 +29,7 @@ export interface Requests {
   neighbours: NodeRequest;
   trace: TraceRequest;
   path: PathRequest;
+  diff: DiffRequest;
   query: QueryRequest;
   trail: StatementRequest;
   source: NodeRequest;
@@ -55,6 +56,7 @@ export interface Responses {
   neighbours: Subgraph;
   trace: Subgraph;
   path: PathResult | null;
+  diff: GraphDiff;
   query: Table;
   trail: Trail;
   source: SourceText;
@@ -83,6 +85,7 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   neighbours: { method: "GET", path: "/graphs/{graph}/neighbours", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   trace: { method: "GET", path: "/graphs/{graph}/trace", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   path: { method: "GET", path: "/graphs/{graph}/path", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  diff: { method: "GET", path: "/diff", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query"] },
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -193,6 +196,11 @@ export class Client {
   /** A shortest path between two nodes, ignoring direction; null when there is none. */
   path(req: PathRequest): Promise<PathResult | null> {
     return this.transport.call("path", req);
+  }
+
+  /** What graph `b` adds, removes and changes with respect to graph `a`, by node and edge identity. */
+  diff(req: DiffRequest): Promise<GraphDiff> {
+    return this.transport.call("diff", req);
   }
 
   /** Read-only Cypher. */

@@ -103,6 +103,20 @@ export type PathResult = { nodes: Array<NodeRecord>, edges: Array<EdgeRecord>, }
 
 export type Table = { columns: Array<string>, rows: Array<Array<JsonValue>>, };
 
+export type NodeItem = { label: string, name: string, props: { [key in string]: JsonValue }, };
+
+export type NodeChange = { label: string, name: string, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
+
+export type EdgeItem = { source: string, type: string, kind: string | null, target: string, props: { [key in string]: JsonValue }, };
+
+export type EdgeChange = { source: string, type: string, kind: string | null, target: string, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
+
+export type NodeDiff = { added: Array<NodeItem>, removed: Array<NodeItem>, changed: Array<NodeChange>, };
+
+export type EdgeDiff = { added: Array<EdgeItem>, removed: Array<EdgeItem>, changed: Array<EdgeChange>, };
+
+export type GraphDiff = { nodes: NodeDiff, edges: EdgeDiff, };
+
 export type TraceDirection = "up" | "down";
 
 export type SignatureStatus = "valid" | "invalid" | "unknown_key" | "untrusted_key" | "malformed" | "unsigned";
@@ -229,6 +243,8 @@ dir?: TraceDirection,
 depth?: number, };
 
 export type PathRequest = { graph: string, from: string, to: string, };
+
+export type DiffRequest = { a: string, b: string, };
 
 export type QueryRequest = { graph: string, cypher: string, };
 
