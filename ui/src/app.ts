@@ -36,9 +36,9 @@ import { Toasts } from "./ui/toast";
 import { TopBar, type TopBarHost } from "./ui/topbar";
 import { Breadcrumb } from "./ui/breadcrumb";
 import { HoverCard } from "./ui/hover-card";
-import { Minimap } from "./ui/minimap";
-import { palette } from "./canvas/style";
-import { Welcome, graphNameFor, welcomed, type WelcomeHost } from "./ui/welcome";
+import { Minimap, minimapColours } from "./ui/minimap";
+import { Welcome, welcomed, type WelcomeHost } from "./ui/welcome";
+import { demoWithWalkthrough, uploadFile } from "./first-run";
 import { inTauri } from "./backends";
 
 export type { SelectOptions, StreamState, Tab } from "./host";
@@ -303,42 +303,14 @@ export class App implements
     this.welcome.show();
   }
 
-  /** The first-run screen's demo: the council demo into "council", opened on its walkthrough. */
-  async demoWithWalkthrough(): Promise<void> {
-    const graph = "council";
-    try {
-      const job = await this.backend.demo({ graph });
-      this.jobStarted(job);
-      await this.openGraph(graph, undefined, { waitForGraph: true });
-      await this.refreshGraphs();
-      // The walkthrough tells the story of every claim: wait for the demo to write them all
-      // (a second or two; the graph fills in meanwhile).
-      for (let waited = 0; waited < 60_000; waited += 250) {
-        const jobs = await this.backend.jobs();
-        if (jobs.find((j) => j.id === job.id)?.state !== "running") break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      if (this.graph !== graph) return;
-      this.showTab("walkthrough");
-      await this.walkthrough.build(true);
-    } catch (e) {
-      this.toasts.error(e, "Council demo");
-    }
+  /** The first-run screen's demo: the council demo, opened on its walkthrough. */
+  demoWithWalkthrough(): Promise<void> {
+    return demoWithWalkthrough(this, () => this.walkthrough.build(true));
   }
 
-  /** The first-run screen's "Open a file": uploads it into a graph named after it. */
-  async uploadFile(file: File): Promise<void> {
-    const graph = graphNameFor(file.name);
-    this.toasts.info(`Opening ${file.name} as graph “${graph}”…`, 3000);
-    try {
-      const report = await this.backend.upload({ graph, name: file.name }, file);
-      const rejected = report.rejected > 0 ? `, ${report.rejected} lines rejected` : "";
-      this.toasts.info(`${file.name}: ${report.events} events${rejected}.`, 6000);
-      await this.refreshGraphs();
-      await this.openGraph(graph);
-    } catch (e) {
-      this.toasts.error(e, `Opening ${file.name}`);
-    }
+  /** The first-run screen's "Open a file". */
+  uploadFile(file: File): Promise<void> {
+    return uploadFile(this, file);
   }
 
   /** Fits the whole graph in view, and forgets new nodes that were out of it. */
@@ -526,10 +498,4 @@ export class App implements
       case "legend": this.canvasArea.legend.setOpen(!this.canvasArea.legend.isOpen); break;
     }
   }
-}
-
-/** The minimap's colours in a theme: the canvas's selection colour outlines the view. */
-function minimapColours(theme: Theme): { node: string, view: string, background: string } {
-  const pal = palette(theme);
-  return { node: theme === "dark" ? "#8c95a5" : "#6b7585", view: pal.selection, background: `${pal.background}d9` };
 }

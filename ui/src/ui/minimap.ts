@@ -3,6 +3,8 @@
 
 import type { ViewNode } from "../api/contract";
 import type { Bounds } from "../canvas/camera";
+import { palette } from "../canvas/style";
+import type { Theme } from "../canvas/types";
 import { h } from "./dom";
 
 /** The minimap's size in CSS px. */
@@ -107,4 +109,10 @@ export class Minimap {
       ctx.strokeRect(v.minX * m.s + m.ox, v.minY * m.s + m.oy, (v.maxX - v.minX) * m.s, (v.maxY - v.minY) * m.s);
     }
   }
+}
+
+/** The minimap's colours in a theme: the canvas's selection colour outlines the view. */
+export function minimapColours(theme: Theme): { node: string, view: string, background: string } {
+  const pal = palette(theme);
+  return { node: theme === "dark" ? "#8c95a5" : "#6b7585", view: pal.selection, background: `${pal.background}d9` };
 }
