@@ -44,6 +44,7 @@ mod ordering;
 mod output;
 mod pipeline;
 mod proper;
+mod slots;
 mod svg;
 mod views;
 
