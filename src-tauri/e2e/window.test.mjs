@@ -119,6 +119,37 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
     assert.match(drawn.status, new RegExp(`${drawn.stats.nodes} nodes`));
     await shot("window-council.png");
 
+    // The first run shows the welcome screen over the demo; a real click on "Explore on my
+    // own" closes it.
+    const close = await run(async () => {
+      const w = document.querySelector("[data-testid=welcome]");
+      if (!w || w.hidden) return null;
+      const b = document.querySelector("[data-testid=welcome-close]").getBoundingClientRect();
+      return { x: Math.round(b.left + b.width / 2), y: Math.round(b.top + b.height / 2) };
+    });
+    assert.ok(close, "the first run shows the welcome screen");
+    await wd(base, "POST", s("/actions"), {
+      actions: [
+        {
+          type: "pointer",
+          id: "mouse",
+          parameters: { pointerType: "mouse" },
+          actions: [
+            { type: "pointerMove", origin: "viewport", x: close.x, y: close.y, duration: 0 },
+            { type: "pointerDown", button: 0 },
+            { type: "pointerUp", button: 0 },
+          ],
+        },
+      ],
+    });
+    await run(async () => {
+      for (let i = 0; i < 50; i++) {
+        if (document.querySelector("[data-testid=welcome]").hidden) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error("the welcome screen stayed open after the click");
+    });
+
     // A statement whose trail has verifications; what the core says of it.
     const target = await run(async () => {
       const p = window.provex;
