@@ -85,6 +85,21 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
   });
   const sid = session.sessionId;
   const s = (path) => `/session/${sid}${path}`;
+  // A real mouse click at a point of the window.
+  const click = (x, y) => wd(base, "POST", s("/actions"), {
+    actions: [
+      {
+        type: "pointer",
+        id: "mouse",
+        parameters: { pointerType: "mouse" },
+        actions: [
+          { type: "pointerMove", origin: "viewport", x, y, duration: 0 },
+          { type: "pointerDown", button: 0 },
+          { type: "pointerUp", button: 0 },
+        ],
+      },
+    ],
+  });
   const run = (fn, ...args) => runIn(base, sid, fn, ...args);
   const shot = async (name) => {
     const png = await wd(base, "GET", s("/screenshot"));
@@ -128,20 +143,7 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
       return { x: Math.round(b.left + b.width / 2), y: Math.round(b.top + b.height / 2) };
     });
     assert.ok(close, "the first run shows the welcome screen");
-    await wd(base, "POST", s("/actions"), {
-      actions: [
-        {
-          type: "pointer",
-          id: "mouse",
-          parameters: { pointerType: "mouse" },
-          actions: [
-            { type: "pointerMove", origin: "viewport", x: close.x, y: close.y, duration: 0 },
-            { type: "pointerDown", button: 0 },
-            { type: "pointerUp", button: 0 },
-          ],
-        },
-      ],
-    });
+    await click(close.x, close.y);
     await run(async () => {
       for (let i = 0; i < 50; i++) {
         if (document.querySelector("[data-testid=welcome]").hidden) return;
@@ -175,20 +177,7 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
     });
 
     // A real click on it.
-    await wd(base, "POST", s("/actions"), {
-      actions: [
-        {
-          type: "pointer",
-          id: "mouse",
-          parameters: { pointerType: "mouse" },
-          actions: [
-            { type: "pointerMove", origin: "viewport", x: target.x, y: target.y, duration: 0 },
-            { type: "pointerDown", button: 0 },
-            { type: "pointerUp", button: 0 },
-          ],
-        },
-      ],
-    });
+    await click(target.x, target.y);
     const shown = await run(async (id) => {
       for (let i = 0; i < 100; i++) {
         const rows = [...document.querySelectorAll("[data-testid=verification]")];

@@ -240,6 +240,19 @@ impl IngestObserver for Notify {
     }
 }
 
+/// Stops the server once the ingest reports progress, and starts it again 300 ms later on
+/// the same port and data (within the store's retry window).
+async fn restart_after_first_progress(
+    mut progress: tokio::sync::mpsc::UnboundedReceiver<u64>,
+    mut server: PrivateServer,
+    opts: &ServerOptions,
+) -> PrivateServer {
+    progress.recv().await.unwrap();
+    server.stop();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    PrivateServer::start(opts).unwrap()
+}
+
 async fn open_private(server: &PrivateServer) -> Provex {
     Provex::open(ConnectOptions { url: Some(server.url()), server: None }).await.unwrap()
 }
@@ -291,33 +304,19 @@ async fn server_that_goes_away_mid_ingest() {
 
     // 3. The server restarts within the retry window: the ingest rides it out.
     provex.delete_graph(graph).await.unwrap();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let ingest = provex.ingest(graph, &files, small, no_cancel(), Arc::new(Notify(tx, AtomicU64::new(0))));
-    let mut server = Some(server);
-    let restarter = async {
-        rx.recv().await.unwrap();
-        server.take().unwrap().stop();
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        PrivateServer::start(&fixed).unwrap()
-    };
-    let (result, server) = tokio::join!(ingest, restarter);
+    let (result, server) = tokio::join!(ingest, restart_after_first_progress(rx, server, &fixed));
     result.unwrap();
     assert_eq!(provex.stats(graph).await.unwrap(), full);
 
     // 4. The same with GRAPH.BULK: the server goes away while the file is read or built;
     // a failed build leaves nothing behind and the upserts ride the restart out.
     provex.delete_graph(graph).await.unwrap();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let bulk = IngestOptions { batch_events: 500, ..Default::default() };
     let ingest = provex.ingest(graph, &files, bulk, no_cancel(), Arc::new(Notify(tx, AtomicU64::new(0))));
-    let mut server = Some(server);
-    let restarter = async {
-        rx.recv().await.unwrap();
-        server.take().unwrap().stop();
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        PrivateServer::start(&fixed).unwrap()
-    };
-    let (result, server) = tokio::join!(ingest, restarter);
+    let (result, server) = tokio::join!(ingest, restart_after_first_progress(rx, server, &fixed));
     let report = result.unwrap();
     assert!(report.method == "bulk" || report.method == "merge", "{report:?}");
     assert_eq!(provex.stats(graph).await.unwrap(), full);
