@@ -84,6 +84,47 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
     await until(async () => !(await card.isVisible()), { what: "the card gone when the pointer leaves" });
   });
 
+  it("with nothing selected, Details lists every claim with its verdict and problems; a row opens its trail", async () => {
+    const list = page.getByTestId("claims-overview");
+    await until(async () => (await list.getByTestId("claim-row").count()) === claims.size, { what: `${claims.size} claim rows` });
+    // What each row must say, from the API's trails: challenges, altered quotes, forged verifications.
+    const rows = new Map();
+    for (const row of await list.getByTestId("claim-row").all()) rows.set(await row.getAttribute("data-id"), await row.textContent());
+    let challenged = 0, altered = 0, forged = 0;
+    for (const id of claims) {
+      const t = await h.api(`/api/graphs/${GRAPH}/trail?statement=${encodeURIComponent(id)}`);
+      const text = rows.get(id);
+      assert.ok(text, `a row for ${id}`);
+      if (t.verifications.some((v) => v.counted && /CHALLENGED|DISPUTED|REJECTED|REFUTED/i.test(v.verdict))) {
+        challenged += 1;
+        assert.match(text, /✗ Challenged by /, `${id} is shown challenged: ${text}`);
+      }
+      if (t.evidence.some((e) => e.status === "mismatch")) {
+        altered += 1;
+        assert.match(text, /does not match the transcript/, `${id}'s altered quote is flagged: ${text}`);
+      }
+      if (t.verifications.some((v) => v.signature === "invalid")) {
+        forged += 1;
+        assert.match(text, /Forged verification: /, `${id}'s forged verification is flagged: ${text}`);
+      }
+      if (t.verified && t.signature === "valid" && t.evidence.every((e) => e.status === "match")) assert.match(text, /✓ Verified by /);
+    }
+    assert.ok(challenged > 0 && altered > 0 && forged > 0, `the demo has each problem: ${challenged} / ${altered} / ${forged}`);
+    // Problems first: the first row is flagged.
+    const first = list.getByTestId("claim-row").first();
+    assert.match(await first.textContent(), /⚠/);
+    await artifact(page, "claims-overview.png");
+    const id = await first.getAttribute("data-id");
+    await first.click();
+    await until(async () => (await page.getByTestId("trail").isVisible()) && (await page.getByTestId("trail").textContent()).length > 0,
+      { what: "the Trail tab open on the claim" });
+    await until(() => page.evaluate((want) => window.provex.app.selection.includes(want), id), { what: "the claim selected" });
+    // Back to nothing selected: the list is there again.
+    await page.keyboard.press("Escape");
+    await page.getByRole("tab", { name: "Details" }).click();
+    await until(() => list.isVisible(), { what: "the claims list again" });
+  });
+
   it("the legend opens from its button and with L, and explains shapes, badges and edges", async () => {
     const toggle = page.getByTestId("legend-toggle");
     const legend = page.getByTestId("legend");

@@ -132,6 +132,7 @@ export class App implements
       this.minimap.setNodes(this.model.nodes.values());
       this.topbar.refreshFilters();
       this.walkthrough.graphChanged();
+      this.details.graphChanged();
       if (this.trail.isStale()) void this.trail.refresh();
     });
   }
@@ -263,6 +264,7 @@ export class App implements
     this.timeline.render();
     this.statusbar.render();
     this.walkthrough.graphChanged();
+    this.details.graphChanged();
     if (this.model.nodes.size === 0 && this.model.mode === "whole") {
       this.canvasArea.showMessage("This graph is empty. Nodes appear here as they arrive.");
     }

@@ -4,21 +4,23 @@
 import type { Backend } from "../api/backend";
 import type { EdgeRecord, JsonValue, NodeRecord, Subgraph, TraceDirection } from "../api/contract";
 import type { GraphModel } from "../graph/model";
-import type { Notifier, SelectFn } from "../host";
+import type { AgentNames, Notifier, SelectFn, Tab } from "../host";
 import { nodeTitle, signatureText } from "../trail/labels";
 import { h, replace } from "../ui/dom";
+import { ClaimsOverview } from "./claims";
 
 const LONG = 280;
 
 /** What the Details tab needs of the app. */
-export interface DetailsHost {
-  readonly backend: Pick<Backend, "node" | "neighbours" | "trace" | "path">;
+export interface DetailsHost extends AgentNames {
+  readonly backend: Pick<Backend, "node" | "neighbours" | "trace" | "path" | "trail">;
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes">;
   readonly toasts: Notifier;
   select: SelectFn;
   /** Highlights these nodes on the canvas (null: none). */
   highlight(ids: Set<string> | null): void;
+  showTab(tab: Tab): void;
 }
 
 export class DetailsPanel {
@@ -26,9 +28,29 @@ export class DetailsPanel {
   private token = 0;
   private depth = 3;
   private note = h("div", { class: "highlight-note", hidden: true });
+  private readonly claims: ClaimsOverview;
+  private empty = true;
 
   constructor(private readonly app: DetailsHost) {
+    this.claims = new ClaimsOverview({
+      get graph() { return app.graph; },
+      get model() { return app.model; },
+      get names() { return app.names; },
+      resolveNames: (ids) => app.resolveNames(ids),
+      trailOf: (statement) => {
+        const graph = app.graph;
+        if (!graph) return Promise.reject(new Error("No graph open"));
+        return app.backend.trail({ graph, statement });
+      },
+      openClaim: (id) => void app.select(id, { focus: true, from: "panel" }).then(() => app.showTab("trail")),
+    });
     this.renderEmpty();
+  }
+
+  /** The open graph changed (opened, or grew): the claims at a glance follow it. */
+  graphChanged(): void {
+    if (this.empty) this.renderEmpty();
+    this.claims.changed();
   }
 
   /** Shows the last of the selected ids (loading its record and neighbours). */
@@ -40,6 +62,7 @@ export class DetailsPanel {
       this.renderEmpty();
       return;
     }
+    this.empty = false;
     const drawn = this.app.model.nodes.get(id);
     replace(this.el, this.header(id, drawn?.label ?? "…", drawn?.base_type ?? null, drawn?.text ?? null), h("p", { class: "muted" }, "Loading…"));
     let record: NodeRecord;
@@ -61,10 +84,17 @@ export class DetailsPanel {
   }
 
   private renderEmpty(): void {
-    replace(this.el,
-      h("div", { class: "empty-state" },
-        h("p", null, "Select a node on the canvas, or search for one."),
-        h("p", { class: "muted" }, "Shift-click a second node to find the path between them.")));
+    this.empty = true;
+    const graph = this.app.graph;
+    const nodes = this.app.model.nodes.size;
+    const hint = !graph
+      ? [h("p", null, "No graph is open."), h("p", { class: "muted" }, "Pick one in the graph menu above, or use Ingest ▸ to load a file or run the council demo.")]
+      : nodes === 0
+        ? [h("p", null, "This graph has no nodes yet."), h("p", { class: "muted" }, "Ingest a file (Ingest ▸) or follow a live one; nodes appear here as they arrive.")]
+        : [h("p", null, "Select a node on the canvas, or search for one."),
+          h("p", { class: "muted" }, "Shift-click a second node to find the path between them.")];
+    replace(this.el, h("div", { class: "empty-state" }, ...hint), this.claims.hasClaims() ? this.claims.el : null);
+    if (this.claims.hasClaims() && !this.claims.el.firstChild) void this.claims.load();
   }
 
   private header(id: string, label: string, baseType: string | null, text: string | null): HTMLElement {
