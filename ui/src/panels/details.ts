@@ -7,6 +7,7 @@ import type { GraphModel } from "../graph/model";
 import type { AgentNames, Notifier, SelectFn, Tab } from "../host";
 import { nodeTitle, signatureText } from "../trail/labels";
 import { h, replace } from "../ui/dom";
+import { errorState } from "../ui/states";
 import { ClaimsOverview } from "./claims";
 
 const LONG = 280;
@@ -72,7 +73,8 @@ export class DetailsPanel {
     } catch (e) {
       if (token !== this.token) return;
       this.app.toasts.error(e, "Loading node");
-      replace(this.el, this.header(id, drawn?.label ?? "?", drawn?.base_type ?? null, drawn?.text ?? null), h("p", { class: "error-text" }, "Could not load this node."));
+      replace(this.el, this.header(id, drawn?.label ?? "?", drawn?.base_type ?? null, drawn?.text ?? null),
+        errorState("load this node", e, () => void this.show(ids)));
       return;
     }
     if (token !== this.token) return;

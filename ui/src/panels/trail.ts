@@ -11,6 +11,7 @@ import { SIGNATURE_HELP, agentName, clip, score, signatureText, verdictTone } fr
 import { parseUtterance, quoteContext, splitLines, type Line } from "../trail/transcript";
 import { byteRangeToIndices } from "../trail/utf8";
 import { h, replace, svg } from "../ui/dom";
+import { errorState } from "../ui/states";
 import { byTime } from "../walkthrough/steps";
 
 interface Doc {
@@ -95,7 +96,7 @@ export class TrailView {
       if (token !== this.token) return;
       this.trail = null;
       this.app.toasts.error(e, "Loading the trail");
-      replace(this.el, h("p", { class: "error-text" }, "Could not load this claim's trail."));
+      replace(this.el, errorState("load this claim's trail", e, () => void this.show(statementId, opts)));
     }
   }
 

@@ -6,10 +6,12 @@ import type { Trail } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { AgentNames, Notifier, SelectFn } from "../host";
 import { h, replace } from "../ui/dom";
+import { reason } from "../ui/states";
 import { buildSteps, type Step } from "../walkthrough/steps";
 import type { TrailView } from "./trail";
 
 const AUTOPLAY_MS = 4500;
+const STALE_TEXT = "New claims arrived: rebuild";
 
 /** What the walkthrough needs of the app. */
 export interface WalkthroughHost extends AgentNames {
@@ -31,7 +33,7 @@ export class WalkthroughPanel {
   private prevButton = h("button", { class: "btn", testid: "walkthrough-prev", title: "Previous step" }, "← Previous");
   private nextButton = h("button", { class: "btn btn-primary", testid: "walkthrough-next", title: "Next step" }, "Next →");
   private playButton = h("button", { class: "btn", testid: "walkthrough-play" }, "▶ Autoplay");
-  private stale = h("button", { class: "btn btn-small", hidden: true, onclick: () => void this.build(true) }, "New claims arrived: rebuild");
+  private stale = h("button", { class: "btn btn-small", hidden: true, onclick: () => void this.build(true) }, STALE_TEXT);
   private slot = h("div", { class: "walkthrough-trail" });
   private builtFor: { graph: string | null; statements: number } = { graph: null, statements: -1 };
   private building: Promise<void> | null = null;
@@ -78,7 +80,8 @@ export class WalkthroughPanel {
       void this.build(true);
       return;
     }
-    this.stale.hidden = !stale;
+    // After a failure the button offers to try again: keep it.
+    if (this.stale.textContent === STALE_TEXT) this.stale.hidden = !stale;
   }
 
   private statementIds(): string[] {
@@ -100,13 +103,16 @@ export class WalkthroughPanel {
         await this.app.resolveNames(trails.flatMap((t) => [t.agent, ...t.verifications.map((v) => v.agent)]));
       } catch (e) {
         this.app.toasts.error(e, "Building the walkthrough");
-        this.caption.textContent = "Could not read the claims' trails.";
+        this.caption.textContent = `Could not read the claims' trails: ${reason(e)}. Check that the server is running, then try again.`;
+        this.stale.textContent = "Try again";
+        this.stale.hidden = false;
         return;
       }
       if (graph !== this.app.graph) return;
       this.steps = buildSteps(trails, this.app.names);
       this.builtFor = { graph, statements: ids.length };
       this.stale.hidden = true;
+      this.stale.textContent = STALE_TEXT;
       const keep = this.index >= 0 && this.index < this.steps.length;
       if (!keep) this.index = -1;
       if (this.steps.length > 0 && this.index < 0) {

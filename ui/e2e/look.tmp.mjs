@@ -1,0 +1,12 @@
+import { start, runDemo } from "./harness.mjs";
+const h = await start();
+const page = h.page;
+await runDemo(h, "council", null);
+await h.open(`/?graph=council`);
+await page.waitForTimeout(3000);
+await page.screenshot({ path: "/tmp/look/first.png" });
+await page.evaluate(() => document.documentElement.dataset.theme = "dark");
+await page.click('[data-testid="theme-toggle"]').catch(() => {});
+await page.waitForTimeout(500);
+await page.screenshot({ path: "/tmp/look/dark.png" });
+await h.stop();
