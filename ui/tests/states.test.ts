@@ -3,6 +3,7 @@
 
 import { describe, expect, it, vi } from "vitest";
 import { DetailsPanel, type DetailsHost } from "../src/panels/details";
+import { TimelinePanel, type TimelineHost } from "../src/panels/timeline";
 import { errorState, reason } from "../src/ui/states";
 import { node } from "./helpers";
 
@@ -63,5 +64,26 @@ describe("the Details panel's states", () => {
     expect(p.el.querySelector(".error-text")?.textContent).toBe("Could not load this node: connection refused (unavailable)");
     p.el.querySelector<HTMLButtonElement>('[data-testid="retry"]')!.click();
     await vi.waitFor(() => expect(app.backend.node).toHaveBeenCalledTimes(2));
+  });
+});
+
+describe("the Timeline's empty state", () => {
+  function timeline(graph: string | null) {
+    return new TimelinePanel({
+      graph,
+      model: { minArrival: () => -1, maxArrival: () => -1, byArrival: () => [] } as unknown as TimelineHost["model"],
+      timelineAt: null,
+      setTimeline: vi.fn(),
+      select: vi.fn(async () => {}),
+    });
+  }
+
+  it("says how to get events, or how to open a graph", () => {
+    const t = timeline("g");
+    t.render();
+    expect(t.el.textContent).toContain("No events yet.");
+    const none = timeline(null);
+    none.render();
+    expect(none.el.textContent).toContain("No graph is open");
   });
 });

@@ -18,6 +18,7 @@ export function replayRate(count: number): number {
 
 /** What the timeline needs of the app. */
 export interface TimelineHost {
+  readonly graph: string | null;
   readonly model: Pick<GraphModel, "minArrival" | "maxArrival" | "byArrival">;
   /** The position shown: nodes with a later arrival are hidden. Null: all (live). */
   readonly timelineAt: number | null;
@@ -90,6 +91,11 @@ export class TimelinePanel {
     if (centre < 0) centre = nodes.length;
     const from = Math.max(0, centre - WINDOW + 10);
     const shown = nodes.slice(from, Math.min(nodes.length, from + WINDOW));
+    if (nodes.length === 0) {
+      replace(this.list, h("li", { class: "empty-state" },
+        this.app.graph ? "No events yet. Nodes are listed here in the order they arrived; ingest or follow a file to add some." : "No graph is open: pick one in the graph menu above."));
+      return;
+    }
     replace(this.list,
       from > 0 ? h("li", { class: "muted more" }, `… ${from} earlier`) : null,
       shown.map((n) => h("li", { class: `event${n.arrival > at ? " future" : ""}${n.arrival === at ? " now" : ""}` },
