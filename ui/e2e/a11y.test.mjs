@@ -58,6 +58,12 @@ describe("accessibility of the explorer (axe-core)", { timeout: 150_000 }, () =>
         await page.waitForSelector(`html[data-theme="${theme}"]`);
       }
       assert.deepEqual(await violations(".topbar"), [], "top bar");
+      // Nothing selected: the claims at a glance.
+      await checkTab("details", async () => {
+        await page.evaluate(() => document.activeElement?.blur());
+        await page.keyboard.press("Escape");
+        await until(async () => (await page.getByTestId("claim-row").count()) > 0, { what: "the claims list" });
+      });
       await checkTab("details", async () => {
         await page.evaluate((id) => window.provex.select(id), claim);
         await page.getByTestId("tab-details").click();

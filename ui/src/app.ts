@@ -37,6 +37,7 @@ import { TopBar, type TopBarHost } from "./ui/topbar";
 import { Breadcrumb } from "./ui/breadcrumb";
 import { HoverCard } from "./ui/hover-card";
 import { Minimap, minimapColours } from "./ui/minimap";
+import { ComparePanel, type CompareHost } from "./ui/compare";
 import { Welcome, welcomed, type WelcomeHost } from "./ui/welcome";
 import { demoWithWalkthrough, uploadFile } from "./first-run";
 import { inTauri } from "./backends";
@@ -50,13 +51,14 @@ const REFRESH_MS = 400;
 
 export class App implements
   ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
-  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost {
+  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
   private readonly breadcrumb: Breadcrumb;
   private readonly hoverCard = new HoverCard();
   readonly minimap = new Minimap({ centerOn: (x, y) => this.canvas.centerOn(x, y) });
+  readonly compare: ComparePanel = new ComparePanel(this);
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
   canvas!: GraphCanvasApi;
@@ -107,7 +109,7 @@ export class App implements
     this.welcome = new Welcome(this, inTauri());
     this.canvasArea.el.appendChild(this.welcome.el);
     this.canvasArea.el.appendChild(this.hoverCard.el);
-    this.canvasArea.el.appendChild(this.minimap.el);
+    this.canvasArea.el.append(this.minimap.el, this.compare.marksEl, this.compare.el);
     this.minimap.setColours(minimapColours(this.theme));
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
 
@@ -149,7 +151,7 @@ export class App implements
         this.hoverCard.show(n, id ? this.canvas.screenPosition(id) : null, area.clientWidth, area.clientHeight, this.names);
       },
       onActivate: (id) => void this.activate(id),
-      onView: (v) => this.minimap.setView(v),
+      onView: (v) => { this.minimap.setView(v); this.compare.reposition(); },
     }, this.theme);
     this.canvas = made.canvas;
     if (made.problem) this.canvasArea.showMessage(made.problem);
@@ -265,6 +267,7 @@ export class App implements
     this.statusbar.render();
     this.walkthrough.graphChanged();
     this.details.graphChanged();
+    this.compare.graphChanged();
     if (this.model.nodes.size === 0 && this.model.mode === "whole") {
       this.canvasArea.showMessage("This graph is empty. Nodes appear here as they arrive.");
     }

@@ -28,6 +28,7 @@ export interface TopBarHost extends IngestHost, ExportHost {
   readonly help: Pick<HelpOverlay, "toggle">;
   tidy(): Promise<void>;
   select: SelectFn;
+  readonly compare: { open(): Promise<void> };
 }
 
 export class TopBar {
@@ -71,6 +72,7 @@ export class TopBar {
       this.menu("Ingest", this.ingest.summary, this.ingest.body),
       this.menu("Export", this.exportMenu.summary, this.exportMenu.body),
       h("button", { class: "btn", testid: "tidy-button", title: "Tidy up the layout (t)", onclick: () => void this.app.tidy() }, "Tidy up"),
+      h("button", { class: "btn", testid: "compare-button", title: "Compare this graph with another run", onclick: () => void this.app.compare.open() }, "Compare…"),
       h("span", { class: "spacer" }),
       this.themeButton,
       h("button", { class: "btn btn-icon", testid: "help-button", title: "Keyboard shortcuts (?)", onclick: () => this.app.help.toggle() }, "?"));
