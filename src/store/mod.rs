@@ -4,6 +4,7 @@
 
 pub mod bulk;
 mod bulk_load;
+pub mod compact;
 pub mod raw;
 pub mod read;
 pub mod server;
