@@ -44,9 +44,13 @@ pub struct EdgeKey {
 /// Every node and edge of a graph with their properties.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Snapshot {
-    pub nodes: HashMap<NodeKey, PropMap>,
-    pub edges: HashMap<EdgeKey, PropMap>,
+    pub nodes: Table<NodeKey>,
+    pub edges: Table<EdgeKey>,
 }
+
+/// Elements by key. foldhash rather than SipHash: keys come from graphs, not from a party
+/// that could choose them to collide, and hashing 280,000 keys twice is most of a diff.
+pub type Table<K> = HashMap<K, PropMap, foldhash::fast::RandomState>;
 
 /// A property value as the store keeps it: what `store::value::prop_param` writes, read
 /// back as JSON (a non-finite float is stored as its text).
@@ -106,8 +110,8 @@ impl Snapshot {
     /// properties the store's upsert gives them (`prov:type`, `prov:base_type`, the kind).
     pub fn from_delta(delta: &GraphDelta) -> Snapshot {
         let mut snap = Snapshot {
-            nodes: HashMap::with_capacity(delta.node_count()),
-            edges: HashMap::with_capacity(delta.edge_count()),
+            nodes: Table::with_capacity_and_hasher(delta.node_count(), Default::default()),
+            edges: Table::with_capacity_and_hasher(delta.edge_count(), Default::default()),
         };
         for n in delta.nodes() {
             let props = props_json(&node_props(n.label, &n.name, &n.props), &[NAME]);
@@ -261,8 +265,8 @@ type ChangedList<'a, K> = Vec<(&'a K, PropMap, PropMap)>;
 /// Keys of `b` missing from `a`, keys of `a` missing from `b`, and keys of both whose
 /// values differ, each sorted.
 fn compare<'a, K: Ord + std::hash::Hash + Eq>(
-    a: &'a HashMap<K, PropMap>,
-    b: &'a HashMap<K, PropMap>,
+    a: &'a Table<K>,
+    b: &'a Table<K>,
 ) -> (Listed<'a, K>, Listed<'a, K>, ChangedList<'a, K>) {
     let mut removed = Vec::new();
     let mut changed = Vec::new();

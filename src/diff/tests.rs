@@ -131,7 +131,10 @@ fn snapshot() -> impl Strategy<Value = Snapshot> {
         prop_map(),
         0..6,
     );
-    (nodes, edges).prop_map(|(nodes, edges)| Snapshot { nodes, edges })
+    (nodes, edges).prop_map(|(nodes, edges)| Snapshot {
+        nodes: nodes.into_iter().collect(),
+        edges: edges.into_iter().collect(),
+    })
 }
 
 proptest! {

@@ -1,17 +1,18 @@
-//! Whole-graph reads in FalkorDB's compact reply format, decoded here straight into JSON.
-//! The typed client spent seconds decoding the 100,000-row replies of `provex diff` that
-//! the server made in a tenth of that (docs/BENCHMARKS.md, "Issue 15: diff"); each read here
-//! also gets a connection of its own, so that the reads of one diff run side by side
-//! instead of queueing on one connection.
+//! Whole-graph reads in FalkorDB's compact reply format, decoded straight into JSON. The
+//! typed client spent seconds decoding the 100,000-row replies of `provex diff` that the
+//! server made in a tenth of that (docs/BENCHMARKS.md, "Issue 15: diff"). Each read gets a
+//! connection of its own (so the reads of one diff run side by side) and its reply is read
+//! by [`super::resp`]; over TLS, by the `redis` crate and [`decode`].
 
 use redis::Value as Resp;
 use serde_json::{Map, Number, Value};
 
+use super::resp::Failure;
 use super::{Store, QUERY_TIMEOUT_MS};
 use crate::error::{Error, Result};
 
 /// The value types of the compact format (FalkorDB's `ValueType`).
-mod kind {
+pub(crate) mod kind {
     pub const NULL: i64 = 1;
     pub const STRING: i64 = 2;
     pub const INTEGER: i64 = 3;
@@ -34,81 +35,103 @@ fn float(f: f64) -> Value {
     Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)
 }
 
-/// One compact value (`[type, value]`) as JSON: the same JSON the typed client's values give
-/// through [`super::value::to_json`] for the scalars, lists and maps that properties hold.
-/// Graph entities (nodes, edges, paths) are not read this way; they come back as text.
-pub fn decode(v: &Resp) -> Value {
-    let Resp::Array(pair) = v else { return Value::Null };
-    let (Some(Resp::Int(t)), Some(x)) = (pair.first(), pair.get(1)) else {
-        return Value::Null;
-    };
-    match *t {
-        kind::NULL => Value::Null,
-        kind::STRING => text(x).map(|s| Value::String(s.to_owned())).unwrap_or(Value::Null),
-        kind::INTEGER => match x {
-            Resp::Int(i) => Value::from(*i),
-            other => text(other).and_then(|s| s.parse::<i64>().ok()).map(Value::from).unwrap_or(Value::Null),
-        },
-        kind::BOOLEAN => match x {
-            Resp::Int(i) => Value::Bool(*i != 0),
-            other => Value::Bool(text(other) == Some("true")),
-        },
-        kind::DOUBLE => match x {
-            Resp::Double(f) => float(*f),
-            other => text(other).and_then(|s| s.parse::<f64>().ok()).map(float).unwrap_or(Value::Null),
-        },
-        kind::ARRAY => match x {
-            Resp::Array(items) => Value::Array(items.iter().map(decode).collect()),
-            _ => Value::Array(Vec::new()),
-        },
-        kind::MAP => match x {
-            Resp::Array(flat) => {
-                let mut m = Map::new();
-                for kv in flat.chunks(2) {
-                    if let [k, v] = kv {
-                        if let Some(k) = text(k) {
-                            m.insert(k.to_owned(), decode(v));
-                        }
-                    }
-                }
-                Value::Object(m)
-            }
-            _ => Value::Object(Map::new()),
-        },
-        _ => text(x).map(|s| Value::String(s.to_owned())).unwrap_or_else(|| Value::String(format!("{x:?}"))),
-    }
-}
-
-/// The integer of a compact value, if it is one.
-pub fn int(v: &Resp) -> Option<i64> {
-    match decode(v) {
-        Value::Number(n) => n.as_i64(),
+fn owned_text(v: Resp) -> Option<String> {
+    match v {
+        Resp::BulkString(b) => {
+            Some(String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+        }
+        Resp::SimpleString(s) => Some(s),
+        Resp::VerbatimString { text, .. } => Some(text),
         _ => None,
     }
 }
 
+/// The `[type, value]` pair of a compact value.
+fn split(v: Resp) -> Option<(i64, Resp)> {
+    let Resp::Array(pair) = v else { return None };
+    let mut it = pair.into_iter();
+    match (it.next(), it.next()) {
+        (Some(Resp::Int(t)), Some(x)) => Some((t, x)),
+        _ => None,
+    }
+}
+
+/// A compact map's entries, in the order sent.
+fn entries(x: Resp) -> impl Iterator<Item = (String, Value)> {
+    let flat = match x {
+        Resp::Array(flat) => flat,
+        _ => Vec::new(),
+    };
+    let mut it = flat.into_iter();
+    std::iter::from_fn(move || loop {
+        let (k, v) = (it.next()?, it.next()?);
+        if let Some(k) = owned_text(k) {
+            return Some((k, decode(v)));
+        }
+    })
+}
+
+/// One compact value (`[type, value]`) as JSON: the same JSON the typed client's values give
+/// through [`super::value::to_json`] for the scalars, lists and maps that properties hold.
+/// Graph entities (nodes, edges, paths) are not read this way; they come back as text.
+pub fn decode(v: Resp) -> Value {
+    let Some((t, x)) = split(v) else { return Value::Null };
+    match t {
+        kind::NULL => Value::Null,
+        kind::STRING => owned_text(x).map(Value::String).unwrap_or(Value::Null),
+        kind::INTEGER => match x {
+            Resp::Int(i) => Value::from(i),
+            other => text(&other).and_then(|s| s.parse::<i64>().ok()).map(Value::from).unwrap_or(Value::Null),
+        },
+        kind::BOOLEAN => match x {
+            Resp::Int(i) => Value::Bool(i != 0),
+            other => Value::Bool(text(&other) == Some("true")),
+        },
+        kind::DOUBLE => match x {
+            Resp::Double(f) => float(f),
+            other => text(&other).and_then(|s| s.parse::<f64>().ok()).map(float).unwrap_or(Value::Null),
+        },
+        kind::ARRAY => match x {
+            Resp::Array(items) => Value::Array(items.into_iter().map(decode).collect()),
+            _ => Value::Array(Vec::new()),
+        },
+        kind::MAP => Value::Object(entries(x).collect::<Map<String, Value>>()),
+        _ => match owned_text(x.clone()) {
+            Some(s) => Value::String(s),
+            None => Value::String(format!("{x:?}")),
+        },
+    }
+}
+
 impl Store {
-    /// Runs a read-only query on a connection of its own and returns its rows in the compact
-    /// format, each column a `[type, value]` pair for [`decode`].
-    pub(crate) async fn compact_ro(&self, graph: &str, cypher: &str) -> Result<Vec<Vec<Resp>>> {
+    /// Runs a read-only query on a connection of its own and returns its rows, each column
+    /// decoded from the compact format to JSON.
+    pub(crate) async fn compact_ro(&self, graph: &str, cypher: &str) -> Result<Vec<Vec<Value>>> {
         super::validate_graph_name(graph)?;
-        let client = redis::Client::open(self.info_url.as_str())
-            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
-        let config = redis::AsyncConnectionConfig::new()
-            .set_response_timeout(Some(std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000)));
-        let mut con = client
-            .get_multiplexed_async_connection_with_config(&config)
-            .await
-            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
-        let reply: Resp = redis::cmd("GRAPH.RO_QUERY")
-            .arg(graph)
-            .arg(cypher)
-            .arg("--compact")
-            .arg("timeout")
-            .arg(QUERY_TIMEOUT_MS)
-            .query_async(&mut con)
-            .await
-            .map_err(|e| super::missing_graph(Error::Query(e.to_string()), graph))?;
+        let (url, args) = (self.info_url.clone(), [graph.to_owned(), cypher.to_owned()]);
+        let wait = std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000);
+        let fast = tokio::task::spawn_blocking(move || {
+            let timeout = QUERY_TIMEOUT_MS.to_string();
+            let cmd: [&[u8]; 6] = [
+                b"GRAPH.RO_QUERY",
+                args[0].as_bytes(),
+                args[1].as_bytes(),
+                b"--compact",
+                b"timeout",
+                timeout.as_bytes(),
+            ];
+            super::resp::compact_query(&url, &cmd, wait)
+        })
+        .await
+        .map_err(|e| Error::Server(format!("graph reader: {e}")))?;
+        let reply = match fast {
+            Ok(Some(rows)) => return Ok(rows),
+            Ok(None) => self.compact_ro_tls(graph, cypher).await?,
+            Err(Failure::Connection(reason)) => {
+                return Err(Error::Connection { url: self.url.clone(), reason })
+            }
+            Err(Failure::Server(message)) => return Err(super::missing_graph(Error::Query(message), graph)),
+        };
         // [header, rows, statistics]
         let Resp::Array(mut parts) = reply else {
             return Err(Error::Query(format!("unexpected reply to a graph query: {reply:?}")));
@@ -120,10 +143,32 @@ impl Store {
         Ok(rows
             .into_iter()
             .map(|r| match r {
-                Resp::Array(values) => values,
-                other => vec![other],
+                Resp::Array(values) => values.into_iter().map(decode).collect(),
+                other => vec![decode(other)],
             })
             .collect())
+    }
+
+    /// The same query through the `redis` crate, for connections [`super::resp`] does not
+    /// make (TLS).
+    async fn compact_ro_tls(&self, graph: &str, cypher: &str) -> Result<Resp> {
+        let client = redis::Client::open(self.info_url.as_str())
+            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+        let config = redis::AsyncConnectionConfig::new()
+            .set_response_timeout(Some(std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000)));
+        let mut con = client
+            .get_multiplexed_async_connection_with_config(&config)
+            .await
+            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+        redis::cmd("GRAPH.RO_QUERY")
+            .arg(graph)
+            .arg(cypher)
+            .arg("--compact")
+            .arg("timeout")
+            .arg(QUERY_TIMEOUT_MS)
+            .query_async(&mut con)
+            .await
+            .map_err(|e| super::missing_graph(Error::Query(e.to_string()), graph))
     }
 }
 
@@ -141,23 +186,24 @@ mod tests {
 
     #[test]
     fn scalars_lists_and_maps_decode_as_the_typed_client_gives_them() {
-        assert_eq!(decode(&pair(kind::NULL, Resp::Nil)), Value::Null);
-        assert_eq!(decode(&pair(kind::STRING, s("a\"b"))), json!("a\"b"));
-        assert_eq!(decode(&pair(kind::INTEGER, Resp::Int(-7))), json!(-7));
-        assert_eq!(decode(&pair(kind::BOOLEAN, s("true"))), json!(true));
-        assert_eq!(decode(&pair(kind::BOOLEAN, s("false"))), json!(false));
-        assert_eq!(decode(&pair(kind::DOUBLE, s("0.5"))), json!(0.5));
-        assert_eq!(decode(&pair(kind::DOUBLE, s("2"))), json!(2.0));
-        assert_ne!(decode(&pair(kind::DOUBLE, s("2"))), json!(2), "a double stays a double");
-        let list = pair(kind::ARRAY, Resp::Array(vec![pair(kind::INTEGER, Resp::Int(1)), pair(kind::STRING, s("x"))]));
-        assert_eq!(decode(&list), json!([1, "x"]));
+        assert_eq!(decode(pair(kind::NULL, Resp::Nil)), Value::Null);
+        assert_eq!(decode(pair(kind::STRING, s("a\"b"))), json!("a\"b"));
+        assert_eq!(decode(pair(kind::INTEGER, Resp::Int(-7))), json!(-7));
+        assert_eq!(decode(pair(kind::BOOLEAN, s("true"))), json!(true));
+        assert_eq!(decode(pair(kind::BOOLEAN, s("false"))), json!(false));
+        assert_eq!(decode(pair(kind::DOUBLE, s("0.5"))), json!(0.5));
+        assert_eq!(decode(pair(kind::DOUBLE, s("2"))), json!(2.0));
+        assert_ne!(decode(pair(kind::DOUBLE, s("2"))), json!(2), "a double stays a double");
+        let list = pair(
+            kind::ARRAY,
+            Resp::Array(vec![pair(kind::INTEGER, Resp::Int(1)), pair(kind::STRING, s("x"))]),
+        );
+        assert_eq!(decode(list.clone()), json!([1, "x"]));
         let map = pair(
             kind::MAP,
             Resp::Array(vec![s("k"), pair(kind::INTEGER, Resp::Int(3)), s("l"), list.clone()]),
         );
-        assert_eq!(decode(&map), json!({"k": 3, "l": [1, "x"]}));
-        assert_eq!(int(&pair(kind::INTEGER, Resp::Int(42))), Some(42));
-        assert_eq!(int(&pair(kind::STRING, s("42"))), None);
-        assert_eq!(decode(&Resp::Nil), Value::Null);
+        assert_eq!(decode(map), json!({"k": 3, "l": [1, "x"]}));
+        assert_eq!(decode(Resp::Nil), Value::Null);
     }
 }

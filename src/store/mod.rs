@@ -7,6 +7,7 @@ mod bulk_load;
 pub mod compact;
 pub mod raw;
 pub mod read;
+pub mod resp;
 pub mod server;
 pub mod snapshot;
 pub mod value;

@@ -10,7 +10,6 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use super::compact::{decode, int};
 use super::Store;
 use crate::error::Result;
 use crate::model::vocab::NAME;
@@ -32,11 +31,18 @@ pub struct StoredEdge {
     pub props: BTreeMap<String, Value>,
 }
 
-/// The properties map of a compact column, as a sorted map.
-fn props(v: Option<&redis::Value>) -> BTreeMap<String, Value> {
-    match v.map(decode) {
-        Some(Value::Object(m)) => m.into_iter().collect(),
+/// A `properties(…)` column as a sorted map.
+fn props(v: Value) -> BTreeMap<String, Value> {
+    match v {
+        Value::Object(m) => m.into_iter().collect(),
         _ => BTreeMap::new(),
+    }
+}
+
+fn string(v: Value) -> String {
+    match v {
+        Value::String(s) => s,
+        _ => String::new(),
     }
 }
 
@@ -44,42 +50,46 @@ impl Store {
     /// Every node and edge of a graph with all their properties. A node without a `name`
     /// is named `#<internal id>`.
     pub async fn read_all(&self, graph: &str) -> Result<(Vec<StoredNode>, Vec<StoredEdge>)> {
-        let (node_rows, edge_rows) = tokio::try_join!(
-            self.compact_ro(graph, "MATCH (n) RETURN id(n), labels(n)[0], properties(n)"),
+        // The nodes are converted while the edges are still arriving.
+        let read_nodes = async {
+            let rows = self.compact_ro(graph, "MATCH (n) RETURN id(n), labels(n)[0], properties(n)").await?;
+            let mut names: HashMap<i64, usize> = HashMap::with_capacity(rows.len());
+            let mut nodes = Vec::with_capacity(rows.len());
+            for r in rows {
+                let mut cols = r.into_iter();
+                let (Some(Value::Number(id)), Some(label), Some(map)) =
+                    (cols.next(), cols.next(), cols.next())
+                else {
+                    continue;
+                };
+                let Some(id) = id.as_i64() else { continue };
+                let mut props = props(map);
+                let name = match props.remove(NAME) {
+                    Some(Value::String(s)) => s,
+                    None | Some(Value::Null) => format!("#{id}"),
+                    Some(other) => other.to_string(),
+                };
+                names.insert(id, nodes.len());
+                nodes.push(StoredNode { label: string(label), name, props });
+            }
+            Ok::<_, crate::error::Error>((names, nodes))
+        };
+        let ((names, nodes), edge_rows) = tokio::try_join!(
+            read_nodes,
             self.compact_ro(graph, "MATCH (a)-[e]->(b) RETURN id(a), type(e), id(b), properties(e)"),
         )?;
-        let mut names: HashMap<i64, String> = HashMap::with_capacity(node_rows.len());
-        let mut nodes = Vec::with_capacity(node_rows.len());
-        for r in &node_rows {
-            let Some(id) = r.first().and_then(int) else { continue };
-            let mut props = props(r.get(2));
-            let name = match props.remove(NAME) {
-                Some(Value::String(s)) => s,
-                None | Some(Value::Null) => format!("#{id}"),
-                Some(other) => other.to_string(),
-            };
-            let label = match r.get(1).map(decode) {
-                Some(Value::String(l)) => l,
-                _ => String::new(),
-            };
-            names.insert(id, name.clone());
-            nodes.push(StoredNode { label, name, props });
-        }
-        drop(node_rows);
-        let name = |v: Option<&redis::Value>| {
-            let id = v.and_then(int).unwrap_or(-1);
-            names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"))
+        let name = |v: Option<&Value>| {
+            let id = v.and_then(Value::as_i64).unwrap_or(-1);
+            names.get(&id).map(|&i| nodes[i].name.clone()).unwrap_or_else(|| format!("#{id}"))
         };
         let edges = edge_rows
-            .iter()
-            .map(|r| StoredEdge {
-                source: name(r.first()),
-                rel: match r.get(1).map(decode) {
-                    Some(Value::String(t)) => t,
-                    _ => String::new(),
-                },
-                target: name(r.get(2)),
-                props: props(r.get(3)),
+            .into_iter()
+            .map(|r| {
+                let (source, target) = (name(r.first()), name(r.get(2)));
+                let mut cols = r.into_iter().skip(1);
+                let rel = cols.next().map(string).unwrap_or_default();
+                let props = cols.nth(1).map(props).unwrap_or_default();
+                StoredEdge { source, rel, target, props }
             })
             .collect();
         Ok((nodes, edges))

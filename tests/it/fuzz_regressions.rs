@@ -43,3 +43,8 @@ fn a2ap_document_inputs() {
 fn canonical_inputs() {
     replay("canonical", checks::canonical);
 }
+
+#[test]
+fn resp_reply_inputs() {
+    replay("resp_reply", checks::resp_reply);
+}

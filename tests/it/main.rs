@@ -16,6 +16,7 @@ mod modules;
 mod paths;
 mod props_canonical;
 mod props_parsers;
+mod props_resp;
 mod reads;
 mod serve;
 mod server;

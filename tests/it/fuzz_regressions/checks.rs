@@ -44,3 +44,28 @@ pub fn canonical(data: &[u8]) {
     let theirs = serde_json_canonicalizer::to_string(&value).expect("reference canonicaliser");
     assert_eq!(ours, theirs, "disagrees with serde_json_canonicalizer");
 }
+
+/// The RESP reply reader of whole-graph reads: no panic on any bytes, and a reply it reads
+/// as compact graph rows reads the same through the generic parser and the compact decoder.
+pub fn resp_reply(data: &[u8]) {
+    use provex::store::compact::decode;
+    use provex::store::resp::{compact_rows, read_value, Value as Resp};
+    let generic = read_value(&mut std::io::Cursor::new(data));
+    let Ok(Ok(rows)) = compact_rows(&mut std::io::Cursor::new(data)) else { return };
+    let Ok(Ok(Resp::Array(mut parts))) = generic else {
+        panic!("compact rows read, but not the generic reply: {generic:?}");
+    };
+    if parts.len() < 3 {
+        assert!(rows.is_empty());
+        return;
+    }
+    let Resp::Array(generic_rows) = parts.swap_remove(1) else { panic!("rows are not an array") };
+    let decoded: Vec<Vec<Value>> = generic_rows
+        .into_iter()
+        .map(|r| match r {
+            Resp::Array(cols) => cols.into_iter().map(decode).collect(),
+            other => panic!("a row is not an array: {other:?}"),
+        })
+        .collect();
+    assert_eq!(decoded, rows);
+}
