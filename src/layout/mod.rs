@@ -31,6 +31,7 @@
 //! * Errors: [`LayoutError`].
 
 mod adjacency;
+pub mod cluster;
 mod coords;
 mod cycles;
 mod error;

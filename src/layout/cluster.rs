@@ -1,0 +1,151 @@
+//! Semantic zoom (issue 16): a graph too large to draw whole is drawn as clusters, one box
+//! per agent (runtime tasks, claims and verifications by who acted), one for the source
+//! documents and one per other kind of node; an agent's box opens into one box per task
+//! (conversation) it ran, and a task's into its nodes. Which cluster a node is in depends on
+//! the node alone (its label, agent and context), so clusters partition every graph, grow
+//! as events arrive without anything being recomputed, and a node never changes cluster.
+//! The clusters and the edges between them (with counts) are a petgraph graph, laid out
+//! like any other.
+
+use std::collections::{BTreeMap, HashMap};
+
+use petgraph::graphmap::DiGraphMap;
+
+/// Between a cluster's key and its sub-cluster's part in a sub-cluster's key.
+pub const SEP: &str = " › ";
+
+/// Labels of the source documents a statement cites: drawn as one cluster.
+pub const SOURCE_LABELS: [&str; 3] = ["Chunk", "Document", "Source"];
+
+/// The top-level cluster of a node: `agent:<id>`, `sources`, or `kind:<label>`.
+pub fn top_key(label: &str, agent: Option<&str>) -> String {
+    if SOURCE_LABELS.contains(&label) {
+        return "sources".to_owned();
+    }
+    match agent.filter(|a| !a.is_empty()) {
+        Some(a) => format!("agent:{a}"),
+        None => format!("kind:{label}"),
+    }
+}
+
+/// The cluster a node is in one level down, inside its top-level cluster: its task
+/// (`<top> › task:<context>`), or its kind (`<top> › kind:<label>`).
+pub fn sub_key(label: &str, agent: Option<&str>, context: Option<&str>) -> String {
+    let top = top_key(label, agent);
+    match context.filter(|c| !c.is_empty()) {
+        Some(c) if top != "sources" => format!("{top}{SEP}task:{c}"),
+        _ => format!("{top}{SEP}kind:{label}"),
+    }
+}
+
+/// The key of the cluster one level up (none for a top-level key).
+pub fn parent(key: &str) -> Option<&str> {
+    key.rsplit_once(SEP).map(|(p, _)| p)
+}
+
+/// A human title for a cluster key: "agent gpt-5", "task ctx-1", "source documents",
+/// "Artifact nodes".
+pub fn title(key: &str) -> String {
+    let last = key.rsplit(SEP).next().unwrap_or(key);
+    match last.split_once(':') {
+        Some(("agent", a)) => format!("agent {}", a.trim_start_matches("urn:agent:")),
+        Some(("task", t)) => format!("task {t}"),
+        Some(("kind", l)) => format!("{l} nodes"),
+        _ if last == "sources" => "source documents".to_owned(),
+        _ => last.to_owned(),
+    }
+}
+
+/// One cluster: how many nodes it holds, by label and by signature status.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Cluster {
+    pub key: String,
+    pub members: u64,
+    pub labels: BTreeMap<String, u64>,
+    /// Signature statuses of the signed documents in it (`valid`, `invalid`, …).
+    pub statuses: BTreeMap<String, u64>,
+    /// Edges between two of its own members.
+    pub internal_edges: u64,
+}
+
+/// A set of clusters and the edges between them, built from nodes (or counted groups of
+/// nodes) and edges as they come.
+#[derive(Debug, Clone, Default)]
+pub struct Clusters {
+    index: HashMap<String, u32>,
+    clusters: Vec<Cluster>,
+    /// Edges between clusters, by cluster index, weighted by how many member edges they stand for.
+    edges: DiGraphMap<u32, u64, foldhash::fast::RandomState>,
+}
+
+impl Clusters {
+    pub fn new() -> Clusters {
+        Clusters::default()
+    }
+
+    fn slot(&mut self, key: &str) -> u32 {
+        if let Some(&i) = self.index.get(key) {
+            return i;
+        }
+        let i = self.clusters.len() as u32;
+        self.clusters.push(Cluster { key: key.to_owned(), ..Default::default() });
+        self.index.insert(key.to_owned(), i);
+        self.edges.add_node(i);
+        i
+    }
+
+    /// Adds `count` nodes of `label` (and signature `status`) to cluster `key`.
+    pub fn add_nodes(&mut self, key: &str, label: &str, status: Option<&str>, count: u64) {
+        let i = self.slot(key) as usize;
+        let c = &mut self.clusters[i];
+        c.members += count;
+        *c.labels.entry(label.to_owned()).or_default() += count;
+        if let Some(s) = status.filter(|s| !s.is_empty()) {
+            *c.statuses.entry(s.to_owned()).or_default() += count;
+        }
+    }
+
+    /// Adds `count` edges from a member of cluster `from` to a member of cluster `to`.
+    pub fn add_edges(&mut self, from: &str, to: &str, count: u64) {
+        let (a, b) = (self.slot(from), self.slot(to));
+        if a == b {
+            self.clusters[a as usize].internal_edges += count;
+        } else if let Some(w) = self.edges.edge_weight_mut(a, b) {
+            *w += count;
+        } else {
+            self.edges.add_edge(a, b, count);
+        }
+    }
+
+    /// The clusters, in the order they first appeared.
+    pub fn clusters(&self) -> &[Cluster] {
+        &self.clusters
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Cluster> {
+        self.index.get(key).map(|&i| &self.clusters[i as usize])
+    }
+
+    /// Edges between clusters: (from, to, member edges), in a stable order.
+    pub fn edges(&self) -> Vec<(&str, &str, u64)> {
+        let mut out: Vec<(u32, u32, u64)> = self.edges.all_edges().map(|(a, b, w)| (a, b, *w)).collect();
+        out.sort_unstable();
+        out.into_iter()
+            .map(|(a, b, w)| (self.clusters[a as usize].key.as_str(), self.clusters[b as usize].key.as_str(), w))
+            .collect()
+    }
+
+    /// All member nodes counted.
+    pub fn total_members(&self) -> u64 {
+        self.clusters.iter().map(|c| c.members).sum()
+    }
+
+    /// All member edges counted (between clusters and inside them).
+    pub fn total_edges(&self) -> u64 {
+        self.clusters.iter().map(|c| c.internal_edges).sum::<u64>() + self.edges.all_edges().map(|(_, _, w)| *w).sum::<u64>()
+    }
+}
+
+#[cfg(test)]
+#[path = "cluster_tests.rs"]
+mod tests;
