@@ -68,6 +68,27 @@ pub struct ViewNode {
     pub status: Option<String>,
     /// Claim, quote or content text (its first 200 characters), for labels and search.
     pub text: Option<String>,
+    /// In a cluster view, what the cluster this box stands for holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cluster: Option<ClusterInfo>,
+}
+
+/// What a cluster box holds (semantic zoom): its members counted by label and by signature
+/// status, and what opening it shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ClusterInfo {
+    pub title: String,
+    #[ts(type = "number")]
+    pub members: u64,
+    /// Members by label, most first.
+    #[ts(type = "Array<[string, number]>")]
+    pub labels: Vec<(String, u64)>,
+    /// Signed members by signature status (`valid`, `invalid`, …).
+    #[ts(type = "Array<[string, number]>")]
+    pub statuses: Vec<(String, u64)>,
+    /// Opening it shows its sub-clusters (`clusters`) or its nodes (`members`).
+    pub opens: ViewMode,
 }
 
 /// An edge between two drawn nodes, in its stored direction (effect to cause).
@@ -91,6 +112,11 @@ pub enum ViewMode {
     Whole,
     /// The neighbourhood of `root`: the graph is larger than the limit. Not streamed.
     Neighbourhood,
+    /// Clusters (semantic zoom): the graph, or the cluster `root`, is larger than the limit.
+    /// Not streamed.
+    Clusters,
+    /// The nodes of cluster `root`. Not streamed.
+    Members,
 }
 
 /// A drawable view of a graph, and the stream sequence number it is current to.

@@ -47,6 +47,10 @@ pub struct ViewRequest {
     /// Height of that screen area.
     #[serde(default)]
     pub viewport_height: Option<u32>,
+    /// Draw this cluster (a key from a cluster view) opened: its sub-clusters, or its nodes
+    /// when they are at most `limit`.
+    #[serde(default)]
+    pub cluster: Option<String>,
 }
 
 /// Everything a node came from (`up`) or that came from it (`down`).

@@ -130,6 +130,7 @@ impl Handlers for Call<'_> {
             depth: req.depth,
             limit: req.limit,
             aspect,
+            cluster: req.cluster.filter(|c| !c.is_empty()),
         };
         let view = self.provex.view(&req.graph, live).await?;
         if let Some(host) = self.host {

@@ -131,7 +131,9 @@ impl Clusters {
         let mut out: Vec<(u32, u32, u64)> = self.edges.all_edges().map(|(a, b, w)| (a, b, *w)).collect();
         out.sort_unstable();
         out.into_iter()
-            .map(|(a, b, w)| (self.clusters[a as usize].key.as_str(), self.clusters[b as usize].key.as_str(), w))
+            .map(|(a, b, w)| {
+                (self.clusters[a as usize].key.as_str(), self.clusters[b as usize].key.as_str(), w)
+            })
             .collect()
     }
 
@@ -142,7 +144,8 @@ impl Clusters {
 
     /// All member edges counted (between clusters and inside them).
     pub fn total_edges(&self) -> u64 {
-        self.clusters.iter().map(|c| c.internal_edges).sum::<u64>() + self.edges.all_edges().map(|(_, _, w)| *w).sum::<u64>()
+        self.clusters.iter().map(|c| c.internal_edges).sum::<u64>()
+            + self.edges.all_edges().map(|(_, _, w)| *w).sum::<u64>()
     }
 }
 

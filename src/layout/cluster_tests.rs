@@ -17,7 +17,15 @@ struct N {
 
 fn node() -> impl Strategy<Value = N> {
     (
-        prop::sample::select(vec!["LlmCall", "ToolCall", "Statement", "Verification", "Chunk", "Source", "Artifact"]),
+        prop::sample::select(vec![
+            "LlmCall",
+            "ToolCall",
+            "Statement",
+            "Verification",
+            "Chunk",
+            "Source",
+            "Artifact",
+        ]),
         prop::option::of(prop::sample::select(vec!["urn:agent:gpt-5", "urn:agent:claude", "a:b/c"])),
         prop::option::of(prop::sample::select(vec!["ctx-1", "ctx-2", "c/3"])),
         prop::option::of(prop::sample::select(vec!["valid", "invalid"])),
@@ -125,7 +133,10 @@ fn keys_and_titles() {
     assert_eq!(top_key("Chunk", Some("urn:agent:gpt-5")), "sources");
     assert_eq!(top_key("Artifact", None), "kind:Artifact");
     assert_eq!(top_key("Artifact", Some("")), "kind:Artifact");
-    assert_eq!(sub_key("LlmCall", Some("urn:agent:gpt-5"), Some("ctx-1")), "agent:urn:agent:gpt-5 › task:ctx-1");
+    assert_eq!(
+        sub_key("LlmCall", Some("urn:agent:gpt-5"), Some("ctx-1")),
+        "agent:urn:agent:gpt-5 › task:ctx-1"
+    );
     assert_eq!(sub_key("Chunk", None, Some("ctx-1")), "sources › kind:Chunk");
     assert_eq!(sub_key("Statement", Some("a"), None), "agent:a › kind:Statement");
     assert_eq!(title("agent:urn:agent:gpt-5"), "agent gpt-5");

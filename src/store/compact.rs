@@ -96,9 +96,14 @@ pub fn decode(v: Resp) -> Value {
             _ => Value::Array(Vec::new()),
         },
         kind::MAP => Value::Object(entries(x).collect::<Map<String, Value>>()),
-        _ => match owned_text(x.clone()) {
-            Some(s) => Value::String(s),
-            None => Value::String(format!("{x:?}")),
+        // Types properties do not hold: read as the stream reader reads them.
+        _ => match x {
+            Resp::Nil => Value::Null,
+            Resp::Int(i) => Value::from(i),
+            other => match owned_text(other.clone()) {
+                Some(s) => Value::String(s),
+                None => Value::String(format!("{other:?}")),
+            },
         },
     }
 }

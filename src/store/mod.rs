@@ -5,6 +5,7 @@
 pub mod bulk;
 mod bulk_load;
 pub mod compact;
+pub mod groups;
 pub mod raw;
 pub mod read;
 pub mod resp;

@@ -6,6 +6,7 @@ mod a2a_mapping;
 mod a2ap;
 mod bulk;
 mod cli;
+mod clusters;
 mod council;
 mod diff;
 mod fuzz_regressions;

@@ -61,6 +61,7 @@ fn first_prop(n: &Node, keys: &[&str]) -> Option<String> {
 /// A stored node's view data (position filled in later).
 pub(super) fn from_summary(s: NodeSummary, arrival: u32) -> ViewNode {
     ViewNode {
+        cluster: None,
         id: s.name,
         label: s.label,
         base_type: s.base_type,
@@ -80,6 +81,7 @@ pub(super) fn from_summary(s: NodeSummary, arrival: u32) -> ViewNode {
 /// A delta node's view data (position filled in later).
 pub(super) fn from_node(n: &Node, arrival: u32) -> ViewNode {
     ViewNode {
+        cluster: None,
         id: n.name.clone(),
         label: n.label.as_str().to_owned(),
         base_type: Some(n.label.base_type().as_str().to_owned()),

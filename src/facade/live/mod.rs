@@ -9,6 +9,7 @@
 //! blocking threads holding no lock, so slow work on one graph never stalls another.
 
 mod backlog;
+mod clusters;
 mod convert;
 mod load;
 mod state;
@@ -29,7 +30,6 @@ use state::{GraphView, Load};
 use super::{DeltaBatch, Provex};
 use crate::api::{StreamMessage, View};
 use crate::error::{Error, Result};
-use crate::model::Label;
 
 /// Most nodes a view draws whole, unless the client asks otherwise.
 pub const DEFAULT_LIMIT: u32 = 50_000;
@@ -49,6 +49,8 @@ pub struct ViewRequest {
     /// the drawing is packed to it when the view is first laid out, by whichever client comes
     /// first, and at each tidy-up.
     pub aspect: Option<f64>,
+    /// Draw this cluster opened (a key from a cluster view).
+    pub cluster: Option<String>,
 }
 
 /// Aspect ratio a view is packed to when its client does not say.
@@ -185,8 +187,8 @@ impl Provex {
     }
 
     /// A drawable view of a graph: the whole graph (kept current by [`Provex::watch`]) when
-    /// it has at most `limit` nodes, else the neighbourhood of `root` (or of the node
-    /// created last).
+    /// it has at most `limit` nodes, else its clusters (semantic zoom); the neighbourhood of
+    /// `root` when one is asked for, and cluster `cluster` opened when that is.
     pub async fn view(&self, graph: &str, req: ViewRequest) -> Result<View> {
         crate::store::validate_graph_name(graph)?;
         let limit = req.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
@@ -195,18 +197,12 @@ impl Provex {
             Err(Error::NotFound { what: "graph", .. }) => (0, 0),
             Err(e) => return Err(e),
         };
-        let root = match req.root {
-            Some(root) => Some(root),
-            None if total_nodes > limit as u64 => {
-                let statement = self.store.latest_node(graph, Some(Label::Statement.as_str())).await?;
-                match statement {
-                    Some(s) => Some(s),
-                    None => self.store.latest_node(graph, None).await?,
-                }
-            }
-            None => None,
-        };
-        match root {
+        if req.cluster.is_some() || (req.root.is_none() && total_nodes > u64::from(limit)) {
+            return self
+                .cluster_view(graph, req.cluster.as_deref(), limit, req.aspect, (total_nodes, total_edges))
+                .await;
+        }
+        match req.root {
             None => {
                 let view = self.live_view(graph, req.aspect).await?;
                 let st = view.state();

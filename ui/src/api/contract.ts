@@ -37,7 +37,11 @@ status: string | null,
 /**
  * Claim, quote or content text (its first 200 characters), for labels and search.
  */
-text: string | null, };
+text: string | null, 
+/**
+ * In a cluster view, what the cluster this box stands for holds.
+ */
+cluster?: ClusterInfo, };
 
 export type ViewEdge = { source: string, target: string, type: string, 
 /**
@@ -49,7 +53,7 @@ prov: string | null,
  */
 a2a: string | null, };
 
-export type ViewMode = "whole" | "neighbourhood";
+export type ViewMode = "whole" | "neighbourhood" | "clusters" | "members";
 
 export type View = { graph: string, seq: number, mode: ViewMode, root: string | null, total_nodes: number, total_edges: number, 
 /**
@@ -228,7 +232,12 @@ viewport_width?: number,
 /**
  * Height of that screen area.
  */
-viewport_height?: number, };
+viewport_height?: number, 
+/**
+ * Draw this cluster (a key from a cluster view) opened: its sub-clusters, or its nodes
+ * when they are at most `limit`.
+ */
+cluster?: string, };
 
 export type NodeRequest = { graph: string, id: string, };
 

@@ -1,0 +1,200 @@
+//! Reads for semantic zoom: a graph's nodes and edges counted by what decides their cluster
+//! (label, agent, context, signature status), so that the clusters of a graph of a million
+//! nodes come from a few hundred grouped rows rather than from every node; and the nodes and
+//! edges of one cluster. The cluster keys are made in Rust (`layout::cluster`), never in
+//! Cypher: the queries select a superset, and the caller keeps the rows whose key matches.
+
+use super::raw::{int, string, RawRow};
+use super::view::{EdgeSummary, NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY, TEXT_KEYS};
+use super::Store;
+use crate::error::{Error, Result};
+use crate::layout::cluster::{self, SOURCE_LABELS};
+use crate::model::vocab::{NAME, PROV_BASE_TYPE};
+
+/// `count` nodes with these cluster-deciding fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeGroup {
+    pub label: String,
+    pub agent: Option<String>,
+    pub context: Option<String>,
+    pub status: Option<String>,
+    pub count: u64,
+}
+
+/// `count` edges between nodes with these fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeGroup {
+    pub from: (String, Option<String>, Option<String>),
+    pub to: (String, Option<String>, Option<String>),
+    pub count: u64,
+}
+
+fn coalesce(var: &str, keys: &[&str]) -> String {
+    let items: Vec<String> = keys.iter().map(|k| format!("{var}.`{k}`")).collect();
+    if items.len() == 1 {
+        items[0].clone()
+    } else {
+        format!("coalesce({})", items.join(", "))
+    }
+}
+
+fn opt(v: Option<&redis::Value>) -> Option<String> {
+    v.and_then(string)
+}
+
+/// A Cypher condition on `var` that holds for every node of top-level cluster `top` (and
+/// perhaps a few others, which the caller drops), with its parameters as literals.
+fn top_condition(var: &str, top: &str) -> Result<(String, Vec<(String, String)>)> {
+    let agent = coalesce(var, &AGENT_KEYS);
+    let sources = SOURCE_LABELS.iter().map(|l| format!("'{l}'")).collect::<Vec<_>>().join(", ");
+    let literal = |s: &str| falkordb::to_cypher_param(s).map_err(|e| Error::Usage(e.to_string()));
+    if top == "sources" {
+        return Ok((format!("labels({var})[0] IN [{sources}]"), vec![]));
+    }
+    if let Some(a) = top.strip_prefix("agent:") {
+        return Ok((format!("{agent} = ${var}_agent"), vec![(format!("{var}_agent"), literal(a)?)]));
+    }
+    if let Some(l) = top.strip_prefix("kind:") {
+        return Ok((format!("labels({var})[0] = ${var}_label"), vec![(format!("{var}_label"), literal(l)?)]));
+    }
+    Err(Error::Usage(format!("not a cluster: {top}")))
+}
+
+impl Store {
+    /// Every node counted by label, agent, signature status and (with `contexts`) context;
+    /// only the nodes that may be in top-level cluster `within`, when given.
+    pub async fn node_groups(
+        &self,
+        graph: &str,
+        contexts: bool,
+        within: Option<&str>,
+    ) -> Result<Vec<NodeGroup>> {
+        let (cond, params) = match within {
+            Some(top) => top_condition("n", top)?,
+            None => (String::new(), vec![]),
+        };
+        let ctx = if contexts { coalesce("n", &CONTEXT_KEYS) } else { "null".to_owned() };
+        let q = format!(
+            "MATCH (n) {} RETURN labels(n)[0] AS l, {} AS ag, {ctx} AS cx, n.`{STATUS_KEY}` AS st, count(n) AS c",
+            if cond.is_empty() { String::new() } else { format!("WHERE {cond}") },
+            coalesce("n", &AGENT_KEYS),
+        );
+        let params: Vec<(&str, String)> = params.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        let rows = self.raw_ro(graph, &q, &params).await?;
+        Ok(rows
+            .iter()
+            .map(|r| NodeGroup {
+                label: opt(r.first()).unwrap_or_default(),
+                agent: opt(r.get(1)),
+                context: opt(r.get(2)),
+                status: opt(r.get(3)),
+                count: r.get(4).and_then(int).unwrap_or(0) as u64,
+            })
+            .collect())
+    }
+
+    /// Every edge counted by its ends' label, agent and (with `contexts`) context; only the
+    /// edges whose two ends may both be in top-level cluster `within`, when given. (The
+    /// relationship is bound: FalkorDB counted `(a)-[]->(b)` once per pair of nodes, not
+    /// once per edge.)
+    pub async fn edge_groups(
+        &self,
+        graph: &str,
+        contexts: bool,
+        within: Option<&str>,
+    ) -> Result<Vec<EdgeGroup>> {
+        let mut params = Vec::new();
+        let mut conds = Vec::new();
+        if let Some(top) = within {
+            for var in ["a", "b"] {
+                let (c, p) = top_condition(var, top)?;
+                conds.push(c);
+                params.extend(p);
+            }
+        }
+        let ctx = |v: &str| if contexts { coalesce(v, &CONTEXT_KEYS) } else { "null".to_owned() };
+        let q = format!(
+            "MATCH (a)-[r]->(b) {} RETURN labels(a)[0] AS la, {} AS aa, {} AS ca, labels(b)[0] AS lb, {} AS ab, {} AS cb, \
+             count(r) AS c",
+            if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) },
+            coalesce("a", &AGENT_KEYS),
+            ctx("a"),
+            coalesce("b", &AGENT_KEYS),
+            ctx("b"),
+        );
+        let params: Vec<(&str, String)> = params.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        let rows = self.raw_ro(graph, &q, &params).await?;
+        Ok(rows
+            .iter()
+            .map(|r: &RawRow| EdgeGroup {
+                from: (opt(r.first()).unwrap_or_default(), opt(r.get(1)), opt(r.get(2))),
+                to: (opt(r.get(3)).unwrap_or_default(), opt(r.get(4)), opt(r.get(5))),
+                count: r.get(6).and_then(int).unwrap_or(0) as u64,
+            })
+            .collect())
+    }
+
+    /// The nodes of cluster `key` (a top-level or a sub-cluster key), in creation order, at
+    /// most `limit`; and the edges between them.
+    pub async fn cluster_members(
+        &self,
+        graph: &str,
+        key: &str,
+        limit: u32,
+    ) -> Result<(Vec<NodeSummary>, Vec<EdgeSummary>)> {
+        let top = key.split(cluster::SEP).next().unwrap_or(key);
+        let (cond, params) = top_condition("n", top)?;
+        let q = format!(
+            "MATCH (n) WHERE {cond} RETURN id(n), n.{NAME}, labels(n)[0], n.`{PROV_BASE_TYPE}`, {}, {}, n.`{STATUS_KEY}`, {} \
+             ORDER BY id(n)",
+            coalesce("n", &AGENT_KEYS),
+            coalesce("n", &CONTEXT_KEYS),
+            coalesce("n", &TEXT_KEYS),
+        );
+        let params: Vec<(&str, String)> = params.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        let rows = self.raw_ro(graph, &q, &params).await?;
+        let sub = key.contains(cluster::SEP);
+        let nodes: Vec<NodeSummary> = rows
+            .iter()
+            .filter_map(|r| {
+                int(r.first()?)?;
+                Some(NodeSummary {
+                    name: opt(r.get(1))?,
+                    label: opt(r.get(2)).unwrap_or_default(),
+                    base_type: opt(r.get(3)),
+                    agent: opt(r.get(4)),
+                    context: opt(r.get(5)),
+                    status: opt(r.get(6)),
+                    text: opt(r.get(7)),
+                })
+            })
+            .filter(|n| {
+                let k = if sub {
+                    cluster::sub_key(&n.label, n.agent.as_deref(), n.context.as_deref())
+                } else {
+                    cluster::top_key(&n.label, n.agent.as_deref())
+                };
+                k == key
+            })
+            .take(limit as usize)
+            .collect();
+        let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+        let list = falkordb::to_cypher_param(&names).map_err(|e| Error::Query(e.to_string()))?;
+        let q = "MATCH (a)-[r]->(b) WHERE a.name IN $names AND b.name IN $names \
+                 RETURN a.name, b.name, type(r), r.`prov:base_type`, r.`a2a:relation`";
+        let rows = self.raw_ro(graph, q, &[("names", list)]).await?;
+        let edges = rows
+            .iter()
+            .filter_map(|r| {
+                Some(EdgeSummary {
+                    source: opt(r.first())?,
+                    target: opt(r.get(1))?,
+                    rel: opt(r.get(2))?,
+                    prov: opt(r.get(3)),
+                    a2a: opt(r.get(4)),
+                })
+            })
+            .collect();
+        Ok((nodes, edges))
+    }
+}
