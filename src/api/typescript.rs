@@ -67,6 +67,7 @@ pub fn contract_ts() -> String {
     d.add::<ApiError>();
     d.add::<Health>();
     d.add::<ViewNode>();
+    d.add::<ClusterInfo>();
     d.add::<ViewEdge>();
     d.add::<ViewMode>();
     d.add::<View>();

@@ -1,7 +1,8 @@
 //! Semantic zoom (issue 16): a graph too large to draw whole is drawn as clusters, one box
-//! per agent (runtime tasks, claims and verifications by who acted), one for the source
-//! documents and one per other kind of node; an agent's box opens into one box per task
-//! (conversation) it ran, and a task's into its nodes. Which cluster a node is in depends on
+//! per agent (runtime work, claims and verifications by who acted), one for the tasks no
+//! agent is named on, one for the source documents and one per other kind of node; an
+//! agent's box (and the tasks box) opens into one box per task (conversation), and a task's
+//! into its nodes. Which cluster a node is in depends on
 //! the node alone (its label, agent and context), so clusters partition every graph, grow
 //! as events arrive without anything being recomputed, and a node never changes cluster.
 //! The clusters and the edges between them (with counts) are a petgraph graph, laid out
@@ -17,13 +18,15 @@ pub const SEP: &str = " › ";
 /// Labels of the source documents a statement cites: drawn as one cluster.
 pub const SOURCE_LABELS: [&str; 3] = ["Chunk", "Document", "Source"];
 
-/// The top-level cluster of a node: `agent:<id>`, `sources`, or `kind:<label>`.
-pub fn top_key(label: &str, agent: Option<&str>) -> String {
+/// The top-level cluster of a node: `agent:<id>`, `sources`, `tasks` (a node of a task
+/// that names no agent), or `kind:<label>`.
+pub fn top_key(label: &str, agent: Option<&str>, has_context: bool) -> String {
     if SOURCE_LABELS.contains(&label) {
         return "sources".to_owned();
     }
     match agent.filter(|a| !a.is_empty()) {
         Some(a) => format!("agent:{a}"),
+        None if has_context => "tasks".to_owned(),
         None => format!("kind:{label}"),
     }
 }
@@ -31,8 +34,9 @@ pub fn top_key(label: &str, agent: Option<&str>) -> String {
 /// The cluster a node is in one level down, inside its top-level cluster: its task
 /// (`<top> › task:<context>`), or its kind (`<top> › kind:<label>`).
 pub fn sub_key(label: &str, agent: Option<&str>, context: Option<&str>) -> String {
-    let top = top_key(label, agent);
-    match context.filter(|c| !c.is_empty()) {
+    let context = context.filter(|c| !c.is_empty());
+    let top = top_key(label, agent, context.is_some());
+    match context {
         Some(c) if top != "sources" => format!("{top}{SEP}task:{c}"),
         _ => format!("{top}{SEP}kind:{label}"),
     }
@@ -52,6 +56,7 @@ pub fn title(key: &str) -> String {
         Some(("task", t)) => format!("task {t}"),
         Some(("kind", l)) => format!("{l} nodes"),
         _ if last == "sources" => "source documents".to_owned(),
+        _ if last == "tasks" => "tasks".to_owned(),
         _ => last.to_owned(),
     }
 }

@@ -43,7 +43,7 @@ fn graph() -> impl Strategy<Value = (Vec<N>, Vec<(usize, usize)>)> {
 type Key = fn(&N) -> String;
 
 fn top(n: &N) -> String {
-    top_key(n.label, n.agent)
+    top_key(n.label, n.agent, n.context.is_some())
 }
 
 fn sub(n: &N) -> String {
@@ -129,10 +129,13 @@ proptest! {
 
 #[test]
 fn keys_and_titles() {
-    assert_eq!(top_key("LlmCall", Some("urn:agent:gpt-5")), "agent:urn:agent:gpt-5");
-    assert_eq!(top_key("Chunk", Some("urn:agent:gpt-5")), "sources");
-    assert_eq!(top_key("Artifact", None), "kind:Artifact");
-    assert_eq!(top_key("Artifact", Some("")), "kind:Artifact");
+    assert_eq!(top_key("LlmCall", Some("urn:agent:gpt-5"), true), "agent:urn:agent:gpt-5");
+    assert_eq!(top_key("Chunk", Some("urn:agent:gpt-5"), false), "sources");
+    assert_eq!(top_key("Artifact", None, false), "kind:Artifact");
+    assert_eq!(top_key("Artifact", Some(""), false), "kind:Artifact");
+    assert_eq!(top_key("LlmCall", None, true), "tasks");
+    assert_eq!(sub_key("LlmCall", None, Some("ctx-1")), "tasks › task:ctx-1");
+    assert_eq!(sub_key("LlmCall", None, Some("")), "kind:LlmCall › kind:LlmCall");
     assert_eq!(
         sub_key("LlmCall", Some("urn:agent:gpt-5"), Some("ctx-1")),
         "agent:urn:agent:gpt-5 › task:ctx-1"
@@ -142,6 +145,7 @@ fn keys_and_titles() {
     assert_eq!(title("agent:urn:agent:gpt-5"), "agent gpt-5");
     assert_eq!(title("agent:a › task:ctx-1"), "task ctx-1");
     assert_eq!(title("sources"), "source documents");
+    assert_eq!(title("tasks"), "tasks");
     assert_eq!(title("kind:Artifact"), "Artifact nodes");
     assert_eq!(parent("agent:a › task:ctx-1"), Some("agent:a"));
 }

@@ -16,17 +16,63 @@ use crate::model::vocab::{NAME, PROV_BASE_TYPE};
 pub struct NodeGroup {
     pub label: String,
     pub agent: Option<String>,
+    /// The context, when read (else none, and only `has_context` says whether there is one).
     pub context: Option<String>,
+    pub has_context: bool,
     pub status: Option<String>,
     pub count: u64,
+}
+
+/// The cluster-deciding fields of one end of an edge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct End {
+    pub label: String,
+    pub agent: Option<String>,
+    pub context: Option<String>,
+    pub has_context: bool,
+}
+
+impl End {
+    pub fn top_key(&self) -> String {
+        cluster::top_key(&self.label, self.agent.as_deref(), self.has_context)
+    }
+
+    pub fn sub_key(&self) -> String {
+        cluster::sub_key(&self.label, self.agent.as_deref(), self.context.as_deref())
+    }
 }
 
 /// `count` edges between nodes with these fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdgeGroup {
-    pub from: (String, Option<String>, Option<String>),
-    pub to: (String, Option<String>, Option<String>),
+    pub from: End,
+    pub to: End,
     pub count: u64,
+}
+
+/// A context column: its value (`contexts`), or whether there is a non-empty one.
+fn context_column(var: &str, contexts: bool) -> String {
+    let ctx = coalesce(var, &CONTEXT_KEYS);
+    if contexts {
+        ctx
+    } else {
+        format!("({ctx} IS NOT NULL AND {ctx} <> '')")
+    }
+}
+
+/// A context cell: (the context if read, whether there is one).
+fn context_cell(v: Option<&redis::Value>, contexts: bool) -> (Option<String>, bool) {
+    if contexts {
+        let c = opt(v).filter(|c| !c.is_empty());
+        let has = c.is_some();
+        (c, has)
+    } else {
+        let has = match v {
+            Some(redis::Value::Int(i)) => *i != 0,
+            other => opt(other).is_some_and(|s| s == "true" || s == "1"),
+        };
+        (None, has)
+    }
 }
 
 fn coalesce(var: &str, keys: &[&str]) -> String {
@@ -51,6 +97,9 @@ fn top_condition(var: &str, top: &str) -> Result<(String, Vec<(String, String)>)
     if top == "sources" {
         return Ok((format!("labels({var})[0] IN [{sources}]"), vec![]));
     }
+    if top == "tasks" {
+        return Ok((format!("{agent} IS NULL AND {} IS NOT NULL", coalesce(var, &CONTEXT_KEYS)), vec![]));
+    }
     if let Some(a) = top.strip_prefix("agent:") {
         return Ok((format!("{agent} = ${var}_agent"), vec![(format!("{var}_agent"), literal(a)?)]));
     }
@@ -73,7 +122,7 @@ impl Store {
             Some(top) => top_condition("n", top)?,
             None => (String::new(), vec![]),
         };
-        let ctx = if contexts { coalesce("n", &CONTEXT_KEYS) } else { "null".to_owned() };
+        let ctx = context_column("n", contexts);
         let q = format!(
             "MATCH (n) {} RETURN labels(n)[0] AS l, {} AS ag, {ctx} AS cx, n.`{STATUS_KEY}` AS st, count(n) AS c",
             if cond.is_empty() { String::new() } else { format!("WHERE {cond}") },
@@ -83,12 +132,16 @@ impl Store {
         let rows = self.raw_ro(graph, &q, &params).await?;
         Ok(rows
             .iter()
-            .map(|r| NodeGroup {
-                label: opt(r.first()).unwrap_or_default(),
-                agent: opt(r.get(1)),
-                context: opt(r.get(2)),
-                status: opt(r.get(3)),
-                count: r.get(4).and_then(int).unwrap_or(0) as u64,
+            .map(|r| {
+                let (context, has_context) = context_cell(r.get(2), contexts);
+                NodeGroup {
+                    label: opt(r.first()).unwrap_or_default(),
+                    agent: opt(r.get(1)),
+                    context,
+                    has_context,
+                    status: opt(r.get(3)),
+                    count: r.get(4).and_then(int).unwrap_or(0) as u64,
+                }
             })
             .collect())
     }
@@ -112,7 +165,7 @@ impl Store {
                 params.extend(p);
             }
         }
-        let ctx = |v: &str| if contexts { coalesce(v, &CONTEXT_KEYS) } else { "null".to_owned() };
+        let ctx = |v: &str| context_column(v, contexts);
         let q = format!(
             "MATCH (a)-[r]->(b) {} RETURN labels(a)[0] AS la, {} AS aa, {} AS ca, labels(b)[0] AS lb, {} AS ab, {} AS cb, \
              count(r) AS c",
@@ -126,22 +179,29 @@ impl Store {
         let rows = self.raw_ro(graph, &q, &params).await?;
         Ok(rows
             .iter()
-            .map(|r: &RawRow| EdgeGroup {
-                from: (opt(r.first()).unwrap_or_default(), opt(r.get(1)), opt(r.get(2))),
-                to: (opt(r.get(3)).unwrap_or_default(), opt(r.get(4)), opt(r.get(5))),
-                count: r.get(6).and_then(int).unwrap_or(0) as u64,
+            .map(|r: &RawRow| {
+                let end = |at: usize| {
+                    let (context, has_context) = context_cell(r.get(at + 2), contexts);
+                    End {
+                        label: opt(r.get(at)).unwrap_or_default(),
+                        agent: opt(r.get(at + 1)),
+                        context,
+                        has_context,
+                    }
+                };
+                EdgeGroup { from: end(0), to: end(3), count: r.get(6).and_then(int).unwrap_or(0) as u64 }
             })
             .collect())
     }
 
     /// The nodes of cluster `key` (a top-level or a sub-cluster key), in creation order, at
-    /// most `limit`; and the edges between them.
+    /// most `limit`; the edges between them; and how many nodes the cluster has.
     pub async fn cluster_members(
         &self,
         graph: &str,
         key: &str,
         limit: u32,
-    ) -> Result<(Vec<NodeSummary>, Vec<EdgeSummary>)> {
+    ) -> Result<(Vec<NodeSummary>, Vec<EdgeSummary>, u64)> {
         let top = key.split(cluster::SEP).next().unwrap_or(key);
         let (cond, params) = top_condition("n", top)?;
         let q = format!(
@@ -154,6 +214,7 @@ impl Store {
         let params: Vec<(&str, String)> = params.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         let rows = self.raw_ro(graph, &q, &params).await?;
         let sub = key.contains(cluster::SEP);
+        let mut matched = 0u64;
         let nodes: Vec<NodeSummary> = rows
             .iter()
             .filter_map(|r| {
@@ -172,11 +233,15 @@ impl Store {
                 let k = if sub {
                     cluster::sub_key(&n.label, n.agent.as_deref(), n.context.as_deref())
                 } else {
-                    cluster::top_key(&n.label, n.agent.as_deref())
+                    let has_context = n.context.as_deref().is_some_and(|c| !c.is_empty());
+                    cluster::top_key(&n.label, n.agent.as_deref(), has_context)
                 };
                 k == key
             })
-            .take(limit as usize)
+            .filter(|_| {
+                matched += 1;
+                matched <= u64::from(limit)
+            })
             .collect();
         let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
         let list = falkordb::to_cypher_param(&names).map_err(|e| Error::Query(e.to_string()))?;
@@ -195,6 +260,6 @@ impl Store {
                 })
             })
             .collect();
-        Ok((nodes, edges))
+        Ok((nodes, edges, matched))
     }
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use provex::api::{View, ViewMode};
+use provex::api::{View, ViewMode, ViewNode};
 use provex::facade::{self, Quiet, ViewRequest};
 use provex::ingest::IngestOptions;
 use provex::layout::cluster::{sub_key, top_key};
@@ -18,6 +18,10 @@ const LIMIT: u32 = 30;
 
 fn req(limit: u32, cluster: Option<&str>) -> ViewRequest {
     ViewRequest { limit: Some(limit), cluster: cluster.map(str::to_owned), ..Default::default() }
+}
+
+fn top_of(v: &ViewNode) -> String {
+    top_key(&v.label, v.agent.as_deref(), v.context.as_deref().is_some_and(|c| !c.is_empty()))
 }
 
 fn members(v: &View) -> BTreeMap<String, u64> {
@@ -44,14 +48,14 @@ async fn the_council_demo_opens_as_clusters_that_partition_it() {
     assert_eq!(top.mode, ViewMode::Clusters);
     let mut want: BTreeMap<String, u64> = BTreeMap::new();
     for v in &whole.nodes {
-        *want.entry(top_key(&v.label, v.agent.as_deref())).or_default() += 1;
+        *want.entry(top_of(v)).or_default() += 1;
     }
     assert_eq!(members(&top), want, "clusters partition the graph");
     assert_eq!(top.total_nodes, n);
     assert!(top.nodes.iter().any(|c| c.id == "sources"), "the transcript has a box");
+    assert!(top.nodes.iter().any(|c| c.id == "tasks"), "the runtime's tasks have a box");
     // Edges between boxes and inside them add up to the graph's edges.
-    let key: HashMap<&str, String> =
-        whole.nodes.iter().map(|v| (v.id.as_str(), top_key(&v.label, v.agent.as_deref()))).collect();
+    let key: HashMap<&str, String> = whole.nodes.iter().map(|v| (v.id.as_str(), top_of(v))).collect();
     let mut between: BTreeMap<(String, String), u64> = BTreeMap::new();
     for e in &whole.edges {
         let (a, b) = (key[e.source.as_str()].clone(), key[e.target.as_str()].clone());
@@ -91,6 +95,7 @@ async fn the_council_demo_opens_as_clusters_that_partition_it() {
     let (leaf, leaf_n) = want_sub.iter().next().map(|(k, n)| (k.clone(), *n)).unwrap();
     let nodes = provex.view(&graph, req(LIMIT, Some(&leaf))).await.unwrap();
     assert_eq!(nodes.mode, ViewMode::Members);
+    assert_eq!(nodes.total_nodes, leaf_n, "the cluster's size, of which LIMIT are drawn");
     let mut got: Vec<&str> = nodes.nodes.iter().map(|v| v.id.as_str()).collect();
     // The first LIMIT of its nodes in creation order (the whole view's order).
     let mut expect: Vec<&str> = whole

@@ -13,6 +13,7 @@ import type { GraphCanvasApi, Theme } from "./canvas/types";
 import { focusIds } from "./canvas/first-view";
 import { neighbourToward } from "./graph/along-edges";
 import { loadView, rememberGraph, wantedGraph } from "./graph-loading";
+import { isCluster, placeOf, type Place } from "./graph/clusters";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
 import { GraphModel, type ModelChange } from "./graph/model";
 import type { SelectOptions, StreamState, Tab } from "./host";
@@ -70,7 +71,7 @@ export class App implements
   timelineAt: number | null = null;
   theme: Theme = initialTheme();
   /** Roots of the neighbourhoods expanded before the current one, for "Back". */
-  readonly expandHistory: Array<string | null> = [];
+  readonly expandHistory: Place[] = [];
   readonly help = new HelpOverlay();
 
   private readonly details: DetailsPanel;
@@ -214,7 +215,7 @@ export class App implements
   }
 
   /** Shows a graph: loads its view, draws it, and follows its stream. */
-  async openGraph(graph: string, root?: string, opts: { waitForGraph?: boolean } = {}): Promise<void> {
+  async openGraph(graph: string, root?: string, opts: { waitForGraph?: boolean, cluster?: string } = {}): Promise<void> {
     const token = ++this.loadToken;
     if (this.started) this.welcome.hide();
     this.stream.close();
@@ -234,7 +235,7 @@ export class App implements
     let view;
     try {
       const viewport = { width: this.canvasArea.el.clientWidth, height: this.canvasArea.el.clientHeight };
-      view = await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken, viewport);
+      view = await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken, viewport, opts.cluster);
     } catch (e) {
       if (token !== this.loadToken) return;
       this.toasts.error(e, `Opening graph “${graph}”`);
@@ -290,15 +291,15 @@ export class App implements
    *  neighbourhood is laid out on its own, so two cannot share one drawing). */
   async expand(id: string): Promise<void> {
     if (!this.graph) return;
-    this.expandHistory.push(this.model.root);
+    this.expandHistory.push(placeOf(this.model.mode, this.model.root));
     await this.openGraph(this.graph, id);
     if (this.model.nodes.has(id)) await this.select(id, { focus: true, from: "panel" });
   }
 
   async back(): Promise<void> {
     if (!this.graph || this.expandHistory.length === 0) return;
-    const root = this.expandHistory.pop() ?? undefined;
-    await this.openGraph(this.graph, root);
+    const place = this.expandHistory.pop() ?? {};
+    await this.openGraph(this.graph, place.root, { cluster: place.cluster });
   }
 
   private showEmpty(): void {
@@ -375,6 +376,11 @@ export class App implements
   /** Selects a node (null: clears), updates the canvas and loads Details and Trail.
    *  Resolves when the panels have loaded. */
   select(id: string | null, opts: SelectOptions = {}): Promise<void> {
+    // A cluster's box opens into what it holds (semantic zoom).
+    if (id && this.graph && isCluster(this.model.nodes.get(id))) {
+      this.expandHistory.push(placeOf(this.model.mode, this.model.root));
+      return this.openGraph(this.graph, undefined, { cluster: id });
+    }
     return this.selected.select(id, opts);
   }
 

@@ -14,19 +14,28 @@ export interface Viewport { width: number, height: number }
  *  started into a new graph, waits a few seconds for the graph to exist rather than failing
  *  at once. `current()` says whether the load is still wanted. */
 export async function loadView(backend: Pick<Backend, "view">, graph: string, root: string | undefined, wait: boolean,
-  current: () => boolean, viewport: Viewport | null = null): Promise<View> {
+  current: () => boolean, viewport: Viewport | null = null, cluster?: string): Promise<View> {
   const size = viewport && viewport.width >= 1 && viewport.height >= 1
     ? { viewport_width: Math.round(viewport.width), viewport_height: Math.round(viewport.height) }
     : {};
+  const limit = wantedLimit();
+  const extra = { ...size, ...(limit ? { limit } : {}), ...(cluster ? { cluster } : {}) };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await backend.view(root ? { graph, root, depth: EXPAND_DEPTH, ...size } : { graph, ...size });
+      return await backend.view(root ? { graph, root, depth: EXPAND_DEPTH, ...extra } : { graph, ...extra });
     } catch (e) {
       const missing = e instanceof BackendError && /not.?found/i.test(e.code);
       if (!wait || !missing || attempt >= 12 || !current()) throw e;
       await new Promise((r) => setTimeout(r, 500));
     }
   }
+}
+
+/** The most nodes a view draws whole, from the URL's `?limit=` (none: the server's default;
+ *  above it a graph opens as clusters). */
+export function wantedLimit(): number | null {
+  const n = Number(new URL(window.location.href).searchParams.get("limit"));
+  return Number.isInteger(n) && n > 0 ? n : null;
 }
 
 /** The graph to open first: the URL's `?graph=`, else the one open last time. */

@@ -17,7 +17,7 @@ use crate::layout::{self, LayoutEdge, LayoutGraph, LayoutNode};
 /// Label of the boxes that stand for clusters.
 pub const CLUSTER_LABEL: &str = "Cluster";
 /// Width and height of a cluster's box, in layout pixels.
-const BOX_WIDTH: f64 = 260.0;
+const BOX_WIDTH: f64 = 300.0;
 const BOX_HEIGHT: f64 = 56.0;
 
 /// "1,234,567"
@@ -71,7 +71,8 @@ fn clusters_view(graph: &str, root: Option<&str>, c: &Clusters, limit: u32, aspe
             agent: None,
             context: None,
             status: worst(&statuses),
-            text: Some(format!("{title} · {} nodes", thousands(cl.members))),
+            // The count first: a caption cut to the box's width keeps it.
+            text: Some(format!("{} · {title}", thousands(cl.members))),
             cluster: Some(ClusterInfo { title, members: cl.members, labels, statuses, opens }),
         });
     }
@@ -122,17 +123,11 @@ impl Provex {
                 self.store.edge_groups(graph, false, None)
             )?;
             for ng in &groups {
-                c.add_nodes(
-                    &cluster::top_key(&ng.label, ng.agent.as_deref()),
-                    &ng.label,
-                    ng.status.as_deref(),
-                    ng.count,
-                );
+                let key = cluster::top_key(&ng.label, ng.agent.as_deref(), ng.has_context);
+                c.add_nodes(&key, &ng.label, ng.status.as_deref(), ng.count);
             }
             for eg in &edges {
-                let from = cluster::top_key(&eg.from.0, eg.from.1.as_deref());
-                let to = cluster::top_key(&eg.to.0, eg.to.1.as_deref());
-                c.add_edges(&from, &to, eg.count);
+                c.add_edges(&eg.from.top_key(), &eg.to.top_key(), eg.count);
             }
             let mut v = clusters_view(graph, None, &c, limit, aspect);
             (v.total_nodes, v.total_edges) = totals;
@@ -141,8 +136,10 @@ impl Provex {
         let top = key.split(cluster::SEP).next().unwrap_or(key);
         if top == key {
             let groups = self.store.node_groups(graph, true, Some(top)).await?;
-            let mine: Vec<_> =
-                groups.iter().filter(|g| cluster::top_key(&g.label, g.agent.as_deref()) == top).collect();
+            let mine: Vec<_> = groups
+                .iter()
+                .filter(|g| cluster::top_key(&g.label, g.agent.as_deref(), g.has_context) == top)
+                .collect();
             let members: u64 = mine.iter().map(|g| g.count).sum();
             if members > u64::from(limit) {
                 let mut c = Clusters::new();
@@ -151,15 +148,9 @@ impl Provex {
                     c.add_nodes(&k, &ng.label, ng.status.as_deref(), ng.count);
                 }
                 for eg in self.store.edge_groups(graph, true, Some(top)).await? {
-                    let (f, t) = (&eg.from, &eg.to);
-                    if cluster::top_key(&f.0, f.1.as_deref()) != top
-                        || cluster::top_key(&t.0, t.1.as_deref()) != top
-                    {
-                        continue;
+                    if eg.from.top_key() == top && eg.to.top_key() == top {
+                        c.add_edges(&eg.from.sub_key(), &eg.to.sub_key(), eg.count);
                     }
-                    let from = cluster::sub_key(&f.0, f.1.as_deref(), f.2.as_deref());
-                    let to = cluster::sub_key(&t.0, t.1.as_deref(), t.2.as_deref());
-                    c.add_edges(&from, &to, eg.count);
                 }
                 return Ok(clusters_view(graph, Some(key), &c, limit, aspect));
             }
@@ -169,7 +160,7 @@ impl Provex {
 
     /// The nodes of one cluster (at most `limit`) and the edges between them, laid out.
     async fn members_view(&self, graph: &str, key: &str, limit: u32, aspect: Option<f64>) -> Result<View> {
-        let (summaries, edge_summaries) = self.store.cluster_members(graph, key, limit).await?;
+        let (summaries, edge_summaries, matched) = self.store.cluster_members(graph, key, limit).await?;
         let mut g = LayoutGraph::new();
         let mut index = HashMap::new();
         let mut nodes = Vec::new();
@@ -193,7 +184,8 @@ impl Provex {
             seq: 0,
             mode: ViewMode::Members,
             root: Some(key.to_owned()),
-            total_nodes: nodes.len() as u64,
+            // The cluster's nodes, of which the first `limit` are drawn.
+            total_nodes: matched,
             total_edges: edges.len() as u64,
             limit,
             nodes,

@@ -43,6 +43,20 @@ text: string | null,
  */
 cluster?: ClusterInfo, };
 
+export type ClusterInfo = { title: string, members: number, 
+/**
+ * Members by label, most first.
+ */
+labels: Array<[string, number]>, 
+/**
+ * Signed members by signature status (`valid`, `invalid`, …).
+ */
+statuses: Array<[string, number]>, 
+/**
+ * Opening it shows its sub-clusters (`clusters`) or its nodes (`members`).
+ */
+opens: ViewMode, };
+
 export type ViewEdge = { source: string, target: string, type: string, 
 /**
  * The PROV relation of a PROV edge.

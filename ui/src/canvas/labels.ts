@@ -83,7 +83,11 @@ export class LabelLayer {
       // On one line, what the node says (a claim's text) tells more than its type, which its
       // shape and colour show already.
       const first = twoLines ? view.label || view.id : view.text || view.label || view.id;
-      const fit = this.fitted(ctx, i, size, maxW, first, twoLines ? view.text ?? "" : "");
+      // A cluster's box: its title over its count (on one line, the count first).
+      const c = view.cluster;
+      const fit = c
+        ? this.fitted(ctx, i, size, maxW, twoLines ? c.title : first, twoLines ? `${c.members.toLocaleString("en")} node${c.members === 1 ? "" : "s"}` : "")
+        : this.fitted(ctx, i, size, maxW, first, twoLines ? view.text ?? "" : "");
       const dim = (nd[o + NFLAGS] & Flag.Dim) !== 0;
       ctx.globalAlpha = dim ? pal.dimAlpha + 0.1 : 1;
       ctx.fillStyle = pal.nodeText;

@@ -3,6 +3,7 @@
 
 import type { ViewNode } from "../api/contract";
 import { STATUS_GLYPH, statusCode } from "../canvas/style";
+import { clusterSummary, isCluster } from "../graph/clusters";
 import { agentName } from "../trail/labels";
 import { h } from "./dom";
 
@@ -14,6 +15,12 @@ const STATUS_WORDS: Record<string, string> = {
 
 /** The card's lines for a node: title, then what it says, who made it and its status. */
 export function cardLines(n: ViewNode, names?: ReadonlyMap<string, string>): { title: string, lines: string[] } {
+  if (isCluster(n)) {
+    return {
+      title: `Cluster · ${n.cluster.title}`,
+      lines: [clusterSummary(n.cluster), n.cluster.opens === "clusters" ? "Click to open its clusters." : "Click to open its nodes."],
+    };
+  }
   const lines: string[] = [];
   const text = (n.text ?? "").replace(/\s+/g, " ").trim();
   if (text) lines.push(text.length > 160 ? `${text.slice(0, 159).trimEnd()}…` : text);

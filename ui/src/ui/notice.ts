@@ -1,7 +1,9 @@
-// The notice above the canvas when a large graph shows one neighbourhood: how big the
-// graph is, whose neighbourhood this is, and "Back" to the one before.
+// The notice above the canvas when a large graph shows one neighbourhood or its clusters:
+// how big the graph is, what is shown (whose neighbourhood, which cluster opened), what to do,
+// and "Back" to the view before.
 
 import type { GraphModel } from "../graph/model";
+import { clusterPath, clusterTitle, type Place } from "../graph/clusters";
 import { nodeTitle } from "../trail/labels";
 import { h, replace } from "./dom";
 
@@ -9,7 +11,7 @@ import { h, replace } from "./dom";
 export interface NoticeHost {
   readonly model: Pick<GraphModel, "mode" | "root" | "nodes" | "totalNodes">;
   /** Roots of the neighbourhoods expanded before the current one. */
-  readonly expandHistory: readonly (string | null)[];
+  readonly expandHistory: readonly Place[];
   back(): Promise<void>;
 }
 
@@ -20,6 +22,24 @@ export class NeighbourhoodNotice {
 
   render(): void {
     const model = this.host.model;
+    const back = this.host.expandHistory.length > 0
+      ? h("button", { class: "btn btn-small", testid: "notice-back", onclick: () => void this.host.back() }, "← Back")
+      : null;
+    if (model.mode === "clusters" || model.mode === "members") {
+      const path = model.root ? clusterPath(model.root).map(clusterTitle).join(" › ") : null;
+      replace(this.el,
+        h("span", { class: "notice-icon", "aria-hidden": "true" }, "ⓘ"),
+        h("span", { testid: "notice-text" },
+          model.mode === "clusters"
+            ? [path ? "Showing " : `This graph has ${model.totalNodes.toLocaleString("en")} nodes, shown as clusters`,
+              path ? h("strong", null, path) : null, path ? " as clusters" : null, ". Click a box to open it."]
+            : [model.totalNodes > model.nodes.size
+              ? `Showing the first ${model.nodes.size.toLocaleString("en")} of ${model.totalNodes.toLocaleString("en")} nodes of `
+              : "Showing the nodes of ", h("strong", null, path ?? "a cluster"), "."]),
+        back);
+      this.el.hidden = false;
+      return;
+    }
     if (model.mode !== "neighbourhood") {
       this.el.hidden = true;
       return;
@@ -33,7 +53,7 @@ export class NeighbourhoodNotice {
         `This graph has ${model.totalNodes.toLocaleString("en")} nodes; showing the neighbourhood of `,
         h("strong", null, name),
         ". Double-click a node to expand."),
-      this.host.expandHistory.length > 0 ? h("button", { class: "btn btn-small", onclick: () => void this.host.back() }, "← Back") : null);
+      back);
     this.el.hidden = false;
   }
 }

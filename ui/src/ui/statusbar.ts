@@ -16,7 +16,7 @@ const STREAM_TEXT = {
 
 /** What the status bar shows, and the one thing it can do (stop a job). */
 export interface StatusHost {
-  readonly model: Pick<GraphModel, "nodes" | "edges" | "seq" | "mode">;
+  readonly model: Pick<GraphModel, "nodes" | "edges" | "seq" | "mode" | "totalNodes">;
   readonly streamState: StreamState;
   readonly filters: FilterState;
   readonly timelineAt: number | null;
@@ -40,9 +40,12 @@ export class StatusBar {
 
   render(): void {
     const m = this.app.model;
-    this.counts.textContent = `${m.nodes.size.toLocaleString("en")} nodes · ${m.edges.size.toLocaleString("en")} edges · seq ${m.seq}`;
+    this.counts.textContent = m.mode === "clusters"
+      ? `${m.nodes.size.toLocaleString("en")} clusters of ${m.totalNodes.toLocaleString("en")} nodes · seq ${m.seq}`
+      : `${m.nodes.size.toLocaleString("en")} nodes · ${m.edges.size.toLocaleString("en")} edges · seq ${m.seq}`;
     const s = this.app.streamState;
-    this.stream.textContent = m.mode === "neighbourhood" && s === "off" ? "Neighbourhood view (not live)" : STREAM_TEXT[s];
+    this.stream.textContent = s !== "off" || m.mode === "whole" ? STREAM_TEXT[s]
+      : m.mode === "neighbourhood" ? "Neighbourhood view (not live)" : "Cluster view (not live)";
     this.stream.dataset.state = s;
     const notes: string[] = [];
     if (isFiltering(this.app.filters)) notes.push("filtered");

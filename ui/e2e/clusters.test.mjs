@@ -1,0 +1,94 @@
+// Semantic zoom in Chromium (issue 16): the council demo opened with a view limit below its
+// size (`?limit=30`) arrives as cluster boxes that partition it, each labelled with what it
+// holds; a click opens a box into its sub-clusters or its nodes, the notice says where the
+// view is, and Back returns. Counts are checked against the API's whole view, not hard-coded.
+
+import assert from "node:assert/strict";
+import { copyFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { ROOT, artifact, nodeOnPage, runDemo, start, until } from "./harness.mjs";
+
+const GRAPH = "council";
+const LIMIT = 30;
+
+describe("semantic zoom on the council demo", { timeout: 150_000 }, () => {
+  let h;
+  let page;
+  let whole;
+
+  before(async () => {
+    h = await start();
+    page = h.page;
+    await runDemo(h, GRAPH, null);
+    whole = await h.api(`/api/graphs/${GRAPH}/view?limit=10000`);
+    await h.open(`/?graph=${GRAPH}&limit=${LIMIT}`);
+    await until(() => page.evaluate(() => window.provex.model.mode === "clusters"), { what: "the cluster view" });
+    await until(() => page.evaluate(() => window.provex.canvas.stats().frames > 0), { what: "a frame drawn" });
+    await page.waitForTimeout(800);
+  });
+
+  after(async () => {
+    await h?.stop();
+  });
+
+  const drawn = () => page.evaluate(() => [...window.provex.model.nodes.values()].map((n) => ({ id: n.id, label: n.label, cluster: n.cluster ?? null })));
+
+  it("opens as clusters that hold every node, each box labelled with what it holds", async () => {
+    const boxes = await drawn();
+    assert.ok(boxes.length > 1 && boxes.every((b) => b.label === "Cluster" && b.cluster), JSON.stringify(boxes.slice(0, 3)));
+    assert.equal(boxes.reduce((s, b) => s + b.cluster.members, 0), whole.nodes.length, "the boxes hold every node once");
+    assert.match(await page.getByTestId("notice-text").textContent(), new RegExp(`This graph has ${whole.nodes.length} nodes, shown as clusters`));
+    assert.equal(await page.getByTestId("status").textContent(), `${boxes.length} clusters of ${whole.nodes.length} nodes · seq 0`);
+    // Each box is captioned with its title (its count below it, or first on one line).
+    const labels = await page.evaluate(() => window.provex.canvas.drawnLabels());
+    const titles = new Map(boxes.map((b) => [b.id, b.cluster.title]));
+    assert.ok(labels.length > 0);
+    for (const l of labels) {
+      const t = titles.get(l.id);
+      assert.ok(t && (t.startsWith(l.text.replace(/…$/, "")) || /^[\d,]+ · /.test(l.text)), `${l.id} captioned “${l.text}”`);
+    }
+    const shot = await artifact(page, "clusters.png");
+    await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
+    await copyFile(shot, join(ROOT, "docs/screenshots/clusters.png"));
+  });
+
+  it("a click opens the largest box into its sub-clusters, then one into its nodes; Back returns", async () => {
+    const boxes = await drawn();
+    const big = boxes.reduce((a, b) => (b.cluster.members > a.cluster.members ? b : a));
+    assert.equal(big.cluster.opens, "clusters", `${big.id} holds ${big.cluster.members} > ${LIMIT}`);
+    // The hover card says what it holds and what a click does.
+    let at = await nodeOnPage(page, big.id);
+    await page.mouse.move(at.x, at.y);
+    const card = page.getByTestId("hover-card");
+    await until(async () => (await card.isVisible()) && /Click to open its clusters/.test(await card.textContent()), { what: "the box's card" });
+    await page.mouse.click(at.x, at.y);
+    await until(() => page.evaluate((id) => window.provex.model.root === id && window.provex.model.mode === "clusters", big.id), { what: `${big.id} opened` });
+    const subs = await drawn();
+    assert.equal(subs.reduce((s, b) => s + b.cluster.members, 0), big.cluster.members, "its sub-clusters hold its nodes");
+    assert.match(await page.getByTestId("notice-text").textContent(), /as clusters\. Click a box to open it\./);
+    await page.waitForTimeout(500);
+    await artifact(page, "clusters-opened.png");
+    // A sub-cluster opens into its nodes.
+    const leaf = subs[0];
+    at = await nodeOnPage(page, leaf.id);
+    await page.mouse.click(at.x, at.y);
+    await until(() => page.evaluate(() => window.provex.model.mode === "members"), { what: "a cluster's nodes" });
+    const members = await drawn();
+    assert.equal(members.length, Math.min(leaf.cluster.members, LIMIT));
+    const ids = new Set(whole.nodes.map((n) => n.id));
+    assert.ok(members.every((m) => ids.has(m.id) && m.label !== "Cluster"), "real nodes of the graph");
+    const total = leaf.cluster.members;
+    assert.equal(await page.getByTestId("notice-text").textContent(),
+      total > LIMIT ? `Showing the first ${LIMIT} of ${total} nodes of ${big.cluster.title} › ${leaf.cluster.title}.`
+        : `Showing the nodes of ${big.cluster.title} › ${leaf.cluster.title}.`);
+    await page.waitForTimeout(500);
+    await artifact(page, "clusters-members.png");
+    // Back, twice: the sub-clusters, then the top.
+    await page.getByTestId("notice-back").click();
+    await until(() => page.evaluate((id) => window.provex.model.mode === "clusters" && window.provex.model.root === id, big.id), { what: "back to the sub-clusters" });
+    await page.getByTestId("notice-back").click();
+    await until(() => page.evaluate(() => window.provex.model.mode === "clusters" && window.provex.model.root === null), { what: "back to the top" });
+    assert.deepEqual(h.errors, [], "no page errors");
+  });
+});
