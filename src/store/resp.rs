@@ -200,6 +200,9 @@ pub fn compact_value<R: BufRead>(
         }
         super::compact::kind::MAP => {
             let n = array_len(r, line)?;
+            if n % 2 != 0 {
+                return Err(bad("a map's array holds key and value pairs"));
+            }
             let mut m = serde_json::Map::new();
             for _ in 0..n / 2 {
                 let k = bulk(r, line)?.map(owned).unwrap_or_default();
