@@ -5,6 +5,9 @@
 //                 (whole graph, ×24, ×800 where nodes are 6-10 px tall, and a mouse drag)
 //   event→pixels  p95 from a line appended to a followed file (1,000 events/s) to its node
 //                 drawn on the canvas
+//   clusters      a graph of --cluster-nodes (default 1,000,000) nodes opened as clusters
+//                 (semantic zoom): first paint, and pan/zoom fps over the boxes; beside it the
+//                 neighbourhood view of 100,000 nodes that large graphs opened as before
 //
 // The graphs are synthetic A2A runs (the task shape of examples/bench_ingest.rs) written to a
 // temporary folder and ingested with `provex ingest`; the live one is followed by a job
@@ -40,6 +43,7 @@ const { values: opt } = parseArgs({
     rate: { type: "string", default: "1000" },
     "stream-seconds": { type: "string", default: "10" },
     json: { type: "string", default: join(ROOT, "bench/out/ui.json") },
+    "cluster-nodes": { type: "string", default: "1000000" },
   },
 });
 const ONLY = new Set(opt.only.split(","));
@@ -156,7 +160,8 @@ async function openAndTimeFirstPaint(browser, base, graph, nodes) {
   await page.addInitScript(firstPaintProbe);
   try {
     await page.goto(`${base}/?graph=${encodeURIComponent(graph)}`);
-    const rec = await until(() => page.evaluate((n) => window.__paint.setGraph.find((r) => r.n === n && r.drawnAt !== null) ?? null, nodes),
+    // `nodes` null: a cluster view, whose box count is not known beforehand.
+    const rec = await until(() => page.evaluate((n) => window.__paint.setGraph.find((r) => (n === null ? window.provex.model.mode === "clusters" && r.n > 0 : r.n === n) && r.drawnAt !== null) ?? null, nodes),
       { ms: 120_000, every: 50, what: `${graph} drawn with ${nodes} nodes` });
     const t = await page.evaluate((g) => {
       const nav = performance.getEntriesByType("navigation")[0];
@@ -194,6 +199,71 @@ async function firstPaint(browser, server, dir) {
   const warm = runs.slice(1);
   return { nodes: stats.nodes, edges: stats.edges, cold: runs[0], warm: summary(warm.map((r) => r.firstPaint)),
     warmView: summary(warm.map((r) => r.viewEnd - r.viewStart)), warmSetGraph: summary(warm.map((r) => r.setGraph)), runs };
+}
+
+/** Frames drawn per second while panning and zooming for `ms` (the fitted view breathing). */
+async function breathe(page, ms) {
+  return page.evaluate(async (ms) => {
+    const c = window.provex.canvas;
+    c.fit();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const before = c.stats().frames, t0 = performance.now();
+    let zf = 1;
+    await new Promise((resolve) => {
+      const step = () => {
+        const t = performance.now() - t0;
+        const z = Math.exp(Math.log(0.6) * (1 - Math.cos(t / 700)) / 2);
+        c.zoomBy(z / zf);
+        c.panBy(Math.sin(t / 600), Math.cos(t / 600));
+        zf = z;
+        if (t < ms) requestAnimationFrame(step);
+        else resolve();
+      };
+      requestAnimationFrame(step);
+    });
+    return ((c.stats().frames - before) * 1000) / (performance.now() - t0);
+  }, ms);
+}
+
+async function clusters(browser, server, dir) {
+  const wanted = Number(opt["cluster-nodes"]);
+  const file = join(dir, "run-big.jsonl");
+  const events = writeRun(file, tasksFor(wanted));
+  const t0 = Date.now();
+  await server.cli("ingest", "-g", "benchbig", "--format", "a2a", "--bulk-max-rows", "8000000", file);
+  const stats = await server.api("/api/graphs/benchbig/stats");
+  log(`clusters: ${stats.nodes} nodes, ${stats.edges} edges (${events} events ingested in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  const runs = [];
+  for (let i = 0; i < 4; i++) {
+    const r = await openAndTimeFirstPaint(browser, server.base, "benchbig", null);
+    const boxes = await r.page.evaluate(() => window.provex.model.nodes.size);
+    const fps = i === 0 ? await breathe(r.page, PAN_SECONDS * 1000) : null;
+    await r.context.close();
+    log(`  run ${i}: first paint ${f1(r.firstPaint)} ms (view ${f1(r.viewStart)}–${f1(r.viewEnd)}), ${boxes} boxes${fps ? `, pan/zoom ${f1(fps)} fps` : ""}`);
+    runs.push({ firstPaint: r.firstPaint, view: r.viewEnd - r.viewStart, boxes, fps });
+  }
+  // As large graphs opened before: the neighbourhood of the node created last, at 100,000 nodes.
+  const hundred = join(dir, "run-100k.jsonl");
+  writeRun(hundred, tasksFor(100_000));
+  await server.cli("ingest", "-g", "bench100k", "--format", "a2a", hundred);
+  const s100 = await server.api("/api/graphs/bench100k/stats");
+  const nb = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const last = await server.api(`/api/graphs/bench100k/query`, { method: "POST", json: { cypher: "MATCH (n) RETURN n.name ORDER BY id(n) DESC LIMIT 1" } });
+    const v = await server.api(`/api/graphs/bench100k/view?root=${encodeURIComponent(last.rows[0][0])}&depth=2`);
+    nb.push({ ms: performance.now() - t, nodes: v.nodes.length });
+  }
+  const c100 = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const v = await server.api(`/api/graphs/bench100k/view`);
+    c100.push({ ms: performance.now() - t, boxes: v.nodes.length, mode: v.mode });
+  }
+  log(`  100k: neighbourhood view ${nb.map((x) => f0(x.ms)).join(", ")} ms (${nb[0].nodes} nodes); cluster view ${c100.map((x) => f0(x.ms)).join(", ")} ms (${c100[0].boxes} boxes, ${c100[0].mode})`);
+  return { nodes: stats.nodes, edges: stats.edges, runs, firstPaint: summary(runs.map((r) => r.firstPaint)),
+    fps: runs[0].fps, hundred: { nodes: s100.nodes, neighbourhood: summary(nb.map((x) => x.ms)), neighbourhoodNodes: nb[0].nodes,
+      clusters: summary(c100.map((x) => x.ms)), boxes: c100[0].boxes } };
 }
 
 async function panZoom(browser, server, dir) {
@@ -486,6 +556,7 @@ try {
   if (ONLY.has("first-paint")) results.firstPaint = await firstPaint(browser, server, dir);
   if (ONLY.has("pan-zoom")) results.panZoom = await panZoom(browser, server, dir);
   if (ONLY.has("stream")) results.stream = await stream(browser, server, dir);
+  if (ONLY.has("clusters")) results.clusters = await clusters(browser, server, dir);
 } finally {
   await browser.close().catch(() => {});
   await server.stop().catch((e) => log(`stopping the server: ${e.message}`));
@@ -527,6 +598,15 @@ if (st) {
     `${f0(st.toServer.p50)} / ${f0(st.toServer.p95)} ms`, ""]);
   rows.push(["  server batch out → page received (SSE), p50 / p95", `${f0(st.serverToPage.p50)} / ${f0(st.serverToPage.p95)} ms`, ""]);
   rows.push(["  page received → drawn (model, canvas, next frame), p50 / p95", `${f0(st.pageToDrawn.p50)} / ${f0(st.pageToDrawn.p95)} ms`, ""]);
+}
+
+const cl = results.clusters;
+if (cl) {
+  rows.push([`clusters (semantic zoom), ${cl.nodes.toLocaleString("en")} nodes / ${cl.edges.toLocaleString("en")} edges: navigation start → boxes drawn (median of ${cl.runs.length}, first cold)`,
+    `**${f0(cl.firstPaint.p50)} ms** (min ${f0(cl.firstPaint.min)}, max ${f0(cl.firstPaint.max)}; ${cl.runs[0].boxes} boxes; view API call ${f0(cl.runs[0].view)} ms cold)`, "< 3 s"]);
+  rows.push(["pan + zoom over the cluster boxes", `**${f1(cl.fps)} fps**`, "≥ 30 fps"]);
+  rows.push([`beside it, ${cl.hundred.nodes.toLocaleString("en")} nodes: the neighbourhood view large graphs opened as before / the cluster view (API call, median of 3)`,
+    `${f0(cl.hundred.neighbourhood.p50)} ms (${cl.hundred.neighbourhoodNodes} nodes) / ${f0(cl.hundred.clusters.p50)} ms (${cl.hundred.boxes} boxes)`, ""]);
 }
 
 function median(xs) {

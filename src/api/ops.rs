@@ -202,8 +202,13 @@ operations! {
     delete_graph(GraphRequest) -> () = Delete "/graphs/{graph}" Query Both [Usage, NotFound];
     /// Node and edge counts by label and type.
     stats(GraphRequest) -> Stats = Get "/graphs/{graph}/stats" Query Both [Usage, NotFound];
-    /// A drawable view of a graph (whole, or a neighbourhood above the limit).
+    /// A drawable view of a graph (whole below the limit; above it clusters, or the
+    /// neighbourhood of `root`).
     view(ViewRequest) -> View = Get "/graphs/{graph}/view" Query Both [Usage, NotFound];
+    /// The edges between the boxes of a cluster view, with their counts (read after the boxes:
+    /// on a graph of a million nodes they take seconds to count).
+    cluster_edges(ClusterEdgesRequest) -> Vec<ViewEdge> = Get "/graphs/{graph}/cluster-edges" Query Both
+        [Usage, NotFound];
     /// One node with its properties.
     node(NodeRequest) -> NodeRecord = Get "/graphs/{graph}/node" Query Both [Usage, NotFound];
     /// A node and the nodes one edge away.

@@ -53,6 +53,15 @@ pub struct ViewRequest {
     pub cluster: Option<String>,
 }
 
+/// The edges between the clusters of a graph (`cluster` none) or of one cluster opened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct ClusterEdgesRequest {
+    pub graph: String,
+    #[serde(default)]
+    pub cluster: Option<String>,
+}
+
 /// Everything a node came from (`up`) or that came from it (`down`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(optional_fields)]

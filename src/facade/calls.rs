@@ -139,6 +139,10 @@ impl Handlers for Call<'_> {
         Ok(view)
     }
 
+    async fn cluster_edges(&self, req: ClusterEdgesRequest) -> Result<Vec<ViewEdge>> {
+        self.provex.cluster_edges(&req.graph, req.cluster.as_deref().filter(|c| !c.is_empty())).await
+    }
+
     async fn node(&self, req: NodeRequest) -> Result<NodeRecord> {
         self.provex.node(&req.graph, &req.id).await
     }

@@ -89,6 +89,14 @@ describe("semantic zoom on the council demo", { timeout: 150_000 }, () => {
     await until(() => page.evaluate((id) => window.provex.model.mode === "clusters" && window.provex.model.root === id, big.id), { what: "back to the sub-clusters" });
     await page.getByTestId("notice-back").click();
     await until(() => page.evaluate(() => window.provex.model.mode === "clusters" && window.provex.model.root === null), { what: "back to the top" });
+    // Zooming in on a box until it fills most of the canvas opens it too.
+    await page.waitForTimeout(300);
+    await page.evaluate((id) => {
+      const c = window.provex.canvas;
+      c.focus(id, 0);
+      for (let i = 0; i < 12 && window.provex.model.root !== id; i++) c.zoomBy(1.5);
+    }, big.id);
+    await until(() => page.evaluate((id) => window.provex.model.root === id, big.id), { what: `${big.id} opened by zooming in` });
     assert.deepEqual(h.errors, [], "no page errors");
   });
 });

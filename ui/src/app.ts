@@ -11,9 +11,9 @@ import { CanvasArea, type CanvasAreaHost } from "./canvas-area";
 import { createCanvas } from "./canvas-host";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
 import { focusIds } from "./canvas/first-view";
-import { neighbourToward } from "./graph/along-edges";
 import { loadView, rememberGraph, wantedGraph } from "./graph-loading";
-import { isCluster, placeOf, type Place } from "./graph/clusters";
+import { placeOf, type Place } from "./graph/clusters";
+import { ClusterNav } from "./cluster-nav";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
 import { GraphModel, type ModelChange } from "./graph/model";
 import type { SelectOptions, StreamState, Tab } from "./host";
@@ -28,7 +28,7 @@ import { NodeSelection, statementFor, type SelectionHost } from "./selection";
 import { Coalesced, LiveStream, type StreamHost } from "./stream";
 import { h, replace } from "./ui/dom";
 import { HelpOverlay } from "./ui/help";
-import { keyAction } from "./ui/keys";
+import { onKey, type KeyHost } from "./key-actions";
 import { NeighbourhoodNotice, type NoticeHost } from "./ui/notice";
 import { StatusBar, type StatusHost } from "./ui/statusbar";
 import { Tabs } from "./ui/tabs";
@@ -52,7 +52,7 @@ const REFRESH_MS = 400;
 
 export class App implements
   ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
-  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost {
+  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost, KeyHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
@@ -60,6 +60,7 @@ export class App implements
   private readonly hoverCard = new HoverCard();
   readonly minimap = new Minimap({ centerOn: (x, y) => this.canvas.centerOn(x, y) });
   readonly compare: ComparePanel = new ComparePanel(this);
+  private readonly clusterNav = new ClusterNav(this);
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
   canvas!: GraphCanvasApi;
@@ -79,11 +80,11 @@ export class App implements
   private readonly timeline: TimelinePanel;
   private readonly walkthrough: WalkthroughPanel;
   private readonly console: ConsolePanel;
-  private readonly topbar: TopBar;
+  readonly topbar: TopBar;
   private readonly statusbar: StatusBar;
   private readonly tabs: Tabs;
   private readonly notice: NeighbourhoodNotice;
-  private readonly canvasArea: CanvasArea;
+  readonly canvasArea: CanvasArea;
   private readonly selected: NodeSelection;
   private readonly stream: LiveStream;
   private readonly jobWatcher: JobWatcher;
@@ -152,11 +153,16 @@ export class App implements
         this.hoverCard.show(n, id ? this.canvas.screenPosition(id) : null, area.clientWidth, area.clientHeight, this.names);
       },
       onActivate: (id) => void this.activate(id),
-      onView: (v) => { this.minimap.setView(v); this.compare.reposition(); },
+      onView: (v) => {
+        this.minimap.setView(v);
+        this.compare.reposition();
+        const w = this.canvasArea.el.clientWidth;
+        if (w > 0 && v.maxX > v.minX) this.clusterNav.viewChanged(w / (v.maxX - v.minX), w, this.canvasArea.el.clientHeight);
+      },
     }, this.theme);
     this.canvas = made.canvas;
     if (made.problem) this.canvasArea.showMessage(made.problem);
-    document.addEventListener("keydown", (ev) => this.onKey(ev));
+    document.addEventListener("keydown", (ev) => onKey(this, ev));
     this.backend.health().then((hl) => {
       this.health = hl;
       this.statusbar.render();
@@ -257,6 +263,8 @@ export class App implements
     this.afterViewChange();
     if (view.mode === "whole") this.stream.open(graph, view.seq);
     else this.stream.close();
+    this.clusterNav.viewShown();
+    if (view.mode === "clusters") void this.clusterNav.loadEdges(graph, view.root, () => token === this.loadToken);
   }
 
   private afterViewChange(): void {
@@ -377,10 +385,7 @@ export class App implements
    *  Resolves when the panels have loaded. */
   select(id: string | null, opts: SelectOptions = {}): Promise<void> {
     // A cluster's box opens into what it holds (semantic zoom).
-    if (id && this.graph && isCluster(this.model.nodes.get(id))) {
-      this.expandHistory.push(placeOf(this.model.mode, this.model.root));
-      return this.openGraph(this.graph, undefined, { cluster: id });
-    }
+    if (id && this.clusterNav.open(id)) return Promise.resolve();
     return this.selected.select(id, opts);
   }
 
@@ -412,7 +417,7 @@ export class App implements
   }
 
   /** Whether a node is shown under the filters and the timeline (null: all are). */
-  private shownFilter(): ((id: string) => boolean) | null {
+  shownFilter(): ((id: string) => boolean) | null {
     const f = visibility(this.filters, this.timelineAt);
     if (!f) return null;
     return (id) => {
@@ -475,38 +480,6 @@ export class App implements
       if (this.model.mode !== "whole") this.toasts.info("Tidy-up moves arrive on the live stream, which a neighbourhood view does not follow.");
     } catch (e) {
       this.toasts.error(e, "Tidy-up");
-    }
-  }
-
-  // ---------------------------------------------------------------- keyboard
-
-  private onKey(ev: KeyboardEvent): void {
-    const action = keyAction(ev);
-    if (!action) return;
-    ev.preventDefault();
-    switch (action.kind) {
-      case "search": this.topbar.focusSearch(); break;
-      case "fit": this.fitView(); break;
-      case "zoom": this.canvas.zoomBy(action.factor); break;
-      case "pan": {
-        // With a selection, arrows walk along its edges; without one (or with Shift), they pan.
-        const from = this.selection[this.selection.length - 1];
-        const to = from && action.arrow
-          ? neighbourToward(this.model.nodes, this.model.edges.values(), from, action.arrow, this.shownFilter())
-          : null;
-        if (to) void this.select(to, { focus: true, from: "canvas" });
-        else if (!from || !action.arrow) this.canvas.panBy(action.dx, action.dy);
-        break;
-      }
-      case "tidy": void this.tidy(); break;
-      case "escape":
-        if (this.help.open) this.help.toggle(false);
-        else if (this.topbar.closeMenus()) { /* a menu was closed */ }
-        else this.clearSelection();
-        break;
-      case "help": this.help.toggle(); break;
-      case "theme": this.setTheme(this.theme === "dark" ? "light" : "dark"); break;
-      case "legend": this.canvasArea.legend.setOpen(!this.canvasArea.legend.isOpen); break;
     }
   }
 }

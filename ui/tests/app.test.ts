@@ -109,6 +109,7 @@ class FakeTransport implements Transport {
   jobs = vi.fn(async () => []);
   stop_job = vi.fn();
   tidy = vi.fn(async () => null);
+  cluster_edges = vi.fn(async () => []);
   ingest_files = vi.fn();
   get_settings = vi.fn();
   save_settings = vi.fn();

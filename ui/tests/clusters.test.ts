@@ -2,10 +2,12 @@
 // right view, cluster keys read as titles, and a box's hover card says what it holds and
 // what a click does.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ClusterInfo } from "../src/api/contract";
 import { clusterPath, clusterSummary, clusterTitle, isCluster, placeOf } from "../src/graph/clusters";
 import { cardLines } from "../src/ui/hover-card";
+import { ClusterNav, zoomedInto } from "../src/cluster-nav";
+import { GraphModel } from "../src/graph/model";
 import { node } from "./helpers";
 
 const info: ClusterInfo = {
@@ -45,5 +47,67 @@ describe("clusters", () => {
     expect(card.lines.at(-1)).toBe("Click to open its clusters.");
     const leaf = cardLines(node("k", 0, { label: "Cluster", cluster: { ...info, opens: "members", statuses: [] } }));
     expect(leaf.lines).toEqual(["12,345 nodes: 6,000 LlmCall, 4,000 ToolCall, 2,000 Artifact, …", "Click to open its nodes."]);
+  });
+});
+
+describe("opening a box by zooming in", () => {
+  it("takes the box nearest the centre once it fills most of the canvas's width", () => {
+    const at = (id: string) => ({ a: { x: 500, y: 300 }, b: { x: 420, y: 310 }, off: { x: -50, y: 300 } } as Record<string, { x: number, y: number }>)[id] ?? null;
+    const boxes = [{ id: "a", w: 300 }, { id: "b", w: 300 }, { id: "off", w: 300 }];
+    expect(zoomedInto(boxes, at, 1, 1000, 600)).toBeNull(); // 300 px of 1,000: not yet
+    expect(zoomedInto(boxes, at, 2.1, 1000, 600)).toBe("a"); // 630 px, the nearest the centre
+    expect(zoomedInto(boxes.slice(1), at, 2.1, 1000, 600)).toBe("b");
+    expect(zoomedInto([{ id: "off", w: 300 }], at, 5, 1000, 600)).toBeNull(); // off screen
+  });
+
+  it("opens it once, remembering where the view was", async () => {
+    let resolve!: () => void;
+    const opened: Array<{ cluster?: string }> = [];
+    const host = {
+      backend: { clusterEdges: vi.fn(async () => []) },
+      graph: "g",
+      model: { mode: "clusters" as const, root: null, nodes: new Map([["agent:a", node("agent:a", 0, { label: "Cluster", w: 300, cluster: info })]]), addEdges: () => [] },
+      canvas: { screenPosition: () => ({ x: 500, y: 300 }), addBatch: vi.fn() },
+      expandHistory: [] as Array<{ root?: string, cluster?: string }>,
+      openGraph: (_g: string, _r?: string, opts?: { cluster?: string }) => {
+        opened.push(opts ?? {});
+        return new Promise<void>((r) => { resolve = r; });
+      },
+    };
+    const nav = new ClusterNav(host);
+    nav.viewShown();
+    nav.viewChanged(2.5, 1000, 600); // drawn fitted this big: not opened by itself
+    expect(opened).toEqual([]);
+    nav.viewChanged(3.0, 1000, 600); // zoomed in, but not far enough yet
+    expect(opened).toEqual([]);
+    nav.viewChanged(3.3, 1000, 600);
+    nav.viewChanged(3.6, 1000, 600); // still opening: not again
+    expect(opened).toEqual([{ cluster: "agent:a" }]);
+    expect(host.expandHistory).toEqual([{}]);
+    resolve();
+    await Promise.resolve();
+    expect(nav.open("not-a-box")).toBe(false);
+  });
+});
+
+describe("the edges between boxes", () => {
+  it("arrive after the boxes and are drawn, unless the view changed meanwhile", async () => {
+    const nodes = new Map([["a", node("a", 0, { label: "Cluster", cluster: info })], ["b", node("b", 1, { label: "Cluster", cluster: info })]]);
+    const model = new GraphModel();
+    model.applyView({ graph: "g", seq: 0, mode: "clusters", root: null, total_nodes: 2, total_edges: 0, limit: 1, nodes: [...nodes.values()], edges: [] });
+    const edges = [{ source: "a", target: "b", type: "12 edges", prov: null, a2a: null }, { source: "a", target: "gone", type: "1 edges", prov: null, a2a: null }];
+    const host = {
+      backend: { clusterEdges: vi.fn(async () => edges) },
+      graph: "g", model, canvas: { screenPosition: () => null, addBatch: vi.fn() },
+      expandHistory: [], openGraph: vi.fn(async () => {}),
+    };
+    const nav = new ClusterNav(host);
+    await nav.loadEdges("g", null, () => true);
+    expect(host.backend.clusterEdges).toHaveBeenCalledWith({ graph: "g" });
+    expect(host.canvas.addBatch).toHaveBeenCalledWith([], [edges[0]]);
+    expect(model.edges.size).toBe(1);
+    await nav.loadEdges("g", "agent:a", () => false);
+    expect(host.backend.clusterEdges).toHaveBeenLastCalledWith({ graph: "g", cluster: "agent:a" });
+    expect(host.canvas.addBatch).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,9 +2,13 @@
 //! box per top-level cluster (`layout::cluster`), with member counts and signature statuses;
 //! a box opens into its sub-clusters (an agent's tasks) or, once few enough, into its nodes.
 //! The counts come from grouped reads (`store::groups`), so a graph of a million nodes
-//! opens from a few hundred rows.
+//! opens from a few hundred rows. Counting the nodes of a million-node graph takes under a
+//! second, its edges several: a view has the boxes, and the edges between them come from
+//! [`Provex::cluster_edges`], counted once per state of the graph (its node and edge counts)
+//! and kept.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use super::convert::{from_summary, layout_node, place};
 use super::view_layout_options;
@@ -13,6 +17,13 @@ use crate::error::Result;
 use crate::facade::Provex;
 use crate::layout::cluster::{self, Clusters};
 use crate::layout::{self, LayoutEdge, LayoutGraph, LayoutNode};
+
+/// Edges between clusters by (graph, cluster opened, node count, edge count).
+#[derive(Default)]
+pub(super) struct EdgeCache(Mutex<HashMap<(String, String, u64, u64), Arc<Vec<ViewEdge>>>>);
+
+/// Graph states kept at most (each holds a few hundred edges).
+const CACHED: usize = 64;
 
 /// Label of the boxes that stand for clusters.
 pub const CLUSTER_LABEL: &str = "Cluster";
@@ -41,7 +52,30 @@ fn worst(statuses: &[(String, u64)]) -> Option<String> {
 }
 
 /// The view of a set of clusters, laid out like any graph.
-fn clusters_view(graph: &str, root: Option<&str>, c: &Clusters, limit: u32, aspect: Option<f64>) -> View {
+/// The edges between clusters as a view draws them.
+fn view_edges(c: &Clusters) -> Vec<ViewEdge> {
+    c.edges()
+        .into_iter()
+        .map(|(a, b, count)| ViewEdge {
+            source: a.to_owned(),
+            target: b.to_owned(),
+            rel: format!("{} edges", thousands(count)),
+            prov: None,
+            a2a: None,
+        })
+        .collect()
+}
+
+/// The view of a set of clusters, laid out like any graph, with the edges between them
+/// that are known already (`edges`).
+fn clusters_view(
+    graph: &str,
+    root: Option<&str>,
+    c: &Clusters,
+    edges: &[ViewEdge],
+    limit: u32,
+    aspect: Option<f64>,
+) -> View {
     let mut g = LayoutGraph::new();
     let mut index = HashMap::new();
     let mut nodes = Vec::new();
@@ -76,17 +110,11 @@ fn clusters_view(graph: &str, root: Option<&str>, c: &Clusters, limit: u32, aspe
             cluster: Some(ClusterInfo { title, members: cl.members, labels, statuses, opens }),
         });
     }
-    let mut edges = Vec::new();
-    for (a, b, count) in c.edges() {
-        let (Some(&s), Some(&t)) = (index.get(a), index.get(b)) else { continue };
+    let mut kept = Vec::new();
+    for e in edges {
+        let (Some(&s), Some(&t)) = (index.get(&e.source), index.get(&e.target)) else { continue };
         g.add_edge(s, t, LayoutEdge { kind: None });
-        edges.push(ViewEdge {
-            source: a.to_owned(),
-            target: b.to_owned(),
-            rel: format!("{} edges", thousands(count)),
-            prov: None,
-            a2a: None,
-        });
+        kept.push(e.clone());
     }
     let laid = layout::full(&g, &view_layout_options(aspect));
     for (v, p) in nodes.iter_mut().zip(&laid.nodes) {
@@ -101,7 +129,7 @@ fn clusters_view(graph: &str, root: Option<&str>, c: &Clusters, limit: u32, aspe
         total_edges: c.total_edges(),
         limit,
         nodes,
-        edges,
+        edges: kept,
     }
 }
 
@@ -116,20 +144,15 @@ impl Provex {
         aspect: Option<f64>,
         totals: (u64, u64),
     ) -> Result<View> {
+        let edges = self.live.cluster_edges.get(graph, key.unwrap_or(""), totals);
+        let edges = edges.as_deref().map(Vec::as_slice).unwrap_or(&[]);
         let Some(key) = key else {
             let mut c = Clusters::new();
-            let (groups, edges) = tokio::try_join!(
-                self.store.node_groups(graph, false, None),
-                self.store.edge_groups(graph, false, None)
-            )?;
-            for ng in &groups {
+            for ng in self.store.node_groups(graph, false, None).await? {
                 let key = cluster::top_key(&ng.label, ng.agent.as_deref(), ng.has_context);
                 c.add_nodes(&key, &ng.label, ng.status.as_deref(), ng.count);
             }
-            for eg in &edges {
-                c.add_edges(&eg.from.top_key(), &eg.to.top_key(), eg.count);
-            }
-            let mut v = clusters_view(graph, None, &c, limit, aspect);
+            let mut v = clusters_view(graph, None, &c, edges, limit, aspect);
             (v.total_nodes, v.total_edges) = totals;
             return Ok(v);
         };
@@ -147,15 +170,42 @@ impl Provex {
                     let k = cluster::sub_key(&ng.label, ng.agent.as_deref(), ng.context.as_deref());
                     c.add_nodes(&k, &ng.label, ng.status.as_deref(), ng.count);
                 }
-                for eg in self.store.edge_groups(graph, true, Some(top)).await? {
-                    if eg.from.top_key() == top && eg.to.top_key() == top {
-                        c.add_edges(&eg.from.sub_key(), &eg.to.sub_key(), eg.count);
-                    }
-                }
-                return Ok(clusters_view(graph, Some(key), &c, limit, aspect));
+                return Ok(clusters_view(graph, Some(key), &c, edges, limit, aspect));
             }
         }
         self.members_view(graph, key, limit, aspect).await
+    }
+
+    /// The edges between the clusters of a graph (`key` none) or of cluster `key` opened, with
+    /// how many member edges each stands for; counted once per state of the graph.
+    pub async fn cluster_edges(&self, graph: &str, key: Option<&str>) -> Result<Vec<ViewEdge>> {
+        crate::store::validate_graph_name(graph)?;
+        let stats = self.store.stats(graph).await?;
+        let totals = (stats.nodes, stats.edges);
+        if let Some(hit) = self.live.cluster_edges.get(graph, key.unwrap_or(""), totals) {
+            return Ok(hit.as_ref().clone());
+        }
+        let mut c = Clusters::new();
+        match key {
+            None => {
+                for eg in self.store.edge_groups(graph, false, None).await? {
+                    c.add_edges(&eg.from.top_key(), &eg.to.top_key(), eg.count);
+                }
+            }
+            Some(key) => {
+                let top = key.split(cluster::SEP).next().unwrap_or(key);
+                if top == key {
+                    for eg in self.store.edge_groups(graph, true, Some(top)).await? {
+                        if eg.from.top_key() == top && eg.to.top_key() == top {
+                            c.add_edges(&eg.from.sub_key(), &eg.to.sub_key(), eg.count);
+                        }
+                    }
+                }
+            }
+        }
+        let edges = view_edges(&c);
+        self.live.cluster_edges.put(graph, key.unwrap_or(""), totals, Arc::new(edges.clone()));
+        Ok(edges)
     }
 
     /// The nodes of one cluster (at most `limit`) and the edges between them, laid out.
@@ -191,6 +241,23 @@ impl Provex {
             nodes,
             edges,
         })
+    }
+}
+
+impl EdgeCache {
+    fn get(&self, graph: &str, key: &str, totals: (u64, u64)) -> Option<Arc<Vec<ViewEdge>>> {
+        let map = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.get(&(graph.to_owned(), key.to_owned(), totals.0, totals.1)).cloned()
+    }
+
+    fn put(&self, graph: &str, key: &str, totals: (u64, u64), edges: Arc<Vec<ViewEdge>>) {
+        let mut map = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Older states of this graph and cluster are of no more use.
+        map.retain(|k, _| !(k.0 == graph && k.1 == key));
+        if map.len() >= CACHED {
+            map.clear();
+        }
+        map.insert((graph.to_owned(), key.to_owned(), totals.0, totals.1), edges);
     }
 }
 

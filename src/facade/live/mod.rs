@@ -66,11 +66,17 @@ pub(super) fn view_layout_options(aspect: Option<f64>) -> crate::layout::LayoutO
 pub(super) struct LiveViews {
     views: Mutex<HashMap<String, Arc<GraphView>>>,
     backlog_bytes: AtomicUsize,
+    /// The edges between clusters, counted once per graph state (see `clusters.rs`).
+    cluster_edges: clusters::EdgeCache,
 }
 
 impl Default for LiveViews {
     fn default() -> Self {
-        LiveViews { views: Mutex::default(), backlog_bytes: AtomicUsize::new(DEFAULT_BACKLOG_BYTES) }
+        LiveViews {
+            views: Mutex::default(),
+            backlog_bytes: AtomicUsize::new(DEFAULT_BACKLOG_BYTES),
+            cluster_edges: clusters::EdgeCache::default(),
+        }
     }
 }
 

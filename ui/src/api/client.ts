@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { DemoRequest, DiffRequest, ErrorCode, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewRequest } from "./contract";
+import type { ClusterEdgesRequest, DemoRequest, DiffRequest, ErrorCode, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -25,6 +25,7 @@ export interface Requests {
   delete_graph: GraphRequest;
   stats: GraphRequest;
   view: ViewRequest;
+  cluster_edges: ClusterEdgesRequest;
   node: NodeRequest;
   neighbours: NodeRequest;
   trace: TraceRequest;
@@ -52,6 +53,7 @@ export interface Responses {
   delete_graph: null;
   stats: Stats;
   view: View;
+  cluster_edges: Array<ViewEdge>;
   node: NodeRecord;
   neighbours: Subgraph;
   trace: Subgraph;
@@ -81,6 +83,7 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   delete_graph: { method: "DELETE", path: "/graphs/{graph}", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   stats: { method: "GET", path: "/graphs/{graph}/stats", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   view: { method: "GET", path: "/graphs/{graph}/view", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  cluster_edges: { method: "GET", path: "/graphs/{graph}/cluster-edges", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   node: { method: "GET", path: "/graphs/{graph}/node", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   neighbours: { method: "GET", path: "/graphs/{graph}/neighbours", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   trace: { method: "GET", path: "/graphs/{graph}/trace", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -173,9 +176,20 @@ export class Client {
     return this.transport.call("stats", req);
   }
 
-  /** A drawable view of a graph (whole, or a neighbourhood above the limit). */
+  /**
+   * A drawable view of a graph (whole below the limit; above it clusters, or the
+   * neighbourhood of `root`).
+   */
   view(req: ViewRequest): Promise<View> {
     return this.transport.call("view", req);
+  }
+
+  /**
+   * The edges between the boxes of a cluster view, with their counts (read after the boxes:
+   * on a graph of a million nodes they take seconds to count).
+   */
+  clusterEdges(req: ClusterEdgesRequest): Promise<Array<ViewEdge>> {
+    return this.transport.call("cluster_edges", req);
   }
 
   /** One node with its properties. */

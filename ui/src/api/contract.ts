@@ -253,6 +253,8 @@ viewport_height?: number,
  */
 cluster?: string, };
 
+export type ClusterEdgesRequest = { graph: string, cluster?: string, };
+
 export type NodeRequest = { graph: string, id: string, };
 
 export type TraceRequest = { graph: string, id: string, 

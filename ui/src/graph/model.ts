@@ -131,6 +131,19 @@ export class GraphModel {
   }
 
   /** Nodes in arrival order. */
+  /** Adds edges that arrived apart from a view (a cluster view's); returns the new ones. */
+  addEdges(edges: ViewEdge[]): ViewEdge[] {
+    const added: ViewEdge[] = [];
+    for (const e of edges) {
+      const key = edgeKey(e);
+      if (this.edges.has(key) || !this.nodes.has(e.source) || !this.nodes.has(e.target)) continue;
+      const copy = { ...e };
+      this.edges.set(key, copy);
+      added.push(copy);
+    }
+    return added;
+  }
+
   byArrival(): ViewNode[] {
     return this.order.map((id) => this.nodes.get(id)!);
   }
