@@ -18,9 +18,12 @@ use crate::facade::Provex;
 use crate::layout::cluster::{self, Clusters};
 use crate::layout::{self, LayoutEdge, LayoutGraph, LayoutNode};
 
-/// Edges between clusters by (graph, cluster opened, node count, edge count).
+/// (graph, cluster opened, node count, edge count): one state of one view of a graph.
+type StateKey = (String, String, u64, u64);
+
+/// Edges between clusters by the state of the view they were counted for.
 #[derive(Default)]
-pub(super) struct EdgeCache(Mutex<HashMap<(String, String, u64, u64), Arc<Vec<ViewEdge>>>>);
+pub(super) struct EdgeCache(Mutex<HashMap<StateKey, Arc<Vec<ViewEdge>>>>);
 
 /// Graph states kept at most (each holds a few hundred edges).
 const CACHED: usize = 64;
