@@ -181,6 +181,10 @@ pub fn compact_value<R: BufRead>(
     };
     let text = |b: Option<Vec<u8>>| b.map(owned);
     Ok(match kind {
+        super::compact::kind::NULL => match read_at(r, line, depth + 1)? {
+            Ok(_) => J::Null,
+            Err(e) => return Err(bad(&e)),
+        },
         super::compact::kind::STRING => text(bulk(r, line)?).map(J::String).unwrap_or(J::Null),
         super::compact::kind::INTEGER => match head(r, line)? {
             b':' => J::from(number(line)?),
