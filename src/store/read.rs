@@ -139,6 +139,16 @@ fn node_record(id: i64, r: &[redis::Value], at: usize) -> NodeRecord {
 }
 
 impl Store {
+    /// How many nodes and edges a graph has: two counts FalkorDB keeps, so this takes no
+    /// scan (where [`Store::stats`] reads every node and edge).
+    pub async fn totals(&self, graph: &str) -> Result<(u64, u64)> {
+        let count = |q: &'static str| async move {
+            let (_, rows) = self.run_ro(graph, q, vec![]).await?;
+            Ok::<u64, crate::error::Error>(rows.first().and_then(|r| r.first()).and_then(as_i64).unwrap_or(0) as u64)
+        };
+        Ok((count("MATCH (n) RETURN count(n)").await?, count("MATCH ()-[e]->() RETURN count(e)").await?))
+    }
+
     /// Counts by label and relationship type.
     pub async fn stats(&self, graph: &str) -> Result<Stats> {
         let mut stats = Stats { graph: graph.to_owned(), ..Default::default() };

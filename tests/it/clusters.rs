@@ -52,6 +52,9 @@ async fn the_council_demo_opens_as_clusters_that_partition_it() {
     }
     assert_eq!(members(&top), want, "clusters partition the graph");
     assert_eq!(top.total_nodes, n);
+    // The totals a view reports come from FalkorDB's own counts: the same as a full count.
+    let stats = provex.stats(&graph).await.unwrap();
+    assert_eq!((top.total_nodes, top.total_edges), (stats.nodes, stats.edges));
     assert!(top.nodes.iter().any(|c| c.id == "sources"), "the transcript has a box");
     assert!(top.nodes.iter().any(|c| c.id == "tasks"), "the runtime's tasks have a box");
     // Edges between boxes and inside them add up to the graph's edges.

@@ -183,8 +183,7 @@ impl Provex {
     /// how many member edges each stands for; counted once per state of the graph.
     pub async fn cluster_edges(&self, graph: &str, key: Option<&str>) -> Result<Vec<ViewEdge>> {
         crate::store::validate_graph_name(graph)?;
-        let stats = self.store.stats(graph).await?;
-        let totals = (stats.nodes, stats.edges);
+        let totals = self.store.totals(graph).await?;
         if let Some(hit) = self.live.cluster_edges.get(graph, key.unwrap_or(""), totals) {
             return Ok(hit.as_ref().clone());
         }

@@ -198,8 +198,8 @@ impl Provex {
     pub async fn view(&self, graph: &str, req: ViewRequest) -> Result<View> {
         crate::store::validate_graph_name(graph)?;
         let limit = req.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
-        let (total_nodes, total_edges) = match self.store.stats(graph).await {
-            Ok(s) => (s.nodes, s.edges),
+        let (total_nodes, total_edges) = match self.store.totals(graph).await {
+            Ok(t) => t,
             Err(Error::NotFound { what: "graph", .. }) => (0, 0),
             Err(e) => return Err(e),
         };
