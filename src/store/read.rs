@@ -144,7 +144,9 @@ impl Store {
     pub async fn totals(&self, graph: &str) -> Result<(u64, u64)> {
         let count = |q: &'static str| async move {
             let (_, rows) = self.run_ro(graph, q, vec![]).await?;
-            Ok::<u64, crate::error::Error>(rows.first().and_then(|r| r.first()).and_then(as_i64).unwrap_or(0) as u64)
+            Ok::<u64, crate::error::Error>(
+                rows.first().and_then(|r| r.first()).and_then(as_i64).unwrap_or(0) as u64
+            )
         };
         Ok((count("MATCH (n) RETURN count(n)").await?, count("MATCH ()-[e]->() RETURN count(e)").await?))
     }
