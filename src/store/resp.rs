@@ -42,6 +42,22 @@ fn bad(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, format!("malformed reply: {what}"))
 }
 
+/// The `n` bytes of a bulk string and its CRLF. Read as they come, so that a length no
+/// reply can have fails at the end of the input rather than allocating it up front.
+fn bulk_bytes<R: BufRead>(r: &mut R, n: usize) -> io::Result<Vec<u8>> {
+    let want = n.checked_add(2).ok_or_else(|| bad("length"))?;
+    let mut data = Vec::with_capacity(want.min(1 << 20));
+    r.take(want as u64).read_to_end(&mut data)?;
+    if data.len() < want {
+        return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "connection closed mid-reply"));
+    }
+    if !data.ends_with(b"\r\n") {
+        return Err(bad("bulk string without CRLF"));
+    }
+    data.truncate(n);
+    Ok(data)
+}
+
 fn number(body: &[u8]) -> io::Result<i64> {
     std::str::from_utf8(body).ok().and_then(|s| s.parse().ok()).ok_or_else(|| bad("not a number"))
 }
@@ -79,13 +95,7 @@ fn read_at<R: BufRead>(
                 Value::Nil
             } else {
                 let n = usize::try_from(n).map_err(|_| bad("length"))?;
-                let mut data = vec![0; n + 2];
-                r.read_exact(&mut data)?;
-                if !data.ends_with(b"\r\n") {
-                    return Err(bad("bulk string without CRLF"));
-                }
-                data.truncate(n);
-                Value::BulkString(data)
+                Value::BulkString(bulk_bytes(r, n)?)
             }
         }
         b'*' => {
@@ -94,7 +104,7 @@ fn read_at<R: BufRead>(
                 Value::Nil
             } else {
                 let n = usize::try_from(n).map_err(|_| bad("length"))?;
-                let mut items = Vec::with_capacity(n.min(1 << 20));
+                let mut items = Vec::with_capacity(n.min(1 << 12));
                 for _ in 0..n {
                     match read_at(r, line, depth + 1)? {
                         Ok(v) => items.push(v),
@@ -132,13 +142,7 @@ fn bulk<R: BufRead>(r: &mut R, line: &mut Vec<u8>) -> io::Result<Option<Vec<u8>>
                 return Ok(None);
             }
             let n = usize::try_from(n).map_err(|_| bad("length"))?;
-            let mut data = vec![0; n + 2];
-            r.read_exact(&mut data)?;
-            if !data.ends_with(b"\r\n") {
-                return Err(bad("bulk string without CRLF"));
-            }
-            data.truncate(n);
-            Ok(Some(data))
+            Ok(Some(bulk_bytes(r, n)?))
         }
         b'+' => Ok(Some(line.clone())),
         _ => Err(bad("expected a string")),
@@ -252,7 +256,7 @@ pub fn compact_rows<R: BufRead>(
     let mut rows = Vec::with_capacity(n.min(1 << 20));
     for _ in 0..n {
         let cols = array_len(r, &mut line)?;
-        let mut row = Vec::with_capacity(cols);
+        let mut row = Vec::with_capacity(cols.min(1 << 10));
         for _ in 0..cols {
             row.push(compact_value(r, &mut line, 2)?);
         }
