@@ -54,7 +54,6 @@ fn worst(statuses: &[(String, u64)]) -> Option<String> {
     ORDER.iter().find(|s| statuses.iter().any(|(k, n)| k == *s && *n > 0)).map(|s| (*s).to_owned())
 }
 
-/// The view of a set of clusters, laid out like any graph.
 /// The edges between clusters as a view draws them.
 fn view_edges(c: &Clusters) -> Vec<ViewEdge> {
     c.edges()
