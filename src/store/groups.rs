@@ -98,7 +98,11 @@ fn top_condition(var: &str, top: &str) -> Result<(String, Vec<(String, String)>)
         return Ok((format!("labels({var})[0] IN [{sources}]"), vec![]));
     }
     if top == "tasks" {
-        return Ok((format!("{agent} IS NULL AND {} IS NOT NULL", coalesce(var, &CONTEXT_KEYS)), vec![]));
+        // A superset: an empty agent id counts as none (`layout::cluster::top_key`).
+        return Ok((
+            format!("({agent} IS NULL OR {agent} = '') AND {} IS NOT NULL", coalesce(var, &CONTEXT_KEYS)),
+            vec![],
+        ));
     }
     if let Some(a) = top.strip_prefix("agent:") {
         return Ok((format!("{agent} = ${var}_agent"), vec![(format!("{var}_agent"), literal(a)?)]));
