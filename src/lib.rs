@@ -16,5 +16,6 @@ pub mod model;
 pub use error::{Error, Result};
 pub mod ingest;
 pub mod layout;
+pub mod lineage;
 pub mod serve;
 pub mod store;
