@@ -173,7 +173,9 @@ pub fn compact_value<R: BufRead>(
     depth: usize,
 ) -> io::Result<serde_json::Value> {
     use serde_json::Value as J;
-    if depth > MAX_DEPTH {
+    // `depth` counts arrays as the generic parser does: this value's pair is at `depth`, what
+    // it holds at `depth + 1`, the pairs inside that at `depth + 2`.
+    if depth + 1 > MAX_DEPTH {
         return Err(bad("nested too deeply"));
     }
     if array_len(r, line)? != 2 {
@@ -202,7 +204,7 @@ pub fn compact_value<R: BufRead>(
             let n = array_len(r, line)?;
             let mut items = Vec::with_capacity(n.min(1 << 16));
             for _ in 0..n {
-                items.push(compact_value(r, line, depth + 1)?);
+                items.push(compact_value(r, line, depth + 2)?);
             }
             J::Array(items)
         }
@@ -214,7 +216,7 @@ pub fn compact_value<R: BufRead>(
             let mut m = serde_json::Map::new();
             for _ in 0..n / 2 {
                 let k = bulk(r, line)?.map(owned).unwrap_or_default();
-                let v = compact_value(r, line, depth + 1)?;
+                let v = compact_value(r, line, depth + 2)?;
                 m.insert(k, v);
             }
             J::Object(m)
@@ -258,7 +260,8 @@ pub fn compact_rows<R: BufRead>(
         let cols = array_len(r, &mut line)?;
         let mut row = Vec::with_capacity(cols.min(1 << 10));
         for _ in 0..cols {
-            row.push(compact_value(r, &mut line, 2)?);
+            // [header, rows, stats] › rows › row › this column's pair: three arrays down.
+            row.push(compact_value(r, &mut line, 3)?);
         }
         rows.push(row);
     }
