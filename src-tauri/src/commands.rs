@@ -83,7 +83,7 @@ pub async fn subscribe(
     channel: Channel,
 ) -> CmdResult<u64> {
     let p = shell.provex().await?;
-    let id = ops::subscribe(&shell, p, &req.graph, req.since.unwrap_or(0), webview.label(), move |msg| {
+    let id = ops::subscribe(&shell, p, &req, webview.label(), move |msg| {
         let json = serde_json::to_string(msg).expect("stream messages serialise");
         channel.send(InvokeResponseBody::Json(json)).is_ok()
     })

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use provex::api::{Job, JobState, StreamMessage};
+use provex::api::{Job, JobState, StreamMessage, StreamRequest};
 use provex::facade::{IngestReport, Provex, Quiet};
 use provex::ingest::IngestOptions;
 use provex::{Error, Result};
@@ -36,16 +36,16 @@ pub async fn ingest_files(
 pub async fn subscribe<F>(
     shell: &Shell,
     p: Arc<Provex>,
-    graph: &str,
-    since: u64,
+    req: &StreamRequest,
     webview: &str,
     send: F,
 ) -> Result<u64>
 where
     F: FnMut(&StreamMessage) -> bool + Send + 'static,
 {
-    let (backlog, rx) = p.watch(graph, since).await?;
-    let task = tokio::spawn(crate::stream::forward(p, graph.to_owned(), since, backlog, rx, send));
+    let since = req.since.unwrap_or(0);
+    let (backlog, rx) = p.watch(req, since).await?;
+    let task = tokio::spawn(crate::stream::forward(p, req.clone(), since, backlog, rx, send));
     Ok(shell.add_subscription(webview, task))
 }
 

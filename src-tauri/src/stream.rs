@@ -6,16 +6,16 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use provex::api::StreamMessage;
+use provex::api::{StreamMessage, StreamRequest};
 use provex::facade::Provex;
 use tokio::sync::broadcast::{self, error::RecvError};
 
-/// Sends `graph`'s messages after `since` to `send` until it returns false (the window is
+/// Sends the messages `req` asks for after `since` to `send` until it returns false (the window is
 /// gone) or the facade can no longer watch the graph. `backlog` and `rx` come from
 /// [`Provex::watch`].
 pub async fn forward<F>(
     provex: Arc<Provex>,
-    graph: String,
+    req: StreamRequest,
     since: u64,
     backlog: Vec<Arc<StreamMessage>>,
     rx: broadcast::Receiver<Arc<StreamMessage>>,
@@ -45,13 +45,13 @@ pub async fn forward<F>(
             Ok(msg) => queue.push_back(msg),
             // Behind, or the view was dropped (a layout failure or a deleted graph): ask
             // again from the last message sent.
-            Err(RecvError::Lagged(_)) | Err(RecvError::Closed) => match provex.watch(&graph, last).await {
+            Err(RecvError::Lagged(_)) | Err(RecvError::Closed) => match provex.watch(&req, last).await {
                 Ok((backlog, new_rx)) => {
                     queue.extend(backlog);
                     rx = Some(new_rx);
                 }
                 Err(e) => {
-                    tracing::warn!(graph = %graph, "stream ended: {e}");
+                    tracing::warn!(graph = %req.graph, "stream ended: {e}");
                     return;
                 }
             },

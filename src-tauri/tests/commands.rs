@@ -16,7 +16,7 @@ use futures_util::future::BoxFuture;
 use provex::api::ops::Args;
 use provex::api::{
     ApiError, ErrorCode, Job, JobState, SearchHit, SettingsUpdate, SettingsView, SourceText, StreamMessage,
-    View, ViewMode,
+    StreamRequest, View, ViewMode,
 };
 use provex::facade::{Call, ConnectOptions, DesktopHost, IngestReport, Provex};
 use provex::store::server::ServerOptions;
@@ -265,7 +265,8 @@ async fn streams_uploads_jobs_and_tidy_up_through_a_subscription() {
     let view: View = run(&p, &h, "view", json!({"graph": g}), None).await.unwrap();
     assert_eq!(view.seq, 0);
     let (send, mut rx) = sink();
-    let id = ops::subscribe(&shell, p.clone(), g, view.seq, "main", send).await.unwrap();
+    let id =
+        ops::subscribe(&shell, p.clone(), &StreamRequest::whole(g, view.seq), "main", send).await.unwrap();
     assert_eq!(shell.subscription_count(), 1);
 
     // A file uploaded from the window lands in the uploads folder and streams in.
@@ -323,7 +324,7 @@ async fn streams_uploads_jobs_and_tidy_up_through_a_subscription() {
     // A second subscriber that resumes from the last seq gets nothing old; one from 0 gets
     // the backlog.
     let (send2, mut rx2) = sink();
-    ops::subscribe(&shell, p.clone(), g, 0, "other", send2).await.unwrap();
+    ops::subscribe(&shell, p.clone(), &StreamRequest::whole(g, 0), "other", send2).await.unwrap();
     assert_eq!(next(&mut rx2).await.seq(), 1);
     assert_eq!(shell.subscription_count(), 2);
     shell.unsubscribe_webview("other");
@@ -371,7 +372,7 @@ async fn shutdown_stops_jobs_and_the_private_server() {
     // A paced demo holds the facade until it is stopped; so does a stream.
     p.start_demo("slow", Some(60_000)).unwrap();
     let (send, _rx) = sink();
-    ops::subscribe(&shell, p.clone(), "slow", 0, "main", send).await.unwrap();
+    ops::subscribe(&shell, p.clone(), &StreamRequest::whole("slow", 0), "main", send).await.unwrap();
     drop(p);
     assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
 

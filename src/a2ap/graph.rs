@@ -22,6 +22,8 @@ use crate::model::{Edge, GraphDelta, Label, Node, NodeRef, RelType};
 /// Property names of A2AP nodes and edges (seed 001 §3.1 names, plus derived state).
 pub mod key {
     pub const AGENT_ID: &str = "agent_id";
+    /// The agent that made a statement or a verification (semantic zoom clusters by it).
+    pub const AUTHOR_ID: &str = "author_id";
     pub const NAME: &str = "agent_name";
     pub const VERSION: &str = "version";
     pub const PUBLISHER: &str = "publisher";
@@ -275,6 +277,7 @@ impl Ledger {
                     let step = steps.get(&r.id);
                     let mut node = Node::new(Label::Verification, r.id.clone())
                         .with(key::VERIFICATION_ID, r.id.as_str())
+                        .with(key::AUTHOR_ID, r.responding_agent.as_str())
                         .with(key::VERDICT, r.verdict.as_str())
                         .with(key::CONFIDENCE, r.confidence)
                         .with(key::SIGNATURE_STATUS, status.as_str())
@@ -353,6 +356,7 @@ impl Ledger {
         let outcome = self.consensus(&st.id);
         let mut node = Node::new(Label::Statement, st.id.clone())
             .with(key::STATEMENT_ID, st.id.as_str())
+            .with(key::AUTHOR_ID, st.agent.id())
             .with(key::CLAIM_TEXT, st.claim.text.as_str())
             .with(key::SIGNATURE_STATUS, status.as_str())
             .with(key::EVIDENCE_STATUS, overall.as_str());

@@ -183,6 +183,18 @@ pub enum StreamMessage {
         edges: Vec<ViewEdge>,
         verifications: Vec<VerificationUpdate>,
     },
+    /// A cluster view's boxes that are new (placed by the incremental layout: nothing drawn
+    /// before moves) or whose counts changed (same place), and the edges between boxes whose
+    /// counts changed (each replaces the drawn edge between the same boxes).
+    Clusters {
+        graph: String,
+        #[ts(type = "number")]
+        seq: u64,
+        #[ts(type = "number")]
+        time_ms: u64,
+        nodes: Vec<ViewNode>,
+        edges: Vec<ViewEdge>,
+    },
     /// A tidy-up's moves, to animate.
     Moves {
         graph: String,
@@ -203,6 +215,7 @@ impl StreamMessage {
     pub fn seq(&self) -> u64 {
         match self {
             StreamMessage::Batch { seq, .. }
+            | StreamMessage::Clusters { seq, .. }
             | StreamMessage::Moves { seq, .. }
             | StreamMessage::Reset { seq, .. } => *seq,
         }

@@ -198,4 +198,19 @@ pub struct StreamRequest {
     pub graph: String,
     #[serde(default)]
     pub since: Option<u64>,
+    /// The stream of the graph's cluster view (semantic zoom) rather than of its whole view.
+    #[serde(default)]
+    pub clusters: Option<bool>,
+}
+
+impl StreamRequest {
+    /// The stream of a graph's whole view, from after `since`.
+    pub fn whole(graph: &str, since: u64) -> StreamRequest {
+        StreamRequest { graph: graph.to_owned(), since: Some(since), clusters: None }
+    }
+
+    /// The stream of a graph's cluster view, from after `since`.
+    pub fn clusters(graph: &str, since: u64) -> StreamRequest {
+        StreamRequest { graph: graph.to_owned(), since: Some(since), clusters: Some(true) }
+    }
 }

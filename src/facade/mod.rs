@@ -393,13 +393,11 @@ impl Provex {
     /// Hands a written delta to subscribers and to the graph's live view. The delta log's
     /// lock only numbers and queues the batch; the view's layout runs after it is released.
     fn publish(&self, graph: &str, delta: GraphDelta) {
-        let view = {
+        let routed = {
             let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
             let batch = log.publish(graph, delta);
             self.live.route(&batch)
         };
-        if let Some(view) = view {
-            self.live.apply(&view);
-        }
+        self.live.apply(routed);
     }
 }

@@ -15,6 +15,9 @@ use petgraph::graphmap::DiGraphMap;
 /// Between a cluster's key and its sub-cluster's part in a sub-cluster's key.
 pub const SEP: &str = " › ";
 
+/// The key of the cluster of the tasks no agent is named on.
+pub const TASKS: &str = "tasks";
+
 /// Labels of the source documents a statement cites: drawn as one cluster.
 pub const SOURCE_LABELS: [&str; 3] = ["Chunk", "Document", "Source"];
 
@@ -26,7 +29,7 @@ pub fn top_key(label: &str, agent: Option<&str>, has_context: bool) -> String {
     }
     match agent.filter(|a| !a.is_empty()) {
         Some(a) => format!("agent:{a}"),
-        None if has_context => "tasks".to_owned(),
+        None if has_context => TASKS.to_owned(),
         None => format!("kind:{label}"),
     }
 }
@@ -99,6 +102,11 @@ impl Clusters {
         i
     }
 
+    /// Makes cluster `key` if there is none (empty, until nodes are added).
+    pub fn ensure(&mut self, key: &str) {
+        self.slot(key);
+    }
+
     /// Adds `count` nodes of `label` (and signature `status`) to cluster `key`.
     pub fn add_nodes(&mut self, key: &str, label: &str, status: Option<&str>, count: u64) {
         let i = self.slot(key) as usize;
@@ -108,6 +116,37 @@ impl Clusters {
         if let Some(s) = status.filter(|s| !s.is_empty()) {
             *c.statuses.entry(s.to_owned()).or_default() += count;
         }
+    }
+
+    /// Takes `count` nodes of `label` (and signature `status`) out of cluster `key`: a node
+    /// whose status or cluster changed is taken out, then added again.
+    pub fn remove_nodes(&mut self, key: &str, label: &str, status: Option<&str>, count: u64) {
+        let Some(&i) = self.index.get(key) else { return };
+        let c = &mut self.clusters[i as usize];
+        c.members = c.members.saturating_sub(count);
+        if let Some(n) = c.labels.get_mut(label) {
+            *n = n.saturating_sub(count);
+            if *n == 0 {
+                c.labels.remove(label);
+            }
+        }
+        if let Some(s) = status.filter(|s| !s.is_empty()) {
+            if let Some(n) = c.statuses.get_mut(s) {
+                *n = n.saturating_sub(count);
+                if *n == 0 {
+                    c.statuses.remove(s);
+                }
+            }
+        }
+    }
+
+    /// How many member edges go from cluster `from` to cluster `to` (inside it, when the same).
+    pub fn edge_count(&self, from: &str, to: &str) -> u64 {
+        let (Some(&a), Some(&b)) = (self.index.get(from), self.index.get(to)) else { return 0 };
+        if a == b {
+            return self.clusters[a as usize].internal_edges;
+        }
+        self.edges.edge_weight(a, b).copied().unwrap_or(0)
     }
 
     /// Adds `count` edges from a member of cluster `from` to a member of cluster `to`.

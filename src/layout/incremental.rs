@@ -33,7 +33,7 @@ use super::output::Layout;
 use super::pipeline::{
     assemble, choose_fold, edge_list, fold_placement, full, full_placement, place, sizes, Placement,
 };
-use super::slots::{free_slot, IdHasher, IdIndex, Key};
+use super::slots::{free_slot, IdHasher, IdIndex, Key, WALL};
 
 /// The `taken` entry of a row that blocks every piece but the last (see the module docs); the
 /// entries that block cuts count down from the one below it.
@@ -375,7 +375,7 @@ impl Incremental {
             };
             let mut taken = BTreeMap::new();
             if let Some(last) = self.fold.last_start().filter(|_| self.rows.len() >= self.fold_rows) {
-                taken.insert((Key(-f64::MAX / 4.0), BLOCKER), last);
+                taken.insert((Key(WALL), BLOCKER), last);
             }
             self.rows.push(Row { centre, thick: self.band, taken });
         }

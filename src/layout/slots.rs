@@ -54,11 +54,18 @@ impl Ord for Key {
     }
 }
 
+/// Left edge of an interval that walls off everything left of its right edge (a folded
+/// drawing's rows past the fold): nothing is placed left of a wall.
+pub(super) const WALL: f64 = -f64::MAX / 4.0;
+
 /// Centre of the free slot nearest `wanted` for a box of half-width `half` keeping `gap` to
-/// every taken interval.
+/// every taken interval (and right of a [`WALL`]).
 pub(super) fn free_slot(taken: &BTreeMap<(Key, u32), f64>, wanted: f64, half: f64, gap: f64) -> f64 {
     type Iv = Option<(f64, f64)>; // (left, right)
     let fit = |l: Iv, r: Iv| -> Option<f64> {
+        if l.is_none() && r.is_some_and(|(left, _)| left <= WALL) {
+            return None;
+        }
         let lo = l.map_or(f64::NEG_INFINITY, |(_, right)| right + gap + half);
         let hi = r.map_or(f64::INFINITY, |(left, _)| left - gap - half);
         (lo <= hi).then(|| wanted.clamp(lo, hi))
@@ -117,7 +124,8 @@ pub(super) fn free_slot(taken: &BTreeMap<(Key, u32), f64>, wanted: f64, half: f6
         (None, Some(b)) => b,
         (None, None) => {
             let (a, b) = ends();
-            if wanted - a < b - wanted {
+            let walled = taken.keys().next().is_some_and(|k| k.0 .0 <= WALL);
+            if !walled && wanted - a < b - wanted {
                 a
             } else {
                 b
@@ -129,6 +137,19 @@ pub(super) fn free_slot(taken: &BTreeMap<(Key, u32), f64>, wanted: f64, half: f6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nothing_is_placed_left_of_a_wall() {
+        let mut t = BTreeMap::new();
+        t.insert((Key(WALL), u32::MAX), 100.0);
+        t.insert((Key(120.0), 1), 140.0);
+        for wanted in [-1e9, -50.0, 0.0, 99.0, 130.0] {
+            let c = free_slot(&t, wanted, 10.0, 5.0);
+            assert!(c - 10.0 >= 100.0 + 5.0 - 1e-9, "{wanted} placed at {c}");
+            let clear = c + 10.0 + 5.0 <= 120.0 + 1e-9 || c - 10.0 - 5.0 >= 140.0 - 1e-9;
+            assert!(clear, "{wanted} placed at {c}, on a taken interval");
+        }
+    }
 
     fn taken(ivs: &[(f64, f64)]) -> BTreeMap<(Key, u32), f64> {
         ivs.iter().enumerate().map(|(i, &(l, r))| ((Key(l), i as u32), r)).collect()

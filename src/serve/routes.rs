@@ -182,8 +182,8 @@ async fn stream_graph(State(s): State<AppState>, req: Request) -> Response {
     let last_event =
         parts.headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.parse().ok());
     let since = req.since.or(last_event).unwrap_or(0);
-    match s.provex.watch(&req.graph, since).await {
-        Ok((backlog, rx)) => stream::events(s.provex.clone(), req.graph, since, backlog, rx).into_response(),
+    match s.provex.watch(&req, since).await {
+        Ok((backlog, rx)) => stream::events(s.provex.clone(), req, since, backlog, rx).into_response(),
         Err(e) => ApiFailure::from(e).into_response(),
     }
 }

@@ -11,12 +11,12 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::{self, Stream};
 use tokio::sync::broadcast::{self, error::RecvError};
 
-use crate::api::StreamMessage;
+use crate::api::{StreamMessage, StreamRequest};
 use crate::facade::Provex;
 
 struct State {
     provex: Arc<Provex>,
-    graph: String,
+    req: StreamRequest,
     last: u64,
     queue: VecDeque<Arc<StreamMessage>>,
     rx: Option<broadcast::Receiver<Arc<StreamMessage>>>,
@@ -27,15 +27,15 @@ fn event(msg: &StreamMessage) -> Event {
     Event::default().id(msg.seq().to_string()).data(data)
 }
 
-/// The event stream of `graph` after `since`.
+/// The event stream `req` asks for, after `since`.
 pub fn events(
     provex: Arc<Provex>,
-    graph: String,
+    req: StreamRequest,
     since: u64,
     backlog: Vec<Arc<StreamMessage>>,
     rx: broadcast::Receiver<Arc<StreamMessage>>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let state = State { provex, graph, last: since, queue: backlog.into(), rx: Some(rx) };
+    let state = State { provex, req, last: since, queue: backlog.into(), rx: Some(rx) };
     let s = stream::unfold(state, |mut st| async move {
         loop {
             if let Some(msg) = st.queue.pop_front() {
@@ -56,13 +56,13 @@ pub fn events(
                 // Behind, or the view was dropped (a layout failure or a deleted graph):
                 // ask again from the last message sent.
                 Err(RecvError::Lagged(_)) | Err(RecvError::Closed) => {
-                    match st.provex.watch(&st.graph, st.last).await {
+                    match st.provex.watch(&st.req, st.last).await {
                         Ok((backlog, rx)) => {
                             st.queue.extend(backlog);
                             st.rx = Some(rx);
                         }
                         Err(e) => {
-                            tracing::warn!(graph = %st.graph, "stream ended: {e}");
+                            tracing::warn!(graph = %st.req.graph, "stream ended: {e}");
                             return None;
                         }
                     }

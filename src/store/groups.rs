@@ -75,7 +75,7 @@ fn context_cell(v: Option<&redis::Value>, contexts: bool) -> (Option<String>, bo
     }
 }
 
-fn coalesce(var: &str, keys: &[&str]) -> String {
+pub(super) fn coalesce(var: &str, keys: &[&str]) -> String {
     let items: Vec<String> = keys.iter().map(|k| format!("{var}.`{k}`")).collect();
     if items.len() == 1 {
         items[0].clone()

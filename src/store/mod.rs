@@ -6,6 +6,7 @@ pub mod bulk;
 mod bulk_load;
 pub mod compact;
 pub mod groups;
+pub mod members;
 pub mod raw;
 pub mod read;
 pub mod resp;

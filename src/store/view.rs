@@ -32,8 +32,10 @@ pub struct EdgeSummary {
     pub a2a: Option<String>,
 }
 
-/// Properties that name the agent of a node, in order of preference.
-pub const AGENT_KEYS: [&str; 2] = ["a2a:agent_id", "agent_id"];
+/// Properties that name the agent of a node, in order of preference: the runtime's agent id,
+/// an agent's own id, and the author of an A2AP statement or verification (so that semantic
+/// zoom clusters claims and verifications under who made them).
+pub const AGENT_KEYS: [&str; 3] = ["a2a:agent_id", "agent_id", "author_id"];
 /// Properties that name the context (conversation) of a node.
 pub const CONTEXT_KEYS: [&str; 1] = ["a2a:context_id"];
 /// The signature status of a signed A2AP document.

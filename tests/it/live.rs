@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use provex::api::StreamMessage;
+use provex::api::{StreamMessage, StreamRequest};
 use provex::facade::{Provex, ViewRequest};
 use provex::model::{Edge, EdgeKind, GraphDelta, Label, Node, NodeRef, ProvRelation, RelType};
 
@@ -60,9 +60,9 @@ async fn a_tidy_up_holds_up_no_read_or_write() {
     let started = Instant::now();
     provex.tidy(&big).await.unwrap();
     let alone = started.elapsed();
-    let (_, mut big_rx) = provex.watch(&big, u64::MAX).await.unwrap();
+    let (_, mut big_rx) = provex.watch(&StreamRequest::whole(&big, u64::MAX), u64::MAX).await.unwrap();
     let big_seq = provex.view(&big, whole.clone()).await.unwrap().seq;
-    let (_, mut small_rx) = provex.watch(&small, 0).await.unwrap();
+    let (_, mut small_rx) = provex.watch(&StreamRequest::whole(&small, 0), 0).await.unwrap();
 
     // The same again, with reads and writes of both graphs meanwhile.
     let tidy = tokio::spawn({
@@ -97,7 +97,7 @@ async fn the_stream_backlog_is_bounded_in_bytes() {
     let (provex, graph) = common::open("live_backlog").await;
     let provex: Provex = provex;
     provex.write(&graph, tree("b", 0, 1)).await.unwrap();
-    let (_, mut rx) = provex.watch(&graph, 0).await.unwrap();
+    let (_, mut rx) = provex.watch(&StreamRequest::whole(&graph, 0), 0).await.unwrap();
     // One message of the size the next ones have, to size the budget.
     provex.write(&graph, tree("b", 1, 2)).await.unwrap();
     let one = serde_json::to_vec(&*next(&mut rx).await).unwrap().len();
@@ -107,10 +107,10 @@ async fn the_stream_backlog_is_bounded_in_bytes() {
         assert_eq!(batch_ids(&*next(&mut rx).await), (i as u64, vec![format!("b{i}")]));
     }
     // Messages 1 to 6 went out; 4, 5 and 6 fit the budget.
-    let (backlog, _) = provex.watch(&graph, 3).await.unwrap();
+    let (backlog, _) = provex.watch(&StreamRequest::whole(&graph, 3), 3).await.unwrap();
     let seqs: Vec<u64> = backlog.iter().map(|m| m.seq()).collect();
     assert_eq!(seqs, vec![4, 5, 6]);
-    let (backlog, _) = provex.watch(&graph, 2).await.unwrap();
+    let (backlog, _) = provex.watch(&StreamRequest::whole(&graph, 2), 2).await.unwrap();
     assert_eq!(
         backlog.iter().map(|m| (**m).clone()).collect::<Vec<_>>(),
         vec![StreamMessage::Reset { graph: graph.clone(), seq: 6, reason: "too far behind".into() }]

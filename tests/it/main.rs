@@ -7,6 +7,7 @@ mod a2ap;
 mod bulk;
 mod cli;
 mod clusters;
+mod clusters_live;
 mod council;
 mod diff;
 mod fuzz_regressions;

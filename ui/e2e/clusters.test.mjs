@@ -39,7 +39,7 @@ describe("semantic zoom on the council demo", { timeout: 150_000 }, () => {
     assert.ok(boxes.length > 1 && boxes.every((b) => b.label === "Cluster" && b.cluster), JSON.stringify(boxes.slice(0, 3)));
     assert.equal(boxes.reduce((s, b) => s + b.cluster.members, 0), whole.nodes.length, "the boxes hold every node once");
     assert.match(await page.getByTestId("notice-text").textContent(), new RegExp(`This graph has ${whole.nodes.length} nodes, shown as clusters`));
-    assert.equal(await page.getByTestId("status").textContent(), `${boxes.length} clusters of ${whole.nodes.length} nodes · seq 0`);
+    assert.match(await page.getByTestId("status").textContent(), new RegExp(`^${boxes.length} clusters of ${whole.nodes.length} nodes · seq \\d+$`));
     // Each box is captioned with its title (its count below it, or first on one line).
     const labels = await page.evaluate(() => window.provex.canvas.drawnLabels());
     const titles = new Map(boxes.map((b) => [b.id, b.cluster.title]));
@@ -97,6 +97,42 @@ describe("semantic zoom on the council demo", { timeout: 150_000 }, () => {
       for (let i = 0; i < 12 && window.provex.model.root !== id; i++) c.zoomBy(1.5);
     }, big.id);
     await until(() => page.evaluate((id) => window.provex.model.root === id, big.id), { what: `${big.id} opened by zooming in` });
+    assert.deepEqual(h.errors, [], "no page errors");
+  });
+
+  it("grows live while events stream in: counts rise in place, new boxes appear, none moves", async () => {
+    const live = "council-live";
+    const job = await h.api(`/api/graphs/${live}/demo`, { method: "POST", json: { pace_ms: 25 } });
+    await until(async () => (await h.api(`/api/graphs/${live}/view?limit=${LIMIT}`)).mode === "clusters", { ms: 30_000, what: "the live graph above the limit" });
+    await h.open(`/?graph=${live}&limit=${LIMIT}`);
+    await until(() => page.evaluate(() => window.provex.model.mode === "clusters"), { what: "the live cluster view" });
+    await until(async () => (await page.getByTestId("stream-state").getAttribute("data-state")) === "open", { what: "the cluster stream open" });
+    const boxes = () => page.evaluate(() => Object.fromEntries([...window.provex.model.nodes.values()].map((n) => [n.id, { x: n.x, y: n.y, members: n.cluster.members }])));
+    const first = await boxes();
+    const firstTotal = Object.values(first).reduce((s, b) => s + b.members, 0);
+    await until(async () => {
+      const jobs = await h.api("/api/jobs");
+      return jobs.find((j) => j.id === job.id)?.state === "done";
+    }, { ms: 60_000, every: 250, what: "the paced demo finished" });
+    const final = await h.api(`/api/graphs/${live}/view?limit=10000`);
+    await until(async () => Object.values(await boxes()).reduce((s, b) => s + b.members, 0) === final.nodes.length,
+      { ms: 20_000, what: "the boxes to hold every node streamed" });
+    const now = await boxes();
+    assert.ok(final.nodes.length > firstTotal, `grew from ${firstTotal} to ${final.nodes.length} nodes while open`);
+    for (const [id, b] of Object.entries(first)) {
+      assert.deepEqual([now[id].x, now[id].y], [b.x, b.y], `${id} stayed where it was drawn`);
+    }
+    // Each box holds what a fresh count of the finished graph gives it.
+    const fresh = {};
+    for (const n of final.nodes) {
+      const agent = n.agent && n.agent !== "" ? n.agent : null;
+      const key = ["Chunk", "Document", "Source"].includes(n.label) ? "sources"
+        : agent ? `agent:${agent}` : n.context ? "tasks" : `kind:${n.label}`;
+      fresh[key] = (fresh[key] ?? 0) + 1;
+    }
+    assert.deepEqual(Object.fromEntries(Object.entries(now).map(([id, b]) => [id, b.members]).filter(([, m]) => m > 0)), fresh);
+    assert.ok(Object.keys(now).length >= Object.keys(first).length);
+    await artifact(page, "clusters-live.png");
     assert.deepEqual(h.errors, [], "no page errors");
   });
 });

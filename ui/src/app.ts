@@ -262,6 +262,8 @@ export class App implements
     this.canvasArea.hideMessage();
     this.afterViewChange();
     if (view.mode === "whole") this.stream.open(graph, view.seq);
+    // A graph's top-level clusters grow live too (issue 16); an opened cluster does not.
+    else if (view.mode === "clusters" && !view.root) this.stream.open(graph, view.seq, true);
     else this.stream.close();
     this.clusterNav.viewShown();
     if (view.mode === "clusters") void this.clusterNav.loadEdges(graph, view.root, () => token === this.loadToken);
@@ -356,6 +358,13 @@ export class App implements
         this.canvas.applyMoves(change.moves, 600);
         this.statusbar.render();
         this.refresh.schedule();
+        break;
+      case "clusters":
+        if (change.added.length || change.updated.length) this.canvas.addBatch([...change.added, ...change.updated], []);
+        if (change.edges.length) this.canvas.replaceEdges(change.edges);
+        this.minimap.setNodes(this.model.nodeList());
+        this.statusbar.render();
+        this.notice.render();
         break;
       case "batch": {
         const nodes = [...change.added, ...change.updated];

@@ -27,6 +27,7 @@ export class NullCanvas implements GraphCanvasApi {
     for (const n of nodes) this.nodes.set(n.id, n);
     this.edges += edges.length;
   }
+  replaceEdges(_edges: ViewEdge[]): void {}
   applyMoves(_moves: NodeMove[], _ms: number): void {}
   setVisible(_filter: ((n: ViewNode) => boolean) | null): void {}
   setHighlight(_ids: Set<string> | null): void {}

@@ -14,8 +14,8 @@ export const OPEN_AT = 0.6;
 export interface ClusterNavHost {
   readonly backend: Pick<Backend, "clusterEdges">;
   readonly graph: string | null;
-  readonly model: Pick<GraphModel, "mode" | "root" | "nodes" | "addEdges">;
-  readonly canvas: Pick<GraphCanvasApi, "screenPosition" | "addBatch">;
+  readonly model: Pick<GraphModel, "mode" | "root" | "nodes" | "setClusterEdges">;
+  readonly canvas: Pick<GraphCanvasApi, "screenPosition" | "replaceEdges">;
   readonly expandHistory: Place[];
   openGraph(graph: string, root?: string, opts?: { cluster?: string }): Promise<void>;
 }
@@ -74,8 +74,9 @@ export class ClusterNav {
       return; // the boxes stand without their edges
     }
     if (!current()) return;
-    const added = this.host.model.addEdges(edges);
-    if (added.length) this.host.canvas.addBatch([], added);
+    // The view's live stream may have brought newer counts of some: the latest wins.
+    const changed = this.host.model.setClusterEdges(edges);
+    if (changed.length) this.host.canvas.replaceEdges(changed);
   }
 
   /** The camera moved: in a cluster view zoomed in on one box, that box opens. */

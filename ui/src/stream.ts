@@ -20,11 +20,12 @@ export class LiveStream {
 
   constructor(private readonly host: StreamHost) {}
 
-  /** Follows `graph` from after `since`, closing any earlier subscription. */
-  open(graph: string, since: number): void {
+  /** Follows `graph` (its cluster view's stream, with `clusters`) from after `since`,
+   *  closing any earlier subscription. */
+  open(graph: string, since: number, clusters = false): void {
     this.close();
     this.setState("reconnecting");
-    this.sub = this.host.backend.subscribe({ graph, since }, {
+    this.sub = this.host.backend.subscribe(clusters ? { graph, since, clusters } : { graph, since }, {
       onMessage: (msg) => this.host.onStreamMessage(msg),
       onStatus: (s) => this.setState(s),
     });

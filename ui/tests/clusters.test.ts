@@ -66,8 +66,8 @@ describe("opening a box by zooming in", () => {
     const host = {
       backend: { clusterEdges: vi.fn(async () => []) },
       graph: "g",
-      model: { mode: "clusters" as const, root: null, nodes: new Map([["agent:a", node("agent:a", 0, { label: "Cluster", w: 300, cluster: info })]]), addEdges: () => [] },
-      canvas: { screenPosition: () => ({ x: 500, y: 300 }), addBatch: vi.fn() },
+      model: { mode: "clusters" as const, root: null, nodes: new Map([["agent:a", node("agent:a", 0, { label: "Cluster", w: 300, cluster: info })]]), setClusterEdges: () => [] },
+      canvas: { screenPosition: () => ({ x: 500, y: 300 }), replaceEdges: vi.fn() },
       expandHistory: [] as Array<{ root?: string, cluster?: string }>,
       openGraph: (_g: string, _r?: string, opts?: { cluster?: string }) => {
         opened.push(opts ?? {});
@@ -98,16 +98,38 @@ describe("the edges between boxes", () => {
     const edges = [{ source: "a", target: "b", type: "12 edges", prov: null, a2a: null }, { source: "a", target: "gone", type: "1 edges", prov: null, a2a: null }];
     const host = {
       backend: { clusterEdges: vi.fn(async () => edges) },
-      graph: "g", model, canvas: { screenPosition: () => null, addBatch: vi.fn() },
+      graph: "g", model, canvas: { screenPosition: () => null, replaceEdges: vi.fn() },
       expandHistory: [], openGraph: vi.fn(async () => {}),
     };
     const nav = new ClusterNav(host);
     await nav.loadEdges("g", null, () => true);
     expect(host.backend.clusterEdges).toHaveBeenCalledWith({ graph: "g" });
-    expect(host.canvas.addBatch).toHaveBeenCalledWith([], [edges[0]]);
+    expect(host.canvas.replaceEdges).toHaveBeenCalledWith([edges[0]]);
     expect(model.edges.size).toBe(1);
     await nav.loadEdges("g", "agent:a", () => false);
     expect(host.backend.clusterEdges).toHaveBeenLastCalledWith({ graph: "g", cluster: "agent:a" });
-    expect(host.canvas.addBatch).toHaveBeenCalledTimes(1);
+    expect(host.canvas.replaceEdges).toHaveBeenCalledTimes(1);
+  });
+
+  it("replace the edge between the same boxes when a count changes, in the model and on the canvas", () => {
+    const model = new GraphModel();
+    const box = (id: string, members: number) => node(id, 0, { label: "Cluster", cluster: { ...info, members } });
+    model.applyView({ graph: "g", seq: 0, mode: "clusters", root: null, total_nodes: 3, total_edges: 0, limit: 1,
+      nodes: [box("a", 1), box("b", 2)], edges: [{ source: "a", target: "b", type: "12 edges", prov: null, a2a: null }] });
+    const change = model.apply({
+      kind: "clusters", graph: "g", seq: 1, time_ms: 0,
+      nodes: [box("b", 5), box("c", 7)],
+      edges: [{ source: "a", target: "b", type: "13 edges", prov: null, a2a: null }, { source: "b", target: "c", type: "1 edges", prov: null, a2a: null }],
+    });
+    expect(change.kind).toBe("clusters");
+    if (change.kind !== "clusters") return;
+    expect(change.added.map((n) => n.id)).toEqual(["c"]);
+    expect(change.updated.map((n) => [n.id, n.cluster?.members])).toEqual([["b", 5]]);
+    expect(change.edges.map((e) => e.type)).toEqual(["13 edges", "1 edges"]);
+    expect([...model.edges.values()].map((e) => `${e.source}>${e.target} ${e.type}`).sort()).toEqual(["a>b 13 edges", "b>c 1 edges"]);
+    expect(model.totalNodes).toBe(13);
+    // An old message is ignored; a gap asks for the view again.
+    expect(model.apply({ kind: "clusters", graph: "g", seq: 1, time_ms: 0, nodes: [], edges: [] }).kind).toBe("ignored");
+    expect(model.apply({ kind: "clusters", graph: "g", seq: 3, time_ms: 0, nodes: [], edges: [] }).kind).toBe("reset");
   });
 });

@@ -10,13 +10,17 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::boxes::{box_layout_node, box_node, view_edges};
 use super::convert::{from_summary, layout_node, place};
+use super::feed::{ClusterFeed, Index};
 use super::view_layout_options;
-use crate::api::{ClusterInfo, View, ViewEdge, ViewMode, ViewNode};
-use crate::error::Result;
+use crate::api::{View, ViewEdge, ViewMode};
+use crate::error::{Error, Result};
 use crate::facade::Provex;
 use crate::layout::cluster::{self, Clusters};
-use crate::layout::{self, LayoutEdge, LayoutGraph, LayoutNode};
+use crate::layout::{self, LayoutEdge, LayoutGraph};
+use crate::store::members::empty_if_missing;
+use crate::store::Store;
 
 /// (graph, cluster opened, node count, edge count): one state of one view of a graph.
 type StateKey = (String, String, u64, u64);
@@ -27,46 +31,6 @@ pub(super) struct EdgeCache(Mutex<HashMap<StateKey, Arc<Vec<ViewEdge>>>>);
 
 /// Graph states kept at most (each holds a few hundred edges).
 const CACHED: usize = 64;
-
-/// Label of the boxes that stand for clusters.
-pub const CLUSTER_LABEL: &str = "Cluster";
-/// Width and height of a cluster's box, in layout pixels.
-const BOX_WIDTH: f64 = 300.0;
-const BOX_HEIGHT: f64 = 56.0;
-
-/// "1,234,567"
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// The worst signature status among a cluster's members, for its badge: a forged or broken
-/// signature anywhere in it shows.
-fn worst(statuses: &[(String, u64)]) -> Option<String> {
-    const ORDER: [&str; 6] = ["invalid", "malformed", "unknown_key", "untrusted_key", "unsigned", "valid"];
-    ORDER.iter().find(|s| statuses.iter().any(|(k, n)| k == *s && *n > 0)).map(|s| (*s).to_owned())
-}
-
-/// The edges between clusters as a view draws them.
-fn view_edges(c: &Clusters) -> Vec<ViewEdge> {
-    c.edges()
-        .into_iter()
-        .map(|(a, b, count)| ViewEdge {
-            source: a.to_owned(),
-            target: b.to_owned(),
-            rel: format!("{} edges", thousands(count)),
-            prov: None,
-            a2a: None,
-        })
-        .collect()
-}
 
 /// The view of a set of clusters, laid out like any graph, with the edges between them
 /// that are known already (`edges`).
@@ -82,35 +46,9 @@ fn clusters_view(
     let mut index = HashMap::new();
     let mut nodes = Vec::new();
     for (i, cl) in c.clusters().iter().enumerate() {
-        let mut labels: Vec<(String, u64)> = cl.labels.iter().map(|(k, v)| (k.clone(), *v)).collect();
-        labels.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let statuses: Vec<(String, u64)> = cl.statuses.iter().map(|(k, v)| (k.clone(), *v)).collect();
-        let title = cluster::title(&cl.key);
-        let opens = if cl.members <= u64::from(limit) || cl.key.contains(cluster::SEP) {
-            ViewMode::Members
-        } else {
-            ViewMode::Clusters
-        };
-        let mut n = LayoutNode::new(&cl.key, BOX_WIDTH, BOX_HEIGHT);
-        n.label = CLUSTER_LABEL.to_owned();
-        index.insert(cl.key.clone(), g.add_node(n));
-        nodes.push(ViewNode {
-            id: cl.key.clone(),
-            label: CLUSTER_LABEL.to_owned(),
-            base_type: None,
-            x: 0.0,
-            y: 0.0,
-            w: 0.0,
-            h: 0.0,
-            layer: 0,
-            arrival: i as u32,
-            agent: None,
-            context: None,
-            status: worst(&statuses),
-            // The count first: a caption cut to the box's width keeps it.
-            text: Some(format!("{} · {title}", thousands(cl.members))),
-            cluster: Some(ClusterInfo { title, members: cl.members, labels, statuses, opens }),
-        });
+        let v = box_node(cl, i as u32, limit);
+        index.insert(cl.key.clone(), g.add_node(box_layout_node(&cl.key)));
+        nodes.push(v);
     }
     let mut kept = Vec::new();
     for e in edges {
@@ -135,6 +73,28 @@ fn clusters_view(
     }
 }
 
+/// Reads a feed's index of every node and edge, then hands it over (see `feed.rs`).
+async fn read_index(store: Arc<Store>, feed: Arc<ClusterFeed>) {
+    let started = std::time::Instant::now();
+    let mut index = Index::new();
+    let mut counted = Clusters::new();
+    let nodes =
+        empty_if_missing(store.member_rows(&feed.graph, |row| index.add_member(&mut counted, row)).await);
+    let read = match nodes {
+        Ok(()) => {
+            empty_if_missing(store.edge_rows(&feed.graph, |row| index.add_edge(&mut counted, row)).await)
+        }
+        Err(e) => Err(e),
+    };
+    match read {
+        Ok(()) => {
+            tracing::debug!(graph = %feed.graph, ms = started.elapsed().as_millis() as u64, "cluster index read");
+            feed.indexed(index, counted);
+        }
+        Err(e) => feed.fail(&format!("reading the cluster index: {e}")),
+    }
+}
+
 impl Provex {
     /// The clusters of a graph (`key` none), or cluster `key` opened: its sub-clusters, or
     /// its nodes when they are at most `limit` (or it is a sub-cluster).
@@ -149,14 +109,9 @@ impl Provex {
         let edges = self.live.cluster_edges.get(graph, key.unwrap_or(""), totals);
         let edges = edges.as_deref().map(Vec::as_slice).unwrap_or(&[]);
         let Some(key) = key else {
-            let mut c = Clusters::new();
-            for ng in self.store.node_groups(graph, false, None).await? {
-                let key = cluster::top_key(&ng.label, ng.agent.as_deref(), ng.has_context);
-                c.add_nodes(&key, &ng.label, ng.status.as_deref(), ng.count);
-            }
-            let mut v = clusters_view(graph, None, &c, edges, limit, aspect);
-            (v.total_nodes, v.total_edges) = totals;
-            return Ok(v);
+            let feed = self.top_clusters(graph, limit, aspect, edges).await?;
+            let st = feed.state();
+            return Ok(st.snapshot(totals, edges));
         };
         let top = key.split(cluster::SEP).next().unwrap_or(key);
         if top == key {
@@ -178,10 +133,63 @@ impl Provex {
         self.members_view(graph, key, limit, aspect).await
     }
 
+    /// The live top-level clusters of a graph: its feed, made from grouped reads (and its
+    /// index read in the background) when it has none. `edges`: those known between them.
+    async fn top_clusters(
+        &self,
+        graph: &str,
+        limit: u32,
+        aspect: Option<f64>,
+        edges: &[ViewEdge],
+    ) -> Result<Arc<ClusterFeed>> {
+        if let Some(feed) = self.live.feed(graph) {
+            return Ok(feed);
+        }
+        let mut c = Clusters::new();
+        match self.store.node_groups(graph, false, None).await {
+            Ok(groups) => {
+                for ng in groups {
+                    let key = cluster::top_key(&ng.label, ng.agent.as_deref(), ng.has_context);
+                    c.add_nodes(&key, &ng.label, ng.status.as_deref(), ng.count);
+                }
+            }
+            Err(Error::NotFound { what: "graph", .. }) => {}
+            Err(e) => return Err(e),
+        }
+        let opts = view_layout_options(aspect);
+        let backlog = self.live.backlog_bytes.load(std::sync::atomic::Ordering::Relaxed);
+        let (edges, limit, graph_name) = (edges.to_vec(), limit, graph.to_owned());
+        let feed = tokio::task::spawn_blocking(move || {
+            ClusterFeed::new(&graph_name, c, &edges, limit, opts, backlog)
+        })
+        .await
+        .map_err(|e| Error::Server(format!("layout thread: {e}")))?
+        .map_err(|e| Error::Server(format!("cluster layout of {graph}: {e}")))?;
+        let (feed, mine) = self.live.insert_feed(feed);
+        if mine {
+            tokio::spawn(read_index(self.store.clone(), feed.clone()));
+        }
+        Ok(feed)
+    }
+
+    /// The cluster feed of a graph, made as its cluster view would make it.
+    pub(super) async fn cluster_feed(&self, graph: &str) -> Result<Arc<ClusterFeed>> {
+        crate::store::validate_graph_name(graph)?;
+        self.top_clusters(graph, super::DEFAULT_LIMIT, None, &[]).await
+    }
+
     /// The edges between the clusters of a graph (`key` none) or of cluster `key` opened, with
     /// how many member edges each stands for; counted once per state of the graph.
     pub async fn cluster_edges(&self, graph: &str, key: Option<&str>) -> Result<Vec<ViewEdge>> {
         crate::store::validate_graph_name(graph)?;
+        if key.is_none() {
+            if let Some(feed) = self.live.feed(graph) {
+                let st = feed.state();
+                if st.index.is_some() {
+                    return Ok(view_edges(&st.clusters));
+                }
+            }
+        }
         let totals = self.store.totals(graph).await?;
         if let Some(hit) = self.live.cluster_edges.get(graph, key.unwrap_or(""), totals) {
             return Ok(hit.as_ref().clone());
@@ -259,22 +267,5 @@ impl EdgeCache {
             map.clear();
         }
         map.insert((graph.to_owned(), key.to_owned(), totals.0, totals.1), edges);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_read_with_separators_and_the_worst_status_shows() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-        let s = |v: &[(&str, u64)]| v.iter().map(|(k, n)| ((*k).to_owned(), *n)).collect::<Vec<_>>();
-        assert_eq!(worst(&s(&[("valid", 3), ("invalid", 1)])), Some("invalid".into()));
-        assert_eq!(worst(&s(&[("valid", 3), ("invalid", 0)])), Some("valid".into()));
-        assert_eq!(worst(&s(&[])), None);
     }
 }

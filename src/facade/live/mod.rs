@@ -9,8 +9,10 @@
 //! blocking threads holding no lock, so slow work on one graph never stalls another.
 
 mod backlog;
+mod boxes;
 mod clusters;
 mod convert;
+mod feed;
 mod load;
 mod state;
 #[cfg(test)]
@@ -25,10 +27,11 @@ use tokio::sync::broadcast;
 
 use backlog::Since;
 pub use backlog::DEFAULT_BACKLOG_BYTES;
+use feed::ClusterFeed;
 use state::{GraphView, Load};
 
 use super::{DeltaBatch, Provex};
-use crate::api::{StreamMessage, View};
+use crate::api::{StreamMessage, StreamRequest, View};
 use crate::error::{Error, Result};
 
 /// Most nodes a view draws whole, unless the client asks otherwise.
@@ -62,12 +65,17 @@ pub(super) fn view_layout_options(aspect: Option<f64>) -> crate::layout::LayoutO
     crate::layout::LayoutOptions { aspect: Some(aspect), ..Default::default() }
 }
 
+/// A delta's destinations: the graph's live view and its cluster feed, where there are.
+pub(super) type Routed = (Option<Arc<GraphView>>, Option<Arc<ClusterFeed>>);
+
 /// The live views of all graphs some client looks at.
 pub(super) struct LiveViews {
     views: Mutex<HashMap<String, Arc<GraphView>>>,
     backlog_bytes: AtomicUsize,
     /// The edges between clusters, counted once per graph state (see `clusters.rs`).
     cluster_edges: clusters::EdgeCache,
+    /// The live top-level clusters of graphs some client looks at as clusters (`feed.rs`).
+    feeds: Mutex<HashMap<String, Arc<ClusterFeed>>>,
 }
 
 impl Default for LiveViews {
@@ -76,6 +84,7 @@ impl Default for LiveViews {
             views: Mutex::default(),
             backlog_bytes: AtomicUsize::new(DEFAULT_BACKLOG_BYTES),
             cluster_edges: clusters::EdgeCache::default(),
+            feeds: Mutex::default(),
         }
     }
 }
@@ -87,20 +96,55 @@ impl LiveViews {
         self.views.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Queues a delta for its graph's view, if some client looks at that graph. The caller
-    /// holds the delta log's lock, so each view gets its deltas in order; it then calls
-    /// [`LiveViews::apply`] with what this returns, after releasing that lock.
-    pub(super) fn route(&self, batch: &Arc<DeltaBatch>) -> Option<Arc<GraphView>> {
-        let view = self.map().get(&batch.graph).cloned()?;
-        view.enqueue(batch.clone());
-        Some(view)
+    /// The feeds' map (see [`LiveViews::map`]).
+    fn feeds(&self) -> MutexGuard<'_, HashMap<String, Arc<ClusterFeed>>> {
+        self.feeds.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Applies the deltas queued for a view; a view whose layout fails or panics is
-    /// dropped (its clients got a `reset` and load it again).
-    pub(super) fn apply(&self, view: &Arc<GraphView>) {
-        if !view.drain() {
-            self.discard(view);
+    /// The cluster feed of a graph, unless it has none or it broke.
+    fn feed(&self, graph: &str) -> Option<Arc<ClusterFeed>> {
+        self.feeds().get(graph).filter(|f| !f.is_broken()).cloned()
+    }
+
+    /// Keeps a new feed for its graph, unless another came first: returns the one kept and
+    /// whether it is this one.
+    fn insert_feed(&self, feed: ClusterFeed) -> (Arc<ClusterFeed>, bool) {
+        let mut feeds = self.feeds();
+        match feeds.get(&feed.graph) {
+            Some(f) if !f.is_broken() => (f.clone(), false),
+            _ => {
+                let feed = Arc::new(feed);
+                feeds.insert(feed.graph.clone(), feed.clone());
+                (feed, true)
+            }
+        }
+    }
+
+    /// Queues a delta for its graph's view and cluster feed, where some client looks at that
+    /// graph. The caller holds the delta log's lock, so each gets its deltas in order; it
+    /// then calls [`LiveViews::apply`] with what this returns, after releasing that lock.
+    pub(super) fn route(&self, batch: &Arc<DeltaBatch>) -> Routed {
+        let view = self.map().get(&batch.graph).cloned();
+        if let Some(v) = &view {
+            v.enqueue(batch.clone());
+        }
+        let feed = self.feeds().get(&batch.graph).cloned();
+        if let Some(f) = &feed {
+            f.enqueue(batch.clone());
+        }
+        (view, feed)
+    }
+
+    /// Applies the deltas queued for a view and a feed; a view whose layout fails or panics
+    /// is dropped (its clients got a `reset` and load it again).
+    pub(super) fn apply(&self, (view, feed): Routed) {
+        if let Some(view) = view {
+            if !view.drain() {
+                self.discard(&view);
+            }
+        }
+        if let Some(feed) = feed {
+            feed.drain();
         }
     }
 
@@ -113,6 +157,10 @@ impl LiveViews {
     }
 
     pub(super) fn forget(&self, graph: &str) {
+        let feed = self.feeds().remove(graph);
+        if let Some(feed) = feed {
+            feed.fail("graph deleted");
+        }
         let view = self.map().remove(graph);
         if let Some(view) = view {
             let mut st = view.state();
@@ -190,6 +238,10 @@ impl Provex {
         for v in views {
             v.state().stream.set_budget(bytes);
         }
+        let feeds: Vec<Arc<ClusterFeed>> = self.live.feeds().values().cloned().collect();
+        for f in feeds {
+            f.state().stream.set_budget(bytes);
+        }
     }
 
     /// A drawable view of a graph: the whole graph (kept current by [`Provex::watch`]) when
@@ -222,20 +274,30 @@ impl Provex {
         }
     }
 
-    /// A graph's stream: the messages after `since` still held (a `reset` first when some
-    /// are gone or `since` is from an older view), and a receiver of the ones to come.
+    /// A graph's stream (`req.clusters`: its cluster view's): the messages after `since`
+    /// still held (a `reset` first when some are gone or `since` is from an older view), and
+    /// a receiver of the ones to come.
     pub async fn watch(
         &self,
-        graph: &str,
+        req: &StreamRequest,
         since: u64,
     ) -> Result<(Vec<Arc<StreamMessage>>, broadcast::Receiver<Arc<StreamMessage>>)> {
+        let graph = req.graph.as_str();
+        let held = |stream: &backlog::Backlog| {
+            let rx = stream.subscribe();
+            match stream.since(since) {
+                Since::Messages(backlog) => (backlog, rx),
+                Since::Reset(reset) => (vec![reset], rx),
+            }
+        };
+        if req.clusters.unwrap_or(false) {
+            let feed = self.cluster_feed(graph).await?;
+            let st = feed.state();
+            return Ok(held(&st.stream));
+        }
         let view = self.live_view(graph, None).await?;
         let st = view.state();
-        let rx = st.stream.subscribe();
-        match st.stream.since(since) {
-            Since::Messages(backlog) => Ok((backlog, rx)),
-            Since::Reset(reset) => Ok((vec![reset], rx)),
-        }
+        Ok(held(&st.stream))
     }
 
     /// Re-lays a graph's view out, keeping the drawing's order as far as it can; the moves

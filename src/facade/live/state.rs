@@ -185,6 +185,12 @@ impl State {
             match self.nodes.get(&n.name) {
                 Some(old) => {
                     let mut v = from_node(n, old.arrival);
+                    // A delta may hold only what changed (a statement's consensus): what it
+                    // leaves out is kept, as the store keeps it.
+                    v.agent = v.agent.or_else(|| old.agent.clone());
+                    v.context = v.context.or_else(|| old.context.clone());
+                    v.status = v.status.or_else(|| old.status.clone());
+                    v.text = v.text.or_else(|| old.text.clone());
                     v.x = old.x;
                     v.y = old.y;
                     v.w = old.w;

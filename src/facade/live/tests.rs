@@ -1,6 +1,6 @@
 //! Unit tests of the live views' locking: a layout that panics breaks only its own graph,
 //! a tidy-up holds no lock other graphs or readers need, and waiting for a view to load is
-//! woken by the loader.
+//! woken by the loader; a delta that names only what changed keeps the rest.
 
 use std::sync::{Arc, Mutex};
 
@@ -43,9 +43,7 @@ fn publish(views: &LiveViews, log: &Mutex<u64>, graph: &str, nodes: &[&str], edg
         });
         views.route(&batch)
     };
-    if let Some(view) = view {
-        views.apply(&view);
-    }
+    views.apply(view);
 }
 
 fn batch_of(msg: &StreamMessage) -> (u64, Vec<&str>, usize) {
@@ -206,4 +204,32 @@ async fn a_loader_that_stops_wakes_its_waiters_with_the_reason() {
     assert!(views.map().get("g").is_none());
     let (_, fresh) = views.get_or_insert("g");
     assert!(fresh);
+}
+
+#[test]
+fn a_partial_update_keeps_what_it_leaves_out() {
+    let views = LiveViews::default();
+    let view = loaded(&views, "g");
+    let send = |seq: u64, node: Node| {
+        let batch = Arc::new(DeltaBatch { graph: "g".into(), seq, nodes: vec![node], edges: vec![] });
+        let routed = views.route(&batch);
+        views.apply(routed);
+    };
+    send(
+        1,
+        Node::new(Label::Statement, "st-1")
+            .with("author_id", "urn:agent:a")
+            .with("claim_text", "The council approved the zoning change.")
+            .with("signature_status", "valid"),
+    );
+    // The consensus update names only what changed.
+    send(
+        2,
+        Node::new(Label::Statement, "st-1").with("consensus_score", 0.5).with("signature_status", "invalid"),
+    );
+    let st = view.state();
+    let v = &st.nodes["st-1"];
+    assert_eq!(v.agent.as_deref(), Some("urn:agent:a"));
+    assert_eq!(v.text.as_deref(), Some("The council approved the zoning change."));
+    assert_eq!(v.status.as_deref(), Some("invalid"));
 }

@@ -81,7 +81,7 @@ export type VerificationKind = "statement" | "verification";
 
 export type VerificationUpdate = { id: string, kind: VerificationKind, signature: string | null, verdict: string | null, consensus: number | null, verified: boolean | null, };
 
-export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "reset", graph: string, seq: number, reason: string, };
+export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "reset", graph: string, seq: number, reason: string, };
 
 export type SourceText = { id: string, title: string | null, text: string, };
 
@@ -309,4 +309,8 @@ export type SaveFileRequest = {
  */
 name: string, };
 
-export type StreamRequest = { graph: string, since?: number, };
+export type StreamRequest = { graph: string, since?: number, 
+/**
+ * The stream of the graph's cluster view (semantic zoom) rather than of its whole view.
+ */
+clusters?: boolean, };

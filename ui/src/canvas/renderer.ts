@@ -375,6 +375,11 @@ export class GraphCanvas implements GraphCanvasApi {
     else this.requestRender();
   }
 
+  replaceEdges(edges: ViewEdge[]): void {
+    this.scene.replaceEdges(edges);
+    this.requestRender();
+  }
+
   applyMoves(moves: NodeMove[], ms: number): void {
     this.scene.applyMoves(moves, Math.max(0, ms) / 1000, this.time());
     this.requestRender();

@@ -205,6 +205,28 @@ export class Scene {
     this.refreshNode(i, was !== this.shown[i]);
   }
 
+  /** Replaces the data of the drawn edge between the same two nodes (a cluster view's edge
+   *  whose count changed), or adds the edge when none is drawn between them. */
+  replaceEdges(edges: ViewEdge[]): void {
+    this.version++;
+    for (const e of edges) {
+      const s = this.index.get(e.source), t = this.index.get(e.target);
+      const ei = s === undefined || t === undefined
+        ? undefined
+        : this.adj[s].find((i) => this.edgeSrc[i] === s && this.edgeTgt[i] === t);
+      if (ei === undefined) {
+        if (!this.tryAddEdge(e)) this.pending.push(e);
+        continue;
+      }
+      const old = this.edgeViews[ei];
+      this.edgeKeys.delete(`${old.source}\u0000${old.target}\u0000${old.type}`);
+      this.edgeKeys.add(`${e.source}\u0000${e.target}\u0000${e.type}`);
+      this.edgeViews[ei] = e;
+      this.edges.data[ei * EDGE_STRIDE + EKIND] = edgeKind(e.type);
+      this.edges.markDirty(ei);
+    }
+  }
+
   private tryAddEdge(e: ViewEdge): boolean {
     const s = this.index.get(e.source), t = this.index.get(e.target);
     if (s === undefined || t === undefined) return false;

@@ -32,6 +32,9 @@ export interface GraphCanvasApi {
   /** Adds new nodes and edges, and updates existing nodes' data (never their position).
    *  New nodes glow for about a second. Nothing already drawn moves. */
   addBatch(nodes: ViewNode[], edges: ViewEdge[]): void;
+  /** Replaces the drawn edge between the same two nodes by each of `edges` (a cluster
+   *  view's counts changed), adding those with no edge drawn between their nodes. */
+  replaceEdges(edges: ViewEdge[]): void;
   /** Moves nodes (tidy-up), animated over `ms` milliseconds (0: at once). */
   applyMoves(moves: NodeMove[], ms: number): void;
   /** Draws only the nodes this returns true for (filters, timeline scrub); null: all. */

@@ -18,6 +18,14 @@ export type ModelChange =
     edges: ViewEdge[];
     verifications: VerificationUpdate[];
   }
+  | {
+    kind: "clusters";
+    /** Boxes seen for the first time, and boxes whose counts changed (same place). */
+    added: ViewNode[];
+    updated: ViewNode[];
+    /** Edges between boxes, new or replacing the one drawn between the same boxes. */
+    edges: ViewEdge[];
+  }
   | { kind: "moves"; moves: NodeMove[] }
   /** The view must be loaded again: the server said so, or a message was missed. */
   | { kind: "reset"; reason: string };
@@ -92,21 +100,16 @@ export class GraphModel {
       }
       return { kind: "moves", moves };
     }
-    const added: ViewNode[] = [];
-    const updated = new Map<string, ViewNode>();
-    for (const incoming of msg.nodes) {
-      const old = this.nodes.get(incoming.id);
-      if (old) {
-        // New data, same place: only a `moves` message moves a drawn node.
-        Object.assign(old, incoming, { x: old.x, y: old.y });
-        updated.set(old.id, old);
-      } else {
-        const n = { ...incoming };
-        this.nodes.set(n.id, n);
-        this.insertByArrival(n);
-        added.push(n);
+    if (msg.kind === "clusters") {
+      const { added, updated } = this.takeNodes(msg.nodes);
+      if (!this.root) {
+        let members = 0;
+        for (const n of this.nodes.values()) members += n.cluster?.members ?? 0;
+        this.totalNodes = members;
       }
+      return { kind: "clusters", added, updated: [...updated.values()], edges: this.setClusterEdges(msg.edges) };
     }
+    const { added, updated } = this.takeNodes(msg.nodes);
     const edges: ViewEdge[] = [];
     for (const e of msg.edges) {
       const key = edgeKey(e);
@@ -130,20 +133,45 @@ export class GraphModel {
     return { kind: "batch", added, updated: [...updated.values()], edges, verifications: msg.verifications };
   }
 
-  /** Nodes in arrival order. */
-  /** Adds edges that arrived apart from a view (a cluster view's); returns the new ones. */
-  addEdges(edges: ViewEdge[]): ViewEdge[] {
-    const added: ViewEdge[] = [];
-    for (const e of edges) {
-      const key = edgeKey(e);
-      if (this.edges.has(key) || !this.nodes.has(e.source) || !this.nodes.has(e.target)) continue;
-      const copy = { ...e };
-      this.edges.set(key, copy);
-      added.push(copy);
+  /** Takes a message's nodes: new ones added, known ones given the new data in place. */
+  private takeNodes(nodes: ViewNode[]): { added: ViewNode[], updated: Map<string, ViewNode> } {
+    const added: ViewNode[] = [];
+    const updated = new Map<string, ViewNode>();
+    for (const incoming of nodes) {
+      const old = this.nodes.get(incoming.id);
+      if (old) {
+        // New data, same place: only a `moves` message moves a drawn node.
+        Object.assign(old, incoming, { x: old.x, y: old.y });
+        updated.set(old.id, old);
+      } else {
+        const n = { ...incoming };
+        this.nodes.set(n.id, n);
+        this.insertByArrival(n);
+        added.push(n);
+      }
     }
-    return added;
+    return { added, updated };
   }
 
+  /** Takes a cluster view's edges: each replaces the edge between the same two boxes.
+   *  Returns those new or changed. */
+  setClusterEdges(edges: ViewEdge[]): ViewEdge[] {
+    const changed: ViewEdge[] = [];
+    for (const e of edges) {
+      if (!this.nodes.has(e.source) || !this.nodes.has(e.target)) continue;
+      const key = edgeKey(e);
+      if (this.edges.has(key)) continue;
+      for (const [k, old] of this.edges) {
+        if (old.source === e.source && old.target === e.target) this.edges.delete(k);
+      }
+      const copy = { ...e };
+      this.edges.set(key, copy);
+      changed.push(copy);
+    }
+    return changed;
+  }
+
+  /** Nodes in arrival order. */
   byArrival(): ViewNode[] {
     return this.order.map((id) => this.nodes.get(id)!);
   }

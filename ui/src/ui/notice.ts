@@ -28,7 +28,7 @@ export class NeighbourhoodNotice {
     if (model.mode === "clusters" || model.mode === "members") {
       const path = model.root ? clusterPath(model.root).map(clusterTitle).join(" › ") : null;
       replace(this.el,
-        h("span", { class: "notice-icon", "aria-hidden": "true" }, "ⓘ"),
+        h("span", { class: "notice-icon", "aria-hidden": "true" }, "i"),
         h("span", { testid: "notice-text" },
           model.mode === "clusters"
             ? [path ? "Showing " : `This graph has ${model.totalNodes.toLocaleString("en")} nodes, shown as clusters`,
@@ -48,7 +48,7 @@ export class NeighbourhoodNotice {
     const rootNode = root ? model.nodes.get(root) : undefined;
     const name = rootNode ? nodeTitle(rootNode, 60) : root ?? "a node";
     replace(this.el,
-      h("span", { class: "notice-icon", "aria-hidden": "true" }, "ⓘ"),
+      h("span", { class: "notice-icon", "aria-hidden": "true" }, "i"),
       h("span", null,
         `This graph has ${model.totalNodes.toLocaleString("en")} nodes; showing the neighbourhood of `,
         h("strong", null, name),
