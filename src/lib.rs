@@ -12,6 +12,7 @@ pub mod diff;
 pub mod error;
 pub mod facade;
 pub mod model;
+pub mod prov;
 
 pub use error::{Error, Result};
 pub mod ingest;

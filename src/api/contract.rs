@@ -222,6 +222,16 @@ impl StreamMessage {
     }
 }
 
+/// A graph written as W3C PROV, with what a download of it is called and served as.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ExportedDocument {
+    pub format: String,
+    pub media_type: String,
+    /// `provex-<graph>.<extension>`.
+    pub file_name: String,
+    pub text: String,
+}
+
 /// A source document's full text (a meeting transcript), to show quotes in context.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct SourceText {

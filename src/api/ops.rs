@@ -219,6 +219,8 @@ operations! {
     path(PathRequest) -> Option<PathResult> = Get "/graphs/{graph}/path" Query Both [Usage, NotFound];
     /// What graph `b` adds, removes and changes with respect to graph `a`, by node and edge identity.
     diff(DiffRequest) -> GraphDiff = Get "/diff" Query Both [Usage, NotFound];
+    /// The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD).
+    export_prov(ExportRequest) -> ExportedDocument = Get "/graphs/{graph}/export" Query Both [Usage, NotFound];
     /// Read-only Cypher.
     query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query];
     /// A statement's evidence and verification trail.

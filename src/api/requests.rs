@@ -62,6 +62,14 @@ pub struct ClusterEdgesRequest {
     pub cluster: Option<String>,
 }
 
+/// A graph as W3C PROV, in `format` (`prov-json`, `prov-n`, `prov-o-turtle`,
+/// `prov-o-jsonld`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ExportRequest {
+    pub graph: String,
+    pub format: String,
+}
+
 /// Everything a node came from (`up`) or that came from it (`down`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(optional_fields)]

@@ -76,6 +76,7 @@ pub fn contract_ts() -> String {
     d.add::<VerificationUpdate>();
     d.add::<StreamMessage>();
     d.add::<SourceText>();
+    d.add::<ExportedDocument>();
     d.add::<SearchHit>();
     d.add::<JobKind>();
     d.add::<JobState>();

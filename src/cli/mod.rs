@@ -216,6 +216,16 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
     },
+    /// Write a graph as W3C PROV (PROV-JSON, PROV-N, or PROV-O as Turtle or JSON-LD).
+    Export {
+        #[command(flatten)]
+        graph: GraphArg,
+        #[arg(long, value_enum, default_value_t = ExportFormat::ProvJson)]
+        format: ExportFormat,
+        /// Write to this file (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Serve the explorer UI, its JSON API and live streams over HTTP.
     Serve {
         /// Address to listen on. Anything but loopback needs --token.
@@ -310,6 +320,26 @@ pub enum LayoutDirection {
 pub enum LayoutFormat {
     Json,
     Svg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    ProvJson,
+    ProvN,
+    ProvOTurtle,
+    ProvOJsonld,
+}
+
+impl From<ExportFormat> for provex::prov::ProvFormat {
+    fn from(f: ExportFormat) -> Self {
+        use provex::prov::ProvFormat;
+        match f {
+            ExportFormat::ProvJson => ProvFormat::ProvJson,
+            ExportFormat::ProvN => ProvFormat::ProvN,
+            ExportFormat::ProvOTurtle => ProvFormat::ProvOTurtle,
+            ExportFormat::ProvOJsonld => ProvFormat::ProvOJsonld,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -441,6 +471,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let root = root.as_deref().map(|r| (r, depth));
             let laid = provex.layout(&graph, root, &layout_options(direction)).await?;
             emit_layout(&laid, format, path.as_deref())?;
+        }
+        Command::Export { graph, format, out: path } => {
+            let text = provex.export_prov(&graph.graph, format.into()).await?;
+            match path {
+                Some(p) => std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))?,
+                None => print!("{text}"),
+            }
         }
         Command::Serve { bind, token, ui, open, allow_dir } => {
             drop(out);

@@ -163,6 +163,17 @@ impl Handlers for Call<'_> {
         self.provex.diff_graphs(&req.a, &req.b).await
     }
 
+    async fn export_prov(&self, req: ExportRequest) -> Result<ExportedDocument> {
+        let format: crate::prov::ProvFormat = req.format.parse().map_err(Error::Usage)?;
+        let text = self.provex.export_prov(&req.graph, format).await?;
+        Ok(ExportedDocument {
+            format: format.to_string(),
+            media_type: format.media_type().to_owned(),
+            file_name: format!("provex-{}.{}", req.graph, format.extension()),
+            text,
+        })
+    }
+
     async fn query(&self, req: QueryRequest) -> Result<Table> {
         self.provex.query(&req.graph, &req.cypher).await
     }

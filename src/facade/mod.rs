@@ -7,6 +7,7 @@ mod calls;
 mod demo;
 mod diff;
 mod explore;
+mod export;
 mod jobs;
 mod layout;
 mod live;

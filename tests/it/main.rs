@@ -19,6 +19,7 @@ mod paths;
 mod props_canonical;
 mod props_parsers;
 mod props_resp;
+mod prov_export;
 mod reads;
 mod serve;
 mod server;

@@ -110,6 +110,7 @@ class FakeTransport implements Transport {
   stop_job = vi.fn();
   tidy = vi.fn(async () => null);
   cluster_edges = vi.fn(async () => []);
+  export_prov = vi.fn(async (r: { graph: string, format: string }) => ({ format: r.format, media_type: "application/json", file_name: `provex-${r.graph}.json`, text: "{}" }));
   ingest_files = vi.fn();
   get_settings = vi.fn();
   save_settings = vi.fn();

@@ -88,7 +88,13 @@ async fn read_index(store: Arc<Store>, feed: Arc<ClusterFeed>) {
     };
     match read {
         Ok(()) => {
-            tracing::debug!(graph = %feed.graph, ms = started.elapsed().as_millis() as u64, "cluster index read");
+            tracing::info!(
+                "cluster index of {}: {} nodes, {} edges read in {} ms",
+                feed.graph,
+                counted.total_members(),
+                counted.total_edges(),
+                started.elapsed().as_millis()
+            );
             feed.indexed(index, counted);
         }
         Err(e) => feed.fail(&format!("reading the cluster index: {e}")),

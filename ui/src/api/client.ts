@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { ClusterEdgesRequest, DemoRequest, DiffRequest, ErrorCode, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { ClusterEdgesRequest, DemoRequest, DiffRequest, ErrorCode, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -31,6 +31,7 @@ export interface Requests {
   trace: TraceRequest;
   path: PathRequest;
   diff: DiffRequest;
+  export_prov: ExportRequest;
   query: QueryRequest;
   trail: StatementRequest;
   source: NodeRequest;
@@ -59,6 +60,7 @@ export interface Responses {
   trace: Subgraph;
   path: PathResult | null;
   diff: GraphDiff;
+  export_prov: ExportedDocument;
   query: Table;
   trail: Trail;
   source: SourceText;
@@ -89,6 +91,7 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   trace: { method: "GET", path: "/graphs/{graph}/trace", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   path: { method: "GET", path: "/graphs/{graph}/path", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   diff: { method: "GET", path: "/diff", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  export_prov: { method: "GET", path: "/graphs/{graph}/export", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query"] },
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -215,6 +218,11 @@ export class Client {
   /** What graph `b` adds, removes and changes with respect to graph `a`, by node and edge identity. */
   diff(req: DiffRequest): Promise<GraphDiff> {
     return this.transport.call("diff", req);
+  }
+
+  /** The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD). */
+  exportProv(req: ExportRequest): Promise<ExportedDocument> {
+    return this.transport.call("export_prov", req);
   }
 
   /** Read-only Cypher. */

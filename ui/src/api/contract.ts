@@ -85,6 +85,12 @@ export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_
 
 export type SourceText = { id: string, title: string | null, text: string, };
 
+export type ExportedDocument = { format: string, media_type: string, 
+/**
+ * `provex-<graph>.<extension>`.
+ */
+file_name: string, text: string, };
+
 export type SearchHit = { id: string, label: string, field: string, snippet: string, };
 
 export type JobKind = "ingest" | "follow" | "demo";
@@ -270,6 +276,8 @@ depth?: number, };
 export type PathRequest = { graph: string, from: string, to: string, };
 
 export type DiffRequest = { a: string, b: string, };
+
+export type ExportRequest = { graph: string, format: string, };
 
 export type QueryRequest = { graph: string, cypher: string, };
 

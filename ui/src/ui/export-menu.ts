@@ -1,5 +1,6 @@
-// The Export menu of the top bar: the drawing as PNG or SVG, and the selected nodes as
-// JSON. Its own module so the top bar does not need the canvas or the selection.
+// The Export menu of the top bar: the drawing as PNG or SVG, the selected nodes as JSON,
+// and the whole graph as W3C PROV (PROV-JSON, PROV-N, PROV-O). Its own module so the top
+// bar does not need the canvas or the selection.
 
 import type { Backend } from "../api/backend";
 import type { GraphCanvasApi } from "../canvas/types";
@@ -7,9 +8,17 @@ import type { GraphModel } from "../graph/model";
 import type { Notifier } from "../host";
 import { download, h, safeName } from "./dom";
 
+/** The PROV formats the server writes, with their menu labels. */
+export const PROV_FORMATS: readonly (readonly [string, string])[] = [
+  ["prov-json", "PROV-JSON"],
+  ["prov-n", "PROV-N"],
+  ["prov-o-turtle", "PROV-O (Turtle)"],
+  ["prov-o-jsonld", "PROV-O (JSON-LD)"],
+];
+
 /** What the Export menu needs of the app. */
 export interface ExportHost {
-  readonly backend: Pick<Backend, "node">;
+  readonly backend: Pick<Backend, "node" | "exportProv">;
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes" | "edgeList" | "seq">;
   readonly canvas: Pick<GraphCanvasApi, "toPNG" | "toSVG">;
@@ -26,7 +35,26 @@ export class ExportMenu {
     this.body = h("div", { class: "menu-body export" },
       h("button", { class: "menu-item", testid: "export-png", onclick: () => void this.exportPng() }, "View as PNG"),
       h("button", { class: "menu-item", testid: "export-svg", onclick: () => this.exportSvg() }, "View as SVG"),
-      h("button", { class: "menu-item", testid: "export-selection", onclick: () => void this.exportSelection() }, "Selection as JSON"));
+      h("button", { class: "menu-item", testid: "export-selection", onclick: () => void this.exportSelection() }, "Selection as JSON"),
+      h("div", { class: "menu-heading", role: "presentation" }, "Graph as W3C PROV"),
+      ...PROV_FORMATS.map(([format, label]) =>
+        h("button", { class: "menu-item", testid: `export-${format}`, onclick: () => void this.exportProv(format) }, label)));
+  }
+
+  /** The whole graph as W3C PROV, as the server writes it (`provex export`). */
+  private async exportProv(format: string): Promise<void> {
+    this.closeMenus();
+    const graph = this.app.graph;
+    if (!graph) {
+      this.app.toasts.info("Open a graph first.");
+      return;
+    }
+    try {
+      const doc = await this.app.backend.exportProv({ graph, format });
+      download(doc.file_name, new Blob([doc.text], { type: doc.media_type }));
+    } catch (e) {
+      this.app.toasts.error(e, `Exporting ${graph} as ${format}`);
+    }
   }
 
   private fileBase(): string {

@@ -1,0 +1,15 @@
+//! Export of a graph as W3C PROV (issue 15): the whole graph read as it is stored, mapped to
+//! a PROV document (`prov::doc`) and written in the format asked for.
+
+use super::Provex;
+use crate::error::Result;
+use crate::prov::{Document, ProvFormat};
+
+impl Provex {
+    /// Graph `graph` as a PROV document in `format`.
+    pub async fn export_prov(&self, graph: &str, format: ProvFormat) -> Result<String> {
+        let (nodes, edges) = self.store.read_all(graph).await?;
+        let doc = Document::from_graph(graph, &nodes, &edges);
+        Ok(format.write(&doc))
+    }
+}
