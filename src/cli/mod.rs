@@ -370,6 +370,7 @@ pub enum InputFormat {
     Auto,
     A2a,
     A2ap,
+    ProvJson,
 }
 
 impl From<InputFormat> for Format {
@@ -378,6 +379,7 @@ impl From<InputFormat> for Format {
             InputFormat::Auto => Format::Auto,
             InputFormat::A2a => Format::A2a,
             InputFormat::A2ap => Format::A2ap,
+            InputFormat::ProvJson => Format::ProvJson,
         }
     }
 }

@@ -27,6 +27,8 @@ pub enum Format {
     A2a,
     /// A2AP documents (seed 001): JSON lines or a JSON array.
     A2ap,
+    /// A W3C PROV-JSON document (formats.md §6), read whole.
+    ProvJson,
 }
 
 impl Format {
@@ -35,6 +37,7 @@ impl Format {
             Format::Auto => "auto",
             Format::A2a => "a2a",
             Format::A2ap => "a2ap",
+            Format::ProvJson => "prov-json",
         }
     }
 }
@@ -47,11 +50,27 @@ pub fn detect(path: &Path) -> Result<Format> {
     if opens_array(&line) {
         return Ok(Format::A2ap);
     }
-    let value: serde_json::Value = serde_json::from_str(&line).map_err(|e| Error::Input {
-        path: path.to_owned(),
-        reason: format!("cannot detect the format: the first record is not JSON ({e})"),
-    })?;
+    let value: serde_json::Value = match serde_json::from_str(&line) {
+        Ok(v) => v,
+        // A JSON text over many lines (a pretty-printed PROV-JSON document) opens with `{`.
+        Err(_) if line.trim_start_matches('\u{feff}').trim_start().starts_with('{') => {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+            match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(serde_json::Value::Object(o)) if crate::prov::import::looks_like(&o) => {
+                    return Ok(Format::ProvJson)
+                }
+                _ => serde_json::Value::Null,
+            }
+        }
+        Err(e) => {
+            return Err(Error::Input {
+                path: path.to_owned(),
+                reason: format!("cannot detect the format: the first record is not JSON ({e})"),
+            })
+        }
+    };
     match value.as_object() {
+        Some(obj) if crate::prov::import::looks_like(obj) => Ok(Format::ProvJson),
         Some(obj) if obj.len() == 1 && (obj.contains_key("Task") || obj.contains_key("Global")) => {
             Ok(Format::A2a)
         }
@@ -59,11 +78,16 @@ pub fn detect(path: &Path) -> Result<Format> {
         _ => Err(Error::Input {
             path: path.to_owned(),
             reason: "cannot detect the format: the first record is neither an A2A runtime event \
-                     ({\"Task\":…} or {\"Global\":…}) nor an A2AP document (with \"@type\"); \
-                     name it with --format"
+                     ({\"Task\":…} or {\"Global\":…}), an A2AP document (with \"@type\") nor a \
+                     PROV-JSON document; name it with --format"
                 .into(),
         }),
     }
+}
+
+/// Newlines in a byte slice.
+fn bytecount(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|b| **b == b'\n').count() as u64
 }
 
 /// Whether a file's first line opens a JSON array (after a byte-order mark), so that the
@@ -78,6 +102,7 @@ pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Res
         std::str::from_utf8(bytes).map_err(|e| format!("not valid UTF-8 (at byte {})", e.valid_up_to()))?;
     match format {
         Format::A2ap => Err("A2AP documents are read by the A2AP reader".into()),
+        Format::ProvJson => Err("PROV-JSON documents are read whole".into()),
         Format::A2a | Format::Auto => {
             if text.contains("\\u0000") && holds_nul(text) {
                 return Err("a string holds a NUL character (\\u0000), which FalkorDB cannot store".into());
@@ -229,7 +254,12 @@ pub fn read_file(
         send,
     };
     let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
-    if format == Format::A2ap && reader::first_line(path)?.is_some_and(|l| opens_array(&l)) {
+    if format == Format::ProvJson {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        state.report.lines = bytecount(&bytes);
+        state.offset = bytes.len() as u64;
+        state.add_prov_json(&bytes);
+    } else if format == Format::A2ap && reader::first_line(path)?.is_some_and(|l| opens_array(&l)) {
         // A JSON array is one text, read whole.
         let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         state.report.lines = text.iter().filter(|b| **b == b'\n').count() as u64;
@@ -285,6 +315,34 @@ impl FileIngest<'_> {
                     };
                     self.reject(number, e.reason, text);
                 }
+            }
+        }
+    }
+
+    /// Adds a PROV-JSON document (the whole file): its records and relations, each one
+    /// that cannot be read rejected with its line.
+    fn add_prov_json(&mut self, bytes: &[u8]) {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let line = bytecount(&bytes[..e.valid_up_to()]) + 1;
+                self.reject(line, format!("not valid UTF-8 (at byte {})", e.valid_up_to()), String::new());
+                return;
+            }
+        };
+        match crate::prov::import::import(text) {
+            Ok(imported) => {
+                for (line, reason) in imported.rejected {
+                    let t = text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_owned();
+                    self.reject(line, reason, t);
+                }
+                self.report.events += imported.statements;
+                self.chunk.events += imported.statements;
+                self.chunk.delta.extend(imported.delta);
+            }
+            Err((line, reason)) => {
+                let t = text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_owned();
+                self.reject(line, reason, t);
             }
         }
     }

@@ -74,6 +74,14 @@ str_enum! {
         Source => "Source",
         /// A2AP: one agent's signed verification of a statement.
         Verification => "Verification",
+        /// W3C PROV (imported PROV-JSON): an entity record. PROV agents are `Agent`.
+        Entity => "Entity",
+        /// W3C PROV: an activity record.
+        Activity => "Activity",
+        /// W3C PROV: a bundle (a named set of PROV records; its records name it).
+        Bundle => "Bundle",
+        /// W3C PROV: the prefixes an imported document (or bundle) declares.
+        Namespaces => "Namespaces",
     }
 }
 
@@ -92,6 +100,8 @@ impl Label {
             Agent => BaseType::Agent,
             Verification => BaseType::Activity,
             Statement | Chunk | Document | Source => BaseType::Entity,
+            Activity => BaseType::Activity,
+            Entity | Bundle | Namespaces => BaseType::Entity,
         }
     }
 
@@ -99,6 +109,8 @@ impl Label {
     pub fn from_prov_type(prov_type: &str) -> Option<Label> {
         let label = match prov_type.split_once(':') {
             Some(("prov", "SoftwareAgent")) => Label::Agent,
+            Some(("prov", rest @ ("Entity" | "Activity" | "Bundle"))) => Label::parse(rest)?,
+            Some(("provex", "Namespaces")) => Label::Namespaces,
             Some(("a2a" | "a2ap", rest)) => Label::parse(rest)?,
             _ => return None,
         };
@@ -115,6 +127,8 @@ impl Label {
             Statement | Chunk | Document | Source | Verification => {
                 format!("a2ap:{}", self.as_str())
             }
+            Entity | Activity | Bundle => format!("prov:{}", self.as_str()),
+            Namespaces => "provex:Namespaces".to_owned(),
             _ => format!("a2a:{}", self.as_str()),
         }
     }
@@ -128,6 +142,16 @@ str_enum! {
         WasAssociatedWith => "WAS_ASSOCIATED_WITH",
         WasDerivedFrom => "WAS_DERIVED_FROM",
         WasAttributedTo => "WAS_ATTRIBUTED_TO",
+        WasInformedBy => "WAS_INFORMED_BY",
+        ActedOnBehalfOf => "ACTED_ON_BEHALF_OF",
+        WasStartedBy => "WAS_STARTED_BY",
+        WasEndedBy => "WAS_ENDED_BY",
+        WasInvalidatedBy => "WAS_INVALIDATED_BY",
+        SpecializationOf => "SPECIALIZATION_OF",
+        AlternateOf => "ALTERNATE_OF",
+        HadMember => "HAD_MEMBER",
+        WasInfluencedBy => "WAS_INFLUENCED_BY",
+        MentionOf => "MENTION_OF",
     }
 }
 
@@ -172,6 +196,21 @@ str_enum! {
         PerformedBy => "PERFORMED_BY",
         PartOf => "PART_OF",
         SourcedFrom => "SOURCED_FROM",
+        // W3C PROV relations of imported documents, named as PROV-DM names them.
+        Used => "USED",
+        WasDerivedFrom => "WAS_DERIVED_FROM",
+        WasAssociatedWith => "WAS_ASSOCIATED_WITH",
+        WasAttributedTo => "WAS_ATTRIBUTED_TO",
+        WasInformedBy => "WAS_INFORMED_BY",
+        ActedOnBehalfOf => "ACTED_ON_BEHALF_OF",
+        WasStartedBy => "WAS_STARTED_BY",
+        WasEndedBy => "WAS_ENDED_BY",
+        WasInvalidatedBy => "WAS_INVALIDATED_BY",
+        SpecializationOf => "SPECIALIZATION_OF",
+        AlternateOf => "ALTERNATE_OF",
+        HadMember => "HAD_MEMBER",
+        WasInfluencedBy => "WAS_INFLUENCED_BY",
+        MentionOf => "MENTION_OF",
     }
 }
 

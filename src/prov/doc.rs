@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
 
+use super::relations::{self, RelSpec};
 use crate::model::vocab::{A2A_RELATION, NAME, PROV_BASE_TYPE, PROV_TYPE};
 use crate::store::snapshot::{StoredEdge, StoredNode};
 
@@ -60,73 +61,40 @@ pub enum Value {
     Bool(bool),
     /// A qualified name (`provex:Statement`).
     QName(String),
+    /// A literal of another datatype (`"1" %% xsd:int`).
+    Typed {
+        value: String,
+        datatype: String,
+    },
+    /// A string in a language (`"un lieu"@fr`).
+    Lang {
+        value: String,
+        lang: String,
+    },
 }
 
-/// The binary PROV relations a graph's edges map to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Rel {
-    Used,
-    WasGeneratedBy,
-    WasAssociatedWith,
-    WasAttributedTo,
-    WasDerivedFrom,
-    WasInfluencedBy,
-}
-
-impl Rel {
-    /// The PROV-JSON section, PROV-N name and PROV-O property (with `prov:`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Rel::Used => "used",
-            Rel::WasGeneratedBy => "wasGeneratedBy",
-            Rel::WasAssociatedWith => "wasAssociatedWith",
-            Rel::WasAttributedTo => "wasAttributedTo",
-            Rel::WasDerivedFrom => "wasDerivedFrom",
-            Rel::WasInfluencedBy => "wasInfluencedBy",
-        }
-    }
-
-    /// The PROV-JSON names of its two arguments, in PROV-N order.
-    pub fn roles(self) -> [&'static str; 2] {
-        match self {
-            Rel::Used => ["prov:activity", "prov:entity"],
-            Rel::WasGeneratedBy => ["prov:entity", "prov:activity"],
-            Rel::WasAssociatedWith => ["prov:activity", "prov:agent"],
-            Rel::WasAttributedTo => ["prov:entity", "prov:agent"],
-            Rel::WasDerivedFrom => ["prov:generatedEntity", "prov:usedEntity"],
-            Rel::WasInfluencedBy => ["prov:influencee", "prov:influencer"],
-        }
-    }
-
-    /// The kinds of record its arguments must be (none: any).
-    fn kinds(self) -> Option<[Kind; 2]> {
-        match self {
-            Rel::Used => Some([Kind::Activity, Kind::Entity]),
-            Rel::WasGeneratedBy => Some([Kind::Entity, Kind::Activity]),
-            Rel::WasAssociatedWith => Some([Kind::Activity, Kind::Agent]),
-            Rel::WasAttributedTo => Some([Kind::Entity, Kind::Agent]),
-            Rel::WasDerivedFrom => Some([Kind::Entity, Kind::Entity]),
-            Rel::WasInfluencedBy => None,
-        }
-    }
-
-    /// The PROV-N arguments after the two ends, each absent (`-`).
-    pub fn provn_blanks(self) -> usize {
-        match self {
-            Rel::Used | Rel::WasGeneratedBy | Rel::WasAssociatedWith => 1,
-            Rel::WasDerivedFrom => 3,
-            Rel::WasAttributedTo | Rel::WasInfluencedBy => 0,
-        }
-    }
-
-    fn from_base_type(t: Option<&str>) -> Rel {
-        match t {
-            Some("USED") => Rel::Used,
-            Some("WAS_GENERATED_BY") => Rel::WasGeneratedBy,
-            Some("WAS_ASSOCIATED_WITH") => Rel::WasAssociatedWith,
-            Some("WAS_ATTRIBUTED_TO") => Rel::WasAttributedTo,
-            Some("WAS_DERIVED_FROM") => Rel::WasDerivedFrom,
-            _ => Rel::WasInfluencedBy,
+impl Value {
+    /// The values of a PROV-JSON attribute: a list is each of its items, `{"$": …}` a typed
+    /// literal, a language-tagged string or a qualified name.
+    pub fn from_json(v: &Json) -> Vec<Value> {
+        match v {
+            Json::Array(items) => items.iter().flat_map(Value::from_json).collect(),
+            Json::Object(o) => {
+                let text = match o.get("$") {
+                    Some(Json::String(s)) => s.clone(),
+                    Some(other) => other.to_string(),
+                    None => return vec![Value::Str(v.to_string())],
+                };
+                if let Some(Json::String(lang)) = o.get("lang") {
+                    return vec![Value::Lang { value: text, lang: lang.clone() }];
+                }
+                match o.get("type").and_then(Json::as_str) {
+                    Some("prov:QUALIFIED_NAME") | Some("xsd:QName") => vec![Value::QName(text)],
+                    Some(t) => vec![Value::Typed { value: text, datatype: t.to_owned() }],
+                    None => vec![Value::Str(text)],
+                }
+            }
+            other => value(other).into_iter().collect(),
         }
     }
 }
@@ -135,28 +103,58 @@ impl Rel {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     pub kind: Kind,
-    /// Its qualified name (`g:st%2D1`).
+    /// Its qualified name (`pxg:st%2D1`).
     pub id: String,
     pub attrs: Vec<(String, Value)>,
+    /// An imported record's PROV-JSON bodies as they were read (written back as they are).
+    pub raw: Option<Json>,
+    /// The bundle it is in (its qualified name), if any.
+    pub bundle: Option<String>,
 }
 
-/// A relation between two records.
+/// A relation between records.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Relation {
-    pub rel: Rel,
-    /// Its id in PROV-JSON (`_:r1`: the relation has no identifier of its own).
+    pub spec: &'static RelSpec,
+    /// Its id in PROV-JSON (`_:r1` when it has no identifier of its own).
     pub key: String,
-    /// The qualified names of its two arguments, in [`Rel::roles`] order.
-    pub args: [String; 2],
+    /// Its arguments in [`RelSpec::roles`] order (qualified names, or a time), absent ones none.
+    pub args: Vec<Option<String>>,
     pub attrs: Vec<(String, Value)>,
+    /// An imported relation's PROV-JSON body as it was read.
+    pub raw: Option<Json>,
+    pub bundle: Option<String>,
 }
 
-/// A PROV document: prefixes, records and relations.
+/// A bundle of an imported document: its qualified name and the prefixes it declares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bundle {
+    pub id: String,
+    pub prefixes: BTreeMap<String, String>,
+}
+
+/// A PROV document: prefixes, records, relations and bundles.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Document {
     pub prefixes: BTreeMap<String, String>,
     pub records: Vec<Record>,
     pub relations: Vec<Relation>,
+    pub bundles: Vec<Bundle>,
+}
+
+/// Properties of imported PROV records (see `prov::import`).
+pub mod key {
+    /// The record's (or bundle's) qualified name as the document wrote it.
+    pub const QNAME: &str = "prov:qname";
+    /// Its PROV-JSON bodies (a JSON list), as read.
+    pub const ATTRIBUTES: &str = "prov:attributes";
+    /// The qualified name of the bundle a record (or a `Namespaces` node) is in.
+    pub const BUNDLE: &str = "prov:bundle";
+    /// On a `Namespaces` node: the prefixes (a JSON object).
+    pub const PREFIXES: &str = "prov:prefixes";
+    /// On an edge: the PROV relations it stands for (a JSON list of
+    /// `{"section", "key", "body", "bundle"}`); on a node, those with no second end.
+    pub const RELATIONS: &str = "prov:relations";
 }
 
 /// A node name as the local part of a qualified name: letters, digits and `_` as they are,
@@ -207,43 +205,171 @@ fn attrs(kind_type: &str, props: &BTreeMap<String, Json>, skip: &[&str]) -> Vec<
     out
 }
 
+/// A JSON text property as JSON (none when absent or not JSON).
+fn json_prop(props: &BTreeMap<String, Json>, k: &str) -> Option<Json> {
+    match props.get(k)? {
+        Json::String(s) => serde_json::from_str(s).ok(),
+        _ => None,
+    }
+}
+
+fn str_prop<'a>(props: &'a BTreeMap<String, Json>, k: &str) -> Option<&'a str> {
+    props.get(k).and_then(Json::as_str)
+}
+
+/// Prefixes from a JSON object.
+fn prefix_map(v: &Json) -> BTreeMap<String, String> {
+    v.as_object()
+        .map(|o| o.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect())
+        .unwrap_or_default()
+}
+
+/// The attributes of a PROV-JSON body, its formal arguments (`roles`) left out.
+fn body_attrs(body: &Json, roles: &[&str]) -> Vec<(String, Value)> {
+    let Some(o) = body.as_object() else { return Vec::new() };
+    o.iter()
+        .filter(|(k, _)| !roles.contains(&k.as_str()))
+        .flat_map(|(k, v)| Value::from_json(v).into_iter().map(move |v| (k.clone(), v)))
+        .collect()
+}
+
+/// An imported relation (one entry of a [`key::RELATIONS`] list) as a [`Relation`].
+fn imported_relation(entry: &Json) -> Option<Relation> {
+    let spec = relations::by_name(entry.get("section")?.as_str()?)?;
+    let key = entry.get("key")?.as_str()?.to_owned();
+    let body = entry.get("body")?.clone();
+    let args = spec.roles.iter().map(|r| body.get(*r).and_then(Json::as_str).map(str::to_owned)).collect();
+    let attrs = body_attrs(&body, spec.roles);
+    let bundle = entry.get("bundle").and_then(Json::as_str).map(str::to_owned);
+    Some(Relation { spec, key, args, attrs, raw: Some(body), bundle })
+}
+
 impl Document {
-    /// The PROV document of graph `graph`'s nodes and edges.
+    /// The PROV document of graph `graph`'s nodes and edges: imported PROV records and
+    /// relations as they were read, every other node and edge mapped (see the module docs).
     pub fn from_graph(graph: &str, nodes: &[StoredNode], edges: &[StoredEdge]) -> Document {
-        let mut prefixes = BTreeMap::new();
-        prefixes.insert("provex".to_owned(), PROVEX_NS.to_owned());
-        prefixes.insert("g".to_owned(), format!("{GRAPH_NS}{}/", local(graph)));
+        let mut doc = Document::default();
+        let mut bundle_prefixes: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
         let mut kinds: HashMap<&str, Kind> = HashMap::with_capacity(nodes.len());
-        let mut records = Vec::with_capacity(nodes.len());
+        let mut native = false;
+        let mut next_key = 0usize;
         for n in nodes {
             let kind = Kind::from_base_type(n.props.get(PROV_BASE_TYPE).and_then(Json::as_str));
             kinds.insert(n.name.as_str(), kind);
+            let bundle = str_prop(&n.props, key::BUNDLE).map(str::to_owned);
+            // Relations kept on a node: those of an imported document with one end only.
+            if let Some(Json::Array(list)) = json_prop(&n.props, key::RELATIONS) {
+                doc.relations.extend(list.iter().filter_map(imported_relation));
+            }
+            match n.label.as_str() {
+                "Namespaces" => {
+                    let p = json_prop(&n.props, key::PREFIXES).map(|v| prefix_map(&v)).unwrap_or_default();
+                    let into = match &bundle {
+                        Some(b) => bundle_prefixes.entry(b.clone()).or_default(),
+                        None => &mut doc.prefixes,
+                    };
+                    for (k, v) in p {
+                        into.entry(k).or_insert(v);
+                    }
+                    continue;
+                }
+                "Bundle" => {
+                    if let Some(q) = str_prop(&n.props, key::QNAME) {
+                        bundle_prefixes.entry(q.to_owned()).or_default();
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(q) = str_prop(&n.props, key::QNAME) {
+                // An imported record, written back as read; one only named by a relation
+                // (no bodies) is no record of its own.
+                if let Some(raw) = json_prop(&n.props, key::ATTRIBUTES) {
+                    let attrs = match &raw {
+                        Json::Array(bodies) => bodies.iter().flat_map(|b| body_attrs(b, &[])).collect(),
+                        b => body_attrs(b, &[]),
+                    };
+                    doc.records.push(Record { kind, id: q.to_owned(), attrs, raw: Some(raw), bundle });
+                }
+                continue;
+            }
+            native = true;
             let mut a = attrs(&n.label, &n.props, &[PROV_BASE_TYPE, PROV_TYPE]);
             // The name the graph knows the node by (its id is an encoding of it).
-            if !n.props.contains_key(NAME) {
-                a.push((attr_name(NAME), Value::Str(n.name.clone())));
-            }
-            records.push(Record { kind, id: format!("g:{}", local(&n.name)), attrs: a });
+            a.push((attr_name(NAME), Value::Str(n.name.clone())));
+            doc.records.push(Record {
+                kind,
+                id: format!("pxg:{}", local(&n.name)),
+                attrs: a,
+                raw: None,
+                bundle: None,
+            });
         }
-        let mut relations = Vec::with_capacity(edges.len());
-        for (i, e) in edges.iter().enumerate() {
+        for e in edges {
+            if let Some(Json::Array(list)) = json_prop(&e.props, key::RELATIONS) {
+                doc.relations.extend(list.iter().filter_map(imported_relation));
+                continue;
+            }
             let (Some(&ks), Some(&kt)) = (kinds.get(e.source.as_str()), kinds.get(e.target.as_str())) else {
                 continue;
             };
-            let named = Rel::from_base_type(e.props.get(PROV_BASE_TYPE).and_then(Json::as_str));
-            let (s, t) = (format!("g:{}", local(&e.source)), format!("g:{}", local(&e.target)));
-            let (rel, args) = match named.kinds() {
-                Some(k) if k == [ks, kt] => (named, [s, t]),
-                Some(k) if k == [kt, ks] => (named, [t, s]),
-                _ => (Rel::WasInfluencedBy, [s, t]),
+            native = true;
+            let named = str_prop(&e.props, PROV_BASE_TYPE).and_then(relations::by_prov);
+            let (s, t) = (format!("pxg:{}", local(&e.source)), format!("pxg:{}", local(&e.target)));
+            let fits = |spec: &RelSpec, a: Kind, b: Kind| {
+                spec.kinds.iter().zip([a, b]).all(|(k, x)| k.is_none_or(|k| k == x))
+            };
+            let (spec, ends) = match named {
+                Some(spec) if fits(spec, ks, kt) => (spec, [s, t]),
+                Some(spec) if fits(spec, kt, ks) => (spec, [t, s]),
+                _ => (relations::influence(), [s, t]),
             };
             let mut a = attrs(&e.rel, &e.props, &[PROV_BASE_TYPE, A2A_RELATION]);
             if let Some(Json::String(r)) = e.props.get(A2A_RELATION) {
                 a.push((attr_name(A2A_RELATION), Value::Str(r.clone())));
             }
-            relations.push(Relation { rel, key: format!("_:r{}", i + 1), args, attrs: a });
+            let mut args: Vec<Option<String>> = vec![None; spec.roles.len()];
+            let [a0, a1] = ends;
+            (args[0], args[1]) = (Some(a0), Some(a1));
+            next_key += 1;
+            doc.relations.push(Relation {
+                spec,
+                key: format!("_:r{next_key}"),
+                args,
+                attrs: if spec.identified { a } else { Vec::new() },
+                raw: None,
+                bundle: None,
+            });
         }
-        Document { prefixes, records, relations }
+        if native {
+            doc.prefixes.entry("provex".to_owned()).or_insert_with(|| PROVEX_NS.to_owned());
+            doc.prefixes.entry("pxg".to_owned()).or_insert_with(|| format!("{GRAPH_NS}{}/", local(graph)));
+        }
+        doc.bundles = bundle_prefixes.into_iter().map(|(id, prefixes)| Bundle { id, prefixes }).collect();
+        doc
+    }
+
+    /// The prefixes in scope in a bundle (its own over the document's), or the document's.
+    pub fn scope(&self, bundle: Option<&str>) -> BTreeMap<String, String> {
+        let mut p = self.prefixes.clone();
+        if let Some(b) = bundle.and_then(|b| self.bundles.iter().find(|x| x.id == b)) {
+            p.extend(b.prefixes.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        p
+    }
+}
+
+/// A qualified name as an IRI, with the prefixes in scope (`default` for one with none);
+/// none when its prefix is unknown.
+pub fn expand(q: &str, prefixes: &BTreeMap<String, String>) -> Option<String> {
+    let known = |p: &str| match p {
+        "prov" => Some(PROV_NS.to_owned()),
+        "xsd" => Some(XSD_NS.to_owned()),
+        p => prefixes.get(p).cloned(),
+    };
+    match q.split_once(':') {
+        Some((p, l)) if known(p).is_some() => Some(format!("{}{l}", known(p)?)),
+        _ => prefixes.get("default").map(|d| format!("{d}{q}")),
     }
 }
 
@@ -288,17 +414,24 @@ mod tests {
         let kinds: Vec<(Kind, &str)> = d.records.iter().map(|r| (r.kind, r.id.as_str())).collect();
         assert_eq!(
             kinds,
-            [(Kind::Entity, "g:st%2D1"), (Kind::Activity, "g:v%2F1"), (Kind::Agent, "g:urn%3Aagent%3Ax")]
+            [
+                (Kind::Entity, "pxg:st%2D1"),
+                (Kind::Activity, "pxg:v%2F1"),
+                (Kind::Agent, "pxg:urn%3Aagent%3Ax")
+            ]
         );
-        let rels: Vec<(Rel, [&str; 2])> =
-            d.relations.iter().map(|r| (r.rel, [r.args[0].as_str(), r.args[1].as_str()])).collect();
+        let rels: Vec<(&str, [&str; 2])> = d
+            .relations
+            .iter()
+            .map(|r| (r.spec.name, [r.args[0].as_deref().unwrap(), r.args[1].as_deref().unwrap()]))
+            .collect();
         assert_eq!(
             rels,
             [
-                (Rel::Used, ["g:v%2F1", "g:st%2D1"]),
-                (Rel::WasAttributedTo, ["g:st%2D1", "g:urn%3Aagent%3Ax"]),
-                (Rel::WasInfluencedBy, ["g:st%2D1", "g:st%2D1"]),
-                (Rel::WasInfluencedBy, ["g:st%2D1", "g:urn%3Aagent%3Ax"]),
+                ("used", ["pxg:v%2F1", "pxg:st%2D1"]),
+                ("wasAttributedTo", ["pxg:st%2D1", "pxg:urn%3Aagent%3Ax"]),
+                ("wasInfluencedBy", ["pxg:st%2D1", "pxg:st%2D1"]),
+                ("wasInfluencedBy", ["pxg:st%2D1", "pxg:urn%3Aagent%3Ax"]),
             ]
         );
         assert_eq!(d.records[0].attrs[0], ("prov:type".to_owned(), Value::QName("provex:Statement".into())));
@@ -306,6 +439,6 @@ mod tests {
             .attrs
             .contains(&("provex:claim_text".to_owned(), Value::Str("It said \"yes\".".into()))));
         assert_eq!(d.relations[0].attrs[0].1, Value::QName("provex:VALIDATES".into()));
-        assert_eq!(d.prefixes["g"], "https://provex.dev/graph/council/");
+        assert_eq!(d.prefixes["pxg"], "https://provex.dev/graph/council/");
     }
 }

@@ -6,9 +6,11 @@
 //! PROV-O (Turtle, JSON-LD), all from one [`doc::Document`].
 
 pub mod doc;
+pub mod import;
 mod json;
 mod provn;
 mod rdf;
+pub mod relations;
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,10 +1,11 @@
-//! PROV-N (W3C Recommendation): `document … endDocument`, one statement a line, literals in
-//! the convenience notation where it has one (`"text"`, `12`, `'prefix:name'`) and typed
-//! (`"0.5" %% xsd:double`) where it has not.
+//! PROV-N (W3C Recommendation): `document … endDocument`, one statement a line, arguments
+//! in PROV-N order (`-` for an absent one), literals in the convenience notation where it has
+//! one (`"text"`, `12`, `'prefix:name'`, `"text"@fr`) and typed (`"0.5" %% xsd:double`)
+//! where it has not; bundles as `bundle … endBundle`.
 
 use std::fmt::Write;
 
-use super::doc::{Document, Kind, Value};
+use super::doc::{Document, Kind, Record, Relation, Value};
 
 /// A PROV-N string literal.
 fn string(s: &str) -> String {
@@ -24,6 +25,26 @@ fn string(s: &str) -> String {
     out
 }
 
+/// A qualified name with the PROV-N metacharacters of its local part escaped.
+pub fn qname(q: &str) -> String {
+    let (prefix, local) = match q.split_once(':') {
+        Some((p, l)) => (Some(p), l),
+        None => (None, q),
+    };
+    let mut out = String::with_capacity(q.len() + 4);
+    if let Some(p) = prefix {
+        out.push_str(p);
+        out.push(':');
+    }
+    for c in local.chars() {
+        if "=()',:;[]\\".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn value(v: &Value) -> String {
     match v {
         Value::Str(s) => string(s),
@@ -31,28 +52,80 @@ fn value(v: &Value) -> String {
         Value::Float(f) => format!("{} %% xsd:double", string(&f.to_string())),
         Value::Bool(b) => format!("{} %% xsd:boolean", string(&b.to_string())),
         Value::QName(q) => format!("'{q}'"),
+        Value::Typed { value, datatype } => format!("{} %% {datatype}", string(value)),
+        Value::Lang { value, lang } => format!("{}@{lang}", string(value)),
     }
 }
 
 fn attrs(attrs: &[(String, Value)]) -> String {
-    let items: Vec<String> = attrs.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
+    let items: Vec<String> = attrs.iter().map(|(k, v)| format!("{}={}", qname(k), value(v))).collect();
     format!("[{}]", items.join(", "))
+}
+
+fn record(out: &mut String, indent: &str, r: &Record) {
+    let mut a: Vec<(String, Value)> = r.attrs.clone();
+    // An activity's start and end times are arguments, not attributes.
+    let mut times = String::new();
+    if r.kind == Kind::Activity {
+        for k in ["prov:startTime", "prov:endTime"] {
+            let t = a.iter().position(|(n, _)| n == k).map(|i| a.remove(i).1);
+            let t = match t {
+                Some(Value::Str(s)) | Some(Value::Typed { value: s, .. }) => s,
+                _ => "-".to_owned(),
+            };
+            times.push_str(", ");
+            times.push_str(&t);
+        }
+    }
+    let _ = writeln!(out, "{indent}{}({}{times}, {})", r.kind.name(), qname(&r.id), attrs(&a));
+}
+
+fn relation(out: &mut String, indent: &str, r: &Relation) {
+    let args: Vec<String> = r
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            None => "-".to_owned(),
+            Some(t) if r.spec.time == Some(i) => t.clone(),
+            Some(q) => qname(q),
+        })
+        .collect();
+    if !r.spec.identified {
+        let _ = writeln!(out, "{indent}{}({})", r.spec.name, args.join(", "));
+        return;
+    }
+    let id = if r.key.starts_with("_:") { String::new() } else { format!("{}; ", qname(&r.key)) };
+    let _ = writeln!(out, "{indent}{}({id}{}, {})", r.spec.name, args.join(", "), attrs(&r.attrs));
 }
 
 pub fn write(doc: &Document) -> String {
     let mut out = String::from("document\n");
     for (p, ns) in &doc.prefixes {
-        let _ = writeln!(out, "  prefix {p} <{ns}>");
+        if p == "default" {
+            let _ = writeln!(out, "  default <{ns}>");
+        } else {
+            let _ = writeln!(out, "  prefix {p} <{ns}>");
+        }
     }
-    for r in &doc.records {
-        // An activity's start and end times, absent (`-`), as `prov` writes them.
-        let times = if r.kind == Kind::Activity { ", -, -" } else { "" };
-        let _ = writeln!(out, "  {}({}{times}, {})", r.kind.name(), r.id, attrs(&r.attrs));
+    for r in doc.records.iter().filter(|r| r.bundle.is_none()) {
+        record(&mut out, "  ", r);
     }
-    for r in &doc.relations {
-        let blanks = ", -".repeat(r.rel.provn_blanks());
-        let _ =
-            writeln!(out, "  {}({}, {}{blanks}, {})", r.rel.name(), r.args[0], r.args[1], attrs(&r.attrs));
+    for r in doc.relations.iter().filter(|r| r.bundle.is_none()) {
+        relation(&mut out, "  ", r);
+    }
+    for b in &doc.bundles {
+        let _ = writeln!(out, "  bundle {}", qname(&b.id));
+        for (p, ns) in &b.prefixes {
+            let _ = writeln!(out, "    prefix {p} <{ns}>");
+        }
+        for r in doc.records.iter().filter(|r| r.bundle.as_deref() == Some(b.id.as_str())) {
+            record(&mut out, "    ", r);
+        }
+        for r in doc.relations.iter().filter(|r| r.bundle.as_deref() == Some(b.id.as_str())) {
+            relation(&mut out, "    ", r);
+        }
+        out.push_str("  endBundle\n");
     }
     out.push_str("endDocument\n");
     out

@@ -20,6 +20,7 @@ mod props_canonical;
 mod props_parsers;
 mod props_resp;
 mod prov_export;
+mod prov_import;
 mod reads;
 mod serve;
 mod server;

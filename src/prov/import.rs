@@ -1,0 +1,358 @@
+//! PROV-JSON in (issue 15 §1, formats.md §6): every record becomes a node (`Entity`,
+//! `Activity`, `Agent`) named by its IRI, every relation an edge from its first argument to
+//! its second, and each keeps what the document said of it, as read (its qualified name, its
+//! bodies, the relation's key and body), so that exporting the graph gives back a document
+//! the `prov` library finds equal. A relation with one end is kept on that end's node; an id
+//! a relation names but no record declares becomes a node with no bodies (exported as no
+//! record). Prefixes go to a `Namespaces` node, bundles to `Bundle` nodes whose records name
+//! them. A record or relation that cannot be read is rejected with the line it starts on;
+//! the rest of the document is kept.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher;
+
+use serde_json::{json, Map, Value as Json};
+
+use super::doc::{expand, key, Kind};
+use super::relations::{RelSpec, RELATIONS};
+use crate::model::{Edge, EdgeKind, GraphDelta, Label, Node, NodeRef};
+
+/// What a document gave: the graph delta, the records and relations read, and what was
+/// rejected (line, reason).
+#[derive(Debug, Default)]
+pub struct Imported {
+    pub delta: GraphDelta,
+    pub statements: u64,
+    pub rejected: Vec<(u64, String)>,
+}
+
+const RECORD_SECTIONS: [(&str, Kind); 3] =
+    [("entity", Kind::Entity), ("activity", Kind::Activity), ("agent", Kind::Agent)];
+
+fn label(kind: Kind) -> Label {
+    match kind {
+        Kind::Entity => Label::Entity,
+        Kind::Activity => Label::Activity,
+        Kind::Agent => Label::Agent,
+    }
+}
+
+/// A node being built: its qualified name, bodies and one-ended relations.
+#[derive(Default)]
+struct Pending {
+    qname: String,
+    bodies: Option<Vec<Json>>,
+    loose: Vec<Json>,
+    bundle: Option<String>,
+}
+
+/// An edge's ends and the relation it stands for.
+type EdgeId = (NodeRef, &'static RelSpec, NodeRef);
+
+struct Reader<'a> {
+    text: &'a str,
+    out: Imported,
+    /// Nodes by (label, name), in the order first seen.
+    nodes: Vec<((Label, String), Pending)>,
+    node_at: HashMap<(Label, String), usize>,
+    /// The label each (bundle, IRI) was declared with first.
+    kinds: HashMap<(Option<String>, String), Label>,
+    edges: Vec<(EdgeId, Vec<Json>)>,
+    edge_at: HashMap<(NodeRef, &'static str, NodeRef), usize>,
+}
+
+/// The line of the first `"key"` in the text at or after byte `from` (1-based).
+fn line_of(text: &str, key: &str, from: usize) -> (u64, usize) {
+    let needle = serde_json::to_string(key).unwrap_or_default();
+    match text.get(from..).and_then(|t| t.find(&needle)) {
+        Some(i) => (text[..from + i].matches('\n').count() as u64 + 1, from + i),
+        None => (text[..from.min(text.len())].matches('\n').count() as u64 + 1, from),
+    }
+}
+
+impl Reader<'_> {
+    fn reject(&mut self, line: u64, reason: String) {
+        self.out.rejected.push((line, reason));
+    }
+
+    fn node(&mut self, label: Label, name: &str) -> &mut Pending {
+        let k = (label, name.to_owned());
+        let i = match self.node_at.get(&k) {
+            Some(&i) => i,
+            None => {
+                self.node_at.insert(k.clone(), self.nodes.len());
+                self.nodes.push((k, Pending::default()));
+                self.nodes.len() - 1
+            }
+        };
+        &mut self.nodes[i].1
+    }
+
+    /// A node's name: its IRI, after its bundle's in a bundle.
+    fn name(bundle: Option<&(String, String)>, iri: &str) -> String {
+        match bundle {
+            Some((_, b)) => format!("{b} {iri}"),
+            None => iri.to_owned(),
+        }
+    }
+
+    /// Reads one scope: the document, or a bundle (`bundle`: its qualified name and IRI).
+    fn scope(
+        &mut self,
+        obj: &Map<String, Json>,
+        at: usize,
+        bundle: Option<(String, String)>,
+        outer: &BTreeMap<String, String>,
+    ) {
+        let mut prefixes = outer.clone();
+        let mut own = BTreeMap::new();
+        if let Some(p) = obj.get("prefix") {
+            let (line, _) = line_of(self.text, "prefix", at);
+            match p.as_object() {
+                Some(o) => {
+                    for (k, v) in o {
+                        match v.as_str() {
+                            Some(ns) => {
+                                own.insert(k.clone(), ns.to_owned());
+                            }
+                            None => self.reject(line, format!("prefix {k}: the namespace is not a string")),
+                        }
+                    }
+                }
+                None => self.reject(line, "prefix: not an object of prefixes".into()),
+            }
+            prefixes.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        let own_json = json!(own);
+        let hash = foldhash::fast::FixedState::with_seed(7).hash_one(own_json.to_string());
+        let scope_name = match &bundle {
+            Some((_, b)) => format!("prefixes of {b}"),
+            None => format!("prefixes {hash:016x}"),
+        };
+        let b_qname = bundle.as_ref().map(|(q, _)| q.clone());
+        let ns = self.node(Label::Namespaces, &scope_name);
+        ns.bodies = Some(vec![own_json]);
+        ns.bundle = b_qname.clone();
+        for (section, kind) in RECORD_SECTIONS {
+            let Some(v) = obj.get(section) else { continue };
+            let (line, pos) = line_of(self.text, section, at);
+            let Some(records) = v.as_object() else {
+                self.reject(line, format!("{section}: not an object of records"));
+                continue;
+            };
+            for (q, v) in records {
+                let (line, _) = line_of(self.text, q, pos);
+                let bodies: Vec<Json> = match v {
+                    Json::Array(items) => items.clone(),
+                    one => vec![one.clone()],
+                };
+                if let Some(bad) = bodies.iter().find(|b| !b.is_object()) {
+                    self.reject(line, format!("{section} {q}: a body is not an object ({bad})"));
+                    continue;
+                }
+                let Some(iri) = expand(q, &prefixes) else {
+                    self.reject(line, format!("{section} {q}: its prefix is not declared"));
+                    continue;
+                };
+                let l = label(kind);
+                self.kinds.entry((b_qname.clone(), iri.clone())).or_insert(l);
+                let name = Self::name(bundle.as_ref(), &iri);
+                let n = self.node(l, &name);
+                if n.qname.is_empty() {
+                    n.qname = q.clone();
+                }
+                n.bundle = b_qname.clone();
+                n.bodies.get_or_insert_with(Vec::new).extend(bodies);
+                self.out.statements += 1;
+            }
+        }
+        for spec in &RELATIONS {
+            let Some(v) = obj.get(spec.name) else { continue };
+            let (line, pos) = line_of(self.text, spec.name, at);
+            let Some(rels) = v.as_object() else {
+                self.reject(line, format!("{}: not an object of relations", spec.name));
+                continue;
+            };
+            for (k, v) in rels {
+                let (line, _) = line_of(self.text, k, pos);
+                let bodies: Vec<&Json> = match v {
+                    Json::Array(items) => items.iter().collect(),
+                    one => vec![one],
+                };
+                for body in bodies {
+                    match self.relation(spec, k, body, bundle.as_ref(), &prefixes) {
+                        Ok(()) => self.out.statements += 1,
+                        Err(reason) => self.reject(line, format!("{} {k}: {reason}", spec.name)),
+                    }
+                }
+            }
+        }
+        if let Some(v) = obj.get("bundle") {
+            let (line, pos) = line_of(self.text, "bundle", at);
+            match v.as_object() {
+                Some(bundles) if bundle.is_none() => {
+                    for (q, body) in bundles {
+                        let (line, at) = line_of(self.text, q, pos);
+                        let (Some(iri), Some(body)) = (expand(q, &prefixes), body.as_object()) else {
+                            self.reject(line, format!("bundle {q}: an undeclared prefix, or not an object"));
+                            continue;
+                        };
+                        let n = self.node(Label::Bundle, &iri);
+                        n.qname = q.clone();
+                        self.scope(body, at, Some((q.clone(), iri)), &prefixes);
+                    }
+                }
+                Some(_) => self.reject(line, "bundle: bundles do not nest".into()),
+                None => self.reject(line, "bundle: not an object of bundles".into()),
+            }
+        }
+        for k in obj.keys() {
+            let known = k == "prefix"
+                || k == "bundle"
+                || RECORD_SECTIONS.iter().any(|(s, _)| s == k)
+                || RELATIONS.iter().any(|r| r.name == k);
+            if !known {
+                let (line, _) = line_of(self.text, k, at);
+                self.reject(line, format!("{k}: not a PROV-JSON section"));
+            }
+        }
+    }
+
+    /// One relation body: an edge between its two ends, or kept on its one end.
+    fn relation(
+        &mut self,
+        spec: &'static RelSpec,
+        k: &str,
+        body: &Json,
+        bundle: Option<&(String, String)>,
+        prefixes: &BTreeMap<String, String>,
+    ) -> Result<(), String> {
+        let obj = body.as_object().ok_or("the body is not an object")?;
+        // Each argument a qualified name; the second end may be several (a collection's
+        // members), each an edge.
+        let mut names: [Vec<&str>; 2] = [Vec::new(), Vec::new()];
+        for (i, role) in spec.roles.iter().enumerate() {
+            let ok = match obj.get(*role) {
+                None | Some(Json::String(_)) => true,
+                Some(Json::Array(items)) if i == 1 => items.iter().all(Json::is_string),
+                Some(_) => false,
+            };
+            if !ok {
+                return Err(format!("{role} is not a qualified name"));
+            }
+            if let Some(end) = names.get_mut(i) {
+                match obj.get(*role) {
+                    Some(Json::String(q)) => end.push(q),
+                    Some(Json::Array(items)) => end.extend(items.iter().filter_map(Json::as_str)),
+                    _ => {}
+                }
+            }
+        }
+        let b_qname = bundle.map(|(q, _)| q.clone());
+        let mut ends: [Vec<NodeRef>; 2] = [Vec::new(), Vec::new()];
+        for (i, end) in ends.iter_mut().enumerate() {
+            for q in &names[i] {
+                let iri = expand(q, prefixes)
+                    .ok_or_else(|| format!("{}: the prefix of {q} is not declared", spec.roles[i]))?;
+                let declared = self.kinds.get(&(b_qname.clone(), iri.clone())).copied();
+                let l = declared.unwrap_or_else(|| label(spec.kinds[i].unwrap_or(Kind::Entity)));
+                let name = Self::name(bundle, &iri);
+                let n = self.node(l, &name);
+                if n.qname.is_empty() {
+                    n.qname = (*q).to_owned();
+                    n.bundle = b_qname.clone();
+                }
+                end.push(NodeRef::new(l, name));
+            }
+        }
+        let mut entry = Some(json!({"section": spec.name, "key": k, "body": body, "bundle": b_qname}));
+        let [firsts, seconds] = ends;
+        match (firsts.first(), seconds.is_empty()) {
+            (Some(a), false) => {
+                // The relation is kept on its first edge; the others only draw it.
+                for b in seconds {
+                    let id = (a.clone(), spec.name, b.clone());
+                    let i = match self.edge_at.get(&id) {
+                        Some(&i) => i,
+                        None => {
+                            self.edge_at.insert(id, self.edges.len());
+                            self.edges.push(((a.clone(), spec, b), Vec::new()));
+                            self.edges.len() - 1
+                        }
+                    };
+                    self.edges[i].1.extend(entry.take());
+                }
+            }
+            (Some(one), true) => self.node(one.label, &one.name.clone()).loose.extend(entry.take()),
+            (None, false) => {
+                let one = seconds[0].clone();
+                self.node(one.label, &one.name).loose.extend(entry.take());
+            }
+            (None, true) => return Err(format!("it names neither {} nor {}", spec.roles[0], spec.roles[1])),
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Imported {
+        for ((l, name), p) in self.nodes {
+            let mut n = Node::new(l, name);
+            if l == Label::Namespaces {
+                let prefixes = p.bodies.and_then(|mut b| b.pop()).unwrap_or(Json::Null);
+                n = n.with(key::PREFIXES, prefixes.to_string());
+            } else {
+                n = n.with(key::QNAME, p.qname);
+                if let Some(bodies) = p.bodies {
+                    n = n.with(key::ATTRIBUTES, Json::Array(bodies).to_string());
+                }
+            }
+            if let Some(b) = p.bundle {
+                n = n.with(key::BUNDLE, b);
+            }
+            if !p.loose.is_empty() {
+                n = n.with(key::RELATIONS, Json::Array(p.loose).to_string());
+            }
+            self.out.delta.add_node(n);
+        }
+        for ((a, spec, b), entries) in self.edges {
+            let e = Edge::new(spec.rel, EdgeKind::Prov(spec.prov), a, b)
+                .with(key::RELATIONS, Json::Array(entries).to_string());
+            self.out.delta.add_edge(e);
+        }
+        self.out
+    }
+}
+
+/// Reads a PROV-JSON document. Fails only when the text is not one JSON object; records and
+/// relations that cannot be read are in [`Imported::rejected`].
+pub fn import(text: &str) -> Result<Imported, (u64, String)> {
+    let value: Json = serde_json::from_str(text)
+        .map_err(|e| (e.line() as u64, format!("not a PROV-JSON document: {e}")))?;
+    let Json::Object(obj) = value else {
+        return Err((1, "not a PROV-JSON document: the text is not a JSON object".into()));
+    };
+    let mut r = Reader {
+        text,
+        out: Imported::default(),
+        nodes: Vec::new(),
+        node_at: HashMap::new(),
+        kinds: HashMap::new(),
+        edges: Vec::new(),
+        edge_at: HashMap::new(),
+    };
+    r.scope(&obj, 0, None, &BTreeMap::new());
+    Ok(r.finish())
+}
+
+/// Whether a JSON object looks like a PROV-JSON document: a PROV-JSON section among its keys
+/// (an unknown one is rejected on its own when the document is read), and none of the keys
+/// the other formats open with.
+pub fn looks_like(obj: &Map<String, Json>) -> bool {
+    let section = |k: &str| {
+        k == "prefix"
+            || k == "bundle"
+            || RECORD_SECTIONS.iter().any(|(s, _)| *s == k)
+            || RELATIONS.iter().any(|r| r.name == k)
+    };
+    obj.keys().any(|k| section(k))
+        && !obj.keys().any(|k| ["@type", "@context", "Task", "Global"].contains(&k.as_str()))
+}
