@@ -8,7 +8,12 @@
 //!   rows written (every write is published on the delta stream, which this counts); then
 //!   asks for 200 trails of statements spread over the graph and prints their p50 and p95.
 //!
-//! Uses only what both versions have: the facade's ingest, subscribe and trail.
+//! - `bundle N` (issue 15 §3): an audit bundle of N statements (with their sources and two
+//!   verifications each), made from a ledger of `gen`'s documents and signed; then
+//!   `provex verify`'s check of it (`a2ap::bundle::verify`: every signature, quote, hash and
+//!   consensus figure recomputed, no database), median of 3.
+//!
+//! `gen` and `follow` use only what both versions have: the facade's ingest, subscribe and trail.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -171,6 +176,41 @@ async fn follow(file: &Path) {
     );
 }
 
+fn bundle(statements: usize) {
+    use provex::a2ap::bundle;
+    use provex::a2ap::consensus::ConsensusConfig;
+    use provex::a2ap::ledger::Ledger;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("docs.jsonl");
+    generate(&file, SOURCES + 3 * statements);
+    let registry = KeyRegistry::from_json(&std::fs::read_to_string(keys_path(&file)).unwrap()).unwrap();
+    let mut ledger = Ledger::new(registry, ConsensusConfig::default());
+    ledger.ingest_text(&std::fs::read_to_string(&file).unwrap());
+    let t = Instant::now();
+    let mut b = bundle::make(&ledger, "bench", &[]).unwrap();
+    bundle::sign(&mut b, &demo_key("urn:agent:bench-exporter")).unwrap();
+    let text = serde_json::to_string_pretty(&b).unwrap();
+    println!(
+        "bundle of {} statements, {} documents, {:.1} MB, made in {:?}",
+        b.statements.len(),
+        b.documents.len(),
+        text.len() as f64 / 1e6,
+        t.elapsed()
+    );
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let t = Instant::now();
+        let check = bundle::verify(&text).unwrap();
+        times.push(t.elapsed());
+        assert!(check.intact, "{:?}", check.findings);
+    }
+    times.sort();
+    println!(
+        "provex verify of the bundle: median {:?} of 3 (min {:?}, max {:?})",
+        times[1], times[0], times[2]
+    );
+}
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -181,6 +221,7 @@ async fn main() {
             println!("wrote {n} documents ({} statements) to {}", statements.len(), args[1]);
         }
         Some("follow") => follow(Path::new(&args[1])).await,
-        _ => eprintln!("usage: bench_a2ap gen FILE N | follow FILE"),
+        Some("bundle") => bundle(args[1].parse().unwrap()),
+        _ => eprintln!("usage: bench_a2ap gen FILE N | follow FILE | bundle N"),
     }
 }

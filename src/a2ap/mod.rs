@@ -2,6 +2,7 @@
 //! signatures, evidence integrity, consensus, verification trails and graph mapping. Pure:
 //! nothing here touches the database.
 
+pub mod bundle;
 pub mod canonical;
 pub mod consensus;
 pub mod document;

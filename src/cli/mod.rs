@@ -88,7 +88,7 @@ pub enum Command {
     },
     /// Check A2AP signatures, evidence and consensus, in files or in what a graph holds.
     Verify {
-        /// A2AP files (JSON lines or a JSON array).
+        /// A2AP files (JSON lines or a JSON array), or one audit bundle (`provex bundle`).
         #[arg(required_unless_present = "graph", conflicts_with = "graph")]
         files: Vec<PathBuf>,
         /// Verify again what this graph holds instead.
@@ -99,6 +99,23 @@ pub enum Command {
         keys: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
         format: VerifyFormat,
+    },
+    /// Write a self-verifying audit bundle (JSON-LD) of statements: their documents,
+    /// verifications, cited sources with hashes, the keys used and the report.
+    Bundle {
+        #[command(flatten)]
+        graph: GraphArg,
+        /// A statement to include (repeatable).
+        #[arg(long = "statement", value_name = "ID", required_unless_present = "all")]
+        statements: Vec<String>,
+        /// Every statement of the graph.
+        #[arg(long, conflicts_with = "statements")]
+        all: bool,
+        #[arg(long)]
+        out: PathBuf,
+        /// Sign the bundle as a whole with this key file (`provex keys generate`).
+        #[arg(long, value_name = "KEYFILE")]
+        sign: Option<PathBuf>,
     },
     /// A statement's verification trail: claim, evidence, verifications and consensus.
     Trail {
@@ -395,6 +412,16 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     use std::io::Write as _;
     // Commands that need no database.
     let command = match cli.command {
+        Command::Verify { files, graph: None, keys, format }
+            if files.len() == 1 && facade::is_bundle_file(&files[0]) =>
+        {
+            if keys.is_some() {
+                anyhow::bail!("a bundle carries its own keys: --keys does not apply");
+            }
+            let check = facade::verify_bundle_file(&files[0])?;
+            print!("{}", render(&check, format.into())?);
+            return Ok(if check.intact { 0 } else { EXIT_FAILED });
+        }
         Command::Verify { files, graph: None, keys, format } => {
             let report = facade::verify_files(&files, keys.as_deref())?;
             print!("{}", render(&report, format.into())?);
@@ -449,6 +476,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let report = provex.verify_graph(&graph, keys.as_deref()).await?;
             write!(out, "{}", render(&report, format.into())?)?;
             return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
+        }
+        Command::Bundle { graph, statements, all: _, out: path, sign } => {
+            let text = provex.bundle(&graph.graph, &statements, sign.as_deref()).await?;
+            std::fs::write(&path, text).with_context(|| path.display().to_string())?;
+            eprintln!("wrote {}", path.display());
         }
         Command::Trail { statement, graph, format } => {
             write!(out, "{}", render(&provex.trail(&graph.graph, &statement).await?, format.format)?)?;

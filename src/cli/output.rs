@@ -292,6 +292,39 @@ impl Render for provex::a2ap::VerifyReport {
     }
 }
 
+impl Render for provex::a2ap::bundle::BundleCheck {
+    fn text(&self) -> String {
+        let mut s = String::new();
+        if let Some(by) = &self.signed_by {
+            let _ = writeln!(s, "bundle signed by {by}: signature valid");
+        }
+        for f in &self.findings {
+            let _ = writeln!(s, "TAMPERED {}: {}", f.place, f.reason);
+        }
+        // What the bundle's documents say, recomputed.
+        s.push_str(&self.report.text());
+        let _ = writeln!(
+            s,
+            "bundle of {} statements, {} documents: {}",
+            self.statements,
+            self.documents,
+            if self.intact {
+                "INTACT (every signature, quote, hash and consensus figure recomputed)"
+            } else {
+                "TAMPERED"
+            }
+        );
+        s
+    }
+    fn table(&self) -> Grid {
+        let mut g = grid(&["place", "reason"]);
+        for f in &self.findings {
+            g.add_row([f.place.clone(), f.reason.clone()]);
+        }
+        g
+    }
+}
+
 impl Render for provex::a2ap::Trail {
     fn text(&self) -> String {
         self.to_text()

@@ -74,6 +74,17 @@ pub fn sign_file(file: &Path, key_file: &Path, embed: bool) -> Result<String> {
         .map_err(|reason| Error::Input { path: file.to_owned(), reason })
 }
 
+/// Checks an audit bundle (`provex bundle`) with no database and no network.
+pub fn verify_bundle_file(file: &Path) -> Result<crate::a2ap::bundle::BundleCheck> {
+    let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+    crate::a2ap::bundle::verify(&text).map_err(|reason| Error::Input { path: file.to_owned(), reason })
+}
+
+/// Whether a file is an audit bundle rather than A2AP documents.
+pub fn is_bundle_file(file: &Path) -> bool {
+    std::fs::read_to_string(file).is_ok_and(|t| crate::a2ap::bundle::is_bundle(&t))
+}
+
 /// Makes a new signing key for an agent.
 pub fn generate_key(key_id: &str, agent: &str) -> Result<KeyFile> {
     KeyFile::generate(key_id, agent).map_err(Error::Usage)
@@ -236,6 +247,30 @@ impl Provex {
             None => self.with_ledger(graph, |l| (!l.entries().is_empty()).then(|| l.report())).await?,
         };
         report.ok_or_else(|| Error::NotFound { what: "A2AP documents in graph", name: graph.to_owned() })
+    }
+
+    /// An audit bundle of `statements` (every statement when empty) of a graph, as JSON-LD
+    /// text, signed with `key` when one is given.
+    pub async fn bundle(&self, graph: &str, statements: &[String], key: Option<&Path>) -> Result<String> {
+        let key = match key {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+                Some(
+                    KeyFile::from_json(&text)
+                        .map_err(|reason| Error::Input { path: path.to_owned(), reason })?,
+                )
+            }
+            None => None,
+        };
+        let made = self.with_ledger(graph, |l| crate::a2ap::bundle::make(l, graph, statements)).await?;
+        let mut bundle = made.map_err(Error::Usage)?;
+        if bundle.statements.is_empty() {
+            return Err(Error::NotFound { what: "A2AP statements in graph", name: graph.to_owned() });
+        }
+        if let Some(k) = key {
+            crate::a2ap::bundle::sign(&mut bundle, &k).map_err(Error::Usage)?;
+        }
+        serde_json::to_string_pretty(&bundle).map(|t| t + "\n").map_err(|e| Error::Server(e.to_string()))
     }
 
     /// A statement's verification trail: its claim, evidence chain, every verification and

@@ -13,7 +13,9 @@ mod layout;
 mod live;
 mod paths;
 
-pub use a2ap::{add_key, generate_key, read_registry, sign_file, verify_files, Keys};
+pub use a2ap::{
+    add_key, generate_key, is_bundle_file, read_registry, sign_file, verify_bundle_file, verify_files, Keys,
+};
 pub use calls::{Call, DesktopHost, Payload};
 pub use demo::{write_council_files, DemoReport};
 pub use diff::{diff_files, file_delta, file_snapshot, DiffSide};

@@ -349,6 +349,30 @@ impl Document {
         doc
     }
 
+    /// The document a delta would give once written into an empty graph (no database: for
+    /// tests and fuzzing).
+    pub fn from_delta(graph: &str, delta: &crate::model::GraphDelta) -> Document {
+        let snap = crate::diff::Snapshot::from_delta(delta);
+        let mut nodes: Vec<StoredNode> = snap
+            .nodes
+            .into_iter()
+            .map(|(k, props)| StoredNode { label: k.label, name: k.name, props })
+            .collect();
+        nodes.sort_by(|a, b| (&a.label, &a.name).cmp(&(&b.label, &b.name)));
+        let mut edges: Vec<StoredEdge> = snap
+            .edges
+            .into_iter()
+            .map(|(k, mut props)| {
+                if let Some(kind) = k.kind {
+                    props.insert(PROV_BASE_TYPE.to_owned(), Json::String(kind));
+                }
+                StoredEdge { source: k.source, rel: k.rel, target: k.target, props }
+            })
+            .collect();
+        edges.sort_by(|a, b| (&a.source, &a.rel, &a.target).cmp(&(&b.source, &b.rel, &b.target)));
+        Document::from_graph(graph, &nodes, &edges)
+    }
+
     /// The prefixes in scope in a bundle (its own over the document's), or the document's.
     pub fn scope(&self, bundle: Option<&str>) -> BTreeMap<String, String> {
         let mut p = self.prefixes.clone();

@@ -48,3 +48,8 @@ fn canonical_inputs() {
 fn resp_reply_inputs() {
     replay("resp_reply", checks::resp_reply);
 }
+
+#[test]
+fn prov_json_inputs() {
+    replay("prov_json", checks::prov_json);
+}

@@ -69,3 +69,36 @@ pub fn resp_reply(data: &[u8]) {
         .collect();
     assert_eq!(decoded, rows);
 }
+
+/// The PROV-JSON importer: no panic; a refused text and every rejected record name a line
+/// of the input and a reason; and what it keeps is a fixed point: exported as PROV-JSON and
+/// imported again, it gives the same graph.
+pub fn prov_json(data: &[u8]) {
+    use provex::diff::Snapshot;
+    use provex::prov::{import::import, Document, ProvFormat};
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let lines = text.split('\n').count() as u64;
+    let imported = match import(text) {
+        Ok(i) => i,
+        Err((line, reason)) => {
+            assert!(!reason.trim().is_empty(), "refused without a reason");
+            assert!((1..=lines).contains(&line), "line {line} of {lines}");
+            return;
+        }
+    };
+    for (line, reason) in &imported.rejected {
+        assert!(!reason.trim().is_empty(), "rejected without a reason");
+        assert!((1..=lines).contains(line), "line {line} of {lines}: {reason}");
+    }
+    let exported = ProvFormat::ProvJson.write(&Document::from_delta("g", &imported.delta));
+    let again = import(&exported).unwrap_or_else(|e| panic!("our export is refused: {e:?}\n{exported}"));
+    assert_eq!(again.rejected, vec![], "our export has rejected records:\n{exported}");
+    assert_eq!(
+        Snapshot::from_delta(&again.delta),
+        Snapshot::from_delta(&imported.delta),
+        "not a fixed point:\n{exported}"
+    );
+    for f in ProvFormat::ALL {
+        let _ = f.write(&Document::from_delta("g", &imported.delta));
+    }
+}
