@@ -305,7 +305,21 @@ impl Provex {
                 self.publish(graph, chunk.delta);
             }
             if !chunk.records.is_empty() {
-                match self.add_documents(graph, extra_keys.as_ref(), chunk.records).await {
+                // An audit bundle's trusted keys join the registry given, for its documents.
+                let mut bundle_keys = None;
+                if !chunk.keys.is_empty() {
+                    let mut registry = extra_keys.clone().unwrap_or_default();
+                    for k in &chunk.keys {
+                        if let Err(e) = registry.add_entry(k) {
+                            tracing::warn!("a bundle's key {}: {e}", k.key_id);
+                        }
+                    }
+                    bundle_keys = Some(registry);
+                }
+                match self
+                    .add_documents(graph, bundle_keys.as_ref().or(extra_keys.as_ref()), chunk.records)
+                    .await
+                {
                     Ok(stats) => {
                         report.nodes_written += stats.nodes;
                         report.edges_written += stats.edges;

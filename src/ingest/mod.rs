@@ -59,6 +59,12 @@ pub fn detect(path: &Path) -> Result<Format> {
                 Ok(serde_json::Value::Object(o)) if crate::prov::import::looks_like(&o) => {
                     return Ok(Format::ProvJson)
                 }
+                // An audit bundle (`provex bundle`) holds A2AP documents.
+                Ok(v)
+                    if v.get("@type").and_then(|t| t.as_str()) == Some(crate::a2ap::bundle::BUNDLE_TYPE) =>
+                {
+                    return Ok(Format::A2ap)
+                }
                 _ => serde_json::Value::Null,
             }
         }
@@ -83,6 +89,16 @@ pub fn detect(path: &Path) -> Result<Format> {
                 .into(),
         }),
     }
+}
+
+/// Whether a file is an audit bundle (`provex bundle`): a JSON object over many lines whose
+/// `@type` says so.
+fn is_bundle(path: &Path) -> bool {
+    let opens_object = reader::first_line(path).ok().flatten().is_some_and(|l| {
+        l.trim_start_matches('\u{feff}').trim_start().starts_with('{')
+            && serde_json::from_str::<serde_json::Value>(&l).is_err()
+    });
+    opens_object && std::fs::read_to_string(path).is_ok_and(|t| crate::a2ap::bundle::is_bundle(&t))
 }
 
 /// Newlines in a byte slice.
@@ -197,6 +213,8 @@ pub struct Chunk {
     pub records: Vec<crate::a2ap::Record>,
     pub events: u64,
     pub rejected: Vec<Rejected>,
+    /// Keys an audit bundle marks trusted, for its documents.
+    pub keys: Vec<crate::a2ap::KeyEntry>,
     /// Bytes of the file read so far.
     pub offset: u64,
     pub file: PathBuf,
@@ -210,6 +228,7 @@ impl Chunk {
         self.records.extend(next.records);
         self.events += next.events;
         self.rejected.extend(next.rejected);
+        self.keys.extend(next.keys);
         self.offset = next.offset;
     }
 }
@@ -259,6 +278,25 @@ pub fn read_file(
         state.report.lines = bytecount(&bytes);
         state.offset = bytes.len() as u64;
         state.add_prov_json(&bytes);
+    } else if format == Format::A2ap && is_bundle(path) {
+        // An audit bundle: its documents, checked with the keys it marks trusted.
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let bundle: crate::a2ap::bundle::AuditBundle = serde_json::from_str(&text).map_err(|e| {
+            Error::Input { path: path.to_owned(), reason: format!("not an audit bundle: {e}") }
+        })?;
+        state.report.lines = text.lines().count() as u64;
+        state.chunk.keys = bundle
+            .keys
+            .iter()
+            .filter(|k| k.trusted)
+            .map(|k| crate::a2ap::KeyEntry {
+                key_id: k.key_id.clone(),
+                agent: k.agent.clone(),
+                public_key: k.public_key.clone(),
+            })
+            .collect();
+        let docs = serde_json::to_string(&bundle.documents).unwrap_or_default();
+        state.add_a2ap(&docs, None);
     } else if format == Format::A2ap && reader::first_line(path)?.is_some_and(|l| opens_array(&l)) {
         // A JSON array is one text, read whole.
         let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;

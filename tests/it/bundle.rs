@@ -2,7 +2,8 @@
 //! that `provex verify` checks with no database (the verify runs without `--falkordb`);
 //! an intact, signed bundle passes, and each kind of tampering (a claim's text, a source's
 //! bytes, a key, the stored report, the bundle's own signature) is reported at its place
-//! with exit 1. A bundle of one statement holds that statement's trail and nothing else.
+//! with exit 1. A bundle of one statement holds that statement's trail and nothing else, and
+//! a bundle opened in the explorer (ingested like any file) shows the same trails.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -134,6 +135,27 @@ async fn a_bundle_verifies_offline_and_every_tampering_is_found() {
     assert!(bundle::verify(&text).unwrap().intact);
     let missing = provex.bundle(&graph, &["urn:uuid:nope".to_owned()], None).await;
     assert!(missing.is_err());
+
+    // Opened in the explorer (ingested as any file is): the statements' trails are the
+    // graph's, checked with the keys the bundle marks trusted.
+    let opened = format!("{graph}_opened");
+    let _ = provex.delete_graph(&opened).await;
+    let r = provex
+        .ingest(
+            &opened,
+            std::slice::from_ref(&path),
+            IngestOptions::default(),
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(Quiet),
+        )
+        .await
+        .unwrap();
+    assert_eq!((r.files[0].format.as_str(), r.rejected), ("a2ap", 0));
+    for id in &parsed.statements {
+        let (a, b) = (provex.trail(&graph, id).await.unwrap(), provex.trail(&opened, id).await.unwrap());
+        assert_eq!(serde_json::to_value(&a).unwrap(), serde_json::to_value(&b).unwrap(), "{id}");
+    }
+    let _ = provex.delete_graph(&opened).await;
     let _ = provex.delete_graph(&graph).await;
 }
 

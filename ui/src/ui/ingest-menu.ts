@@ -25,7 +25,7 @@ export class IngestMenu {
 
   /** `closeMenus` closes the top bar's menus once an action starts. */
   constructor(private readonly app: IngestHost, private readonly closeMenus: () => void) {
-    const file = h("input", { type: "file", class: "sr-only", testid: "upload-input", accept: ".jsonl,.json,.ndjson,.txt,application/json" });
+    const file = h("input", { type: "file", class: "sr-only", testid: "upload-input", accept: ".jsonl,.json,.jsonld,.ndjson,.txt,application/json,application/ld+json" });
     const format = h("select", { class: "input", "aria-label": "Format" },
       h("option", { value: "" }, "detect"), h("option", { value: "a2a" }, "A2A events"), h("option", { value: "a2ap" }, "A2AP documents"));
     const path = h("input", { class: "input", placeholder: "/path/to/events.jsonl", "aria-label": "Path to follow", spellcheck: "false" });

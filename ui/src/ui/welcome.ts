@@ -43,7 +43,7 @@ function rememberWelcomed(): void {
 }
 
 export class Welcome {
-  private readonly file = h("input", { type: "file", class: "sr-only", testid: "welcome-file-input", "aria-label": "File to open", accept: ".jsonl,.json,.ndjson,.txt,application/json" });
+  private readonly file = h("input", { type: "file", class: "sr-only", testid: "welcome-file-input", "aria-label": "File to open", accept: ".jsonl,.json,.jsonld,.ndjson,.txt,application/json,application/ld+json" });
   private readonly url = h("input", { type: "url", testid: "welcome-url", placeholder: "http://host:7878", "aria-label": "Server address" });
   private readonly token = h("input", { type: "password", testid: "welcome-token", placeholder: "token (if the server has one)", "aria-label": "Server token" });
   private readonly connectForm = h("form", { class: "welcome-connect", testid: "welcome-connect-form", hidden: true,
