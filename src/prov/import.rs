@@ -249,17 +249,23 @@ impl Reader<'_> {
             }
         }
         let b_qname = bundle.map(|(q, _)| q.clone());
-        let mut ends: [Vec<NodeRef>; 2] = [Vec::new(), Vec::new()];
-        for (i, end) in ends.iter_mut().enumerate() {
+        // Every name resolved before any node is made: a rejected relation leaves nothing.
+        let mut resolved: [Vec<(Label, String, &str)>; 2] = [Vec::new(), Vec::new()];
+        for (i, end) in resolved.iter_mut().enumerate() {
             for q in &names[i] {
                 let iri = expand(q, prefixes)
                     .ok_or_else(|| format!("{}: the prefix of {q} is not declared", spec.roles[i]))?;
                 let declared = self.kinds.get(&(b_qname.clone(), iri.clone())).copied();
                 let l = declared.unwrap_or_else(|| label(spec.kinds[i].unwrap_or(Kind::Entity)));
-                let name = Self::name(bundle, &iri);
+                end.push((l, Self::name(bundle, &iri), *q));
+            }
+        }
+        let mut ends: [Vec<NodeRef>; 2] = [Vec::new(), Vec::new()];
+        for (end, names) in ends.iter_mut().zip(resolved) {
+            for (l, name, q) in names {
                 let n = self.node(l, &name);
                 if n.qname.is_empty() {
-                    n.qname = (*q).to_owned();
+                    n.qname = q.to_owned();
                     n.bundle = b_qname.clone();
                 }
                 end.push(NodeRef::new(l, name));
