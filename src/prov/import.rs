@@ -51,6 +51,8 @@ type EdgeId = (NodeRef, &'static RelSpec, NodeRef);
 
 struct Reader<'a> {
     text: &'a str,
+    /// Where each newline of the text is.
+    newlines: Vec<usize>,
     out: Imported,
     /// Nodes by (label, name), in the order first seen.
     nodes: Vec<((Label, String), Pending)>,
@@ -61,16 +63,25 @@ struct Reader<'a> {
     edge_at: HashMap<(NodeRef, &'static str, NodeRef), usize>,
 }
 
-/// The line of the first `"key"` in the text at or after byte `from` (1-based).
-fn line_of(text: &str, key: &str, from: usize) -> (u64, usize) {
+/// Where the first `"key"` is in the text at or after byte `from` (else `from`). Searched
+/// only for what is rejected (and once per section): a search per record would make a large
+/// document quadratic.
+fn find_key(text: &str, key: &str, from: usize) -> usize {
     let needle = serde_json::to_string(key).unwrap_or_default();
-    match text.get(from..).and_then(|t| t.find(&needle)) {
-        Some(i) => (text[..from + i].matches('\n').count() as u64 + 1, from + i),
-        None => (text[..from.min(text.len())].matches('\n').count() as u64 + 1, from),
-    }
+    text.get(from..).and_then(|t| t.find(&needle)).map_or(from, |i| from + i)
 }
 
 impl Reader<'_> {
+    /// The line (1-based) of a byte of the text.
+    fn line(&self, pos: usize) -> u64 {
+        self.newlines.partition_point(|&p| p < pos) as u64 + 1
+    }
+
+    /// The line of `"key"` at or after byte `from`.
+    fn line_of(&self, key: &str, from: usize) -> u64 {
+        self.line(find_key(self.text, key, from))
+    }
+
     fn reject(&mut self, line: u64, reason: String) {
         self.out.rejected.push((line, reason));
     }
@@ -107,7 +118,7 @@ impl Reader<'_> {
         let mut prefixes = outer.clone();
         let mut own = BTreeMap::new();
         if let Some(p) = obj.get("prefix") {
-            let (line, _) = line_of(self.text, "prefix", at);
+            let line = self.line_of("prefix", at);
             match p.as_object() {
                 Some(o) => {
                     for (k, v) in o {
@@ -135,22 +146,23 @@ impl Reader<'_> {
         ns.bundle = b_qname.clone();
         for (section, kind) in RECORD_SECTIONS {
             let Some(v) = obj.get(section) else { continue };
-            let (line, pos) = line_of(self.text, section, at);
+            let pos = find_key(self.text, section, at);
             let Some(records) = v.as_object() else {
-                self.reject(line, format!("{section}: not an object of records"));
+                self.reject(self.line(pos), format!("{section}: not an object of records"));
                 continue;
             };
             for (q, v) in records {
-                let (line, _) = line_of(self.text, q, pos);
                 let bodies: Vec<Json> = match v {
                     Json::Array(items) => items.clone(),
                     one => vec![one.clone()],
                 };
                 if let Some(bad) = bodies.iter().find(|b| !b.is_object()) {
+                    let line = self.line_of(q, pos);
                     self.reject(line, format!("{section} {q}: a body is not an object ({bad})"));
                     continue;
                 }
                 let Some(iri) = expand(q, &prefixes) else {
+                    let line = self.line_of(q, pos);
                     self.reject(line, format!("{section} {q}: its prefix is not declared"));
                     continue;
                 };
@@ -168,13 +180,12 @@ impl Reader<'_> {
         }
         for spec in &RELATIONS {
             let Some(v) = obj.get(spec.name) else { continue };
-            let (line, pos) = line_of(self.text, spec.name, at);
+            let pos = find_key(self.text, spec.name, at);
             let Some(rels) = v.as_object() else {
-                self.reject(line, format!("{}: not an object of relations", spec.name));
+                self.reject(self.line(pos), format!("{}: not an object of relations", spec.name));
                 continue;
             };
             for (k, v) in rels {
-                let (line, _) = line_of(self.text, k, pos);
                 let bodies: Vec<&Json> = match v {
                     Json::Array(items) => items.iter().collect(),
                     one => vec![one],
@@ -182,17 +193,22 @@ impl Reader<'_> {
                 for body in bodies {
                     match self.relation(spec, k, body, bundle.as_ref(), &prefixes) {
                         Ok(()) => self.out.statements += 1,
-                        Err(reason) => self.reject(line, format!("{} {k}: {reason}", spec.name)),
+                        Err(reason) => {
+                            let line = self.line_of(k, pos);
+                            self.reject(line, format!("{} {k}: {reason}", spec.name))
+                        }
                     }
                 }
             }
         }
         if let Some(v) = obj.get("bundle") {
-            let (line, pos) = line_of(self.text, "bundle", at);
+            let pos = find_key(self.text, "bundle", at);
+            let line = self.line(pos);
             match v.as_object() {
                 Some(bundles) if bundle.is_none() => {
                     for (q, body) in bundles {
-                        let (line, at) = line_of(self.text, q, pos);
+                        let at = find_key(self.text, q, pos);
+                        let line = self.line(at);
                         let (Some(iri), Some(body)) = (expand(q, &prefixes), body.as_object()) else {
                             self.reject(line, format!("bundle {q}: an undeclared prefix, or not an object"));
                             continue;
@@ -212,7 +228,7 @@ impl Reader<'_> {
                 || RECORD_SECTIONS.iter().any(|(s, _)| s == k)
                 || RELATIONS.iter().any(|r| r.name == k);
             if !known {
-                let (line, _) = line_of(self.text, k, at);
+                let line = self.line_of(k, at);
                 self.reject(line, format!("{k}: not a PROV-JSON section"));
             }
         }
@@ -338,6 +354,7 @@ pub fn import(text: &str) -> Result<Imported, (u64, String)> {
     };
     let mut r = Reader {
         text,
+        newlines: text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect(),
         out: Imported::default(),
         nodes: Vec::new(),
         node_at: HashMap::new(),
