@@ -38,6 +38,7 @@ impl Provex {
         cancel: Arc<AtomicBool>,
     ) -> Result<DemoReport> {
         crate::store::validate_graph_name(graph)?;
+        self.refuse_read_only(graph).await?;
         let demo = council::generate();
         let registry = council::demo_registry();
         let mut report = DemoReport { graph: Some(graph.to_owned()), ..Default::default() };

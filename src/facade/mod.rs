@@ -197,6 +197,7 @@ impl Provex {
         if files.is_empty() {
             return Err(Error::Usage("no input files".into()));
         }
+        self.refuse_read_only(graph).await?;
         for f in files {
             if !f.is_file() {
                 return Err(Error::io(f, std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
@@ -397,6 +398,25 @@ impl Provex {
         self.store.delete_graph(graph).await?;
         self.live.forget(graph);
         self.ledgers.forget(graph);
+        Ok(())
+    }
+
+    /// An audit bundle opened as a graph stays as the bundle said: nothing more is written
+    /// into it.
+    pub(crate) async fn refuse_read_only(&self, graph: &str) -> Result<()> {
+        let q = "MATCH (n:AuditBundle) RETURN count(n)";
+        let bundles = match self.store.run_ro(graph, q, vec![]).await {
+            Ok((_, rows)) => {
+                rows.first().and_then(|r| r.first()).and_then(crate::store::value::as_i64).unwrap_or(0)
+            }
+            Err(Error::NotFound { what: "graph", .. }) => 0,
+            Err(e) => return Err(e),
+        };
+        if bundles > 0 {
+            return Err(Error::Usage(format!(
+                "graph {graph} is an audit bundle, opened read-only; open other files into another graph"
+            )));
+        }
         Ok(())
     }
 

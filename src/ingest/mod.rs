@@ -297,6 +297,18 @@ pub fn read_file(
             .collect();
         let docs = serde_json::to_string(&bundle.documents).unwrap_or_default();
         state.add_a2ap(&docs, None);
+        // The bundle itself, which makes the graph read-only (see `Provex::ingest`).
+        let mut node = crate::model::Node::new(
+            crate::model::Label::AuditBundle,
+            format!("audit bundle of {}", bundle.graph),
+        )
+        .with("graph", bundle.graph.as_str())
+        .with("statements", bundle.statements.len() as i64)
+        .with("documents", bundle.documents.len() as i64);
+        if let Some(sig) = &bundle.signature {
+            node = node.with("signed_by", format!("{} ({})", sig.agent, sig.key_id));
+        }
+        state.chunk.delta.add_node(node);
     } else if format == Format::A2ap && reader::first_line(path)?.is_some_and(|l| opens_array(&l)) {
         // A JSON array is one text, read whole.
         let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;

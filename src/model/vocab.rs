@@ -82,6 +82,8 @@ str_enum! {
         Bundle => "Bundle",
         /// W3C PROV: the prefixes an imported document (or bundle) declares.
         Namespaces => "Namespaces",
+        /// An audit bundle opened as a graph (`provex bundle`): the graph is read-only.
+        AuditBundle => "AuditBundle",
     }
 }
 
@@ -101,7 +103,7 @@ impl Label {
             Verification => BaseType::Activity,
             Statement | Chunk | Document | Source => BaseType::Entity,
             Activity => BaseType::Activity,
-            Entity | Bundle | Namespaces => BaseType::Entity,
+            Entity | Bundle | Namespaces | AuditBundle => BaseType::Entity,
         }
     }
 
@@ -129,6 +131,7 @@ impl Label {
             }
             Entity | Activity | Bundle => format!("prov:{}", self.as_str()),
             Namespaces => "provex:Namespaces".to_owned(),
+            AuditBundle => "provex:AuditBundle".to_owned(),
             _ => format!("a2a:{}", self.as_str()),
         }
     }

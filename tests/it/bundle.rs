@@ -155,6 +155,15 @@ async fn a_bundle_verifies_offline_and_every_tampering_is_found() {
         let (a, b) = (provex.trail(&graph, id).await.unwrap(), provex.trail(&opened, id).await.unwrap());
         assert_eq!(serde_json::to_value(&a).unwrap(), serde_json::to_value(&b).unwrap(), "{id}");
     }
+    // Read-only: the bundle is a node of its graph, and nothing more goes in.
+    let stats = provex.stats(&opened).await.unwrap();
+    assert_eq!(stats.labels.get("AuditBundle"), Some(&1), "{stats:?}");
+    let again = provex
+        .ingest(&opened, &files, IngestOptions::default(), Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+        .await
+        .unwrap_err();
+    assert!(again.to_string().contains("read-only"), "{again}");
+    assert_eq!(provex.stats(&opened).await.unwrap(), stats);
     let _ = provex.delete_graph(&opened).await;
     let _ = provex.delete_graph(&graph).await;
 }

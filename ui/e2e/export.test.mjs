@@ -62,6 +62,7 @@ describe("export the graph as W3C PROV", { timeout: 120_000 }, () => {
       const [a, b] = await Promise.all([GRAPH, "council-audit"].map((g) => h.api(`/api/graphs/${g}/trail?statement=${encodeURIComponent(id)}`)));
       assert.deepEqual(b, a, `the trail of ${id}`);
     }
+    assert.match(await page.getByTestId("notice-text").textContent(), /An audit bundle, opened read-only/);
     // Its claims read in the Details panel as the original's do.
     await until(async () => /claims need attention/.test((await page.getByTestId("details").textContent()) ?? ""), { what: "the claims at a glance" });
     await artifact(page, "bundle-opened.png");

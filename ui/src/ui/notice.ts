@@ -1,6 +1,6 @@
 // The notice above the canvas when a large graph shows one neighbourhood or its clusters:
 // how big the graph is, what is shown (whose neighbourhood, which cluster opened), what to do,
-// and "Back" to the view before.
+// and "Back" to the view before; and when the graph is an audit bundle, that it is read-only.
 
 import type { GraphModel } from "../graph/model";
 import { clusterPath, clusterTitle, type Place } from "../graph/clusters";
@@ -41,6 +41,17 @@ export class NeighbourhoodNotice {
       return;
     }
     if (model.mode !== "neighbourhood") {
+      // An audit bundle opened as a graph (`provex bundle`) is read-only.
+      const bundle = [...model.nodes.values()].find((n) => n.label === "AuditBundle");
+      if (bundle) {
+        replace(this.el,
+          h("span", { class: "notice-icon", "aria-hidden": "true" }, "i"),
+          h("span", { testid: "notice-text" },
+            "An audit bundle, opened read-only: its statements' trails as the bundle recorded them. ",
+            "Check it with ", h("code", null, "provex verify FILE"), "."));
+        this.el.hidden = false;
+        return;
+      }
       this.el.hidden = true;
       return;
     }
