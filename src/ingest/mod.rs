@@ -5,6 +5,7 @@ pub mod a2a;
 pub mod events;
 pub mod reader;
 pub mod rejects;
+mod whole;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -89,21 +90,6 @@ pub fn detect(path: &Path) -> Result<Format> {
                 .into(),
         }),
     }
-}
-
-/// Whether a file is an audit bundle (`provex bundle`): a JSON object over many lines whose
-/// `@type` says so.
-fn is_bundle(path: &Path) -> bool {
-    let opens_object = reader::first_line(path).ok().flatten().is_some_and(|l| {
-        l.trim_start_matches('\u{feff}').trim_start().starts_with('{')
-            && serde_json::from_str::<serde_json::Value>(&l).is_err()
-    });
-    opens_object && std::fs::read_to_string(path).is_ok_and(|t| crate::a2ap::bundle::is_bundle(&t))
-}
-
-/// Newlines in a byte slice.
-fn bytecount(bytes: &[u8]) -> u64 {
-    bytes.iter().filter(|b| **b == b'\n').count() as u64
 }
 
 /// Whether a file's first line opens a JSON array (after a byte-order mark), so that the
@@ -275,40 +261,11 @@ pub fn read_file(
     let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
     if format == Format::ProvJson {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        state.report.lines = bytecount(&bytes);
+        state.report.lines = whole::bytecount(&bytes);
         state.offset = bytes.len() as u64;
         state.add_prov_json(&bytes);
-    } else if format == Format::A2ap && is_bundle(path) {
-        // An audit bundle: its documents, checked with the keys it marks trusted.
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let bundle: crate::a2ap::bundle::AuditBundle = serde_json::from_str(&text).map_err(|e| {
-            Error::Input { path: path.to_owned(), reason: format!("not an audit bundle: {e}") }
-        })?;
-        state.report.lines = text.lines().count() as u64;
-        state.chunk.keys = bundle
-            .keys
-            .iter()
-            .filter(|k| k.trusted)
-            .map(|k| crate::a2ap::KeyEntry {
-                key_id: k.key_id.clone(),
-                agent: k.agent.clone(),
-                public_key: k.public_key.clone(),
-            })
-            .collect();
-        let docs = serde_json::to_string(&bundle.documents).unwrap_or_default();
-        state.add_a2ap(&docs, None);
-        // The bundle itself, which makes the graph read-only (see `Provex::ingest`).
-        let mut node = crate::model::Node::new(
-            crate::model::Label::AuditBundle,
-            format!("audit bundle of {}", bundle.graph),
-        )
-        .with("graph", bundle.graph.as_str())
-        .with("statements", bundle.statements.len() as i64)
-        .with("documents", bundle.documents.len() as i64);
-        if let Some(sig) = &bundle.signature {
-            node = node.with("signed_by", format!("{} ({})", sig.agent, sig.key_id));
-        }
-        state.chunk.delta.add_node(node);
+    } else if format == Format::A2ap && whole::is_bundle(path) {
+        state.add_bundle(path)?;
     } else if format == Format::A2ap && reader::first_line(path)?.is_some_and(|l| opens_array(&l)) {
         // A JSON array is one text, read whole.
         let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -365,34 +322,6 @@ impl FileIngest<'_> {
                     };
                     self.reject(number, e.reason, text);
                 }
-            }
-        }
-    }
-
-    /// Adds a PROV-JSON document (the whole file): its records and relations, each one
-    /// that cannot be read rejected with its line.
-    fn add_prov_json(&mut self, bytes: &[u8]) {
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                let line = bytecount(&bytes[..e.valid_up_to()]) + 1;
-                self.reject(line, format!("not valid UTF-8 (at byte {})", e.valid_up_to()), String::new());
-                return;
-            }
-        };
-        match crate::prov::import::import(text) {
-            Ok(imported) => {
-                for (line, reason) in imported.rejected {
-                    let t = text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_owned();
-                    self.reject(line, reason, t);
-                }
-                self.report.events += imported.statements;
-                self.chunk.events += imported.statements;
-                self.chunk.delta.extend(imported.delta);
-            }
-            Err((line, reason)) => {
-                let t = text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_owned();
-                self.reject(line, reason, t);
             }
         }
     }
