@@ -1,5 +1,6 @@
 //! The `provex` command line: argument parsing and one facade call per command.
 
+pub mod lineage;
 pub mod output;
 
 use std::io::IsTerminal;
@@ -56,6 +57,11 @@ pub struct FormatArg {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Prompt lineage (seed 002): inspect, retrieve, replay, stats, compare, similar.
+    Lineage {
+        #[command(subcommand)]
+        command: lineage::LineageCommand,
+    },
     /// Ingest provenance files into a graph.
     Ingest {
         /// Input files.
@@ -388,6 +394,7 @@ pub enum InputFormat {
     A2a,
     A2ap,
     ProvJson,
+    Lineage,
 }
 
 impl From<InputFormat> for Format {
@@ -397,6 +404,7 @@ impl From<InputFormat> for Format {
             InputFormat::A2a => Format::A2a,
             InputFormat::A2ap => Format::A2ap,
             InputFormat::ProvJson => Format::ProvJson,
+            InputFormat::Lineage => Format::Lineage,
         }
     }
 }
@@ -481,6 +489,17 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let text = provex.bundle(&graph.graph, &statements, sign.as_deref()).await?;
             std::fs::write(&path, text).with_context(|| path.display().to_string())?;
             eprintln!("wrote {}", path.display());
+        }
+        Command::Lineage { command } => {
+            let as_json = command.json();
+            match lineage::run(&provex, command).await {
+                Ok(text) => write!(out, "{text}")?,
+                Err(e) if as_json => {
+                    writeln!(out, "{}", lineage::json_error(&e))?;
+                    return Ok(2);
+                }
+                Err(e) => return Err(e),
+            }
         }
         Command::Trail { statement, graph, format } => {
             write!(out, "{}", render(&provex.trail(&graph.graph, &statement).await?, format.format)?)?;

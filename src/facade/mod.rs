@@ -10,6 +10,8 @@ mod explore;
 mod export;
 mod jobs;
 mod layout;
+mod lineage;
+mod lineage_ops;
 mod live;
 mod paths;
 
@@ -21,6 +23,8 @@ pub use demo::{write_council_files, DemoReport};
 pub use diff::{diff_files, file_delta, file_snapshot, DiffSide};
 pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};
+pub use lineage::parse_prompt_id;
+pub use lineage_ops::{suggest_type, word_diff, SUGGESTION_RULE};
 pub use live::{ViewRequest, DEFAULT_BACKLOG_BYTES, DEFAULT_LIMIT, MAX_LIMIT};
 
 use std::path::{Path, PathBuf};
@@ -113,6 +117,10 @@ pub struct Provex {
     data_dir: Option<PathBuf>,
     /// The folders `follow` and `upload` may use (see [`Provex::restrict_paths`]).
     paths: paths::PathPolicy,
+    /// The embeddings endpoint of lineage confidences, read from the environment once.
+    /// `None` until first used (then the environment's, or what `set_embeddings` gave).
+    embedder: Mutex<Option<Option<Arc<crate::lineage::embeddings::Embedder>>>>,
+    similar: lineage_ops::SimilarCache,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -151,6 +159,8 @@ impl Provex {
             ledgers: a2ap::Ledgers::default(),
             data_dir,
             paths: paths::PathPolicy::default(),
+            embedder: Mutex::new(None),
+            similar: Default::default(),
         })
     }
 
@@ -213,6 +223,10 @@ impl Provex {
                 None
             };
         let extra_keys = opts.keys.as_deref().map(read_registry).transpose()?;
+        let mut opts = opts;
+        if opts.lineage.is_none() && self.reads_lineage(files, opts.format) {
+            opts.lineage = Some(self.lineage_context(graph).await?);
+        }
         let started = Instant::now();
         let (tx, mut rx) = mpsc::channel::<Chunk>(4);
         let coalesce = opts.batch_events as u64;
@@ -352,6 +366,17 @@ impl Provex {
             report.method = "merge".into();
         }
         Ok(report)
+    }
+
+    /// Whether any of the files is read as prompt-lineage records.
+    fn reads_lineage(&self, files: &[PathBuf], format: ingest::Format) -> bool {
+        match format {
+            ingest::Format::Lineage => true,
+            ingest::Format::Auto => {
+                files.iter().any(|f| ingest::detect(f).ok() == Some(ingest::Format::Lineage))
+            }
+            _ => false,
+        }
     }
 
     /// Subscribes to the deltas written from now on. Subscribe before starting an ingest

@@ -3,6 +3,7 @@
 
 pub mod a2a;
 pub mod events;
+pub mod lineage;
 pub mod reader;
 pub mod rejects;
 mod whole;
@@ -30,6 +31,8 @@ pub enum Format {
     A2ap,
     /// A W3C PROV-JSON document (formats.md §6), read whole.
     ProvJson,
+    /// Prompt-lineage records (seed 002, formats.md §4): JSON lines.
+    Lineage,
 }
 
 impl Format {
@@ -39,6 +42,7 @@ impl Format {
             Format::A2a => "a2a",
             Format::A2ap => "a2ap",
             Format::ProvJson => "prov-json",
+            Format::Lineage => "lineage",
         }
     }
 }
@@ -82,11 +86,12 @@ pub fn detect(path: &Path) -> Result<Format> {
             Ok(Format::A2a)
         }
         Some(obj) if obj.contains_key("@type") || obj.contains_key("@context") => Ok(Format::A2ap),
+        Some(obj) if crate::lineage::records::looks_like(obj) => Ok(Format::Lineage),
         _ => Err(Error::Input {
             path: path.to_owned(),
             reason: "cannot detect the format: the first record is neither an A2A runtime event \
-                     ({\"Task\":…} or {\"Global\":…}), an A2AP document (with \"@type\") nor a \
-                     PROV-JSON document; name it with --format"
+                     ({\"Task\":…} or {\"Global\":…}), an A2AP document (with \"@type\"), a \
+                     PROV-JSON document nor a prompt-lineage record; name it with --format"
                 .into(),
         }),
     }
@@ -105,6 +110,7 @@ pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Res
     match format {
         Format::A2ap => Err("A2AP documents are read by the A2AP reader".into()),
         Format::ProvJson => Err("PROV-JSON documents are read whole".into()),
+        Format::Lineage => Err("lineage records are read by the lineage reader".into()),
         Format::A2a | Format::Auto => {
             if text.contains("\\u0000") && holds_nul(text) {
                 return Err("a string holds a NUL character (\\u0000), which FalkorDB cannot store".into());
@@ -165,6 +171,9 @@ pub struct IngestOptions {
     /// The most node and edge rows gathered in memory for GRAPH.BULK; the rest of a larger
     /// input is upserted into the graph built from the first part.
     pub bulk_max_rows: usize,
+    /// The graph's lineages and the embeddings endpoint, for prompt-lineage files (the
+    /// facade loads it from the graph; lines are rejected without it).
+    pub lineage: Option<std::sync::Arc<lineage::LineageContext>>,
 }
 
 /// The default of [`IngestOptions::bulk_max_rows`].
@@ -187,6 +196,7 @@ impl Default for IngestOptions {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             bulk: true,
             bulk_max_rows: DEFAULT_BULK_MAX_ROWS,
+            lineage: None,
         }
     }
 }
@@ -257,6 +267,8 @@ pub fn read_file(
         failure: None,
         keep_following,
         send,
+        lineage: opts.lineage.clone(),
+        waiting: Default::default(),
     };
     let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
     if format == Format::ProvJson {
@@ -273,6 +285,7 @@ pub fn read_file(
         state.add_a2ap(&String::from_utf8_lossy(&text), None);
     } else {
         reader::read_lines(path, eof, opts.max_line_bytes, &mut state)?;
+        state.finish_lineage();
     }
     if let Some(e) = state.failure.take() {
         return Err(e);
@@ -298,6 +311,8 @@ struct FileIngest<'a> {
     failure: Option<Error>,
     keep_following: &'a mut dyn FnMut() -> bool,
     send: &'a mut dyn FnMut(Chunk) -> bool,
+    lineage: Option<std::sync::Arc<lineage::LineageContext>>,
+    waiting: lineage::WaitingRoom,
 }
 
 impl FileIngest<'_> {
@@ -353,8 +368,9 @@ impl reader::LineSink for FileIngest<'_> {
     fn line(&mut self, line: RawLine<'_>, offset: u64) -> Flow {
         self.report.lines += 1;
         self.offset = offset;
-        if self.format == Format::A2ap {
+        if self.format == Format::A2ap || self.format == Format::Lineage {
             match std::str::from_utf8(line.bytes) {
+                Ok(text) if self.format == Format::Lineage => self.add_lineage(line.number, text),
                 Ok(text) => self.add_a2ap(text, Some(line.number)),
                 Err(e) => self.reject(
                     line.number,

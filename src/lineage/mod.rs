@@ -1,12 +1,20 @@
-//! Prompt lineage (seed 002, formats.md §4): how prompts evolve. For now the agent's records
-//! read and checked one by one (`records`), the confidence of an evolution edge and the id of
-//! an untracked prompt, exactly as formats.md §4 defines them; storage, the graph constraints
-//! and the `provex lineage` commands build on them (issue 13).
+//! Prompt lineage (seed 002, formats.md §4): how prompts evolve. The agent's records read and
+//! checked one by one (`records`), checked against the graph's lineages (`book`: no cycle,
+//! one root, time order, known parents) and turned into graph upserts (`apply`); the
+//! confidence of an evolution edge and the id of an untracked prompt exactly as formats.md §4
+//! defines them; an embeddings client for the semantic part.
 
+pub mod apply;
+pub mod book;
 pub mod confidence;
+pub mod embeddings;
 pub mod ids;
 pub mod records;
+pub mod similar;
+pub mod views;
 
+pub use apply::{apply, Applied, Semantic};
+pub use book::Book;
 pub use confidence::{compare, confidence, cosine, edit_ratio, jaccard, tokens, Breakdown};
 pub use ids::prompt_id;
 pub use records::{parse_record, Code, EvolutionType, LineageRecord, RecordError, Version};

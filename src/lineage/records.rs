@@ -44,11 +44,11 @@ impl fmt::Display for RecordError {
     }
 }
 
-fn invalid(reason: impl Into<String>) -> RecordError {
+pub(crate) fn invalid(reason: impl Into<String>) -> RecordError {
     RecordError { code: Code::ValidationError, reason: reason.into() }
 }
 
-fn relationship(reason: impl Into<String>) -> RecordError {
+pub(crate) fn relationship(reason: impl Into<String>) -> RecordError {
     RecordError { code: Code::InvalidLineageRelationship, reason: reason.into() }
 }
 
@@ -344,6 +344,13 @@ fn content(what: &str, text: &str) -> Result<(), RecordError> {
         return Err(invalid(format!("{what} is {} bytes, over the agent's {MAX_CONTENT}", text.len())));
     }
     Ok(())
+}
+
+/// Whether a JSON object is one of the agent's records (by the field that tells them apart).
+pub fn looks_like(obj: &serde_json::Map<String, Value>) -> bool {
+    obj.contains_key("lineage_node")
+        || (obj.contains_key("decision_type") && obj.contains_key("event_id"))
+        || obj.contains_key("prompt_content")
 }
 
 /// Reads one record, checking what can be checked on it alone.

@@ -84,6 +84,12 @@ str_enum! {
         Namespaces => "Namespaces",
         /// An audit bundle opened as a graph (`provex bundle`): the graph is read-only.
         AuditBundle => "AuditBundle",
+        /// Prompt lineage (seed 002): a tracked prompt, `prompt:<id>`.
+        Prompt => "Prompt",
+        /// Prompt lineage: the agent's decision that tracked a prompt, `decision:<event_id>`.
+        LineageDecision => "LineageDecision",
+        /// Prompt lineage: a record refused by the graph constraints, kept for `lineage stats`.
+        LineageReject => "LineageReject",
     }
 }
 
@@ -104,6 +110,8 @@ impl Label {
             Statement | Chunk | Document | Source => BaseType::Entity,
             Activity => BaseType::Activity,
             Entity | Bundle | Namespaces | AuditBundle => BaseType::Entity,
+            Prompt | LineageReject => BaseType::Entity,
+            LineageDecision => BaseType::Activity,
         }
     }
 
@@ -113,7 +121,7 @@ impl Label {
             Some(("prov", "SoftwareAgent")) => Label::Agent,
             Some(("prov", rest @ ("Entity" | "Activity" | "Bundle"))) => Label::parse(rest)?,
             Some(("provex", "Namespaces")) => Label::Namespaces,
-            Some(("a2a" | "a2ap", rest)) => Label::parse(rest)?,
+            Some(("a2a" | "a2ap" | "lineage", rest)) => Label::parse(rest)?,
             _ => return None,
         };
         (label.prov_type() == prov_type).then_some(label)
@@ -132,6 +140,7 @@ impl Label {
             Entity | Activity | Bundle => format!("prov:{}", self.as_str()),
             Namespaces => "provex:Namespaces".to_owned(),
             AuditBundle => "provex:AuditBundle".to_owned(),
+            Prompt | LineageDecision | LineageReject => format!("lineage:{}", self.as_str()),
             _ => format!("a2a:{}", self.as_str()),
         }
     }
@@ -214,6 +223,13 @@ str_enum! {
         HadMember => "HAD_MEMBER",
         WasInfluencedBy => "WAS_INFLUENCED_BY",
         MentionOf => "MENTION_OF",
+        // Prompt lineage (seed 002, formats.md §4): child → parent by evolution type; their
+        // PROV relation is `WAS_DERIVED_FROM` (and `WAS_DERIVED_FROM` itself for derives).
+        WasEvolvedFrom => "WAS_EVOLVED_FROM",
+        WasRefinedFrom => "WAS_REFINED_FROM",
+        WasMergedFrom => "WAS_MERGED_FROM",
+        WasForkedFrom => "WAS_FORKED_FROM",
+        WasRevertedFrom => "WAS_REVERTED_FROM",
     }
 }
 

@@ -14,6 +14,7 @@ mod diff;
 mod fuzz_regressions;
 mod ingest;
 mod layout;
+mod lineage;
 mod live;
 mod modules;
 mod paths;

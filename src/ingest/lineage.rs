@@ -1,0 +1,125 @@
+//! Prompt-lineage files (formats.md §4) line by line: each record read and checked alone,
+//! then against the graph's lineages (the [`LineageContext`]'s book, loaded from the graph
+//! before the file is read). A record whose parent has not arrived yet waits, and goes in as
+//! soon as the parent does; one still waiting when the file ends is rejected with
+//! `INVALID_LINEAGE_RELATIONSHIP`. Every rejected record is also kept in the graph as a
+//! `LineageReject` (for `lineage stats`), keyed by its text, so re-ingesting changes nothing.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::FileIngest;
+use crate::lineage::{apply, parse_record, Applied, Book, LineageRecord, RecordError, Semantic};
+use crate::model::{Label, Node};
+
+/// The semantic part of a confidence for two texts (parent, child).
+pub type SemanticFn = dyn Fn(&str, &str) -> Semantic + Send + Sync;
+
+/// What a lineage ingest checks against: the graph's lineages, and the embeddings endpoint.
+pub struct LineageContext {
+    pub book: Mutex<Book>,
+    pub semantic: Box<SemanticFn>,
+}
+
+impl LineageContext {
+    /// A context with no embeddings endpoint.
+    pub fn new(book: Book) -> LineageContext {
+        LineageContext { book: Mutex::new(book), semantic: Box::new(|_, _| Semantic::Unconfigured) }
+    }
+}
+
+impl std::fmt::Debug for LineageContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineageContext").field("book", &self.book).finish_non_exhaustive()
+    }
+}
+
+/// A record waiting for its parent.
+#[derive(Debug)]
+pub(super) struct Waiting {
+    line: u64,
+    text: String,
+    record: LineageRecord,
+}
+
+/// The records of one file waiting for a parent, by the parent they wait for.
+pub(super) type WaitingRoom = HashMap<Uuid, Vec<Waiting>>;
+
+/// The graph node that keeps a rejected record: `reject:<sha256 of code and text>`.
+pub fn reject_node(file: &str, line: u64, e: &RecordError, text: &str) -> Node {
+    let digest = Sha256::digest(format!("{}\n{text}", e.code.as_str()).as_bytes());
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    let mut shown = text.to_owned();
+    if shown.len() > 2_000 {
+        let mut cut = 2_000;
+        while !shown.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        shown.truncate(cut);
+    }
+    Node::new(Label::LineageReject, format!("reject:{hex}"))
+        .with("code", e.code.as_str())
+        .with("reason", e.reason.as_str())
+        .with("file", file)
+        .with("line", line)
+        .with("text", shown)
+}
+
+impl FileIngest<'_> {
+    /// Reads one lineage line.
+    pub(super) fn add_lineage(&mut self, line: u64, text: &str) {
+        match parse_record(text) {
+            Ok(record) => self.try_lineage(Waiting { line, text: text.to_owned(), record }),
+            Err(e) => self.reject_lineage(line, &e, text.to_owned()),
+        }
+    }
+
+    fn try_lineage(&mut self, first: Waiting) {
+        let Some(ctx) = self.lineage.clone() else {
+            self.reject(first.line, "lineage records need a lineage context".into(), first.text);
+            return;
+        };
+        let mut queue = vec![first];
+        while let Some(w) = queue.pop() {
+            let result = {
+                let mut book = ctx.book.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                apply(&mut book, &w.record, &mut |a, b| (ctx.semantic)(a, b))
+            };
+            match result {
+                Ok(Applied::Done(delta, added)) => {
+                    self.report.events += 1;
+                    self.chunk.events += 1;
+                    self.chunk.delta.extend(delta);
+                    if let Some(children) = added.and_then(|id| self.waiting.remove(&id)) {
+                        // In file order, so that a later sibling cannot take an earlier one's place.
+                        queue.extend(children.into_iter().rev());
+                    }
+                }
+                Ok(Applied::Waiting(parent)) => self.waiting.entry(parent).or_default().push(w),
+                Err(e) => self.reject_lineage(w.line, &e, w.text),
+            }
+        }
+    }
+
+    /// At the end of the file: what still waits for a parent is rejected.
+    pub(super) fn finish_lineage(&mut self) {
+        let mut left: Vec<(Uuid, Waiting)> =
+            self.waiting.drain().flat_map(|(p, ws)| ws.into_iter().map(move |w| (p, w))).collect();
+        left.sort_by_key(|(_, w)| w.line);
+        for (parent, w) in left {
+            let e = crate::lineage::records::relationship(format!(
+                "parent prompt {parent} is neither in the graph nor in the file"
+            ));
+            self.reject_lineage(w.line, &e, w.text);
+        }
+    }
+
+    fn reject_lineage(&mut self, line: u64, e: &RecordError, text: String) {
+        let file = self.path.display().to_string();
+        self.chunk.delta.add_node(reject_node(&file, line, e, &text));
+        self.reject(line, e.to_string(), text);
+    }
+}
