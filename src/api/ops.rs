@@ -19,6 +19,7 @@ use super::requests::*;
 use super::ErrorCode;
 use crate::a2ap::Trail;
 use crate::diff::GraphDiff;
+use crate::lineage::views::{Comparison, LineageGraph, LineageSummary};
 use crate::error::{Error, Result};
 use crate::facade::IngestReport;
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
@@ -221,6 +222,15 @@ operations! {
     diff(DiffRequest) -> GraphDiff = Get "/diff" Query Both [Usage, NotFound];
     /// The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD).
     export_prov(ExportRequest) -> ExportedDocument = Get "/graphs/{graph}/export" Query Both [Usage, NotFound];
+    /// The prompt lineages of a graph (seed 002): each with its root, size, heads and time span.
+    lineages(GraphRequest) -> Vec<LineageSummary> = Get "/graphs/{graph}/lineages" Query Both [Usage, NotFound];
+    /// The whole lineage of a prompt (`id`: a UUID or `prompt:<uuid>`): prompts with their
+    /// text, and the evolutions among them.
+    lineage(NodeRequest) -> LineageGraph = Get "/graphs/{graph}/lineage" Query Both [Usage, NotFound];
+    /// Two prompts compared: Jaccard, edit ratio, semantic part, confidence, the suggested
+    /// evolution type and a word diff.
+    lineage_compare(LineageCompareRequest) -> Comparison = Get "/graphs/{graph}/lineage/compare" Query Both
+        [Usage, NotFound];
     /// Read-only Cypher.
     query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query];
     /// A statement's evidence and verification trail.

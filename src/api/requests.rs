@@ -26,6 +26,14 @@ pub struct NodeRequest {
     pub id: String,
 }
 
+/// Two prompts of a graph's lineages, by id (a UUID or `prompt:<uuid>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct LineageCompareRequest {
+    pub graph: String,
+    pub a: String,
+    pub b: String,
+}
+
 /// A drawable view: the whole graph, or the neighbourhood of `root`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(optional_fields)]

@@ -77,6 +77,12 @@ pub fn contract_ts() -> String {
     d.add::<StreamMessage>();
     d.add::<SourceText>();
     d.add::<ExportedDocument>();
+    d.add::<crate::lineage::views::PromptView>();
+    d.add::<crate::lineage::views::EvolutionView>();
+    d.add::<crate::lineage::views::LineageGraph>();
+    d.add::<crate::lineage::views::LineageSummary>();
+    d.add::<crate::lineage::views::DiffOp>();
+    d.add::<crate::lineage::views::Comparison>();
     d.add::<SearchHit>();
     d.add::<JobKind>();
     d.add::<JobState>();

@@ -174,6 +174,18 @@ impl Handlers for Call<'_> {
         })
     }
 
+    async fn lineages(&self, req: GraphRequest) -> Result<Vec<crate::lineage::views::LineageSummary>> {
+        self.provex.lineages(&req.graph).await
+    }
+
+    async fn lineage(&self, req: NodeRequest) -> Result<crate::lineage::views::LineageGraph> {
+        self.provex.lineage_graph(&req.graph, &req.id).await
+    }
+
+    async fn lineage_compare(&self, req: LineageCompareRequest) -> Result<crate::lineage::views::Comparison> {
+        self.provex.lineage_compare(&req.graph, &req.a, &req.b, true, true).await
+    }
+
     async fn query(&self, req: QueryRequest) -> Result<Table> {
         self.provex.query(&req.graph, &req.cypher).await
     }

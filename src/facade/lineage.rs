@@ -259,6 +259,34 @@ impl Provex {
         Ok(LineageGraph { focus: focus.id, lineage_id: focus.lineage_id, prompts, evolutions })
     }
 
+    /// The lineages of a graph, most recently changed first.
+    pub async fn lineages(&self, graph: &str) -> Result<Vec<crate::lineage::views::LineageSummary>> {
+        if !self.store.graphs_list().await?.iter().any(|g| g == graph) {
+            return Err(Error::NotFound { what: "graph", name: graph.to_owned() });
+        }
+        let q = "MATCH (p:Prompt) WHERE p.lineage_id IS NOT NULL RETURN p.lineage_id, count(p), \
+                 count(CASE WHEN p.is_head = true THEN 1 END), min(p.timestamp), max(p.timestamp), \
+                 collect(CASE WHEN p.is_root THEN p.id ELSE null END), \
+                 collect(CASE WHEN p.is_root THEN p.content ELSE null END) ORDER BY max(p.timestamp) DESC LIMIT 1000";
+        let rows = self.store.compact_ro(graph, q).await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let first = |v: &Value| v.as_array().and_then(|a| a.iter().find_map(s));
+                let title: String = r.get(6).and_then(first).unwrap_or_default().split_whitespace().take(12).collect::<Vec<_>>().join(" ");
+                Some(crate::lineage::views::LineageSummary {
+                    lineage_id: s(r.first()?)?,
+                    root: r.get(5).and_then(first),
+                    title,
+                    prompts: r.get(1)?.as_u64()?,
+                    heads: r.get(2).and_then(Value::as_u64).unwrap_or(0),
+                    first: r.get(3).and_then(s).unwrap_or_default(),
+                    last: r.get(4).and_then(s).unwrap_or_default(),
+                })
+            })
+            .collect())
+    }
+
     /// Rejected lineage records kept in the graph, by code (of one file's records, or all).
     pub async fn lineage_rejects(&self, graph: &str) -> Result<BTreeMap<String, u64>> {
         let rows = self.store.compact_ro(graph, "MATCH (r:LineageReject) RETURN r.code, count(r)").await?;

@@ -60,6 +60,20 @@ pub struct LineageGraph {
     pub evolutions: Vec<EvolutionView>,
 }
 
+/// One lineage of a graph, as the explorer lists them.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct LineageSummary {
+    pub lineage_id: String,
+    /// The root prompt's id (none while the root has not arrived).
+    pub root: Option<String>,
+    /// The root prompt's first words.
+    pub title: String,
+    pub prompts: u64,
+    pub heads: u64,
+    pub first: String,
+    pub last: String,
+}
+
 /// `lineage inspect`: a prompt, its history back to the root (oldest first), its children.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Inspection {

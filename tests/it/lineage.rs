@@ -384,5 +384,11 @@ async fn inspect_retrieve_replay_and_similar_read_the_lineage() {
     assert_eq!(hits[0].id, uid("reverted").to_string());
     assert!((hits[0].confidence - 1.0).abs() < 1e-12);
     assert!(provex.lineage_inspect(&graph, "not-a-uuid").await.is_err());
+    let all = provex.lineages(&graph).await.unwrap();
+    assert_eq!(all.len(), 2, "{all:?}");
+    let main = all.iter().find(|l| l.prompts == 10).expect("the week's lineage");
+    assert_eq!(main.root.as_deref(), Some(uid("v1").to_string().as_str()));
+    assert_eq!((main.heads, main.first.as_str()), (1, "2026-11-02T09:12:00+00:00"));
+    assert!(main.title.starts_with("You are the clerk's assistant."), "{}", main.title);
     provex.delete_graph(&graph).await.unwrap();
 }

@@ -111,6 +111,9 @@ class FakeTransport implements Transport {
   tidy = vi.fn(async () => null);
   cluster_edges = vi.fn(async () => []);
   export_prov = vi.fn(async (r: { graph: string, format: string }) => ({ format: r.format, media_type: "application/json", file_name: `provex-${r.graph}.json`, text: "{}" }));
+  lineages = vi.fn(async () => []);
+  lineage = vi.fn();
+  lineage_compare = vi.fn();
   ingest_files = vi.fn();
   get_settings = vi.fn();
   save_settings = vi.fn();

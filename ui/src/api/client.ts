@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { ClusterEdgesRequest, DemoRequest, DiffRequest, ErrorCode, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -32,6 +32,9 @@ export interface Requests {
   path: PathRequest;
   diff: DiffRequest;
   export_prov: ExportRequest;
+  lineages: GraphRequest;
+  lineage: NodeRequest;
+  lineage_compare: LineageCompareRequest;
   query: QueryRequest;
   trail: StatementRequest;
   source: NodeRequest;
@@ -61,6 +64,9 @@ export interface Responses {
   path: PathResult | null;
   diff: GraphDiff;
   export_prov: ExportedDocument;
+  lineages: Array<LineageSummary>;
+  lineage: LineageGraph;
+  lineage_compare: Comparison;
   query: Table;
   trail: Trail;
   source: SourceText;
@@ -92,6 +98,9 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   path: { method: "GET", path: "/graphs/{graph}/path", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   diff: { method: "GET", path: "/diff", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   export_prov: { method: "GET", path: "/graphs/{graph}/export", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  lineages: { method: "GET", path: "/graphs/{graph}/lineages", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  lineage: { method: "GET", path: "/graphs/{graph}/lineage", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  lineage_compare: { method: "GET", path: "/graphs/{graph}/lineage/compare", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query"] },
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -223,6 +232,27 @@ export class Client {
   /** The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD). */
   exportProv(req: ExportRequest): Promise<ExportedDocument> {
     return this.transport.call("export_prov", req);
+  }
+
+  /** The prompt lineages of a graph (seed 002): each with its root, size, heads and time span. */
+  lineages(req: GraphRequest): Promise<Array<LineageSummary>> {
+    return this.transport.call("lineages", req);
+  }
+
+  /**
+   * The whole lineage of a prompt (`id`: a UUID or `prompt:<uuid>`): prompts with their
+   * text, and the evolutions among them.
+   */
+  lineage(req: NodeRequest): Promise<LineageGraph> {
+    return this.transport.call("lineage", req);
+  }
+
+  /**
+   * Two prompts compared: Jaccard, edit ratio, semantic part, confidence, the suggested
+   * evolution type and a word diff.
+   */
+  lineageCompare(req: LineageCompareRequest): Promise<Comparison> {
+    return this.transport.call("lineage_compare", req);
   }
 
   /** Read-only Cypher. */

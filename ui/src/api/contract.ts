@@ -91,6 +91,54 @@ export type ExportedDocument = { format: string, media_type: string,
  */
 file_name: string, text: string, };
 
+export type PromptView = { id: string, lineage_id: string, version: string, timestamp: string, chain_position: number, is_root: boolean, is_head: boolean, branch?: string, model?: string, 
+/**
+ * Left out unless asked for (`--include-content`); always there for inspect and replay.
+ */
+content?: string, };
+
+export type EvolutionView = { child: string, parent: string, evolution_type: string, 
+/**
+ * The relationship type stored (`WAS_REFINED_FROM`, …).
+ */
+relation: string, 
+/**
+ * False for the extra parents of a merge (`properties.merged_from`).
+ */
+primary: boolean, confidence: number | null, similarity_score: number | null, reason?: string, created_at?: string, };
+
+export type LineageGraph = { 
+/**
+ * The prompt asked about.
+ */
+focus: string, lineage_id: string, prompts: Array<PromptView>, evolutions: Array<EvolutionView>, };
+
+export type LineageSummary = { lineage_id: string, 
+/**
+ * The root prompt's id (none while the root has not arrived).
+ */
+root: string | null, 
+/**
+ * The root prompt's first words.
+ */
+title: string, prompts: number, heads: number, first: string, last: string, };
+
+export type DiffOp = { op: string, text: string, };
+
+export type Comparison = { a: string, b: string, jaccard: number, edit_ratio: number, semantic: number | null, confidence: number, 
+/**
+ * Why the semantic part is absent, when it is.
+ */
+note?: string, 
+/**
+ * The evolution type the rule proposes (`--suggest-type`), with the rule.
+ */
+suggested_type?: string, suggestion_rule?: string, 
+/**
+ * The word-level diff from A to B (`--detailed`).
+ */
+diff?: Array<DiffOp>, };
+
 export type SearchHit = { id: string, label: string, field: string, snippet: string, };
 
 export type JobKind = "ingest" | "follow" | "demo";
@@ -278,6 +326,8 @@ export type PathRequest = { graph: string, from: string, to: string, };
 export type DiffRequest = { a: string, b: string, };
 
 export type ExportRequest = { graph: string, format: string, };
+
+export type LineageCompareRequest = { graph: string, a: string, b: string, };
 
 export type QueryRequest = { graph: string, cypher: string, };
 
