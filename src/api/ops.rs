@@ -19,9 +19,9 @@ use super::requests::*;
 use super::ErrorCode;
 use crate::a2ap::Trail;
 use crate::diff::GraphDiff;
-use crate::lineage::views::{Comparison, LineageGraph, LineageSummary};
 use crate::error::{Error, Result};
 use crate::facade::IngestReport;
+use crate::lineage::views::{Comparison, LineageGraph, LineageSummary};
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
 
 /// The HTTP method of an operation.

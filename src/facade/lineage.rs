@@ -273,7 +273,14 @@ impl Provex {
             .iter()
             .filter_map(|r| {
                 let first = |v: &Value| v.as_array().and_then(|a| a.iter().find_map(s));
-                let title: String = r.get(6).and_then(first).unwrap_or_default().split_whitespace().take(12).collect::<Vec<_>>().join(" ");
+                let title: String = r
+                    .get(6)
+                    .and_then(first)
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 Some(crate::lineage::views::LineageSummary {
                     lineage_id: s(r.first()?)?,
                     root: r.get(5).and_then(first),

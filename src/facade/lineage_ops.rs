@@ -33,21 +33,59 @@ pub fn suggest_type(b: &Breakdown) -> &'static str {
     }
 }
 
-/// A word-level diff from `a` to `b` (words and the whitespace between them).
+/// A word-level diff from `a` to `b`: runs of removed and added words (the spaces between
+/// changed words kept inside the runs, so a rewritten phrase reads as one removal and one
+/// addition), between runs of equal text.
 pub fn word_diff(a: &str, b: &str) -> Vec<DiffOp> {
-    let diff = similar::TextDiff::from_words(a, b);
-    let mut out: Vec<DiffOp> = Vec::new();
-    for change in diff.iter_all_changes() {
-        let op = match change.tag() {
-            similar::ChangeTag::Equal => "equal",
-            similar::ChangeTag::Delete => "delete",
-            similar::ChangeTag::Insert => "insert",
-        };
+    fn push(out: &mut Vec<DiffOp>, op: &str, text: &str) {
+        if text.is_empty() {
+            return;
+        }
         match out.last_mut() {
-            Some(last) if last.op == op => last.text.push_str(change.value()),
-            _ => out.push(DiffOp { op: op.to_owned(), text: change.value().to_owned() }),
+            Some(last) if last.op == op => last.text.push_str(text),
+            _ => out.push(DiffOp { op: op.to_owned(), text: text.to_owned() }),
         }
     }
+    let diff = similar::TextDiff::from_words(a, b);
+    let mut out: Vec<DiffOp> = Vec::new();
+    let (mut del, mut ins, mut gap) = (String::new(), String::new(), String::new());
+    for change in diff.iter_all_changes() {
+        let v = change.value();
+        match change.tag() {
+            similar::ChangeTag::Equal if v.trim().is_empty() && !(del.is_empty() && ins.is_empty()) => {
+                gap.push_str(v)
+            }
+            similar::ChangeTag::Equal => {
+                push(&mut out, "delete", &std::mem::take(&mut del));
+                push(&mut out, "insert", &std::mem::take(&mut ins));
+                push(&mut out, "equal", &std::mem::take(&mut gap));
+                push(&mut out, "equal", v);
+            }
+            tag => {
+                let (mine, other) = if tag == similar::ChangeTag::Delete {
+                    (&mut del, &mut ins)
+                } else {
+                    (&mut ins, &mut del)
+                };
+                if !gap.is_empty() {
+                    if !mine.is_empty() {
+                        mine.push_str(&gap);
+                    }
+                    if !other.is_empty() {
+                        other.push_str(&gap);
+                    }
+                    if mine.is_empty() && other.is_empty() {
+                        push(&mut out, "equal", &gap);
+                    }
+                    gap.clear();
+                }
+                mine.push_str(v);
+            }
+        }
+    }
+    push(&mut out, "delete", &del);
+    push(&mut out, "insert", &ins);
+    push(&mut out, "equal", &gap);
     out
 }
 
@@ -256,5 +294,33 @@ impl Provex {
         let uuid = parse_prompt_id(id)?;
         let idx = self.similar_index(graph).await?;
         Ok(idx.query(p.content.as_deref().unwrap_or(""), Some(uuid), threshold, limit))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The diff gives both texts back: A from equal + delete runs, B from equal + insert.
+    #[test]
+    fn a_word_diff_rebuilds_both_texts() {
+        for (a, b) in [
+            (
+                "Keep it under 300 words. Cover every item.",
+                "Keep it under 200 words, as bullets. Cover every item.",
+            ),
+            ("", "new text"),
+            ("old text", ""),
+            ("a b c", "x y z"),
+        ] {
+            let d = word_diff(a, b);
+            let side =
+                |skip: &str| d.iter().filter(|o| o.op != skip).map(|o| o.text.as_str()).collect::<String>();
+            assert_eq!(side("insert"), a);
+            assert_eq!(side("delete"), b);
+        }
+        let d = word_diff("under 300 words today", "under 200 pages today");
+        assert_eq!(d.iter().filter(|o| o.op == "delete").count(), 1, "one run: {d:?}");
+        assert_eq!(d.iter().find(|o| o.op == "delete").unwrap().text, "300 words");
     }
 }

@@ -102,6 +102,13 @@ impl Book {
                     k.lineage, p.lineage
                 )));
             }
+            if k.timestamp != p.timestamp {
+                return Err(invalid(format!(
+                    "prompt {id} is already recorded at {}, not {}: a prompt's time does not change",
+                    k.timestamp.to_rfc3339(),
+                    p.timestamp.to_rfc3339()
+                )));
+            }
         }
         if p.root {
             if let Some(root) = self.roots.get(&p.lineage) {

@@ -53,3 +53,8 @@ fn resp_reply_inputs() {
 fn prov_json_inputs() {
     replay("prov_json", checks::prov_json);
 }
+
+#[test]
+fn lineage_inputs() {
+    replay("lineage", checks::lineage);
+}

@@ -199,7 +199,7 @@ async fn bad_records_are_rejected_with_the_seed_codes_and_the_rest_lands() {
     lines.push(edited(&good, "v2", |v| {
         v["lineage_node"]["id"] = uid("v1").to_string().into();
         v["lineage_node"]["is_root"] = false.into();
-        v["lineage_node"]["timestamp"] = "2026-11-09T00:00:00Z".into();
+        v["lineage_node"]["timestamp"] = "2026-11-02T09:12:00Z".into();
         v["evolution_edge"]["to"] = uid("v1").to_string().into();
         v["evolution_edge"]["from"] = uid("v3").to_string().into();
     }));
@@ -391,4 +391,106 @@ async fn inspect_retrieve_replay_and_similar_read_the_lineage() {
     assert_eq!((main.heads, main.first.as_str()), (1, "2026-11-02T09:12:00+00:00"));
     assert!(main.title.starts_with("You are the clerk's assistant."), "{}", main.title);
     provex.delete_graph(&graph).await.unwrap();
+}
+
+/// Seed 002's CLI contract end to end: every command and output format, and errors in
+/// `--format json` carrying the seed's codes.
+#[test]
+fn the_lineage_commands_answer_in_every_format() {
+    use assert_cmd::Command;
+    let graph = format!("t_lineage_cli_{}", std::process::id());
+    let dir = tempfile::tempdir().unwrap();
+    let cli = || {
+        let mut c = Command::cargo_bin("provex").unwrap();
+        c.arg("--falkordb").arg(common::url()).env_remove("PROVEX_EMBEDDINGS_URL");
+        c
+    };
+    let run = |args: &[&str]| {
+        let out = cli().args(args).args(["--graph", &graph]).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let ex = example();
+    let (code, out, err) =
+        run(&["ingest", ex.to_str().unwrap(), "--rejects", dir.path().join("r").to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (v1, merged, reverted) =
+        (uid("v1").to_string(), format!("prompt:{}", uid("merged")), uid("reverted").to_string());
+
+    let (code, out, _) = run(&["lineage", "inspect", &reverted, "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["history"].as_array().unwrap().len(), 7);
+    assert_eq!(v["history"][6]["evolution"]["evolution_type"], "reverts");
+    for format in ["text", "yaml", "table"] {
+        let (code, out, _) = run(&["lineage", "inspect", &reverted, "--format", format]);
+        assert_eq!(code, Some(0));
+        assert!(out.contains("2.0.2"), "{format}: {out}");
+    }
+
+    let file = dir.path().join("sub.yaml");
+    let (code, _, err) = run(&[
+        "lineage",
+        "retrieve",
+        &merged,
+        "--ancestor-depth",
+        "1",
+        "--descendant-depth",
+        "1",
+        "--include-content",
+        "--output",
+        file.to_str().unwrap(),
+        "--format",
+        "yaml",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let y: serde_json::Value = serde_norway::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(y["prompts"].as_array().unwrap().len(), 4);
+    assert!(y["prompts"][0]["content"].is_string());
+
+    let (code, out, _) = run(&["lineage", "replay", &v1, "--verbose", "--show-confidence-computation"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("step 10:") && out.contains("recomputed: jaccard") && out.contains("renormalised"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["lineage", "replay", &v1, "--format", "json"]);
+    let steps: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(steps.as_array().unwrap().len(), 10);
+
+    let (_, out, _) = run(&["lineage", "stats", "--format", "json"]);
+    let st: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (st["prompts"].as_u64(), st["lineages"].as_u64(), st["heads"].as_u64()),
+        (Some(11), Some(2), Some(2))
+    );
+    assert_eq!(st["by_evolution_type"]["refines"], 4);
+    let (_, out, _) = run(&["lineage", "stats", &v1]);
+    assert!(out.contains("10 prompts in 1 lineage") && out.contains("branches: experiment/bullets"), "{out}");
+
+    let (_, out, _) =
+        run(&["lineage", "compare", &v1, &merged, "--suggest-type", "--detailed", "--format", "json"]);
+    let c: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for field in ["jaccard", "edit_ratio", "confidence", "suggested_type", "diff"] {
+        assert!(!c[field].is_null(), "{field}: {c}");
+    }
+    assert!(c["semantic"].is_null() && c.get("semantic").is_some(), "semantic is null without an endpoint");
+    let (_, out, _) = run(&["lineage", "compare", &v1, &merged, "--detailed"]);
+    assert!(out.contains("{+") && out.contains("unavailable"), "{out}");
+
+    let (_, out, _) =
+        run(&["lineage", "similar", &merged, "--threshold", "0.9", "--limit", "1", "--format", "json"]);
+    let hits: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(hits[0]["id"], reverted);
+
+    // Errors carry the seed's codes in JSON.
+    let (code, out, _) = run(&["lineage", "inspect", "nope", "--format", "json"]);
+    assert_eq!(code, Some(2));
+    let e: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["error"]["code"], "VALIDATION_ERROR", "{e}");
+    let (_, out, _) = run(&["lineage", "similar", &v1, "--threshold", "1.5", "--format", "json"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap()["error"]["code"], "VALIDATION_ERROR");
 }

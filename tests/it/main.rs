@@ -19,6 +19,7 @@ mod live;
 mod modules;
 mod paths;
 mod props_canonical;
+mod props_lineage;
 mod props_parsers;
 mod props_prov;
 mod props_resp;

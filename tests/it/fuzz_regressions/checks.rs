@@ -102,3 +102,72 @@ pub fn prov_json(data: &[u8]) {
         let _ = f.write(&Document::from_delta("g", &imported.delta));
     }
 }
+
+/// The lineage reader (`lineage::parse_record` then `lineage::apply` against a book, as an
+/// ingest does): no panic; a rejected record has the seed's code and a reason; what is kept
+/// keeps the graph constraints (one root per lineage, parents earlier than children, no
+/// cycle, every edge between prompts the delta holds); and reading the same lines again
+/// accepts the same records and adds no evolution.
+pub fn lineage(data: &[u8]) {
+    use provex::lineage::{apply, parse_record, Applied, Book, Semantic};
+    use provex::model::GraphDelta;
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let mut book = Book::new();
+    let mut delta = GraphDelta::default();
+    let mut outcome = |book: &mut Book, delta: &mut GraphDelta| -> Vec<Option<&'static str>> {
+        let mut codes = Vec::new();
+        for line in text.lines() {
+            let code = match parse_record(line) {
+                Err(e) => Some(e.code.as_str()),
+                Ok(r) => match apply(book, &r, &mut |_, _| Semantic::Unconfigured) {
+                    Ok(Applied::Done(d, _)) => {
+                        delta.extend(d);
+                        None
+                    }
+                    Ok(Applied::Waiting(_)) => Some("waiting"),
+                    Err(e) => Some(e.code.as_str()),
+                },
+            };
+            if let Some(c) = code {
+                assert!(["VALIDATION_ERROR", "INVALID_LINEAGE_RELATIONSHIP", "waiting"].contains(&c), "{c}");
+            }
+            codes.push(code);
+        }
+        codes
+    };
+    let first = outcome(&mut book, &mut delta);
+    let edges = delta.edge_count();
+    let mut roots: std::collections::HashMap<String, String> = Default::default();
+    for n in delta.nodes() {
+        if n.props.get("is_root").and_then(|v| v.to_json().as_bool()) == Some(true) {
+            let lineage = n.props.get("lineage_id").and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+            if let Some(other) = roots.insert(lineage.clone(), n.name.clone()) {
+                assert_eq!(other, n.name, "two roots in lineage {lineage}");
+            }
+        }
+    }
+    for e in delta.edges() {
+        let (c, p) = (delta.node(&e.source), delta.node(&e.target));
+        assert!(c.is_some() && p.is_some(), "an edge to a node the delta lacks: {e:?}");
+        let ts = |n: Option<&provex::model::Node>| {
+            n.and_then(|n| n.props.get("timestamp")).and_then(|v| v.as_str()).map(str::to_owned)
+        };
+        if e.target.label == provex::model::Label::Prompt {
+            let (tc, tp) = (ts(c), ts(p));
+            // RFC 3339 in UTC with four-digit years orders as text.
+            let plain = |t: &str| t.len() == 25 && t.as_bytes()[..4].iter().all(u8::is_ascii_digit);
+            if let (Some(tc), Some(tp)) = (tc, tp) {
+                if plain(&tc) && plain(&tp) {
+                    assert!(tc > tp, "child {tc} not after parent {tp}");
+                }
+            }
+        }
+    }
+    let again = outcome(&mut book, &mut delta);
+    for (a, b) in first.iter().zip(&again) {
+        if a.is_none() {
+            assert_eq!(*b, None, "a record accepted once is refused the second time");
+        }
+    }
+    assert_eq!(delta.edge_count(), edges, "reading the same lines again added evolutions");
+}
