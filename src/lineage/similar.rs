@@ -71,11 +71,17 @@ impl SimilarIndex {
     pub fn query(&self, text: &str, exclude: Option<Uuid>, threshold: f64, limit: usize) -> Vec<SimilarHit> {
         let q = tokens(text);
         let qn = q.len() as f64;
-        let mut shared: HashMap<u32, u32> = HashMap::new();
+        // Shared tokens per prompt: a counter per prompt, and the prompts touched.
+        let mut counts = vec![0u32; self.ids.len()];
+        let mut touched: Vec<u32> = Vec::new();
         for t in &q {
             if let Some(&at) = self.vocab.get(t) {
                 for &d in &self.postings[at as usize] {
-                    *shared.entry(d).or_default() += 1;
+                    let c = &mut counts[d as usize];
+                    if *c == 0 {
+                        touched.push(d);
+                    }
+                    *c += 1;
                 }
             }
         }
@@ -88,7 +94,7 @@ impl SimilarIndex {
             }
         };
         let mut order: Vec<(f64, usize)> =
-            shared.iter().map(|(&d, &n)| (jac(d as usize, f64::from(n)), d as usize)).collect();
+            touched.iter().map(|&d| (jac(d as usize, f64::from(counts[d as usize])), d as usize)).collect();
         order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let bound = |j: f64| (W_JACCARD * j + W_EDIT) / (W_JACCARD + W_EDIT);
         let mut best: Vec<SimilarHit> = Vec::new();
@@ -119,7 +125,7 @@ impl SimilarIndex {
         // enter when the bar is that low.
         if bound(if q.is_empty() { 1.0 } else { 0.0 }) >= floor(&best) {
             for d in 0..self.ids.len() {
-                if shared.contains_key(&(d as u32)) || Some(self.ids[d]) == exclude {
+                if counts[d] > 0 || Some(self.ids[d]) == exclude {
                     continue;
                 }
                 let j = if q.is_empty() && self.sizes[d] == 0 { 1.0 } else { 0.0 };
