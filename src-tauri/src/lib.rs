@@ -70,6 +70,9 @@ fn open_facade(app: &tauri::AppHandle) -> tauri::Result<()> {
         let opened = tauri::async_runtime::block_on(async {
             let opts = connect_options(&settings, &data_dir)?;
             let p = Arc::new(Provex::open(opts).await?);
+            if let Some(e) = settings.embeddings() {
+                p.set_embeddings(Some(e));
+            }
             tracing::info!("Provex uses {}", p.url());
             match ops::first_run(&p, FIRST_RUN_WAIT).await {
                 Ok(Some(job)) => tracing::info!("first start: council demo {:?}", job.state),

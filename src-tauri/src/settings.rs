@@ -17,6 +17,10 @@ pub struct Settings {
     pub password: Option<String>,
     /// Connect over TLS (`rediss://`).
     pub tls: bool,
+    /// The embeddings endpoint of lineage confidences (seed 002), its model and key.
+    pub embeddings_url: Option<String>,
+    pub embeddings_model: Option<String>,
+    pub embeddings_key: Option<String>,
 }
 
 pub const SETTINGS_FILE: &str = "settings.json";
@@ -73,6 +77,9 @@ impl Settings {
             user: self.user.clone(),
             has_password: self.password.as_deref().is_some_and(|p| !p.is_empty()),
             tls: self.tls,
+            embeddings_url: self.embeddings_url.clone(),
+            embeddings_model: self.embeddings_model.clone(),
+            has_embeddings_key: self.embeddings_key.as_deref().is_some_and(|k| !k.is_empty()),
             file: config_dir.join(SETTINGS_FILE).display().to_string(),
         }
     }
@@ -87,6 +94,23 @@ impl Settings {
             Some(p) => self.password = Some(p),
         }
         self.tls = u.tls;
+        self.embeddings_url = non_empty(u.embeddings_url);
+        self.embeddings_model = non_empty(u.embeddings_model);
+        match u.embeddings_key {
+            None => {}
+            Some(k) if k.is_empty() => self.embeddings_key = None,
+            Some(k) => self.embeddings_key = Some(k),
+        }
+    }
+
+    /// The embeddings endpoint the settings name, if any (else the environment's is used).
+    pub fn embeddings(&self) -> Option<provex::lineage::embeddings::EmbeddingsConfig> {
+        let url = self.embeddings_url.clone()?;
+        Some(provex::lineage::embeddings::EmbeddingsConfig {
+            url,
+            model: self.embeddings_model.clone().unwrap_or_else(|| "text-embedding-3-small".into()),
+            key: self.embeddings_key.clone(),
+        })
     }
 
     /// The URL of the shared server, or `None` for the private one. Built and edited with
@@ -176,6 +200,7 @@ mod tests {
             user: user.map(Into::into),
             password: password.map(Into::into),
             tls,
+            ..Default::default()
         }
     }
 
@@ -243,6 +268,7 @@ mod tests {
             user: Some("".into()),
             password: Some("pw".into()),
             tls: true,
+            ..Default::default()
         });
         st.save(dir.path()).unwrap();
         let loaded = Settings::load(dir.path());
@@ -260,10 +286,31 @@ mod tests {
         }
         // No password in an update keeps it; an empty one clears it.
         let mut st2 = loaded.clone();
-        st2.update(SettingsUpdate { url: None, user: None, password: None, tls: false });
+        st2.update(SettingsUpdate {
+            url: None,
+            user: None,
+            password: None,
+            tls: false,
+            ..Default::default()
+        });
         assert_eq!(st2.password.as_deref(), Some("pw"));
         st2.update(SettingsUpdate { password: Some(String::new()), ..Default::default() });
         assert_eq!(st2.password, None);
+        // The embeddings endpoint, its key kept like the password.
+        assert_eq!(st2.embeddings(), None);
+        st2.update(SettingsUpdate {
+            embeddings_url: Some(" http://127.0.0.1:9/v1 ".into()),
+            embeddings_key: Some("k".into()),
+            ..Default::default()
+        });
+        let e = st2.embeddings().unwrap();
+        assert_eq!(
+            (e.url.as_str(), e.model.as_str(), e.key.as_deref()),
+            ("http://127.0.0.1:9/v1", "text-embedding-3-small", Some("k"))
+        );
+        assert!(st2.view(dir.path()).has_embeddings_key);
+        st2.update(SettingsUpdate { embeddings_url: Some("http://h".into()), ..Default::default() });
+        assert_eq!(st2.embeddings_key.as_deref(), Some("k"), "absent keeps the key");
     }
 
     #[test]

@@ -286,6 +286,16 @@ pub struct SettingsView {
     pub user: Option<String>,
     pub has_password: bool,
     pub tls: bool,
+    /// An OpenAI-compatible embeddings endpoint for the semantic part of lineage
+    /// confidences (else `PROVEX_EMBEDDINGS_URL`; none: the renormalised formula).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embeddings_url: Option<String>,
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embeddings_model: Option<String>,
+    #[serde(default)]
+    pub has_embeddings_key: bool,
     /// Where they are stored.
     pub file: String,
 }
@@ -303,6 +313,13 @@ pub struct SettingsUpdate {
     pub password: Option<String>,
     #[serde(default)]
     pub tls: bool,
+    #[serde(default)]
+    pub embeddings_url: Option<String>,
+    #[serde(default)]
+    pub embeddings_model: Option<String>,
+    /// Absent keeps the stored key, `""` clears it.
+    #[serde(default)]
+    pub embeddings_key: Option<String>,
 }
 
 /// A menu item the desktop shell asks the page to carry out (event `provex://menu`).

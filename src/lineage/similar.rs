@@ -124,8 +124,8 @@ impl SimilarIndex {
         // Prompts sharing no token have Jaccard 0 (1 when both have none): they can only
         // enter when the bar is that low.
         if bound(if q.is_empty() { 1.0 } else { 0.0 }) >= floor(&best) {
-            for d in 0..self.ids.len() {
-                if counts[d] > 0 || Some(self.ids[d]) == exclude {
+            for (d, shared) in counts.iter().enumerate() {
+                if *shared > 0 || Some(self.ids[d]) == exclude {
                     continue;
                 }
                 let j = if q.is_empty() && self.sizes[d] == 0 { 1.0 } else { 0.0 };

@@ -114,7 +114,7 @@ pub fn lineage(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let mut book = Book::new();
     let mut delta = GraphDelta::default();
-    let mut outcome = |book: &mut Book, delta: &mut GraphDelta| -> Vec<Option<&'static str>> {
+    let outcome = |book: &mut Book, delta: &mut GraphDelta| -> Vec<Option<&'static str>> {
         let mut codes = Vec::new();
         for line in text.lines() {
             let code = match parse_record(line) {

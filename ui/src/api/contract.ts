@@ -249,11 +249,20 @@ export type SettingsView = {
  */
 url: string | null, user: string | null, has_password: boolean, tls: boolean, 
 /**
+ * An OpenAI-compatible embeddings endpoint for the semantic part of lineage
+ * confidences (else `PROVEX_EMBEDDINGS_URL`; none: the renormalised formula).
+ */
+embeddings_url?: string, embeddings_model?: string, has_embeddings_key: boolean, 
+/**
  * Where they are stored.
  */
 file: string, };
 
-export type SettingsUpdate = { url?: string, user?: string, password?: string, tls: boolean, };
+export type SettingsUpdate = { url?: string, user?: string, password?: string, tls: boolean, embeddings_url?: string, embeddings_model?: string, 
+/**
+ * Absent keeps the stored key, `""` clears it.
+ */
+embeddings_key?: string, };
 
 export type MenuAction = "export-svg" | "export-png" | "help";
 
