@@ -242,6 +242,10 @@ operations! {
     /// Saves the body in the uploads folder and ingests it.
     upload(UploadRequest) -> IngestReport = Post "/graphs/{graph}/upload" Bytes Both
         [Usage, Io, Input, PayloadTooLarge, ForbiddenPath];
+    /// Ingests a chunked NDJSON body as it arrives (an agent pushing records while it works):
+    /// every open view of the graph grows meanwhile. The body is read as fast as the database
+    /// takes it, so a faster sender is slowed down, never dropped. Answers when the body ends.
+    events(EventsRequest) -> IngestReport = Post "/graphs/{graph}/events" Bytes Both [Usage, Input, NotFound];
     /// Follows a growing file on the backend's machine, as a job.
     follow(FollowRequest) -> Job = Post "/graphs/{graph}/follow" Json Both [Usage, Io, ForbiddenPath];
     /// Runs the council demo into a graph, as a job.

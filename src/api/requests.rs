@@ -164,6 +164,17 @@ pub struct UploadRequest {
     pub format: Option<String>,
 }
 
+/// Records pushed as they are made: the body is NDJSON in any format `ingest` reads line by
+/// line, sent chunked for as long as the producer runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct EventsRequest {
+    pub graph: String,
+    /// `a2a`, `a2ap`, `lineage`, or none to detect from the lines.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
 /// Files on the backend's machine to ingest (the desktop's open dialog and drops).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(optional_fields)]

@@ -64,7 +64,7 @@ pub enum Command {
     },
     /// Ingest provenance files into a graph.
     Ingest {
-        /// Input files.
+        /// Input files; `-` reads standard input as it arrives (a pipe from a live stream).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
@@ -575,7 +575,35 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
                 });
             }
             let progress = Arc::new(Progress::new());
-            let report = provex.ingest(&graph.graph, &files, opts, cancel, progress.clone()).await;
+            let report = if files.len() == 1 && files[0] == Path::new("-") {
+                // Standard input, read as it grows (a pipe from a live stream); the rejects go
+                // to `stdin.rejected.jsonl` unless --rejects names a file.
+                let opts = IngestOptions {
+                    rejects: opts.rejects.clone().or_else(|| Some("stdin.rejected.jsonl".into())),
+                    ..opts
+                };
+                let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(16);
+                std::thread::spawn(move || {
+                    use std::io::Read as _;
+                    let mut stdin = std::io::stdin().lock();
+                    let mut buf = vec![0u8; 1 << 16];
+                    loop {
+                        match stdin.read(&mut buf) {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => {
+                                if tx.blocking_send(buf[..n].to_vec()).is_err() {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                });
+                provex
+                    .ingest_stream(&graph.graph, PathBuf::from("stdin"), rx, opts, cancel, progress.clone())
+                    .await
+            } else {
+                provex.ingest(&graph.graph, &files, opts, cancel, progress.clone()).await
+            };
             progress.finish();
             let report = report?;
             write!(out, "{}", render(&report, OutputFormat::Text)?)?;

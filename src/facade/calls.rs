@@ -220,6 +220,37 @@ impl Handlers for Call<'_> {
         self.ingest_paths(&req.graph, &[path], req.format.as_deref()).await
     }
 
+    async fn events(&self, req: EventsRequest) -> Result<IngestReport> {
+        crate::store::validate_graph_name(&req.graph)?;
+        let format = super::parse_format(req.format.as_deref())?;
+        let mut body = self.take_payload()?;
+        // Bounded: the body is read only as fast as the ingest takes it.
+        let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
+        let forward = tokio::spawn(async move {
+            while let Some(Ok(chunk)) = body.next().await {
+                if tx.send(chunk.to_vec()).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let rejects = self.provex.new_upload_path(&format!("events-{}.jsonl", req.graph))?;
+        let opts = IngestOptions {
+            format,
+            rejects: Some(rejects.with_extension("rejected.jsonl")),
+            ..Default::default()
+        };
+        let name = PathBuf::from(format!("POST /api/graphs/{}/events", req.graph));
+        // On a task of its own: a client that goes away mid-body ends the body, and every
+        // line it sent whole is still written.
+        let (provex, cancel) = (self.provex.clone(), self.cancel.clone());
+        let ingest = tokio::spawn(async move {
+            let report = provex.ingest_stream(&req.graph, name, rx, opts, cancel, Arc::new(Quiet)).await;
+            forward.abort();
+            report
+        });
+        ingest.await.map_err(|e| Error::Server(format!("events ingest: {e}")))?
+    }
+
     async fn follow(&self, req: FollowRequest) -> Result<Job> {
         self.provex.start_follow(&req.graph, PathBuf::from(req.path), req.format.as_deref())
     }

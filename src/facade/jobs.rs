@@ -67,7 +67,11 @@ pub fn parse_format(name: Option<&str>) -> Result<Format> {
         None | Some("auto") => Ok(Format::Auto),
         Some("a2a") => Ok(Format::A2a),
         Some("a2ap") => Ok(Format::A2ap),
-        Some(other) => Err(Error::Usage(format!("unknown format {other:?}: use a2a, a2ap or auto"))),
+        Some("prov-json") => Ok(Format::ProvJson),
+        Some("lineage") => Ok(Format::Lineage),
+        Some(other) => {
+            Err(Error::Usage(format!("unknown format {other:?}: use a2a, a2ap, prov-json, lineage or auto")))
+        }
     }
 }
 

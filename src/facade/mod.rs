@@ -106,6 +106,28 @@ pub struct IngestReport {
     pub notes: Vec<String>,
 }
 
+/// How long a stream may be silent before what was read of it is written.
+const STREAM_POLL: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// One input of an ingest.
+enum Input {
+    File(PathBuf),
+    /// A stream's bytes as they arrive, and the name that stands for it.
+    Stream {
+        name: PathBuf,
+        rx: mpsc::Receiver<Vec<u8>>,
+    },
+}
+
+impl Input {
+    fn name(&self) -> &Path {
+        match self {
+            Input::File(p) => p,
+            Input::Stream { name, .. } => name,
+        }
+    }
+}
+
 /// A Provex session: a store, the private server when there is one, and the delta stream.
 pub struct Provex {
     store: Arc<Store>,
@@ -213,6 +235,44 @@ impl Provex {
                 return Err(Error::io(f, std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
             }
         }
+        let mut opts = opts;
+        if opts.lineage.is_none() && self.reads_lineage(files, opts.format) {
+            opts.lineage = Some(self.lineage_context(graph).await?);
+        }
+        let inputs = files.iter().cloned().map(Input::File).collect();
+        self.ingest_inputs(graph, inputs, opts, cancel, observer).await
+    }
+
+    /// Ingests a stream as it arrives (standard input, a request body): `rx` gives its bytes
+    /// and `name` stands for it in reports and rejects. The channel is bounded and read only as
+    /// fast as the store writes, so a sender faster than the database is slowed down, never
+    /// dropped nor buffered without bound. Ends when the sender closes the channel.
+    pub async fn ingest_stream(
+        &self,
+        graph: &str,
+        name: PathBuf,
+        rx: mpsc::Receiver<Vec<u8>>,
+        opts: IngestOptions,
+        cancel: Arc<AtomicBool>,
+        observer: Arc<dyn IngestObserver>,
+    ) -> Result<IngestReport> {
+        crate::store::validate_graph_name(graph)?;
+        self.refuse_read_only(graph).await?;
+        let mut opts = IngestOptions { bulk: false, ..opts };
+        if opts.lineage.is_none() && matches!(opts.format, ingest::Format::Auto | ingest::Format::Lineage) {
+            opts.lineage = Some(self.lineage_context(graph).await?);
+        }
+        self.ingest_inputs(graph, vec![Input::Stream { name, rx }], opts, cancel, observer).await
+    }
+
+    async fn ingest_inputs(
+        &self,
+        graph: &str,
+        inputs: Vec<Input>,
+        opts: IngestOptions,
+        cancel: Arc<AtomicBool>,
+        observer: Arc<dyn IngestObserver>,
+    ) -> Result<IngestReport> {
         // A graph that does not exist yet is built with GRAPH.BULK from everything read
         // (up to `bulk_max_rows`); a followed file or an existing graph gets upserts.
         let mut bulk =
@@ -223,20 +283,18 @@ impl Provex {
                 None
             };
         let extra_keys = opts.keys.as_deref().map(read_registry).transpose()?;
-        let mut opts = opts;
-        if opts.lineage.is_none() && self.reads_lineage(files, opts.format) {
-            opts.lineage = Some(self.lineage_context(graph).await?);
-        }
         let started = Instant::now();
         let (tx, mut rx) = mpsc::channel::<Chunk>(4);
         let coalesce = opts.batch_events as u64;
-        let files_owned = files.to_vec();
         let obs = observer.clone();
         let stop = cancel.clone();
+        let handle = tokio::runtime::Handle::current();
         let reader = tokio::task::spawn_blocking(move || -> Result<Vec<FileReport>> {
             let mut shared = opts.rejects.clone().map(RejectsFile::at);
             let mut reports = Vec::new();
-            for path in &files_owned {
+            for input in inputs {
+                let path = input.name().to_owned();
+                let path = &path;
                 let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
                 obs.file_started(path, bytes);
                 let mut own;
@@ -249,7 +307,14 @@ impl Provex {
                 };
                 let mut keep = || !stop.load(Ordering::Relaxed);
                 let mut send = |c: Chunk| tx.blocking_send(c).is_ok();
-                reports.push(ingest::read_file(path, &opts, rejects, &mut keep, &mut send)?);
+                reports.push(match input {
+                    Input::File(_) => ingest::read_file(path, &opts, rejects, &mut keep, &mut send)?,
+                    Input::Stream { rx, .. } => {
+                        let source =
+                            ingest::reader::ChunkReader::new(rx, handle.clone(), opts.poll.max(STREAM_POLL));
+                        ingest::read_stream(path, source, &opts, rejects, &mut keep, &mut send)?
+                    }
+                });
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }

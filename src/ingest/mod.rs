@@ -97,6 +97,26 @@ pub fn detect(path: &Path) -> Result<Format> {
     }
 }
 
+/// The format of a stream (standard input, a request body) from one of its lines: the line
+/// formats only (a PROV-JSON document or an audit bundle is read whole, from a file).
+pub fn detect_line(line: &str) -> Result<Format, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| format!("cannot detect the format: not JSON ({e})"))?;
+    match value.as_object() {
+        Some(obj) if obj.len() == 1 && (obj.contains_key("Task") || obj.contains_key("Global")) => {
+            Ok(Format::A2a)
+        }
+        Some(obj) if obj.contains_key("@type") || obj.contains_key("@context") => Ok(Format::A2ap),
+        Some(obj) if crate::lineage::records::looks_like(obj) => Ok(Format::Lineage),
+        Some(obj) if crate::prov::import::looks_like(obj) => {
+            Err("a PROV-JSON document is read whole: ingest it as a file".into())
+        }
+        _ => Err("cannot detect the format: neither an A2A runtime event, an A2AP document nor a \
+                  prompt-lineage record; name it with --format"
+            .into()),
+    }
+}
+
 /// Whether a file's first line opens a JSON array (after a byte-order mark), so that the
 /// file is one JSON text of A2AP documents rather than JSON lines.
 fn opens_array(first_line: &str) -> bool {
@@ -298,6 +318,55 @@ pub fn read_file(
     Ok(report)
 }
 
+/// Reads a stream (standard input, a request body) as it arrives and hands batches to
+/// `send`, as [`read_file`] does for a file; `name` stands for it in reports and rejects.
+/// With `--format auto` each line decides until one is recognised.
+pub fn read_stream(
+    name: &Path,
+    source: impl std::io::Read,
+    opts: &IngestOptions,
+    rejects: &mut RejectsFile,
+    keep_following: &mut dyn FnMut() -> bool,
+    send: &mut dyn FnMut(Chunk) -> bool,
+) -> Result<FileReport> {
+    if opts.format == Format::ProvJson {
+        return Err(Error::Input {
+            path: name.to_owned(),
+            reason: "a PROV-JSON document is read whole: ingest it as a file".into(),
+        });
+    }
+    let mut state = FileIngest {
+        path: name,
+        format: opts.format,
+        batch_events: opts.batch_events,
+        max_line_bytes: opts.max_line_bytes,
+        report: FileReport {
+            path: name.to_owned(),
+            format: opts.format.as_str().into(),
+            ..Default::default()
+        },
+        chunk: Chunk { file: name.to_owned(), ..Default::default() },
+        offset: 0,
+        rejects,
+        failure: None,
+        keep_following,
+        send,
+        lineage: opts.lineage.clone(),
+        waiting: Default::default(),
+    };
+    reader::read_stream(name, source, opts.max_line_bytes, &mut state)?;
+    state.finish_lineage();
+    if let Some(e) = state.failure.take() {
+        return Err(e);
+    }
+    state.flush();
+    let mut report = state.report;
+    if report.rejected > 0 {
+        report.rejects_file = Some(state.rejects.path().to_owned());
+    }
+    Ok(report)
+}
+
 /// The state of one file's ingest, fed line by line by the reader.
 struct FileIngest<'a> {
     path: &'a Path,
@@ -368,6 +437,19 @@ impl reader::LineSink for FileIngest<'_> {
     fn line(&mut self, line: RawLine<'_>, offset: u64) -> Flow {
         self.report.lines += 1;
         self.offset = offset;
+        if self.format == Format::Auto {
+            // A stream: the first line that is recognised decides.
+            match std::str::from_utf8(line.bytes).map_err(|e| e.to_string()).and_then(|t| detect_line(t)) {
+                Ok(f) => {
+                    self.format = f;
+                    self.report.format = f.as_str().into();
+                }
+                Err(reason) => {
+                    self.reject(line.number, reason, String::from_utf8_lossy(line.bytes).into_owned());
+                    return if self.failure.is_some() { Flow::Stop } else { Flow::Continue };
+                }
+            }
+        }
         if self.format == Format::A2ap || self.format == Format::Lineage {
             match std::str::from_utf8(line.bytes) {
                 Ok(text) if self.format == Format::Lineage => self.add_lineage(line.number, text),

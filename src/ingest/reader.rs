@@ -159,6 +159,84 @@ pub fn read_lines(path: &Path, eof: EndOfFile, max_line: usize, sink: &mut impl 
     }
 }
 
+/// Calls `sink.line` for every non-blank line of a stream (standard input, a request body)
+/// as it arrives, and `sink.idle` whenever the stream has nothing new for now (its reader
+/// answers `WouldBlock`: see [`ChunkReader`]). The end of the stream ends the read; a last
+/// line without a newline is passed on (it may be truncated: the parser decides).
+pub fn read_stream(name: &Path, reader: impl Read, max_line: usize, sink: &mut impl LineSink) -> Result<()> {
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let mut line = Partial::default();
+    let (mut number, mut offset) = (0u64, 0u64);
+    loop {
+        match read_piece(&mut reader, &mut line, max_line) {
+            Ok((n, complete)) => {
+                offset += n as u64;
+                if complete {
+                    number += 1;
+                    if let Flow::Stop = emit(&line, number, offset, max_line, sink) {
+                        return Ok(());
+                    }
+                    line.clear();
+                    continue;
+                }
+                if line.len > 0 {
+                    number += 1;
+                    emit(&line, number, offset, max_line, sink);
+                }
+                return Ok(());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if let Flow::Stop = sink.idle() {
+                    return Ok(());
+                }
+            }
+            Err(e) => return Err(Error::io(name, e)),
+        }
+    }
+}
+
+/// Chunks of a stream as they arrive, read as bytes: `WouldBlock` when none came within the
+/// poll interval (so a reader can flush what it holds), the end when the sender is gone.
+/// The channel is bounded, so a slow reader slows the sender down.
+pub struct ChunkReader {
+    rx: tokio::sync::mpsc::Receiver<Vec<u8>>,
+    handle: tokio::runtime::Handle,
+    poll: Duration,
+    current: Vec<u8>,
+    at: usize,
+}
+
+impl ChunkReader {
+    /// Reads what `rx` receives; must be used on a blocking thread of `handle`'s runtime.
+    pub fn new(
+        rx: tokio::sync::mpsc::Receiver<Vec<u8>>,
+        handle: tokio::runtime::Handle,
+        poll: Duration,
+    ) -> Self {
+        ChunkReader { rx, handle, poll, current: Vec::new(), at: 0 }
+    }
+}
+
+impl Read for ChunkReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.at >= self.current.len() {
+            let next = self.handle.block_on(async { tokio::time::timeout(self.poll, self.rx.recv()).await });
+            match next {
+                Err(_) => return Err(std::io::ErrorKind::WouldBlock.into()),
+                Ok(None) => return Ok(0),
+                Ok(Some(chunk)) => {
+                    self.current = chunk;
+                    self.at = 0;
+                }
+            }
+        }
+        let n = buf.len().min(self.current.len() - self.at);
+        buf[..n].copy_from_slice(&self.current[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
 fn emit(partial: &Partial, number: u64, offset: u64, max_line: usize, sink: &mut impl LineSink) -> Flow {
     if partial.over {
         let len = partial.len - u64::from(partial.ended);

@@ -11,6 +11,7 @@ mod clusters;
 mod clusters_live;
 mod council;
 mod diff;
+mod events;
 mod fuzz_regressions;
 mod ingest;
 mod layout;

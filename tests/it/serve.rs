@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::common;
 
-async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, String, Running, String) {
+pub(crate) async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, String, Running, String) {
     let (provex, graph) = common::open(test).await;
     let provex = Arc::new(provex);
     let opts = ServeOptions {
@@ -58,13 +58,13 @@ async fn wait_job(base: &str, id: &str) -> Job {
 }
 
 /// Reads server-sent events from a response: (id, data) pairs.
-struct Events {
+pub(crate) struct Events {
     resp: reqwest::Response,
     buf: String,
 }
 
 impl Events {
-    async fn open(url: &str) -> Events {
+    pub(crate) async fn open(url: &str) -> Events {
         let resp = client().get(url).send().await.unwrap();
         assert!(resp.status().is_success(), "{}", resp.status());
         let ct = resp.headers()["content-type"].to_str().unwrap().to_owned();
@@ -77,7 +77,7 @@ impl Events {
     }
 
     /// The next message, or `None` when none comes within `wait`.
-    async fn next_within(&mut self, wait: Duration) -> Option<StreamMessage> {
+    pub(crate) async fn next_within(&mut self, wait: Duration) -> Option<StreamMessage> {
         tokio::time::timeout(wait, self.next_msg()).await.ok()
     }
 

@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -40,6 +40,7 @@ export interface Requests {
   source: NodeRequest;
   search: SearchRequest;
   upload: UploadRequest;
+  events: EventsRequest;
   follow: FollowRequest;
   demo: DemoRequest;
   tidy: GraphRequest;
@@ -72,6 +73,7 @@ export interface Responses {
   source: SourceText;
   search: Array<SearchHit>;
   upload: IngestReport;
+  events: IngestReport;
   follow: Job;
   demo: Job;
   tidy: null;
@@ -106,6 +108,7 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   search: { method: "GET", path: "/graphs/{graph}/search", args: "query", desktopOnly: false, errors: ["usage"] },
   upload: { method: "POST", path: "/graphs/{graph}/upload", args: "bytes", desktopOnly: false, errors: ["usage", "io", "input", "payload_too_large", "forbidden_path"] },
+  events: { method: "POST", path: "/graphs/{graph}/events", args: "bytes", desktopOnly: false, errors: ["usage", "input", "not_found"] },
   follow: { method: "POST", path: "/graphs/{graph}/follow", args: "json", desktopOnly: false, errors: ["usage", "io", "forbidden_path"] },
   demo: { method: "POST", path: "/graphs/{graph}/demo", args: "json", desktopOnly: false, errors: ["usage"] },
   tidy: { method: "POST", path: "/graphs/{graph}/tidy", args: "json", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -278,6 +281,15 @@ export class Client {
   /** Saves the body in the uploads folder and ingests it. */
   upload(req: UploadRequest, bytes: Bytes): Promise<IngestReport> {
     return this.transport.call("upload", req, bytes);
+  }
+
+  /**
+   * Ingests a chunked NDJSON body as it arrives (an agent pushing records while it works):
+   * every open view of the graph grows meanwhile. The body is read as fast as the database
+   * takes it, so a faster sender is slowed down, never dropped. Answers when the body ends.
+   */
+  events(req: EventsRequest, bytes: Bytes): Promise<IngestReport> {
+    return this.transport.call("events", req, bytes);
   }
 
   /** Follows a growing file on the backend's machine, as a job. */

@@ -358,6 +358,12 @@ name: string,
  */
 format?: string, };
 
+export type EventsRequest = { graph: string, 
+/**
+ * `a2a`, `a2ap`, `lineage`, or none to detect from the lines.
+ */
+format?: string, };
+
 export type FollowRequest = { graph: string, path: string, 
 /**
  * `a2a`, `a2ap`, or none to detect.

@@ -1,0 +1,227 @@
+//! Records pushed live (issue 12 §2): `POST /api/graphs/{graph}/events` with a chunked NDJSON
+//! body grows an open view while the body is still being written, survives a client that
+//! goes away mid-body (every whole line it sent is kept), and loses nothing when the sender
+//! outruns the database; `provex ingest -` reads standard input as it grows.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use provex::api::StreamMessage;
+use provex::facade::Provex;
+
+use crate::common;
+use crate::serve::{start, Events};
+
+fn example_lines() -> Vec<String> {
+    std::fs::read_to_string(common::repo().join("examples/a2a-run.jsonl"))
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn booted(i: usize) -> String {
+    format!(
+        r#"{{"Global":{{"id":"e{i}","context_id":"c","timestamp_ms":{i},"data":{{"AgentBooted":{{"agent_id":"agent-{i}","agent_type":"clerk","agent_version":"1","archive_path":"p"}}}}}}}}"#
+    )
+}
+
+/// A chunked POST of the events endpoint on a raw connection, written piece by piece.
+struct Push {
+    sock: TcpStream,
+}
+
+impl Push {
+    fn open(base: &str, graph: &str) -> Push {
+        let addr = base.trim_start_matches("http://");
+        let mut sock = TcpStream::connect(addr).unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        write!(
+            sock,
+            "POST /api/graphs/{graph}/events HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
+        .unwrap();
+        Push { sock }
+    }
+
+    fn send(&mut self, text: &str) {
+        write!(self.sock, "{:x}\r\n{text}\r\n", text.len()).unwrap();
+        self.sock.flush().unwrap();
+    }
+
+    /// Ends the body and reads the answer's JSON.
+    fn finish(mut self) -> serde_json::Value {
+        self.sock.write_all(b"0\r\n\r\n").unwrap();
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 8192];
+        loop {
+            let n = self.sock.read(&mut buf).unwrap();
+            answer.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&answer);
+            if n == 0 || text.contains("\r\n\r\n") && text.trim_end().ends_with('}') {
+                break;
+            }
+        }
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+        let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
+        // The answer may itself be chunked: its JSON is between the first `{` and the last `}`.
+        serde_json::from_str(&body[body.find('{').unwrap()..=body.rfind('}').unwrap()]).unwrap()
+    }
+}
+
+/// The node count of `lines` ingested as a file into a graph of their own.
+async fn reference_nodes(provex: &Provex, graph: &str, lines: &[String]) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ref.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let g = format!("{graph}_ref");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let opts = provex::ingest::IngestOptions::default();
+    provex.ingest(&g, &[file], opts, stop, std::sync::Arc::new(provex::facade::Quiet)).await.unwrap();
+    let n = provex.stats(&g).await.unwrap().nodes;
+    provex.delete_graph(&g).await.unwrap();
+    n
+}
+
+async fn until_nodes(provex: &Provex, graph: &str, at_least: u64) -> u64 {
+    let start = Instant::now();
+    loop {
+        if let Ok(s) = provex.stats(graph).await {
+            if s.nodes >= at_least {
+                return s.nodes;
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{graph} never reached {at_least} nodes");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pushed_body_grows_an_open_view_while_it_is_written() {
+    let (provex, graph, _running, base) = start("events_live", None).await;
+    let lines = example_lines();
+    let mut push = tokio::task::block_in_place(|| {
+        let mut p = Push::open(&base, &graph);
+        p.send(&(lines[..5].join("\n") + "\n"));
+        p
+    });
+    until_nodes(&provex, &graph, 1).await;
+    let mut view = Events::open(&format!("{base}/api/graphs/{graph}/stream?since=0")).await;
+    while view.next_within(Duration::from_millis(300)).await.is_some() {}
+    // Each further line shows up on the open view before the body ends.
+    let mut seen_live = 0;
+    for line in &lines[5..] {
+        tokio::task::block_in_place(|| push.send(&format!("{line}\n")));
+        if let Some(StreamMessage::Batch { nodes, edges, .. }) =
+            view.next_within(Duration::from_secs(5)).await
+        {
+            if !nodes.is_empty() || !edges.is_empty() {
+                seen_live += 1;
+            }
+        }
+    }
+    assert!(seen_live >= 10, "only {seen_live} lines reached the open view while the body was written");
+    let report = tokio::task::block_in_place(|| push.finish());
+    assert_eq!(
+        (report["events"].as_u64(), report["rejected"].as_u64()),
+        (Some(lines.len() as u64), Some(0)),
+        "{report}"
+    );
+    // The same graph as the file ingested.
+    let other = format!("{graph}_file");
+    let opts = provex::ingest::IngestOptions::default();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    provex
+        .ingest(
+            &other,
+            &[common::repo().join("examples/a2a-run.jsonl")],
+            opts,
+            stop,
+            std::sync::Arc::new(provex::facade::Quiet),
+        )
+        .await
+        .unwrap();
+    assert_eq!(common::graph_text(&provex, &graph).await, common::graph_text(&provex, &other).await);
+    provex.delete_graph(&other).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_mid_body_keeps_its_whole_lines() {
+    let (provex, graph, _running, base) = start("events_gone", None).await;
+    tokio::task::block_in_place(|| {
+        let mut p = Push::open(&base, &graph);
+        let body: String = (0..40).map(|i| booted(i) + "\n").collect();
+        p.send(&body);
+        p.send(&booted(40)[..30]);
+        drop(p); // the connection closes mid-line
+    });
+    let want = reference_nodes(&provex, &graph, &(0..40).map(booted).collect::<Vec<_>>()).await;
+    until_nodes(&provex, &graph, want).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        provex.stats(&graph).await.unwrap().nodes,
+        want,
+        "every whole line, and nothing of the cut one"
+    );
+    let health = reqwest::get(format!("{base}/api/health")).await.unwrap();
+    assert!(health.status().is_success(), "the server still answers");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_is_lost_when_the_sender_outruns_the_database() {
+    let (provex, graph, _running, base) = start("events_fast", None).await;
+    const N: usize = 20_000;
+    let report = tokio::task::block_in_place(|| {
+        let mut p = Push::open(&base, &graph);
+        // As fast as the socket takes it, in chunks that cut lines anywhere.
+        let body: String = (0..N).map(|i| booted(i) + "\n").collect();
+        for piece in body.as_bytes().chunks(7_919) {
+            p.send(
+                std::str::from_utf8(piece)
+                    .unwrap_or_else(|e| std::str::from_utf8(&piece[..e.valid_up_to()]).unwrap()),
+            );
+        }
+        p.finish()
+    });
+    assert_eq!(
+        (report["events"].as_u64(), report["rejected"].as_u64()),
+        (Some(N as u64), Some(0)),
+        "{report}"
+    );
+    let want = reference_nodes(&provex, &graph, &(0..N).map(booted).collect::<Vec<_>>()).await;
+    assert_eq!(provex.stats(&graph).await.unwrap().nodes, want);
+}
+
+/// `provex ingest -`: lines piped in are in the graph before the pipe closes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ingest_dash_reads_standard_input_as_it_grows() {
+    let (provex, graph) = common::open("events_stdin").await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("provex"))
+        .args(["--falkordb", common::url(), "ingest", "-", "--graph", &graph, "--rejects"])
+        .arg(dir.path().join("rejects.jsonl"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = example_lines();
+    writeln!(stdin, "{}", lines[..10].join("\n")).unwrap();
+    stdin.flush().unwrap();
+    let nodes = until_nodes(&provex, &graph, 5).await;
+    assert!(nodes > 0);
+    writeln!(stdin, "{{\"Global\": broken").unwrap();
+    writeln!(stdin, "{}", lines[10..].join("\n")).unwrap();
+    drop(stdin);
+    let out = tokio::task::block_in_place(|| child.wait_with_output().unwrap());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "exit 1: a line was rejected\n{text}");
+    assert!(text.contains("stdin:11:"), "the bad line named by its number: {text}");
+    assert!(text.contains(&format!("{} events ingested", lines.len())), "{text}");
+    let rejected = std::fs::read_to_string(dir.path().join("rejects.jsonl")).unwrap();
+    assert!(rejected.contains("\"line\":11"), "{rejected}");
+    provex.delete_graph(&graph).await.unwrap();
+}
