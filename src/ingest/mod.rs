@@ -439,7 +439,7 @@ impl reader::LineSink for FileIngest<'_> {
         self.offset = offset;
         if self.format == Format::Auto {
             // A stream: the first line that is recognised decides.
-            match std::str::from_utf8(line.bytes).map_err(|e| e.to_string()).and_then(|t| detect_line(t)) {
+            match std::str::from_utf8(line.bytes).map_err(|e| e.to_string()).and_then(detect_line) {
                 Ok(f) => {
                     self.format = f;
                     self.report.format = f.as_str().into();
