@@ -2,8 +2,9 @@
 // panels, bars and stream in step with them. Each panel is given only the narrow "host"
 // interface its module declares (the app implements them all), so no panel imports this
 // file; the app never reaches into a panel's DOM. The selection (selection.ts), the stream
-// (stream.ts), the jobs (jobs.ts), agent names (names.ts), view loading (graph-loading.ts)
-// and the canvas's overlays (canvas-area.ts) live in modules of their own.
+// (stream.ts), the jobs (jobs.ts), agent names (names.ts), view loading (graph-loading.ts),
+// the canvas's overlays (canvas-area.ts) and prompt lineages (panels/lineages.ts) live in
+// modules of their own.
 
 import type { Backend } from "./api/backend";
 import type { Health, Job, StreamMessage } from "./api/contract";
@@ -21,6 +22,7 @@ import { JobWatcher, type JobsHost } from "./jobs";
 import { AgentNameCache, type NamesHost } from "./names";
 import { ConsolePanel, type ConsoleHost } from "./panels/console";
 import { DetailsPanel, type DetailsHost } from "./panels/details";
+import { LineagesPanel, type LineagesHost } from "./panels/lineages";
 import { TimelinePanel, type TimelineHost } from "./panels/timeline";
 import { TrailView, type TrailHost } from "./panels/trail";
 import { WalkthroughPanel, type WalkthroughHost } from "./panels/walkthrough";
@@ -52,7 +54,7 @@ const REFRESH_MS = 400;
 
 export class App implements
   ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
-  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost, KeyHost {
+  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost, KeyHost, LineagesHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
@@ -61,6 +63,7 @@ export class App implements
   readonly minimap = new Minimap({ centerOn: (x, y) => this.canvas.centerOn(x, y) });
   readonly compare: ComparePanel = new ComparePanel(this);
   private readonly clusterNav = new ClusterNav(this);
+  readonly lineages: LineagesPanel = new LineagesPanel(this);
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
   canvas!: GraphCanvasApi;
@@ -111,7 +114,7 @@ export class App implements
     this.welcome = new Welcome(this, inTauri());
     this.canvasArea.el.appendChild(this.welcome.el);
     this.canvasArea.el.appendChild(this.hoverCard.el);
-    this.canvasArea.el.append(this.minimap.el, this.compare.marksEl, this.compare.el);
+    this.canvasArea.el.append(this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el);
     this.minimap.setColours(minimapColours(this.theme));
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
 
@@ -123,6 +126,7 @@ export class App implements
       timeline: this.timeline.el,
       walkthrough: this.walkthrough.el,
       console: this.console.el,
+      lineages: this.lineages.el,
     }, (tab) => this.showTab(tab));
     // After live batches: the status bar and the timeline. Batches come up to a hundred
     // times a second; re-rendering those for each would keep the page's one thread from
@@ -279,6 +283,7 @@ export class App implements
     this.walkthrough.graphChanged();
     this.details.graphChanged();
     this.compare.graphChanged();
+    this.lineages.graphOpened();
     if (this.model.nodes.size === 0 && this.model.mode === "whole") {
       this.canvasArea.showMessage("This graph is empty. Nodes appear here as they arrive.");
     }
@@ -362,6 +367,7 @@ export class App implements
       case "clusters":
         if (change.added.length || change.updated.length) this.canvas.addBatch([...change.added, ...change.updated], []);
         if (change.edges.length) this.canvas.replaceEdges(change.edges);
+        this.lineages.clustersChanged();
         this.minimap.setNodes(this.model.nodeList());
         this.statusbar.render();
         this.notice.render();
@@ -369,6 +375,7 @@ export class App implements
       case "batch": {
         const nodes = [...change.added, ...change.updated];
         if (nodes.length > 0 || change.edges.length > 0) this.canvas.addBatch(nodes, change.edges);
+        this.lineages.nodesArrived(nodes);
         // The canvas applies the current filters to new nodes itself.
         if (change.added.length > 0) {
           this.canvasArea.hideMessage();
@@ -395,6 +402,8 @@ export class App implements
   select(id: string | null, opts: SelectOptions = {}): Promise<void> {
     // A cluster's box opens into what it holds (semantic zoom).
     if (id && this.clusterNav.open(id)) return Promise.resolve();
+    // A prompt clicked or found opens its lineage over the canvas.
+    if (id && !opts.additive && (opts.from === "canvas" || opts.from === "search") && this.model.nodes.get(id)?.label === "Prompt") void this.lineages.openFor(id);
     return this.selected.select(id, opts);
   }
 
@@ -403,6 +412,11 @@ export class App implements
     const node = id ? this.model.nodes.get(id) ?? null : null;
     const claim = id ? statementFor(this.model, id) : null;
     this.breadcrumb.render(this.graph, node, claim ? this.model.nodes.get(claim) ?? null : null);
+  }
+
+  lineagesAvailable(available: boolean): void {
+    this.tabs.setAvailable("lineages", available);
+    if (!available && this.activeTab === "lineages") this.showTab("details");
   }
 
   clearSelection(): void {

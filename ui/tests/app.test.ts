@@ -11,6 +11,7 @@ import type {
 } from "../src/api/contract";
 import { App } from "../src/app";
 import { batch, councilFile, edge, node, trail, verification, view } from "./helpers";
+import { evolution, exampleWeek, prompt } from "./lineage-fixture";
 
 const recorded = vi.hoisted(() => ({ canvases: [] as unknown[] }));
 
@@ -105,6 +106,7 @@ class FakeTransport implements Transport {
   search = vi.fn(async () => this.hits);
   upload = vi.fn();
   follow = vi.fn();
+  events = vi.fn();
   demo = vi.fn();
   jobs = vi.fn(async () => []);
   stop_job = vi.fn();
@@ -333,5 +335,95 @@ describe("the app", () => {
     expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual({ graph: "council", root: "n1", depth: 2 });
     expect([...app.model.nodes.keys()]).toEqual(["n1", "n2"]);
     expect(one("notice").textContent).toContain("← Back");
+  });
+});
+
+describe("prompt lineages in the app", () => {
+  const week = exampleWeek();
+  const promptNodes = (ids: string[], from = 0) => ids.map((id, i) => node(`prompt:${id}`, from + i, { label: "Prompt" }));
+  const lineageView = () => view(promptNodes(week.prompts.map((p) => p.id)), [edge("prompt:p1.0.1", "prompt:p1.0.0", "WAS_REFINED_FROM")], { graph: "council", seq: 4 });
+  const summary = (prompts: number) => [{
+    lineage_id: week.lineage_id, root: "p1.0.0", title: "Prompt text of version 1.0.0.", prompts, heads: 1,
+    first: "2026-11-02T09:12:00+00:00", last: "2026-11-08T15:30:00+00:00",
+  }];
+
+  async function bootWithLineages(): Promise<void> {
+    recorded.canvases = [];
+    document.body.innerHTML = '<div id="app"></div>';
+    window.history.replaceState(null, "", "/");
+    localStorage.clear();
+    backend = new FakeTransport();
+    backend.views.push(lineageView());
+    backend.lineages.mockResolvedValue(summary(10) as never);
+    backend.lineage.mockResolvedValue(week);
+    backend.lineage_compare.mockImplementation(async (r: { a: string, b: string }) => ({ a: r.a, b: r.b, jaccard: 0.5, edit_ratio: 0.5, semantic: null, confidence: 0.5, diff: [] }));
+    app = new App(document.getElementById("app")!, backendOver(backend));
+    await app.start();
+    canvas = recorded.canvases[recorded.canvases.length - 1] as Rec;
+  }
+
+  it("does not ask for lineages, nor offer the tab, when the graph has no prompts", async () => {
+    await boot();
+    expect(backend.lineages).not.toHaveBeenCalled();
+    expect(one("tab-lineages").hidden).toBe(true);
+  });
+
+  it("lists the lineages in their tab; one opens over the canvas, two versions compare, Esc closes", async () => {
+    await bootWithLineages();
+    await vi.waitFor(() => expect(one("tab-lineages").hidden).toBe(false));
+    expect(backend.lineages).toHaveBeenCalledWith({ graph: "council" });
+    app.showTab("lineages");
+    const row = one("lineage-row");
+    expect(row.textContent).toBe("“Prompt text of version 1.0.0.”10 versions · 1 head · 2 Nov 09:12 – 8 Nov 15:30 UTC");
+    row.click();
+    await vi.waitFor(() => expect(byTestId("lineage-box")).toHaveLength(10));
+    expect(backend.lineage).toHaveBeenCalledWith({ graph: "council", id: "p1.0.0" });
+    expect(one("lineage-view").parentElement).toBe(one("canvas"));
+    expect(one("lineage-row").classList.contains("current")).toBe(true);
+    const box = (v: string) => byTestId("lineage-box").find((b) => b.dataset.version === v)!;
+    box("2.0.1").click();
+    box("1.1.0").dispatchEvent(new MouseEvent("click", { shiftKey: true, bubbles: true }));
+    await vi.waitFor(() => expect(byTestId("lineage-compare")).toHaveLength(1));
+    expect(backend.lineage_compare).toHaveBeenCalledWith({ graph: "council", a: "p1.1.0", b: "p2.0.1" });
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
+    expect(one("lineage-view").hidden).toBe(true);
+    expect(one("lineage-row").classList.contains("current")).toBe(false);
+  });
+
+  it("a Prompt node clicked on the canvas opens its lineage with it picked", async () => {
+    await bootWithLineages();
+    await app.select("prompt:p1.0.3", { from: "canvas" });
+    await vi.waitFor(() => expect(byTestId("lineage-box")).toHaveLength(10));
+    expect(backend.lineage).toHaveBeenCalledWith({ graph: "council", id: "p1.0.3" });
+    expect(byTestId("lineage-box").filter((b) => b.getAttribute("aria-pressed") === "true").map((b) => b.dataset.version)).toEqual(["1.0.3"]);
+    // "Show on the graph" closes it and selects the node, without opening it again.
+    one("lineage-show-node").click();
+    expect(one("lineage-view").hidden).toBe(true);
+    await vi.waitFor(() => expect(canvas.selection).toEqual(["prompt:p1.0.3"]));
+    expect(one("lineage-view").hidden).toBe(true);
+  });
+
+  it("re-fetches the list and the open lineage once per burst of streamed prompts", async () => {
+    await bootWithLineages();
+    await vi.waitFor(() => expect(backend.lineages).toHaveBeenCalledTimes(1));
+    one("tab-lineages").click();
+    one("lineage-row").click();
+    await vi.waitFor(() => expect(byTestId("lineage-box")).toHaveLength(10));
+    const grown = {
+      ...week,
+      prompts: [...week.prompts.map((p) => ({ ...p, is_head: false })), prompt("2.1.1", "2026-11-09T10:00:00+00:00", 9, { is_head: true })],
+      evolutions: [...week.evolutions, evolution("2.1.1", "2.1.0", "refines", 0.9)],
+    };
+    backend.lineage.mockResolvedValue(grown);
+    backend.lineages.mockResolvedValue(summary(11) as never);
+    // Other nodes do not count; two batches with prompts make one re-fetch.
+    backend.push(batch(5, [node("other", 20)], [], "council"));
+    backend.push(batch(6, promptNodes(["p2.1.1"], 21), [], "council"));
+    backend.push(batch(7, [], [edge("prompt:p2.1.1", "prompt:p2.1.0", "WAS_REFINED_FROM")], "council"));
+    await vi.waitFor(() => expect(byTestId("lineage-box")).toHaveLength(11), { timeout: 3000 });
+    expect(backend.lineage).toHaveBeenCalledTimes(2);
+    expect(backend.lineages).toHaveBeenCalledTimes(2);
+    expect(one("lineage-row").textContent).toContain("11 versions");
+    expect(byTestId("lineage-box").find((b) => b.dataset.version === "2.1.1")!.classList.contains("head")).toBe(true);
   });
 });

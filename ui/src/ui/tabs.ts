@@ -1,12 +1,16 @@
-// The side panel's tab bar and tab bodies: which tab is open. What opening a tab does to
-// the panels in it is the app's business (it is told through `onShow`).
+// The side panel's tab bar and tab bodies: which tab is open, and which are offered (the
+// Lineages tab only when the graph has lineages). What opening a tab does to the panels in
+// it is the app's business (it is told through `onShow`).
 
 import type { Tab } from "../host";
 import { h } from "./dom";
 
 const TABS: Array<[Tab, string]> = [
   ["details", "Details"], ["trail", "Trail"], ["timeline", "Timeline"], ["walkthrough", "Walkthrough"], ["console", "Console"],
+  ["lineages", "Lineages"],
 ];
+/** Tabs not offered until `setAvailable` says so. */
+const OPTIONAL: ReadonlySet<Tab> = new Set(["lineages"]);
 
 export class Tabs {
   readonly bar = h("div", { class: "tabs", role: "tablist" });
@@ -18,7 +22,7 @@ export class Tabs {
   /** `contents`: each tab's element; `onShow`: a tab was chosen (by a click). */
   constructor(contents: Record<Tab, HTMLElement>, onShow: (tab: Tab) => void) {
     for (const [tab, title] of TABS) {
-      const b = h("button", { class: "tab", role: "tab", testid: `tab-${tab}`, onclick: () => onShow(tab) }, title);
+      const b = h("button", { class: "tab", role: "tab", testid: `tab-${tab}`, hidden: OPTIONAL.has(tab), onclick: () => onShow(tab) }, title);
       this.buttons.set(tab, b);
       this.bar.appendChild(b);
       const body = h("div", { class: "tab-body", role: "tabpanel", hidden: true }, contents[tab]);
@@ -35,5 +39,15 @@ export class Tabs {
       b.setAttribute("aria-selected", String(t === tab));
     }
     for (const [t, body] of this.tabBodies) body.hidden = t !== tab;
+  }
+
+  /** Offers a tab or takes it away (its button hidden). */
+  setAvailable(tab: Tab, available: boolean): void {
+    const b = this.buttons.get(tab);
+    if (b) b.hidden = !available;
+  }
+
+  isAvailable(tab: Tab): boolean {
+    return !this.buttons.get(tab)?.hidden;
   }
 }
