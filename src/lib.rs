@@ -20,3 +20,4 @@ pub mod layout;
 pub mod lineage;
 pub mod serve;
 pub mod store;
+pub mod trustgraph;

@@ -395,6 +395,8 @@ pub enum InputFormat {
     A2ap,
     ProvJson,
     Lineage,
+    #[value(name = "trustgraph")]
+    TrustGraph,
 }
 
 impl From<InputFormat> for Format {
@@ -405,6 +407,7 @@ impl From<InputFormat> for Format {
             InputFormat::A2ap => Format::A2ap,
             InputFormat::ProvJson => Format::ProvJson,
             InputFormat::Lineage => Format::Lineage,
+            InputFormat::TrustGraph => Format::TrustGraph,
         }
     }
 }

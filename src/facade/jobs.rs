@@ -69,9 +69,10 @@ pub fn parse_format(name: Option<&str>) -> Result<Format> {
         Some("a2ap") => Ok(Format::A2ap),
         Some("prov-json") => Ok(Format::ProvJson),
         Some("lineage") => Ok(Format::Lineage),
-        Some(other) => {
-            Err(Error::Usage(format!("unknown format {other:?}: use a2a, a2ap, prov-json, lineage or auto")))
-        }
+        Some("trustgraph") => Ok(Format::TrustGraph),
+        Some(other) => Err(Error::Usage(format!(
+            "unknown format {other:?}: use a2a, a2ap, prov-json, lineage, trustgraph or auto"
+        ))),
     }
 }
 

@@ -33,6 +33,10 @@ pub enum Format {
     ProvJson,
     /// Prompt-lineage records (seed 002, formats.md §4): JSON lines.
     Lineage,
+    /// TrustGraph query-time provenance (seed 003, formats.md §3): explain streams and the
+    /// seed's provenance nodes, JSON lines.
+    #[serde(rename = "trustgraph")]
+    TrustGraph,
 }
 
 impl Format {
@@ -43,6 +47,7 @@ impl Format {
             Format::A2ap => "a2ap",
             Format::ProvJson => "prov-json",
             Format::Lineage => "lineage",
+            Format::TrustGraph => "trustgraph",
         }
     }
 }
@@ -87,6 +92,7 @@ pub fn detect(path: &Path) -> Result<Format> {
         }
         Some(obj) if obj.contains_key("@type") || obj.contains_key("@context") => Ok(Format::A2ap),
         Some(obj) if crate::lineage::records::looks_like(obj) => Ok(Format::Lineage),
+        Some(obj) if crate::trustgraph::looks_like(obj) => Ok(Format::TrustGraph),
         _ => Err(Error::Input {
             path: path.to_owned(),
             reason: "cannot detect the format: the first record is neither an A2A runtime event \
@@ -108,6 +114,7 @@ pub fn detect_line(line: &str) -> Result<Format, String> {
         }
         Some(obj) if obj.contains_key("@type") || obj.contains_key("@context") => Ok(Format::A2ap),
         Some(obj) if crate::lineage::records::looks_like(obj) => Ok(Format::Lineage),
+        Some(obj) if crate::trustgraph::looks_like(obj) => Ok(Format::TrustGraph),
         Some(obj) if crate::prov::import::looks_like(obj) => {
             Err("a PROV-JSON document is read whole: ingest it as a file".into())
         }
@@ -131,6 +138,7 @@ pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Res
         Format::A2ap => Err("A2AP documents are read by the A2AP reader".into()),
         Format::ProvJson => Err("PROV-JSON documents are read whole".into()),
         Format::Lineage => Err("lineage records are read by the lineage reader".into()),
+        Format::TrustGraph => Err("TrustGraph streams are read by the stream reader".into()),
         Format::A2a | Format::Auto => {
             if text.contains("\\u0000") && holds_nul(text) {
                 return Err("a string holds a NUL character (\\u0000), which FalkorDB cannot store".into());
@@ -289,6 +297,7 @@ pub fn read_file(
         send,
         lineage: opts.lineage.clone(),
         waiting: Default::default(),
+        tg: Default::default(),
     };
     let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
     if format == Format::ProvJson {
@@ -353,6 +362,7 @@ pub fn read_stream(
         send,
         lineage: opts.lineage.clone(),
         waiting: Default::default(),
+        tg: Default::default(),
     };
     reader::read_stream(name, source, opts.max_line_bytes, &mut state)?;
     state.finish_lineage();
@@ -382,6 +392,8 @@ struct FileIngest<'a> {
     send: &'a mut dyn FnMut(Chunk) -> bool,
     lineage: Option<std::sync::Arc<lineage::LineageContext>>,
     waiting: lineage::WaitingRoom,
+    /// A TrustGraph stream's sessions so far.
+    tg: crate::trustgraph::StreamState,
 }
 
 impl FileIngest<'_> {
@@ -433,6 +445,23 @@ impl FileIngest<'_> {
     }
 }
 
+impl FileIngest<'_> {
+    /// Reads one line of a TrustGraph stream.
+    fn add_trustgraph(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| format!("not valid UTF-8 (at byte {})", e.valid_up_to()))?;
+        if text.contains("\\u0000") && holds_nul(text) {
+            return Err("a string holds a NUL character (\\u0000), which FalkorDB cannot store".into());
+        }
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| describe_json_error(&e))?;
+        // Nothing of a refused line reaches the batch.
+        let mut delta = GraphDelta::new();
+        self.tg.line(&v, &mut delta)?;
+        self.chunk.delta.extend(delta);
+        Ok(())
+    }
+}
+
 impl reader::LineSink for FileIngest<'_> {
     fn line(&mut self, line: RawLine<'_>, offset: u64) -> Flow {
         self.report.lines += 1;
@@ -450,7 +479,17 @@ impl reader::LineSink for FileIngest<'_> {
                 }
             }
         }
-        if self.format == Format::A2ap || self.format == Format::Lineage {
+        if self.format == Format::TrustGraph {
+            match self.add_trustgraph(line.bytes) {
+                Ok(()) => {
+                    self.report.events += 1;
+                    self.chunk.events += 1;
+                }
+                Err(reason) => {
+                    self.reject(line.number, reason, String::from_utf8_lossy(line.bytes).into_owned())
+                }
+            }
+        } else if self.format == Format::A2ap || self.format == Format::Lineage {
             match std::str::from_utf8(line.bytes) {
                 Ok(text) if self.format == Format::Lineage => self.add_lineage(line.number, text),
                 Ok(text) => self.add_a2ap(text, Some(line.number)),

@@ -90,6 +90,13 @@ str_enum! {
         LineageDecision => "LineageDecision",
         /// Prompt lineage: a record refused by the graph constraints, kept for `lineage stats`.
         LineageReject => "LineageReject",
+        /// Query-time provenance (seed 003, TrustGraph's explainability): a node named by its
+        /// IRI. Its TrustGraph types are further labels ([`TgType`]); its PROV kind comes from
+        /// its `rdf:type` (`prov:Entity`, …), not from this label.
+        Explain => "Explain",
+        /// TrustGraph: a thought, observation, answer or error message of a session's dialog,
+        /// `<session IRI>#<n>`, kept beside the DAG.
+        DialogMessage => "DialogMessage",
     }
 }
 
@@ -110,7 +117,7 @@ impl Label {
             Statement | Chunk | Document | Source => BaseType::Entity,
             Activity => BaseType::Activity,
             Entity | Bundle | Namespaces | AuditBundle => BaseType::Entity,
-            Prompt | LineageReject => BaseType::Entity,
+            Prompt | LineageReject | Explain | DialogMessage => BaseType::Entity,
             LineageDecision => BaseType::Activity,
         }
     }
@@ -121,7 +128,7 @@ impl Label {
             Some(("prov", "SoftwareAgent")) => Label::Agent,
             Some(("prov", rest @ ("Entity" | "Activity" | "Bundle"))) => Label::parse(rest)?,
             Some(("provex", "Namespaces")) => Label::Namespaces,
-            Some(("a2a" | "a2ap" | "lineage", rest)) => Label::parse(rest)?,
+            Some(("a2a" | "a2ap" | "lineage" | "tg", rest)) => Label::parse(rest)?,
             _ => return None,
         };
         (label.prov_type() == prov_type).then_some(label)
@@ -141,6 +148,7 @@ impl Label {
             Namespaces => "provex:Namespaces".to_owned(),
             AuditBundle => "provex:AuditBundle".to_owned(),
             Prompt | LineageDecision | LineageReject => format!("lineage:{}", self.as_str()),
+            Explain | DialogMessage => format!("tg:{}", self.as_str()),
             _ => format!("a2a:{}", self.as_str()),
         }
     }
@@ -230,8 +238,64 @@ str_enum! {
         WasMergedFrom => "WAS_MERGED_FROM",
         WasForkedFrom => "WAS_FORKED_FROM",
         WasRevertedFrom => "WAS_REVERTED_FROM",
+        // TrustGraph explainability (formats.md §3): IRI-valued predicates other than PROV's,
+        // by a fixed table (`trustgraph::explain`); the predicate's IRI stays on the edge.
+        HasThought => "HAS_THOUGHT",
+        SelectedEdge => "SELECTED_EDGE",
+        SelectedChunk => "SELECTED_CHUNK",
+        HasDocument => "HAS_DOCUMENT",
+        Contains => "CONTAINS",
+        Explored => "EXPLORED",
+        Retrieved => "RETRIEVED",
+        RefersTo => "REFERS_TO",
+        InSession => "IN_SESSION",
     }
 }
+
+str_enum! {
+    /// The TrustGraph types (`https://trustgraph.ai/ns/…`) and seed 003's node types that
+    /// become labels of an `Explain` node besides its own (formats.md §3). Only these: a
+    /// label never comes from input text.
+    pub enum TgType {
+        Question => "Question",
+        AgentQuestion => "AgentQuestion",
+        GraphRagQuestion => "GraphRagQuestion",
+        DocRagQuestion => "DocRagQuestion",
+        Grounding => "Grounding",
+        Exploration => "Exploration",
+        Focus => "Focus",
+        Synthesis => "Synthesis",
+        Analysis => "Analysis",
+        ToolUse => "ToolUse",
+        Conclusion => "Conclusion",
+        Answer => "Answer",
+        Reflection => "Reflection",
+        Thought => "Thought",
+        Observation => "Observation",
+        Error => "Error",
+        Decomposition => "Decomposition",
+        Finding => "Finding",
+        Plan => "Plan",
+        StepResult => "StepResult",
+        PatternDecision => "PatternDecision",
+        EdgeSelection => "EdgeSelection",
+        ChunkSelection => "ChunkSelection",
+        Document => "Document",
+        Page => "Page",
+        Section => "Section",
+        Chunk => "Chunk",
+        Image => "Image",
+        Subgraph => "Subgraph",
+        Retrieval => "Retrieval",
+        ToolInvocation => "ToolInvocation",
+        Reasoning => "Reasoning",
+        Fact => "Fact",
+    }
+}
+
+/// The node property that lists a node's further labels ([`TgType`] names); the store sets
+/// them as labels after the node's upsert.
+pub const EXTRA_LABELS: &str = "provex:labels";
 
 impl RelType {
     /// The edge kind of the A2AP relationship types (seed 001): the PROV relation the edge

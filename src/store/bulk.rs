@@ -121,8 +121,9 @@ pub fn encode_each(
             for c in &columns {
                 match c.as_str() {
                     "name" => string(&mut record, &n.name)?,
-                    PROV_TYPE => string(&mut record, &prov_type)?,
-                    PROV_BASE_TYPE => string(&mut record, base)?,
+                    // An `Explain` node's kinds are its record's (see `node_props`).
+                    PROV_TYPE if *label != Label::Explain => string(&mut record, &prov_type)?,
+                    PROV_BASE_TYPE if *label != Label::Explain => string(&mut record, base)?,
                     other => match n.props.get(other) {
                         Some(v) => value(&mut record, v)?,
                         None => record.push(NULL),

@@ -13,7 +13,7 @@ use super::raw::Upsert;
 use super::value::{props_param, str_param};
 use super::{Store, BATCH_ROWS};
 use crate::error::{Error, Result};
-use crate::model::vocab::{EdgeKind, Label, RelType, PROV_BASE_TYPE, PROV_TYPE};
+use crate::model::vocab::{EdgeKind, Label, RelType, TgType, EXTRA_LABELS, PROV_BASE_TYPE, PROV_TYPE};
 use crate::model::{Edge, GraphDelta, Node, Props};
 
 /// What one write sent.
@@ -111,8 +111,13 @@ fn literal(v: &FalkorValue) -> Result<String> {
 /// Node properties exactly as the `MERGE` path sets them.
 pub(crate) fn node_props(label: Label, name: &str, props: &Props) -> Props {
     let mut props = props.clone();
-    props.insert(PROV_TYPE.into(), label.prov_type().into());
-    props.insert(PROV_BASE_TYPE.into(), label.base_type().as_str().into());
+    if label == Label::Explain {
+        // Its kinds come from its record (`rdf:type`): a placeholder sets none, so that it
+        // never overwrites what the record said.
+    } else {
+        props.insert(PROV_TYPE.into(), label.prov_type().into());
+        props.insert(PROV_BASE_TYPE.into(), label.base_type().as_str().into());
+    }
     props.insert("name".into(), name.into());
     props
 }
@@ -211,11 +216,47 @@ impl Store {
             }
         }
         let mut queries = nodes.finish();
+        queries.extend(extra_labels(delta)?);
         queries.extend(edges.finish());
         stats.queries = queries.len() as u64;
         self.raw_write(graph, &queries).await?;
         Ok(stats)
     }
+
+    /// Sets the further labels of a delta's nodes (after a bulk build, which writes one).
+    pub(crate) async fn set_extra_labels(&self, graph: &str, delta: &GraphDelta) -> Result<()> {
+        let queries = extra_labels(delta)?;
+        if !queries.is_empty() {
+            self.raw_write(graph, &queries).await?;
+        }
+        Ok(())
+    }
+}
+
+/// The queries that give nodes their further labels ([`EXTRA_LABELS`]: [`TgType`] names; any
+/// other text is ignored), one per label set: labels cannot be parameters, so they come
+/// from the vocabulary only.
+fn extra_labels(delta: &GraphDelta) -> Result<Vec<Upsert>> {
+    let mut by_set: BTreeMap<(Label, Vec<TgType>), Vec<FalkorValue>> = BTreeMap::new();
+    for node in delta.nodes() {
+        let Some(crate::model::PropValue::List(items)) = node.props.get(EXTRA_LABELS) else { continue };
+        let mut set: Vec<TgType> = items.iter().filter_map(|v| v.as_str().and_then(TgType::parse)).collect();
+        set.sort();
+        set.dedup();
+        if !set.is_empty() {
+            by_set.entry((node.label, set)).or_default().push(str_param(&node.name));
+        }
+    }
+    let mut chain = Chain::default();
+    for ((label, set), names) in by_set {
+        let labels: String = set.iter().map(|t| format!(":`{t}`")).collect();
+        for batch in names.chunks(BATCH_ROWS) {
+            chain.add(batch, None, |r, _| {
+                format!("UNWIND ${r} AS x MATCH (n:`{label}` {{name: x}}) SET n{labels}")
+            })?;
+        }
+    }
+    Ok(chain.finish())
 }
 
 #[cfg(test)]

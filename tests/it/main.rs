@@ -29,3 +29,4 @@ mod prov_import;
 mod reads;
 mod serve;
 mod server;
+mod trustgraph;

@@ -1,0 +1,316 @@
+//! TrustGraph query-time provenance (issue 12 §1) against FalkorDB, on streams made by
+//! TrustGraph's own code (`trustgraph-base`, tests/trustgraph/make_streams.py): every explain
+//! type of a ReAct, GraphRAG and DocRAG session, bare and enveloped, in the three spellings of
+//! the kind field; exact nodes, labels and edges; placeholders filled out of order; the same
+//! graph by upserts and by GRAPH.BULK; re-ingest changes nothing; bad lines are rejected with
+//! their line and the rest lands; the seed's own node shapes.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use provex::facade::{IngestReport, Provex, Quiet};
+use provex::ingest::{Format, IngestOptions};
+
+use crate::common;
+
+fn streams(dir: &Path) -> Vec<PathBuf> {
+    let python = common::repo().join(".venv/bin/python");
+    let run = std::process::Command::new(python)
+        .arg(common::repo().join("tests/trustgraph/make_streams.py"))
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "make_streams.py: {}", String::from_utf8_lossy(&run.stderr));
+    ["react", "graphrag", "docrag", "docrag-dash"].iter().map(|n| dir.join(format!("{n}.jsonl"))).collect()
+}
+
+async fn ingest(provex: &Provex, graph: &str, files: &[PathBuf], bulk: bool, rejects: &Path) -> IngestReport {
+    let opts =
+        IngestOptions { format: Format::Auto, bulk, rejects: Some(rejects.to_owned()), ..Default::default() };
+    provex.ingest(graph, files, opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet)).await.unwrap()
+}
+
+async fn rows(provex: &Provex, graph: &str, q: &str) -> Vec<String> {
+    let t = provex.query(graph, q).await.unwrap();
+    t.rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// A node's labels, sorted (FalkorDB lists them in the order the graph first saw each).
+async fn labelled(provex: &Provex, graph: &str, q: &str) -> Vec<String> {
+    let t = provex.query(graph, q).await.unwrap();
+    t.rows
+        .iter()
+        .map(|r| {
+            let mut labels: Vec<String> = serde_json::from_value(r[1].clone()).unwrap();
+            labels.sort();
+            format!("{} {}", r[0].as_str().unwrap(), labels.join(","))
+        })
+        .collect()
+}
+
+/// The differences between two listings, for a readable failure.
+fn differ(a: &[String], b: &[String]) -> Vec<String> {
+    let only_a = a.iter().filter(|x| !b.contains(x)).map(|x| format!("- {x}"));
+    only_a.chain(b.iter().filter(|x| !a.contains(x)).map(|x| format!("+ {x}"))).collect()
+}
+
+/// Every node with its labels and properties, and every edge with its properties, as text.
+async fn everything(provex: &Provex, graph: &str) -> Vec<String> {
+    let mut all = labelled(provex, graph, "MATCH (n) RETURN n.name, labels(n) ORDER BY n.name").await;
+    all.extend(rows(provex, graph, "MATCH (n) RETURN n.name, properties(n) ORDER BY n.name").await);
+    all.extend(rows(provex, graph, "MATCH (a)-[e]->(b) RETURN a.name, type(e), b.name, properties(e) ORDER BY a.name, type(e), b.name").await);
+    all
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trustgraph_streams_land_as_their_triples_say() {
+    let (provex, graph) = common::open("tg_streams").await;
+    let dir = tempfile::tempdir().unwrap();
+    let files = streams(dir.path());
+    let report = ingest(&provex, &graph, &files, true, &dir.path().join("r")).await;
+    assert_eq!(report.rejected, 0, "{report:?}");
+    assert!(
+        report.files.iter().all(|f| f.format == "trustgraph"),
+        "auto recognises every spelling: {report:?}"
+    );
+    assert_eq!(report.events, 29);
+
+    // The ReAct session, node by node: labels from the TrustGraph types.
+    let react = labelled(
+        &provex,
+        &graph,
+        "MATCH (n:Explain) WHERE n.name STARTS WITH 'urn:trustgraph:agent:3f0c2a5e-react' RETURN n.name, labels(n) ORDER BY n.name",
+    )
+    .await;
+    let s = "urn:trustgraph:agent:3f0c2a5e-react";
+    assert_eq!(
+        react,
+        [
+            format!("{s} AgentQuestion,Explain,Question"),
+            format!("{s}/final Answer,Conclusion,Explain"),
+            format!("{s}/i1 Analysis,Explain,ToolUse"),
+            format!("{s}/i1/observation Explain,Observation"),
+            format!("{s}/i1/thought Explain,Reflection,Thought"),
+            format!("{s}/i2 Analysis,Explain,ToolUse"),
+            format!("{s}/i2/observation Error,Explain,Observation"),
+            format!("{s}/i2/thought Explain,Reflection,Thought"),
+        ]
+    );
+    let derived = rows(
+        &provex,
+        &graph,
+        &format!("MATCH (a)-[e:WAS_DERIVED_FROM]->(b) WHERE a.name STARTS WITH '{s}' RETURN a.name, e.`prov:base_type`, b.name ORDER BY a.name"),
+    )
+    .await;
+    assert_eq!(
+        derived,
+        [
+            format!("{s}/final WAS_DERIVED_FROM {s}/i2/observation"),
+            format!("{s}/i1 WAS_DERIVED_FROM {s}"),
+            format!("{s}/i1/observation WAS_DERIVED_FROM {s}/i1"),
+            format!("{s}/i1/thought WAS_DERIVED_FROM {s}/i1"),
+            format!("{s}/i2 WAS_DERIVED_FROM {s}/i1/observation"),
+            format!("{s}/i2/observation WAS_DERIVED_FROM {s}/i2"),
+            format!("{s}/i2/thought WAS_DERIVED_FROM {s}/i2"),
+        ]
+    );
+    let i1 = rows(
+        &provex,
+        &graph,
+        &format!(
+            "MATCH (n {{name: '{s}/i1'}}) RETURN n.`tg:action`, n.`tg:arguments`, n.`tg:toolCandidate`, n.`tg:llmDurationMs`, n.`tg:inToken`, n.`tg:llmModel`, n.`prov:base_type`, n.`tg:graph`"
+        ),
+    )
+    .await;
+    assert_eq!(
+        i1,
+        [
+            r#"knowledge-query {"question": "zoning", "limit": 5} ["knowledge-query","web-search"] 812 1200 gpt-4o ProvEntity urn:graph:retrieval"#
+        ]
+    );
+    let failed = rows(
+        &provex,
+        &graph,
+        &format!("MATCH (n {{name: '{s}/i2/observation'}}) RETURN n.`tg:toolError`, n.`tg:toolDurationMs`"),
+    )
+    .await;
+    assert_eq!(failed, ["timeout after 30 s 30000"]);
+    // The dialog beside the DAG, in stream order, and the session's outcome.
+    let dialog = rows(
+        &provex,
+        &graph,
+        &format!(
+            "MATCH (m:DialogMessage)-[:IN_SESSION]->(q {{name: '{s}'}}) RETURN m.seq, m.kind ORDER BY m.seq"
+        ),
+    )
+    .await;
+    assert_eq!(dialog, ["1 thought", "2 observation", "3 thought", "4 observation", "5 answer"]);
+    assert_eq!(
+        rows(&provex, &graph, &format!("MATCH (q {{name: '{s}'}}) RETURN q.`provex:status`, q.`tg:query`"))
+            .await,
+        ["answered What did they say about zoning?"]
+    );
+
+    // GraphRAG: grounding concepts, explored edge count, the selected edges as quoted triples.
+    let g = "7b1d-graphrag";
+    let grounding = rows(
+        &provex,
+        &graph,
+        &format!("MATCH (n:Grounding {{name: 'urn:trustgraph:prov:grounding:{g}'}}) RETURN n.`tg:concept`"),
+    )
+    .await;
+    assert_eq!(grounding, [r#"["zoning","variance","Elm Street"]"#]);
+    assert_eq!(rows(&provex, &graph, &format!("MATCH (n:Exploration {{name: 'urn:trustgraph:prov:exploration:{g}'}}) RETURN n.`tg:edgeCount`")).await, ["42"]);
+    let selected = rows(
+        &provex,
+        &graph,
+        &format!("MATCH (:Focus {{name: 'urn:trustgraph:prov:focus:{g}'}})-[:SELECTED_EDGE]->(e:EdgeSelection) RETURN e.`tg:edge_s`, e.`tg:edge_p`, e.`tg:edge_o`, e.`tg:reasoning`, e.`tg:score` ORDER BY e.name"),
+    )
+    .await;
+    assert_eq!(
+        selected,
+        [
+            "http://riverton.gov/e/elm-street http://riverton.gov/p/zonedAs http://riverton.gov/e/r2 names the zoning of the lot 0.91",
+            "http://riverton.gov/e/council http://riverton.gov/p/approved http://riverton.gov/e/variance-31 the decision itself 0.87",
+        ]
+    );
+    // DocRAG, in both older spellings: chunk selections with their chunk and score.
+    for d in ["c9e2-docrag", "d4f1-docrag"] {
+        let chunks = rows(
+            &provex,
+            &graph,
+            &format!("MATCH (:Focus {{name: 'urn:trustgraph:docrag:{d}/focus'}})-[:SELECTED_CHUNK]->(c:ChunkSelection)-[:HAS_DOCUMENT]->(x) RETURN x.name, c.`tg:score`"),
+        )
+        .await;
+        assert_eq!(chunks, ["urn:chunk:a 0.97"], "{d}");
+    }
+
+    // The same graph by upserts; re-ingesting changes nothing.
+    let bulk = everything(&provex, &graph).await;
+    let merge = format!("{graph}_merge");
+    ingest(&provex, &merge, &files, false, &dir.path().join("r2")).await;
+    assert_eq!(
+        differ(&bulk, &everything(&provex, &merge).await),
+        Vec::<String>::new(),
+        "upserts and GRAPH.BULK agree"
+    );
+    ingest(&provex, &merge, &files, false, &dir.path().join("r3")).await;
+    assert_eq!(
+        differ(&bulk, &everything(&provex, &merge).await),
+        Vec::<String>::new(),
+        "re-ingest changes nothing"
+    );
+    provex.delete_graph(&merge).await.unwrap();
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn placeholders_are_filled_whatever_the_order() {
+    let (provex, graph) = common::open("tg_order").await;
+    let dir = tempfile::tempdir().unwrap();
+    let files = streams(dir.path());
+    let explain: Vec<String> = std::fs::read_to_string(&files[0])
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("\"explain\""))
+        .map(str::to_owned)
+        .collect();
+    let (fwd, back) = (dir.path().join("fwd.jsonl"), dir.path().join("back.jsonl"));
+    std::fs::write(&fwd, explain.join("\n") + "\n").unwrap();
+    std::fs::write(&back, explain.iter().rev().cloned().collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    let other = format!("{graph}_back");
+    ingest(&provex, &graph, &[fwd], false, &dir.path().join("r")).await;
+    ingest(&provex, &other, &[back], false, &dir.path().join("r2")).await;
+    // The final answer refers to the last observation before it arrives: a placeholder, filled.
+    let (back, fwd) = (everything(&provex, &other).await, everything(&provex, &graph).await);
+    assert_eq!(differ(&fwd, &back), Vec::<String>::new());
+    let obs = labelled(&provex, &other, "MATCH (n {name: 'urn:trustgraph:agent:3f0c2a5e-react/i2/observation'}) RETURN n.`prov:base_type`, labels(n)").await;
+    assert_eq!(obs, ["ProvEntity Error,Explain,Observation"]);
+    provex.delete_graph(&other).await.unwrap();
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_lines_are_rejected_and_the_seed_shapes_land() {
+    let (provex, graph) = common::open("tg_bad").await;
+    let dir = tempfile::tempdir().unwrap();
+    let lines = [
+        // 1: a retrieval with its facts and a link to extraction-time provenance
+        r#"{"id":"urn:trustgraph:prov:r1","session_id":"urn:trustgraph:session:s1","timestamp":"2024-01-15T10:30:00Z","type":"retrieval","derived_from":[],"facts":[{"id":"urn:trustgraph:fact:f1","content":"Swallow airspeed is 8.5 m/s"}],"source_refs":["urn:trustgraph:extract:x1"]}"#,
+        // 2: malformed JSON
+        r#"{"message_type": "explain", "explain_triples": ["#,
+        // 3: reasoning from the retrieval
+        r#"{"id":"urn:trustgraph:prov:r2","session_id":"urn:trustgraph:session:s1","timestamp":"2024-01-15T10:30:01Z","type":"reasoning","derived_from":["urn:trustgraph:prov:r1"],"prompt_summary":"Asked for the speed","conclusion":"8.5 m/s"}"#,
+        // 4: an unknown node type
+        r#"{"id":"urn:trustgraph:prov:r9","session_id":"s","type":"guess","derived_from":[]}"#,
+        // 5: a tool invocation (the seed's graceful degradation)
+        r#"{"id":"urn:trustgraph:prov:r3","session_id":"urn:trustgraph:session:s1","timestamp":"2024-01-15T10:30:02Z","type":"tool_invocation","tool_name":"calculator","input":{"expression":"8 + 5"},"output":"13","detail_level":"basic","derived_from":["urn:trustgraph:prov:r2"]}"#,
+        // 6: a triple whose term kind is unknown
+        r#"{"message_type":"explain","explain_id":"urn:x","explain_triples":[{"s":{"t":"i","i":"urn:x"},"p":{"t":"i","i":"urn:p"},"o":{"t":"z"}}]}"#,
+        // 7: a provenance event, and 8: the same as an AgentResponse chunk
+        r#"{"provenance_refs":["urn:trustgraph:prov:r4"]}"#,
+        r#"{"chunk_type":"provenance","content":"","provenance_refs":["urn:trustgraph:prov:r5"],"end_of_message":false}"#,
+        // 9: an answer derived from the reasoning
+        r#"{"id":"urn:trustgraph:prov:r4","session_id":"urn:trustgraph:session:s1","timestamp":"2024-01-15T10:30:03Z","type":"answer","derived_from":["urn:trustgraph:prov:r2","urn:trustgraph:prov:r3"],"content":"About 8.5 m/s."}"#,
+    ];
+    let file = dir.path().join("seed.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let rejects = dir.path().join("rejects.jsonl");
+    let report = ingest(&provex, &graph, &[file], false, &rejects).await;
+    assert_eq!((report.events, report.rejected), (6, 3), "{report:?}");
+    let rejected: Vec<(u64, String)> = std::fs::read_to_string(&rejects)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (v["line"].as_u64().unwrap(), v["reason"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    assert_eq!(rejected.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [2, 4, 6]);
+    assert!(
+        rejected[0].1.starts_with("truncated JSON") || rejected[0].1.starts_with("malformed JSON"),
+        "{}",
+        rejected[0].1
+    );
+    assert!(rejected[1].1.contains("unknown provenance node type \"guess\""), "{}", rejected[1].1);
+    assert!(rejected[2].1.contains("unknown term kind \"z\""), "{}", rejected[2].1);
+    let nodes = labelled(&provex, &graph, "MATCH (n:Explain) RETURN n.name, labels(n) ORDER BY n.name").await;
+    assert_eq!(
+        nodes,
+        [
+            "urn:trustgraph:extract:x1 Explain",
+            "urn:trustgraph:fact:f1 Explain,Fact",
+            "urn:trustgraph:prov:r1 Explain,Retrieval",
+            "urn:trustgraph:prov:r2 Explain,Reasoning",
+            "urn:trustgraph:prov:r3 Explain,ToolInvocation",
+            "urn:trustgraph:prov:r4 Answer,Explain",
+            "urn:trustgraph:prov:r5 Explain",
+        ]
+    );
+    let edges =
+        rows(&provex, &graph, "MATCH (a)-[e]->(b) RETURN a.name, type(e), b.name ORDER BY a.name, b.name")
+            .await;
+    assert_eq!(
+        edges,
+        [
+                        "urn:trustgraph:prov:r1 SOURCED_FROM urn:trustgraph:extract:x1",
+            "urn:trustgraph:prov:r1 RETRIEVED urn:trustgraph:fact:f1",
+            "urn:trustgraph:prov:r2 WAS_DERIVED_FROM urn:trustgraph:prov:r1",
+            "urn:trustgraph:prov:r3 WAS_DERIVED_FROM urn:trustgraph:prov:r2",
+            "urn:trustgraph:prov:r4 WAS_DERIVED_FROM urn:trustgraph:prov:r2",
+            "urn:trustgraph:prov:r4 WAS_DERIVED_FROM urn:trustgraph:prov:r3",
+        ]
+    );
+    let tool = rows(&provex, &graph, "MATCH (n {name: 'urn:trustgraph:prov:r3'}) RETURN n.`tg:toolName`, n.`tg:input`, n.`tg:output`, n.`prov:base_type`").await;
+    assert_eq!(tool, [r#"calculator {"expression":"8 + 5"} 13 ProvActivity"#]);
+    provex.delete_graph(&graph).await.unwrap();
+}
