@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::facade::IngestReport;
 use crate::lineage::views::{Comparison, LineageGraph, LineageSummary};
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
+use crate::trustgraph::views::{ReasoningChain, SessionSummary};
 
 /// The HTTP method of an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,6 +232,11 @@ operations! {
     /// evolution type and a word diff.
     lineage_compare(LineageCompareRequest) -> Comparison = Get "/graphs/{graph}/lineage/compare" Query Both
         [Usage, NotFound];
+        /// The TrustGraph sessions of a graph (seed 003): question, status, steps, time.
+    sessions(GraphRequest) -> Vec<SessionSummary> = Get "/graphs/{graph}/sessions" Query Both [Usage, NotFound];
+    /// A session's chain from its question to a step (`id`: an answer, conclusion or
+    /// synthesis), each step with its parts, the dialog, and the nodes of other sources it names.
+    reasoning(NodeRequest) -> ReasoningChain = Get "/graphs/{graph}/reasoning" Query Both [Usage, NotFound];
     /// Read-only Cypher.
     query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query];
     /// A statement's evidence and verification trail.

@@ -83,6 +83,11 @@ pub fn contract_ts() -> String {
     d.add::<crate::lineage::views::LineageSummary>();
     d.add::<crate::lineage::views::DiffOp>();
     d.add::<crate::lineage::views::Comparison>();
+    d.add::<crate::trustgraph::views::SessionSummary>();
+    d.add::<crate::trustgraph::views::ReasoningStep>();
+    d.add::<crate::trustgraph::views::DialogLine>();
+    d.add::<crate::trustgraph::views::CrossLink>();
+    d.add::<crate::trustgraph::views::ReasoningChain>();
     d.add::<SearchHit>();
     d.add::<JobKind>();
     d.add::<JobState>();

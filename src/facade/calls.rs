@@ -174,6 +174,14 @@ impl Handlers for Call<'_> {
         })
     }
 
+    async fn sessions(&self, req: GraphRequest) -> Result<Vec<crate::trustgraph::views::SessionSummary>> {
+        self.provex.sessions(&req.graph).await
+    }
+
+    async fn reasoning(&self, req: NodeRequest) -> Result<crate::trustgraph::views::ReasoningChain> {
+        self.provex.reasoning(&req.graph, &req.id).await
+    }
+
     async fn lineages(&self, req: GraphRequest) -> Result<Vec<crate::lineage::views::LineageSummary>> {
         self.provex.lineages(&req.graph).await
     }

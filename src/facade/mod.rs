@@ -14,6 +14,7 @@ mod lineage;
 mod lineage_ops;
 mod live;
 mod paths;
+mod reasoning;
 
 pub use a2ap::{
     add_key, generate_key, is_bundle_file, read_registry, sign_file, verify_bundle_file, verify_files, Keys,

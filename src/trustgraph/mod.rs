@@ -7,6 +7,7 @@
 
 pub mod explain;
 pub mod seed;
+pub mod views;
 pub mod wire;
 
 use std::collections::HashMap;

@@ -114,6 +114,9 @@ pub fn add_node(v: &Value, delta: &mut GraphDelta) -> Result<String, String> {
             );
             props.insert(PROV_BASE_TYPE.into(), "ProvEntity".into());
             props.insert(PROV_TYPE.into(), "tg:Fact".into());
+            if let Some(s) = v.get("session_id").and_then(Value::as_str) {
+                props.insert("tg:session".into(), s.into());
+            }
             if let Some(c) = f.get("content").filter(|c| !c.is_null()) {
                 props.insert("tg:content".into(), text(c).into());
             }

@@ -302,7 +302,7 @@ async fn bad_lines_are_rejected_and_the_seed_shapes_land() {
     assert_eq!(
         edges,
         [
-                        "urn:trustgraph:prov:r1 SOURCED_FROM urn:trustgraph:extract:x1",
+            "urn:trustgraph:prov:r1 SOURCED_FROM urn:trustgraph:extract:x1",
             "urn:trustgraph:prov:r1 RETRIEVED urn:trustgraph:fact:f1",
             "urn:trustgraph:prov:r2 WAS_DERIVED_FROM urn:trustgraph:prov:r1",
             "urn:trustgraph:prov:r3 WAS_DERIVED_FROM urn:trustgraph:prov:r2",
@@ -312,5 +312,65 @@ async fn bad_lines_are_rejected_and_the_seed_shapes_land() {
     );
     let tool = rows(&provex, &graph, "MATCH (n {name: 'urn:trustgraph:prov:r3'}) RETURN n.`tg:toolName`, n.`tg:input`, n.`tg:output`, n.`prov:base_type`").await;
     assert_eq!(tool, [r#"calculator {"expression":"8 + 5"} 13 ProvActivity"#]);
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_and_the_chain_back_to_the_question() {
+    let (provex, graph) = common::open("tg_reasoning").await;
+    let dir = tempfile::tempdir().unwrap();
+    let files = streams(dir.path());
+    ingest(&provex, &graph, &files, false, &dir.path().join("r")).await;
+    let sessions = provex.sessions(&graph).await.unwrap();
+    let summary: Vec<(String, String, String, u64)> = sessions
+        .iter()
+        .map(|s| (s.kind.clone(), s.question.clone().unwrap_or_default(), s.status.clone(), s.steps))
+        .collect();
+    assert_eq!(sessions.len(), 4, "{summary:?}");
+    let react = sessions.iter().find(|s| s.kind == "agent").unwrap();
+    assert_eq!(
+        (react.question.as_deref(), react.status.as_str(), react.steps, react.answer.as_deref()),
+        (
+            Some("What did they say about zoning?"),
+            "answered",
+            7,
+            Some("urn:trustgraph:agent:3f0c2a5e-react/final")
+        )
+    );
+
+    let r = provex.reasoning(&graph, "urn:trustgraph:agent:3f0c2a5e-react/final").await.unwrap();
+    let steps: Vec<(&str, Vec<String>)> =
+        r.chain.iter().map(|s| (s.id.rsplit(':').next().unwrap(), s.types.clone())).collect();
+    assert_eq!(
+        steps.iter().map(|(id, _)| *id).collect::<Vec<_>>(),
+        [
+            "3f0c2a5e-react",
+            "3f0c2a5e-react/i1",
+            "3f0c2a5e-react/i1/observation",
+            "3f0c2a5e-react/i2",
+            "3f0c2a5e-react/i2/observation",
+            "3f0c2a5e-react/final"
+        ],
+        "question → iteration → observation → … → answer"
+    );
+    let i1 = &r.chain[1];
+    assert_eq!(i1.properties["tg:action"], "knowledge-query");
+    assert_eq!(i1.properties["tg:llmDurationMs"], 812);
+    assert_eq!(i1.parts.len(), 1, "its thought");
+    assert!(r.chain[4].failed && !r.chain[2].failed, "the failed tool is marked");
+    assert_eq!(r.question.as_deref(), Some("What did they say about zoning?"));
+    assert_eq!(r.latest.as_deref(), Some("urn:trustgraph:agent:3f0c2a5e-react/final"));
+    let kinds: Vec<&str> = r.dialog.iter().map(|d| d.kind.as_str()).collect();
+    assert_eq!(kinds, ["thought", "observation", "thought", "observation", "answer"]);
+    assert_eq!(r.dialog[4].model.as_deref(), Some("gpt-4o"));
+
+    // GraphRAG: the focus step carries its selected edges with reasoning and score.
+    let g = provex.reasoning(&graph, "urn:trustgraph:prov:synthesis:7b1d-graphrag").await.unwrap();
+    assert_eq!(g.chain.len(), 5, "question, grounding, exploration, focus, synthesis");
+    let focus = &g.chain[3];
+    assert_eq!(focus.parts.len(), 2);
+    assert_eq!(focus.parts[0].properties["tg:reasoning"], "names the zoning of the lot");
+    assert_eq!(g.chain[1].properties["tg:concept"], serde_json::json!(["zoning", "variance", "Elm Street"]));
+    assert!(provex.reasoning(&graph, "urn:nothing").await.is_err());
     provex.delete_graph(&graph).await.unwrap();
 }

@@ -113,6 +113,8 @@ class FakeTransport implements Transport {
   tidy = vi.fn(async () => null);
   cluster_edges = vi.fn(async () => []);
   export_prov = vi.fn(async (r: { graph: string, format: string }) => ({ format: r.format, media_type: "application/json", file_name: `provex-${r.graph}.json`, text: "{}" }));
+    sessions = vi.fn(async () => []);
+  reasoning = vi.fn();
   lineages = vi.fn(async () => []);
   lineage = vi.fn();
   lineage_compare = vi.fn();

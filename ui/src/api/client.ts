@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, SaveFileRequest, SearchHit, SearchRequest, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -35,6 +35,8 @@ export interface Requests {
   lineages: GraphRequest;
   lineage: NodeRequest;
   lineage_compare: LineageCompareRequest;
+  sessions: GraphRequest;
+  reasoning: NodeRequest;
   query: QueryRequest;
   trail: StatementRequest;
   source: NodeRequest;
@@ -68,6 +70,8 @@ export interface Responses {
   lineages: Array<LineageSummary>;
   lineage: LineageGraph;
   lineage_compare: Comparison;
+  sessions: Array<SessionSummary>;
+  reasoning: ReasoningChain;
   query: Table;
   trail: Trail;
   source: SourceText;
@@ -103,6 +107,8 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   lineages: { method: "GET", path: "/graphs/{graph}/lineages", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   lineage: { method: "GET", path: "/graphs/{graph}/lineage", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   lineage_compare: { method: "GET", path: "/graphs/{graph}/lineage/compare", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  sessions: { method: "GET", path: "/graphs/{graph}/sessions", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  reasoning: { method: "GET", path: "/graphs/{graph}/reasoning", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query"] },
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -256,6 +262,19 @@ export class Client {
    */
   lineageCompare(req: LineageCompareRequest): Promise<Comparison> {
     return this.transport.call("lineage_compare", req);
+  }
+
+  /** The TrustGraph sessions of a graph (seed 003): question, status, steps, time. */
+  sessions(req: GraphRequest): Promise<Array<SessionSummary>> {
+    return this.transport.call("sessions", req);
+  }
+
+  /**
+   * A session's chain from its question to a step (`id`: an answer, conclusion or
+   * synthesis), each step with its parts, the dialog, and the nodes of other sources it names.
+   */
+  reasoning(req: NodeRequest): Promise<ReasoningChain> {
+    return this.transport.call("reasoning", req);
   }
 
   /** Read-only Cypher. */

@@ -139,6 +139,72 @@ suggested_type?: string, suggestion_rule?: string,
  */
 diff?: Array<DiffOp>, };
 
+export type SessionSummary = { 
+/**
+ * The session's IRI (its question node).
+ */
+id: string, 
+/**
+ * `agent` (ReAct), `graphrag`, `docrag`, or `seed` (seed 003's nodes).
+ */
+kind: string, question: string | null, 
+/**
+ * `running`, `answered` or `failed`.
+ */
+status: string, 
+/**
+ * Explain nodes of the session besides its question.
+ */
+steps: number, started: string | null, 
+/**
+ * The session's answer, conclusion or synthesis, when there is one.
+ */
+answer: string | null, };
+
+export type ReasoningStep = { id: string, 
+/**
+ * Its TrustGraph types (`Analysis`, `ToolUse`, …).
+ */
+types: Array<string>, label: string | null, 
+/**
+ * What was recorded of it: `tg:*`, `prov:*`, `rdfs:*` properties.
+ */
+properties: Record<string, JsonValue>, derived_from: Array<string>, 
+/**
+ * Its thought, selected edges or chunks, facts.
+ */
+parts: Array<ReasoningStep>, 
+/**
+ * A failed tool (`tg:Error`, `tg:toolError`).
+ */
+failed: boolean, 
+/**
+ * Not recorded yet: only named by another step.
+ */
+placeholder: boolean, };
+
+export type DialogLine = { seq: number, kind: string, content: string | null, model: string | null, in_token: number | null, out_token: number | null, };
+
+export type CrossLink = { 
+/**
+ * The step that names it.
+ */
+from: string, id: string, label: string, 
+/**
+ * Its text, when it has one (a statement's claim).
+ */
+text: string | null, };
+
+export type ReasoningChain = { session: string, question: string | null, status: string, selected: string, 
+/**
+ * Question first, the selected node last.
+ */
+chain: Array<ReasoningStep>, 
+/**
+ * The session's latest step (what a live session is on).
+ */
+latest: string | null, dialog: Array<DialogLine>, links: Array<CrossLink>, };
+
 export type SearchHit = { id: string, label: string, field: string, snippet: string, };
 
 export type JobKind = "ingest" | "follow" | "demo";
