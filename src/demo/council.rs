@@ -25,6 +25,7 @@ use crate::a2ap::signature::{sign_value, KeyRef};
 use crate::{Error, Result};
 
 mod builder;
+pub mod research;
 mod scenario;
 mod transcript;
 
@@ -44,6 +45,8 @@ pub const EVENTS_FILE: &str = "council-events.jsonl";
 pub const A2AP_FILE: &str = "council-a2ap.jsonl";
 pub const KEYS_FILE: &str = "council-keys.json";
 pub const TRANSCRIPT_FILE: &str = "council-transcript.txt";
+/// The research question's TrustGraph explain stream (formats.md §3).
+pub const EXPLAIN_FILE: &str = "council-explain.jsonl";
 
 struct Agent {
     id: &'static str,
@@ -138,6 +141,8 @@ pub enum Stream {
     Events,
     /// A2AP documents (formats.md §2): `council-a2ap.jsonl`.
     A2ap,
+    /// The research question's TrustGraph stream (formats.md §3): `council-explain.jsonl`.
+    Explain,
 }
 
 /// The demo's files, in memory.
@@ -203,7 +208,7 @@ impl CouncilDemo {
             .collect()
     }
 
-    /// Writes the four files into `dir` (created if needed); returns their paths.
+    /// Writes the five files into `dir` (created if needed); returns their paths.
     pub fn write_to(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let files = [
@@ -211,6 +216,7 @@ impl CouncilDemo {
             (A2AP_FILE, self.a2ap_jsonl()),
             (KEYS_FILE, self.registry_json.clone()),
             (TRANSCRIPT_FILE, self.transcript.clone()),
+            (EXPLAIN_FILE, self.lines(Stream::Explain)),
         ];
         let mut paths = Vec::new();
         for (name, content) in files {

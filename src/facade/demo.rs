@@ -45,6 +45,7 @@ impl Provex {
         let start = tokio::time::Instant::now();
         let mut events = GraphDelta::new();
         let mut docs: Vec<crate::a2ap::Record> = Vec::new();
+        let mut explain = crate::trustgraph::StreamState::default();
         for (offset, record) in demo.schedule(pace) {
             if cancel.load(Ordering::Relaxed) {
                 break;
@@ -56,6 +57,14 @@ impl Provex {
                 Stream::Events => {
                     normalize_line(Format::A2a, record.line.as_bytes(), &mut events)
                         .map_err(|e| Error::Server(format!("demo event: {e}")))?;
+                    report.events += 1;
+                }
+                Stream::Explain => {
+                    let v: serde_json::Value = serde_json::from_str(&record.line)
+                        .map_err(|e| Error::Server(format!("demo explain message: {e}")))?;
+                    explain
+                        .line(&v, &mut events)
+                        .map_err(|e| Error::Server(format!("demo explain message: {e}")))?;
                     report.events += 1;
                 }
                 Stream::A2ap => {
@@ -81,11 +90,13 @@ impl Provex {
         registry: &crate::a2ap::KeyRegistry,
         docs: &mut Vec<crate::a2ap::Record>,
     ) -> Result<()> {
-        if !events.is_empty() {
-            self.write(graph, events.take()).await?;
-        }
+        // Documents first: the research question's steps name the statements they hold.
         if !docs.is_empty() {
             self.add_documents(graph, Some(registry), std::mem::take(docs)).await?;
+        }
+        if !events.is_empty() {
+            let delta = self.relink(graph, events.take()).await?;
+            self.write(graph, delta).await?;
         }
         Ok(())
     }

@@ -15,6 +15,7 @@ mod lineage_ops;
 mod live;
 mod paths;
 mod reasoning;
+mod relink;
 
 pub use a2ap::{
     add_key, generate_key, is_bundle_file, read_registry, sign_file, verify_bundle_file, verify_files, Keys,
@@ -353,6 +354,15 @@ impl Provex {
             }
             for r in &chunk.rejected {
                 observer.rejected(r);
+            }
+            if chunk.delta.nodes().any(|n| n.label == crate::model::Label::Explain) {
+                match self.relink(graph, chunk.delta.take()).await {
+                    Ok(d) => chunk.delta = d,
+                    Err(e) => {
+                        write_error = Some(e);
+                        break;
+                    }
+                }
             }
             if let Some(pending) = bulk.as_mut() {
                 if pending.fits(&chunk.delta) && chunk.records.is_empty() {

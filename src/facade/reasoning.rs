@@ -16,20 +16,6 @@ use crate::trustgraph::views::{CrossLink, DialogLine, ReasoningChain, ReasoningS
 /// The most nodes one session's read returns.
 const MAX_SESSION: usize = 5_000;
 
-/// Labels of other sources a chain may go on into, looked up by name (indexed).
-const OTHER_SOURCES: &[&str] = &[
-    "Statement",
-    "Chunk",
-    "Document",
-    "Source",
-    "Agent",
-    "Entity",
-    "Activity",
-    "Prompt",
-    "Artifact",
-    "Message",
-];
-
 /// Edges that attach a part (a thought, a selection, a fact) to its step.
 const PART_EDGES: &[&str] = &["HAS_THOUGHT", "SELECTED_EDGE", "SELECTED_CHUNK", "RETRIEVED"];
 
@@ -202,7 +188,7 @@ impl Provex {
                         .collect()
                 })
                 .unwrap_or_default();
-                        let mut sub = if with_parts {
+            let mut sub = if with_parts {
                 out_edges
                     .get(name)
                     .map(|v| {
@@ -212,7 +198,7 @@ impl Provex {
                             .collect::<Vec<_>>()
                     })
                     .unwrap_or_default()
-                        } else {
+            } else {
                 Vec::new()
             };
             sub.sort();
@@ -336,7 +322,7 @@ impl Provex {
         }
         let names: Vec<FalkorValue> = named.iter().map(|(_, n)| str_param(n)).collect();
         let mut found: HashMap<String, (String, Option<String>)> = HashMap::new();
-        for label in OTHER_SOURCES {
+        for label in super::relink::OTHER_SOURCES {
             let q = format!(
                 "MATCH (y:`{label}`) WHERE y.name IN $names \
                  RETURN y.name, coalesce(y.claim_text, y.text, y.content, y.title, y.`rdfs:label`)"

@@ -121,9 +121,15 @@ pub fn encode_each(
             for c in &columns {
                 match c.as_str() {
                     "name" => string(&mut record, &n.name)?,
-                    // An `Explain` node's kinds are its record's (see `node_props`).
-                    PROV_TYPE if *label != Label::Explain => string(&mut record, &prov_type)?,
-                    PROV_BASE_TYPE if *label != Label::Explain => string(&mut record, base)?,
+                    // An `Explain` node's kinds are its record's, else the defaults `node_props` gives.
+                    PROV_TYPE | PROV_BASE_TYPE if *label == Label::Explain => {
+                        match node_props(*label, &n.name, &n.props).get(c.as_str()) {
+                            Some(v) => value(&mut record, v)?,
+                            None => record.push(NULL),
+                        }
+                    }
+                    PROV_TYPE => string(&mut record, &prov_type)?,
+                    PROV_BASE_TYPE => string(&mut record, base)?,
                     other => match n.props.get(other) {
                         Some(v) => value(&mut record, v)?,
                         None => record.push(NULL),

@@ -24,8 +24,20 @@ pub struct WriteStats {
     pub queries: u64,
 }
 
-/// The upsert of every node with one label, its rows in parameter `rows`.
+/// The `prov:type` of an `Explain` node whose record has not said what it is.
+const EXPLAIN_TYPE: &str = "tg:Explain";
+
+/// The upsert of every node with one label, its rows in parameter `rows`. An `Explain`
+/// node gets its default kinds on creation only: a placeholder written after the record
+/// that named it must not overwrite what the record said.
 fn node_query(label: Label, rows: &str) -> String {
+    if label == Label::Explain {
+        let base = label.base_type().as_str();
+        return format!(
+            "UNWIND ${rows} AS r MERGE (n:`{label}` {{name: r.name}}) \
+             ON CREATE SET n.`{PROV_TYPE}` = '{EXPLAIN_TYPE}', n.`{PROV_BASE_TYPE}` = '{base}' SET n += r.props"
+        );
+    }
     format!("UNWIND ${rows} AS r MERGE (n:`{label}` {{name: r.name}}) SET n += r.props")
 }
 
@@ -112,8 +124,10 @@ fn literal(v: &FalkorValue) -> Result<String> {
 pub(crate) fn node_props(label: Label, name: &str, props: &Props) -> Props {
     let mut props = props.clone();
     if label == Label::Explain {
-        // Its kinds come from its record (`rdf:type`): a placeholder sets none, so that it
-        // never overwrites what the record said.
+        // Its kinds come from its record (`rdf:type`); these are the defaults of a node
+        // only named so far (the upsert sets them on creation only, see `node_query`).
+        props.entry(PROV_TYPE.into()).or_insert_with(|| EXPLAIN_TYPE.into());
+        props.entry(PROV_BASE_TYPE.into()).or_insert_with(|| label.base_type().as_str().into());
     } else {
         props.insert(PROV_TYPE.into(), label.prov_type().into());
         props.insert(PROV_BASE_TYPE.into(), label.base_type().as_str().into());
@@ -132,7 +146,15 @@ pub(crate) fn edge_props(kind: EdgeKind, props: &Props) -> Props {
 }
 
 fn node_row(node: &Node) -> FalkorValue {
-    let props = node_props(node.label, &node.name, &node.props);
+    let props = match node.label {
+        // Its defaults are set on creation only (see `node_query`).
+        Label::Explain => {
+            let mut p = node.props.clone();
+            p.insert("name".into(), node.name.as_str().into());
+            p
+        }
+        label => node_props(label, &node.name, &node.props),
+    };
     FalkorValue::Map(
         [("name".to_owned(), str_param(&node.name)), ("props".to_owned(), props_param(&props))]
             .into_iter()

@@ -93,7 +93,11 @@ async fn demo_into_falkordb_gives_the_designed_trails() {
     let s = &demo.statements;
     let (provex, graph) = common::open("council").await;
     let report = provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
-    assert_eq!((report.events, report.documents), (123, 37), "{report:?}");
+    assert_eq!(
+        (report.events, report.documents),
+        (130, 37),
+        "{report:?}: 123 runtime events, 7 explain messages"
+    );
     let stats = provex.stats(&graph).await.unwrap();
     assert_eq!(stats.labels["Statement"], 8);
     assert_eq!(stats.labels["Verification"], 17);
@@ -159,12 +163,19 @@ async fn demo_files_ingest_like_the_demo_stream() {
     let files = provex::facade::write_council_files(dir.path()).unwrap();
     let opts = IngestOptions { keys: Some(dir.path().join("council-keys.json")), ..Default::default() };
     let report = provex
-        .ingest(&graph, &files[..2], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+        .ingest(
+            &graph,
+            &[files[0].clone(), files[1].clone(), files[4].clone()],
+            opts,
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(Quiet),
+        )
         .await
         .unwrap();
     assert_eq!(report.rejected, 0);
     assert_eq!(report.files[0].format, "a2a");
     assert_eq!(report.files[1].format, "a2ap");
+    assert_eq!(report.files[2].format, "trustgraph");
     let (streamed, stream_graph) = common::open("council_stream").await;
     streamed.demo_council(&stream_graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
     assert_eq!(common::graph_text(&provex, &graph).await, common::graph_text(&streamed, &stream_graph).await);
@@ -206,7 +217,7 @@ async fn paced_demo_streams_deltas_over_time() {
     }
     run.await.unwrap().unwrap();
     let records = council::generate().records.len();
-    assert_eq!((batches, records), (160, 160), "one write per record");
+    assert_eq!((batches, records), (167, 167), "one write per record");
     assert!(started.elapsed() >= Duration::from_millis(5 * (records as u64 - 1)));
     provex.delete_graph(&graph).await.unwrap();
 }

@@ -71,11 +71,18 @@ fn two_runs(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>, Value, Value, Value) {
         } else {
             std::fs::write(&out, text).unwrap();
         }
-        if f.extension().is_some_and(|e| e == "jsonl") {
+        // The runtime events and A2AP documents (the research question's stream is not part of
+        // what the two agent versions did).
+        if f.extension().is_some_and(|e| e == "jsonl") && !f.to_string_lossy().ends_with("-explain.jsonl") {
             b.push(out);
         }
     }
-    let a: Vec<PathBuf> = a.into_iter().filter(|f| f.extension().is_some_and(|e| e == "jsonl")).collect();
+    let a: Vec<PathBuf> = a
+        .into_iter()
+        .filter(|f| {
+            f.extension().is_some_and(|e| e == "jsonl") && !f.to_string_lossy().ends_with("-explain.jsonl")
+        })
+        .collect();
     assert_eq!(a.len(), 2);
     (a, b, statement_a, statement_b, forged)
 }

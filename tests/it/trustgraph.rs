@@ -374,3 +374,49 @@ async fn sessions_and_the_chain_back_to_the_question() {
     assert!(provex.reasoning(&graph, "urn:nothing").await.is_err());
     provex.delete_graph(&graph).await.unwrap();
 }
+
+/// One evidence chain across sources (issue 12 §4) on the council demo: the researcher's
+/// answer → its reasoning → the A2AP statements it retrieved → each one's quote at its
+/// `hh:mm:ss`, signature and consensus.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_council_answer_goes_on_into_the_statements_and_their_evidence() {
+    let (provex, graph) = common::open("tg_council").await;
+    let demo = provex::demo::council::generate();
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    let session = provex::demo::council::research::SESSION;
+    let sessions = provex.sessions(&graph).await.unwrap();
+    assert_eq!(sessions.len(), 1);
+    assert_eq!(
+        (sessions[0].question.as_deref(), sessions[0].status.as_str()),
+        (Some("What did they say about zoning?"), "answered")
+    );
+    let r = provex.reasoning(&graph, &format!("{session}/final")).await.unwrap();
+    assert_eq!(r.chain.len(), 4, "question → iteration → observation → answer");
+    let mut linked: Vec<(&str, &str)> = r.links.iter().map(|l| (l.id.as_str(), l.label.as_str())).collect();
+    linked.sort();
+    linked.dedup();
+    let mut want = vec![
+        (demo.statements.rezoning_approved.as_str(), "Statement"),
+        (demo.statements.affordable_units.as_str(), "Statement"),
+    ];
+    want.sort();
+    assert_eq!(linked, want);
+    assert!(r.links.iter().any(|l| l.text.as_deref().is_some_and(|t| t.contains("Ordinance 2025-31"))));
+    // In the graph: the answer's edges go to the statements themselves (no second node).
+    let to = rows(
+        &provex,
+        &graph,
+        &format!("MATCH (:Explain {{name: '{session}/final'}})-[:WAS_DERIVED_FROM]->(s:Statement) RETURN s.name ORDER BY s.name"),
+    )
+    .await;
+    assert_eq!(to.len(), 2);
+    assert_eq!(
+        rows(&provex, &graph, "MATCH (n:Explain) WHERE n.name STARTS WITH 'urn:uuid:' RETURN count(n)").await,
+        ["0"]
+    );
+    // And on from each statement to its evidence.
+    let trail = provex.trail(&graph, &demo.statements.rezoning_approved).await.unwrap();
+    assert!(trail.evidence.iter().all(|e| e.timestamp.is_some()), "each quote at its hh:mm:ss");
+    assert!(trail.verified);
+    provex.delete_graph(&graph).await.unwrap();
+}

@@ -340,6 +340,10 @@ impl Builder {
         );
         self.emit(Stream::A2ap, &forged);
 
+        // A researcher asks about zoning (seed 001 §8 step 5), answered from the statements.
+        self.tick(2_000);
+        self.research(&[&s1.0, &s2.0]);
+
         let registry_json = demo_registry().to_json();
         CouncilDemo {
             records: self.records,

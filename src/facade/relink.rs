@@ -1,0 +1,76 @@
+//! One evidence chain across sources (issue 12 §4), in the graph itself: a TrustGraph step
+//! that names a node of another source (an A2AP statement its answer derives from, a fact's
+//! source) gets its edge to that node, not to a placeholder of its own with the same name.
+//! Names are unique in a graph, so a placeholder is made only for what no source holds yet.
+
+use std::collections::HashMap;
+
+use falkordb::FalkorValue;
+
+use super::Provex;
+use crate::error::Result;
+use crate::model::{GraphDelta, Label, NodeRef};
+use crate::store::value::{as_string, str_param};
+
+/// The labels of other sources a TrustGraph step may name, looked up by name (indexed).
+pub(crate) const OTHER_SOURCES: &[Label] = &[
+    Label::Statement,
+    Label::Chunk,
+    Label::Document,
+    Label::Source,
+    Label::Agent,
+    Label::Verification,
+    Label::Entity,
+    Label::Activity,
+    Label::Prompt,
+    Label::Artifact,
+    Label::Message,
+];
+
+impl Provex {
+    /// `delta` with its bare `Explain` placeholders for names the graph already holds under
+    /// another label replaced by those nodes.
+    pub(crate) async fn relink(&self, graph: &str, delta: GraphDelta) -> Result<GraphDelta> {
+        let names: Vec<String> = delta
+            .nodes()
+            .filter(|n| {
+                n.label == Label::Explain && n.props.is_empty() && !n.name.starts_with("urn:trustgraph:")
+            })
+            .map(|n| n.name.clone())
+            .collect();
+        if names.is_empty() || !self.store.graphs_list().await?.iter().any(|g| g == graph) {
+            return Ok(delta);
+        }
+        let list = FalkorValue::Array(names.iter().map(|n| str_param(n)).collect());
+        let mut found: HashMap<String, Label> = HashMap::new();
+        for label in OTHER_SOURCES {
+            let q = format!("MATCH (y:`{label}`) WHERE y.name IN $names RETURN y.name");
+            let (_, rows) = self.store.run_ro(graph, &q, vec![("names", list.clone())]).await?;
+            for r in rows {
+                if let Some(n) = r.first().and_then(as_string) {
+                    found.entry(n).or_insert(*label);
+                }
+            }
+        }
+        if found.is_empty() {
+            return Ok(delta);
+        }
+        let (nodes, edges) = delta.into_parts();
+        let mut out = GraphDelta::with_capacity(nodes.len(), edges.len());
+        for n in nodes {
+            if !(n.label == Label::Explain && n.props.is_empty() && found.contains_key(&n.name)) {
+                out.add_node(n);
+            }
+        }
+        let retarget = |r: NodeRef| match (r.label, found.get(&r.name)) {
+            (Label::Explain, Some(l)) => NodeRef::new(*l, r.name),
+            _ => r,
+        };
+        for mut e in edges {
+            e.source = retarget(e.source);
+            e.target = retarget(e.target);
+            out.add_edge(e);
+        }
+        Ok(out)
+    }
+}
