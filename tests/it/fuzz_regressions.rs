@@ -58,3 +58,8 @@ fn prov_json_inputs() {
 fn lineage_inputs() {
     replay("lineage", checks::lineage);
 }
+
+#[test]
+fn trustgraph_inputs() {
+    replay("trustgraph", checks::trustgraph);
+}
