@@ -24,6 +24,7 @@ mod props_lineage;
 mod props_parsers;
 mod props_prov;
 mod props_resp;
+mod props_trustgraph;
 mod prov_export;
 mod prov_import;
 mod reads;
