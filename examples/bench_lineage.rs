@@ -13,6 +13,9 @@
 
 #![recursion_limit = "256"]
 
+#[path = "common/bare.rs"]
+mod bare;
+
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -26,7 +29,7 @@ use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::{Format, IngestOptions};
 use provex::lineage::{apply, parse_record, Applied, Book, Semantic};
 use provex::store::server::{PrivateServer, ServerOptions};
-use serde_json::{json, Value};
+use serde_json::json;
 use uuid::Uuid;
 
 /// A small deterministic generator (xorshift64*).
@@ -158,70 +161,6 @@ fn p95(mut v: Vec<Duration>) -> Duration {
     v[v.len() * 95 / 100]
 }
 
-/// A JSON value as a Cypher literal.
-fn cypher(v: &Value) -> String {
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")),
-        Value::Array(a) => format!("[{}]", a.iter().map(cypher).collect::<Vec<_>>().join(",")),
-        Value::Object(o) => {
-            format!(
-                "{{{}}}",
-                o.iter().map(|(k, v)| format!("`{k}`:{}", cypher(v))).collect::<Vec<_>>().join(",")
-            )
-        }
-    }
-}
-
-/// The same rows as the ingest writes, with bare `UNWIND … MERGE` queries.
-fn bare_merge(url: &str, graph: &str, snap: &Snapshot) -> Duration {
-    let client = redis::Client::open(url).unwrap();
-    let mut con = client.get_connection().unwrap();
-    let _: redis::RedisResult<()> = redis::cmd("GRAPH.DELETE").arg(graph).query(&mut con);
-    let mut by_label: std::collections::BTreeMap<&str, Vec<Value>> = Default::default();
-    for (k, props) in &snap.nodes {
-        by_label.entry(&k.label).or_default().push(json!({"name": k.name, "props": props}));
-    }
-    let label_of: std::collections::HashMap<&str, &str> =
-        snap.nodes.keys().map(|k| (k.name.as_str(), k.label.as_str())).collect();
-    let mut by_type: std::collections::BTreeMap<(&str, &str, &str), Vec<Value>> = Default::default();
-    for (k, props) in &snap.edges {
-        by_type
-            .entry((&k.rel, label_of[k.source.as_str()], label_of[k.target.as_str()]))
-            .or_default()
-            .push(json!({"s": k.source, "t": k.target, "props": props}));
-    }
-    for label in by_label.keys() {
-        let _: redis::RedisResult<redis::Value> = redis::cmd("GRAPH.QUERY")
-            .arg(graph)
-            .arg(format!("CREATE INDEX FOR (n:`{label}`) ON (n.name)"))
-            .query(&mut con);
-    }
-    let t = Instant::now();
-    for (label, rows) in &by_label {
-        for chunk in rows.chunks(5_000) {
-            let q = format!(
-                "CYPHER rows={} UNWIND $rows AS r MERGE (n:`{label}` {{name: r.name}}) SET n += r.props",
-                cypher(&Value::Array(chunk.to_vec()))
-            );
-            let _: redis::Value = redis::cmd("GRAPH.QUERY").arg(graph).arg(q).query(&mut con).unwrap();
-        }
-    }
-    for ((rel, source, target), rows) in &by_type {
-        for chunk in rows.chunks(5_000) {
-            let q = format!(
-                "CYPHER rows={} UNWIND $rows AS r MATCH (a:`{source}` {{name: r.s}}) MATCH (b:`{target}` {{name: r.t}}) \
-                 MERGE (a)-[e:`{rel}`]->(b) SET e += r.props",
-                cypher(&Value::Array(chunk.to_vec()))
-            );
-            let _: redis::Value = redis::cmd("GRAPH.QUERY").arg(graph).arg(q).query(&mut con).unwrap();
-        }
-    }
-    t.elapsed()
-}
-
 async fn ingest(provex: &Provex, graph: &str, file: &std::path::Path) -> Duration {
     let _ = provex.delete_graph(graph).await;
     let opts = IngestOptions { format: Format::Lineage, bulk_max_rows: 5_000_000, ..Default::default() };
@@ -260,7 +199,7 @@ async fn bench_ingest(provex: &Provex, url: &str, dir: &std::path::Path) {
     let (mut bare, mut ours) = (Vec::new(), Vec::new());
     for run in 0..3 {
         eprintln!("run {run}");
-        bare.push(bare_merge(url, "bench_lineage_bare", &snap));
+        bare.push(bare::bare_merge(url, "bench_lineage_bare", &snap));
         ours.push(ingest(provex, "bench_lineage", &file).await);
     }
     let (bare, ours) = (median(bare), median(ours));
