@@ -179,15 +179,7 @@ impl Provex {
         };
         let step = |name: &str, with_parts: bool| -> ReasoningStep {
             let r = read.get(name);
-            let props: BTreeMap<String, Value> = r
-                .map(|r| {
-                    r.props
-                        .iter()
-                        .filter(|(k, _)| !k.starts_with("provex:") && k.as_str() != "name")
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let props = shown(r);
             let mut sub = if with_parts {
                 out_edges
                     .get(name)
@@ -343,18 +335,22 @@ impl Provex {
     }
 }
 
+/// What a step shows of its node's properties: all but its name and Provex's own.
+fn shown(r: Option<&Read>) -> BTreeMap<String, Value> {
+    r.map(|r| {
+        r.props
+            .iter()
+            .filter(|(k, _)| !k.starts_with("provex:") && k.as_str() != "name")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
 /// A part of a step (no parts of its own).
 fn step_leaf(read: &HashMap<String, Read>, name: &str, derived: &[String]) -> ReasoningStep {
     let r = read.get(name);
-    let properties: BTreeMap<String, Value> = r
-        .map(|r| {
-            r.props
-                .iter()
-                .filter(|(k, _)| !k.starts_with("provex:") && k.as_str() != "name")
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let properties = shown(r);
     ReasoningStep {
         id: name.to_owned(),
         types: r.map(|r| r.labels.clone()).unwrap_or_default(),

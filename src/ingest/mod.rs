@@ -316,15 +316,7 @@ pub fn read_file(
         reader::read_lines(path, eof, opts.max_line_bytes, &mut state)?;
         state.finish_lineage();
     }
-    if let Some(e) = state.failure.take() {
-        return Err(e);
-    }
-    state.flush();
-    let mut report = state.report;
-    if report.rejected > 0 {
-        report.rejects_file = Some(state.rejects.path().to_owned());
-    }
-    Ok(report)
+    state.finish()
 }
 
 /// Reads a stream (standard input, a request body) as it arrives and hands batches to
@@ -366,15 +358,22 @@ pub fn read_stream(
     };
     reader::read_stream(name, source, opts.max_line_bytes, &mut state)?;
     state.finish_lineage();
-    if let Some(e) = state.failure.take() {
-        return Err(e);
+    state.finish()
+}
+
+impl FileIngest<'_> {
+    /// Ends the read: the last batch goes out, and the report says where rejects went.
+    fn finish(mut self) -> Result<FileReport> {
+        if let Some(e) = self.failure.take() {
+            return Err(e);
+        }
+        self.flush();
+        let mut report = self.report;
+        if report.rejected > 0 {
+            report.rejects_file = Some(self.rejects.path().to_owned());
+        }
+        Ok(report)
     }
-    state.flush();
-    let mut report = state.report;
-    if report.rejected > 0 {
-        report.rejects_file = Some(state.rejects.path().to_owned());
-    }
-    Ok(report)
 }
 
 /// The state of one file's ingest, fed line by line by the reader.
