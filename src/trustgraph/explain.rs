@@ -84,10 +84,10 @@ pub fn relation(predicate: &str) -> (RelType, EdgeKind) {
 /// makes: `urn:trustgraph:agent:<s>/…`, `urn:trustgraph:docrag:<s>/…`,
 /// `urn:trustgraph:question:<s>`, `urn:trustgraph:prov:<step>:<s>[:<n>]`.
 pub fn session_of(iri: &str) -> Option<String> {
-    for kind in ["agent", "docrag"] {
-        if let Some(rest) = iri.strip_prefix(&format!("urn:trustgraph:{kind}:")) {
+    for prefix in ["urn:trustgraph:agent:", "urn:trustgraph:docrag:"] {
+        if let Some(rest) = iri.strip_prefix(prefix) {
             let id = rest.split('/').next().filter(|s| !s.is_empty())?;
-            return Some(format!("urn:trustgraph:{kind}:{id}"));
+            return Some(format!("{prefix}{id}"));
         }
     }
     if iri.starts_with("urn:trustgraph:question:") {

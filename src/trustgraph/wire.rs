@@ -4,7 +4,6 @@
 //! producers; explain triples `{"s","p","o","g"?}` whose terms are IRIs (`t: i`), literals
 //! (`l`), blank nodes (`b`) or quoted triples (`t`).
 
-use serde::Deserialize;
 use serde_json::Value;
 
 /// An RDF term.
@@ -102,12 +101,6 @@ pub struct Message {
     pub response: Response,
 }
 
-#[derive(Deserialize)]
-struct Envelope {
-    id: Option<Value>,
-    response: Value,
-}
-
 /// The kind field under any of its spellings.
 pub fn kind_of(v: &serde_json::Map<String, Value>) -> Option<&str> {
     ["message_type", "chunk_type", "chunk-type"].iter().find_map(|k| v.get(*k).and_then(Value::as_str))
@@ -134,13 +127,14 @@ impl Message {
     /// Reads a message from a JSON object already known to be one.
     pub fn read(v: &Value) -> Result<Message, String> {
         let (request, body) = match v.get("response") {
-            Some(_) => {
-                let e: Envelope =
-                    serde_json::from_value(v.clone()).map_err(|e| format!("not a response envelope: {e}"))?;
-                let id = e.id.map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned));
-                (id, e.response)
+            Some(response) => {
+                let id = v
+                    .get("id")
+                    .filter(|i| !i.is_null())
+                    .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned));
+                (id, response)
             }
-            None => (None, v.clone()),
+            None => (None, v),
         };
         let obj = body.as_object().ok_or("a response is a JSON object")?;
         let kind = kind_of(obj).ok_or("a response needs message_type (or chunk_type)")?.to_owned();
@@ -170,16 +164,16 @@ impl Message {
             request,
             response: Response {
                 kind,
-                content: text(&body, "content"),
-                explain_id: text(&body, "explain_id"),
-                explain_graph: text(&body, "explain_graph"),
+                content: text(body, "content"),
+                explain_id: text(body, "explain_id"),
+                explain_graph: text(body, "explain_graph"),
                 triples,
                 end_of_dialog: obj.get("end_of_dialog").and_then(Value::as_bool).unwrap_or(false),
                 in_token: obj.get("in_token").and_then(int),
                 out_token: obj.get("out_token").and_then(int),
-                model: text(&body, "model"),
+                model: text(body, "model"),
                 error,
-                message_id: text(&body, "message_id"),
+                message_id: text(body, "message_id"),
                 provenance_refs: refs,
             },
         })
