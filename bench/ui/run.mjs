@@ -5,6 +5,8 @@
 //                 (whole graph, ×24, ×800 where nodes are 6-10 px tall, and a mouse drag)
 //   event→pixels  p95 from a line appended to a followed file (1,000 events/s) to its node
 //                 drawn on the canvas
+//   explain       p95 from an explain message pushed to `POST /api/graphs/{g}/events` (one
+//                 chunked body, 200 messages/s, a TrustGraph ReAct shape) to its step drawn
 //   clusters      a graph of --cluster-nodes (default 1,000,000) nodes opened as clusters
 //                 (semantic zoom): first paint, and pan/zoom fps over the boxes; beside it the
 //                 neighbourhood view of 100,000 nodes that large graphs opened as before
@@ -42,6 +44,7 @@ const { values: opt } = parseArgs({
     seconds: { type: "string", default: "5" },
     rate: { type: "string", default: "1000" },
     "stream-seconds": { type: "string", default: "10" },
+    "explain-rate": { type: "string", default: "200" },
     json: { type: "string", default: join(ROOT, "bench/out/ui.json") },
     "cluster-nodes": { type: "string", default: "1000000" },
   },
@@ -51,6 +54,7 @@ const RUNS = Number(opt.runs);
 const PAN_SECONDS = Number(opt.seconds);
 const RATE = Number(opt.rate);
 const STREAM_SECONDS = Number(opt["stream-seconds"]);
+const EXPLAIN_RATE = Number(opt["explain-rate"]);
 const MESSAGES = process.env.BENCH_MESSAGES === "1";
 const VIEWPORT = { width: 1400, height: 900 };
 /** The pan/zoom pass between the pixel level of detail and close-up (see panZoom). */
@@ -434,6 +438,38 @@ async function shots(page, dir) {
   await page.evaluate(() => { window.provex.canvas.splitEdges = true; });
 }
 
+/** Records, for every node a stream batch brings, when the page received it, when the app
+ *  applied it (model + canvas) and when the frame that drew it ran (`window.__seen`). */
+async function hookDrawn(page) {
+  // The hook: every stream batch, after the app applied it (model + canvas), and the
+  // frame that drew it.
+  await page.evaluate(() => {
+    const app = window.provex.app;
+    const canvas = () => window.provex.canvas;
+    const orig = app.onStreamMessage.bind(app);
+    window.__seen = new Map();
+    window.__messages = 0;
+    app.onStreamMessage = (msg) => {
+      const received = performance.timeOrigin + performance.now();
+      const change = orig(msg);
+      window.__messages++;
+      if (msg.kind === "batch" && msg.nodes.length > 0) {
+        const applied = performance.timeOrigin + performance.now();
+        const ids = msg.nodes.map((n) => n.id);
+        const frames = canvas().stats().frames;
+        const check = () => {
+          if (canvas().stats().frames <= frames) return requestAnimationFrame(check);
+          const drawn = performance.timeOrigin + performance.now();
+          for (const id of ids) if (!window.__seen.has(id)) window.__seen.set(id, [drawn, applied, received, msg.time_ms]);
+        };
+        requestAnimationFrame(check);
+      }
+      return change;
+    };
+  });
+}
+
+
 async function stream(browser, server, dir) {
   const file = join(dir, "live.jsonl");
   const next = counter();
@@ -458,32 +494,7 @@ async function stream(browser, server, dir) {
       offsets.push({ offset: p - (a + b) / 2, rtt: b - a });
     }
     const clock = offsets.sort((x, y) => x.rtt - y.rtt)[0];
-    // The hook: every stream batch, after the app applied it (model + canvas), and the
-    // frame that drew it.
-    await page.evaluate(() => {
-      const app = window.provex.app;
-      const canvas = () => window.provex.canvas;
-      const orig = app.onStreamMessage.bind(app);
-      window.__seen = new Map();
-      window.__messages = 0;
-      app.onStreamMessage = (msg) => {
-        const received = performance.timeOrigin + performance.now();
-        const change = orig(msg);
-        window.__messages++;
-        if (msg.kind === "batch" && msg.nodes.length > 0) {
-          const applied = performance.timeOrigin + performance.now();
-          const ids = msg.nodes.map((n) => n.id);
-          const frames = canvas().stats().frames;
-          const check = () => {
-            if (canvas().stats().frames <= frames) return requestAnimationFrame(check);
-            const drawn = performance.timeOrigin + performance.now();
-            for (const id of ids) if (!window.__seen.has(id)) window.__seen.set(id, [drawn, applied, received, msg.time_ms]);
-          };
-          requestAnimationFrame(check);
-        }
-        return change;
-      };
-    });
+    await hookDrawn(page);
     // Append RATE events per second for STREAM_SECONDS, in 10 ms slices.
     const fd = openSync(file, "a");
     const written = new Map();
@@ -543,6 +554,100 @@ async function stream(browser, server, dir) {
   }
 }
 
+/** One ReAct step as TrustGraph's gateway sends it: an explain message whose subject (the
+ *  probe) is a new `Explain` node derived from the previous step. */
+function explainMessage(session, step) {
+  const q = `urn:trustgraph:agent:bench-${session}`;
+  const id = step === 0 ? q : `${q}/i${step}`;
+  const iri = (i) => ({ t: "i", i });
+  const lit = (v) => ({ t: "l", v });
+  const TG = "https://trustgraph.ai/ns/";
+  const t = (p, o) => ({ s: iri(id), p: iri(p), o, g: "urn:graph:retrieval" });
+  const triples = [t("http://www.w3.org/1999/02/22-rdf-syntax-ns#type", iri("http://www.w3.org/ns/prov#Entity"))];
+  if (step === 0) {
+    triples.push(t("http://www.w3.org/1999/02/22-rdf-syntax-ns#type", iri(`${TG}AgentQuestion`)), t(`${TG}query`, lit(`question ${session}`)));
+  } else {
+    triples.push(t("http://www.w3.org/1999/02/22-rdf-syntax-ns#type", iri(`${TG}Analysis`)), t(`${TG}action`, lit("knowledge-query")),
+      t(`${TG}arguments`, lit(JSON.stringify({ q: `step ${step}` }))), t(`${TG}llmDurationMs`, lit("420")),
+      t("http://www.w3.org/ns/prov#wasDerivedFrom", iri(step === 1 ? q : `${q}/i${step - 1}`)));
+  }
+  return [JSON.stringify({ message_type: "explain", explain_id: id, explain_graph: "urn:graph:retrieval", explain_triples: triples }), id];
+}
+
+/** event→pixels for a session pushed to `POST /api/graphs/{g}/events` (one chunked body) at
+ *  EXPLAIN_RATE explain messages a second while the page watches. */
+async function explainStream(browser, server) {
+  const { request } = await import("node:http");
+  const url = new URL(`${server.base}/api/graphs/explain/events`);
+  const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST",
+    headers: { "content-type": "application/x-ndjson", "transfer-encoding": "chunked", ...(server.token ? { authorization: `Bearer ${server.token}` } : {}) } });
+  const answer = new Promise((resolve, reject) => {
+    req.on("response", (res) => { let b = ""; res.on("data", (d) => { b += d; }); res.on("end", () => resolve(b)); });
+    req.on("error", reject);
+  });
+  let session = 0, step = 0;
+  const next = () => {
+    const m = explainMessage(session, step++);
+    if (step > 8) { session++; step = 0; }
+    return m;
+  };
+  req.write(next()[0] + "\n");
+  await until(async () => (await server.api("/api/graphs/explain/stats").catch(() => null))?.nodes > 0, { ms: 30_000, what: "the pushed graph" });
+  const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
+  try {
+    await page.goto(`${server.base}/?graph=explain`);
+    await page.waitForSelector('html[data-ready="true"]');
+    await until(async () => (await page.getByTestId("stream-state").getAttribute("data-state")) === "open", { what: "the stream open" });
+    await hookDrawn(page);
+    const written = new Map();
+    const total = EXPLAIN_RATE * STREAM_SECONDS;
+    let sent = 0;
+    const t0 = nowMs();
+    log(`explain event→pixels: pushing ${total} explain messages at ${EXPLAIN_RATE}/s`);
+    while (sent < total) {
+      const due = Math.min(total, Math.floor(((nowMs() - t0) / 1000) * EXPLAIN_RATE));
+      const lines = [];
+      const probes = [];
+      for (; sent < due; sent++) {
+        const [line, id] = next();
+        lines.push(line);
+        probes.push(id);
+      }
+      if (lines.length) {
+        req.write(lines.join("\n") + "\n");
+        const at = nowMs();
+        for (const p of probes) written.set(p, at);
+      }
+      await sleep(5);
+    }
+    const elapsed = (nowMs() - t0) / 1000;
+    req.end();
+    const report = JSON.parse(await answer);
+    log(`  pushed ${sent} messages in ${elapsed.toFixed(2)} s; the server ingested ${report.events}, rejected ${report.rejected}`);
+    await until(() => page.evaluate((ids) => ids.every((id) => window.__seen.has(id)), [...written.keys()]),
+      { ms: 60_000, every: 250, what: "every pushed step on the canvas" }).catch((e) => log(`  ${e.message.slice(0, 200)}`));
+    const seen = new Map(await page.evaluate(() => [...window.__seen.entries()]));
+    const lat = [], toServer = [], toPage = [], toDraw = [];
+    let missing = 0;
+    for (const [id, w] of written) {
+      const s = seen.get(id);
+      if (!s) { missing++; continue; }
+      const [drawn, , received, serverMs] = s;
+      lat.push(drawn - w);
+      toServer.push(serverMs - w);
+      toPage.push(received - serverMs);
+      toDraw.push(drawn - received);
+    }
+    if (errors.length) log(`  page errors: ${errors.join("; ")}`);
+    const r = { rate: EXPLAIN_RATE, seconds: STREAM_SECONDS, messages: sent, achievedRate: sent / elapsed, probes: written.size, missing,
+      latency: summary(lat), toServer: summary(toServer), serverToPage: summary(toPage), pageToDrawn: summary(toDraw) };
+    log(`  p50 ${f1(r.latency.p50)} ms, p95 ${f1(r.latency.p95)} ms, p99 ${f1(r.latency.p99)} ms (${r.probes - missing}/${r.probes} steps)`);
+    return r;
+  } finally {
+    await context.close();
+  }
+}
+
 // ------------------------------------------------------------------ main
 
 const dir = await mkdtemp(join(tmpdir(), "provex-ui-bench-"));
@@ -569,6 +674,7 @@ try {
   if (ONLY.has("first-paint")) results.firstPaint = await firstPaint(browser, server, dir);
   if (ONLY.has("pan-zoom")) results.panZoom = await panZoom(browser, server, dir);
   if (ONLY.has("stream")) results.stream = await stream(browser, server, dir);
+  if (ONLY.has("explain")) results.explain = await explainStream(browser, server);
   if (ONLY.has("clusters")) results.clusters = await clusters(browser, server, dir);
 } finally {
   await browser.close().catch(() => {});
@@ -611,6 +717,15 @@ if (st) {
     `${f0(st.toServer.p50)} / ${f0(st.toServer.p95)} ms`, ""]);
   rows.push(["  server batch out → page received (SSE), p50 / p95", `${f0(st.serverToPage.p50)} / ${f0(st.serverToPage.p95)} ms`, ""]);
   rows.push(["  page received → drawn (model, canvas, next frame), p50 / p95", `${f0(st.pageToDrawn.p50)} / ${f0(st.pageToDrawn.p95)} ms`, ""]);
+}
+
+const ex = results.explain;
+if (ex) {
+  rows.push([`explain message pushed to POST …/events → step drawn, at ${f0(ex.achievedRate)} messages/s for ${ex.seconds} s (${ex.probes.toLocaleString("en")} timed steps${ex.missing ? `, ${ex.missing} never drawn` : ""})`,
+    `**p95 ${f0(ex.latency.p95)} ms** (p50 ${f0(ex.latency.p50)}, p99 ${f0(ex.latency.p99)}, max ${f0(ex.latency.max)})`, "p95 < 100 ms"]);
+  rows.push(["  of which: message written → server batch out, p50 / p95", `${f0(ex.toServer.p50)} / ${f0(ex.toServer.p95)} ms`, ""]);
+  rows.push(["  server batch out → page received (SSE), p50 / p95", `${f0(ex.serverToPage.p50)} / ${f0(ex.serverToPage.p95)} ms`, ""]);
+  rows.push(["  page received → drawn, p50 / p95", `${f0(ex.pageToDrawn.p50)} / ${f0(ex.pageToDrawn.p95)} ms`, ""]);
 }
 
 const cl = results.clusters;
