@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::write::{edge_props, node_props};
-use crate::model::vocab::{EdgeKind, Label, RelType, PROV_BASE_TYPE, PROV_TYPE};
+use crate::model::vocab::{EdgeKind, Label, RelType, TgType, PROV_BASE_TYPE, PROV_TYPE};
 use crate::model::{Edge, GraphDelta, Node, PropValue, Props};
 
 const NULL: u8 = 0;
@@ -96,13 +96,14 @@ pub fn encode_each(
     limits: Limits,
     send: impl FnMut(BulkCommand) -> bool,
 ) -> Result<(u64, u64), Unsupported> {
-    let mut by_label: BTreeMap<Label, Vec<&Node>> = BTreeMap::new();
+    // Nodes by label and further labels (a blob names them all: `Explain:Analysis:ToolUse`).
+    let mut by_label: BTreeMap<(Label, Vec<TgType>), Vec<&Node>> = BTreeMap::new();
     for node in delta.nodes() {
-        by_label.entry(node.label).or_default().push(node);
+        by_label.entry((node.label, super::write::further_labels(node))).or_default().push(node);
     }
     let mut ids: HashMap<(Label, &str), u64> = HashMap::with_capacity(delta.node_count());
     let mut next = 0u64;
-    for (label, nodes) in &by_label {
+    for ((label, _), nodes) in &by_label {
         for n in nodes {
             ids.insert((*label, &n.name), next);
             next += 1;
@@ -110,12 +111,16 @@ pub fn encode_each(
     }
     let mut out = Writer::new(limits, send);
     let empty = Props::new();
-    for (label, nodes) in &by_label {
+    for ((label, further), nodes) in &by_label {
         // The properties node_props adds, by the name they are set under.
         let (prov_type, base) = (label.prov_type(), label.base_type().as_str());
         let extra = node_props(*label, "", &empty);
         let columns = columns(nodes.iter().map(|n| &n.props).chain([&extra]));
-        let mut blob = Blob::new(label.as_str(), &columns)?;
+        let name: String = std::iter::once(label.as_str())
+            .chain(further.iter().map(|t| t.as_str()))
+            .collect::<Vec<_>>()
+            .join(":");
+        let mut blob = Blob::new(&name, &columns)?;
         for n in nodes {
             let mut record = Vec::with_capacity(64);
             for c in &columns {

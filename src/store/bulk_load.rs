@@ -35,7 +35,6 @@ impl Store {
         limits: Limits,
     ) -> Result<BulkOutcome> {
         super::validate_graph_name(graph)?;
-        let delta_labels = delta.clone();
         let (tx, rx) = tokio::sync::mpsc::channel::<BulkCommand>(1);
         let encoder =
             tokio::task::spawn_blocking(move || encode_each(&delta, limits, |c| tx.blocking_send(c).is_ok()));
@@ -45,7 +44,6 @@ impl Store {
             (Ok(commands), Ok((nodes, edges))) => {
                 self.ensure_indexes(graph).await?;
                 self.wait_for_indexes(graph).await?;
-                self.set_extra_labels(graph, &delta_labels).await?;
                 return Ok(BulkOutcome::Built(WriteStats { nodes, edges, queries: commands as u64 }));
             }
             (Ok(done), Err(unsupported)) => (done, Ok(unsupported)),

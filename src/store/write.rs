@@ -244,15 +244,6 @@ impl Store {
         self.raw_write(graph, &queries).await?;
         Ok(stats)
     }
-
-    /// Sets the further labels of a delta's nodes (after a bulk build, which writes one).
-    pub(crate) async fn set_extra_labels(&self, graph: &str, delta: &GraphDelta) -> Result<()> {
-        let queries = extra_labels(delta)?;
-        if !queries.is_empty() {
-            self.raw_write(graph, &queries).await?;
-        }
-        Ok(())
-    }
 }
 
 /// The queries that give nodes their further labels ([`EXTRA_LABELS`]: [`TgType`] names; any
@@ -261,10 +252,7 @@ impl Store {
 fn extra_labels(delta: &GraphDelta) -> Result<Vec<Upsert>> {
     let mut by_set: BTreeMap<(Label, Vec<TgType>), Vec<FalkorValue>> = BTreeMap::new();
     for node in delta.nodes() {
-        let Some(crate::model::PropValue::List(items)) = node.props.get(EXTRA_LABELS) else { continue };
-        let mut set: Vec<TgType> = items.iter().filter_map(|v| v.as_str().and_then(TgType::parse)).collect();
-        set.sort();
-        set.dedup();
+        let set = further_labels(node);
         if !set.is_empty() {
             by_set.entry((node.label, set)).or_default().push(str_param(&node.name));
         }
@@ -272,13 +260,24 @@ fn extra_labels(delta: &GraphDelta) -> Result<Vec<Upsert>> {
     let mut chain = Chain::default();
     for ((label, set), names) in by_set {
         let labels: String = set.iter().map(|t| format!(":`{t}`")).collect();
+        // Setting a label costs FalkorDB a matrix update per node: not again on re-ingest.
+        let has: String = set.iter().map(|t| format!("n:`{t}`")).collect::<Vec<_>>().join(" AND ");
         for batch in names.chunks(BATCH_ROWS) {
             chain.add(batch, None, |r, _| {
-                format!("UNWIND ${r} AS x MATCH (n:`{label}` {{name: x}}) SET n{labels}")
+                format!("UNWIND ${r} AS x MATCH (n:`{label}` {{name: x}}) WHERE NOT ({has}) SET n{labels}")
             })?;
         }
     }
     Ok(chain.finish())
+}
+
+/// A node's further labels ([`EXTRA_LABELS`] that name a [`TgType`]), sorted.
+pub(crate) fn further_labels(node: &Node) -> Vec<TgType> {
+    let Some(crate::model::PropValue::List(items)) = node.props.get(EXTRA_LABELS) else { return Vec::new() };
+    let mut set: Vec<TgType> = items.iter().filter_map(|v| v.as_str().and_then(TgType::parse)).collect();
+    set.sort();
+    set.dedup();
+    set
 }
 
 #[cfg(test)]
