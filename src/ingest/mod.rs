@@ -298,6 +298,8 @@ pub fn read_file(
         lineage: opts.lineage.clone(),
         waiting: Default::default(),
         tg: Default::default(),
+        live: opts.follow,
+        pending_since: None,
     };
     let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
     if format == Format::ProvJson {
@@ -355,6 +357,8 @@ pub fn read_stream(
         lineage: opts.lineage.clone(),
         waiting: Default::default(),
         tg: Default::default(),
+        live: true,
+        pending_since: None,
     };
     reader::read_stream(name, source, opts.max_line_bytes, &mut state)?;
     state.finish_lineage();
@@ -393,7 +397,14 @@ struct FileIngest<'a> {
     waiting: lineage::WaitingRoom,
     /// A TrustGraph stream's sessions so far.
     tg: crate::trustgraph::StreamState,
+    /// A live read (a followed file, a stream): a batch goes out at most [`LIVE_BATCH_AGE`]
+    /// after its first record, even while records keep coming.
+    live: bool,
+    pending_since: Option<std::time::Instant>,
 }
+
+/// How long a live read holds a record before it is written.
+const LIVE_BATCH_AGE: Duration = Duration::from_millis(15);
 
 impl FileIngest<'_> {
     /// Adds A2AP documents parsed from `text`; `line` is the line number when the text is
@@ -440,6 +451,7 @@ impl FileIngest<'_> {
         let fresh = Chunk { file: self.path.to_owned(), delta, ..Default::default() };
         let mut full = std::mem::replace(&mut self.chunk, fresh);
         full.offset = self.offset;
+        self.pending_since = None;
         (self.send)(full)
     }
 }
@@ -511,6 +523,12 @@ impl reader::LineSink for FileIngest<'_> {
         }
         if self.failure.is_some() {
             return Flow::Stop;
+        }
+        if self.live && self.chunk.events > 0 {
+            let since = *self.pending_since.get_or_insert_with(std::time::Instant::now);
+            if since.elapsed() >= LIVE_BATCH_AGE && !self.flush() {
+                return Flow::Stop;
+            }
         }
         if self.chunk.events as usize >= self.batch_events && !self.flush() {
             return Flow::Stop;
