@@ -41,7 +41,19 @@ pub const CONTEXT_KEYS: [&str; 1] = ["a2a:context_id"];
 /// The signature status of a signed A2AP document.
 pub const STATUS_KEY: &str = "signature_status";
 /// Properties whose text is shown and searched, in order of preference.
-pub const TEXT_KEYS: [&str; 6] = ["claim_text", "quote_text", "a2a:content", "a2a:prompt", "title", "text"];
+pub const TEXT_KEYS: [&str; 10] = [
+    "claim_text",
+    "quote_text",
+    "a2a:content",
+    "a2a:prompt",
+    "title",
+    "text",
+    // A TrustGraph question, a prompt or a dialog message, a seed 003 node, any described step.
+    "tg:query",
+    "content",
+    "tg:content",
+    "rdfs:label",
+];
 /// How much of a node's text a view carries (cut in Rust: a text property may hold a
 /// list, which Cypher's `left` refuses).
 pub const TEXT_CHARS: usize = 200;
