@@ -327,6 +327,7 @@ impl Provex {
         let mut report = IngestReport { graph: graph.to_owned(), ..Default::default() };
         let mut events_by_file: std::collections::HashMap<PathBuf, u64> = Default::default();
         let mut write_error = None;
+        let mut absorb_at_end = false;
         // Chunks that queued while a write ran go out together with the next one (up to a
         // batch): a following reader sends small chunks often, and the writer keeps up.
         let mut carry: Option<Chunk> = None;
@@ -364,6 +365,9 @@ impl Provex {
                     }
                 }
             }
+            // Nodes of other sources may take the place of TrustGraph placeholders of their name.
+            let others = !chunk.records.is_empty()
+                || chunk.delta.nodes().any(|n| relink::OTHER_SOURCES.contains(&n.label));
             if let Some(pending) = bulk.as_mut() {
                 if pending.fits(&chunk.delta) && chunk.records.is_empty() {
                     pending.absorb(std::mem::take(&mut chunk.delta));
@@ -421,6 +425,14 @@ impl Provex {
                     }
                 }
             }
+            if others {
+                if bulk.is_some() {
+                    absorb_at_end = true;
+                } else if let Err(e) = self.absorb_placeholders(graph).await {
+                    write_error = Some(e);
+                    break;
+                }
+            }
         }
         drop(rx);
         if let (Some(pending), None) = (bulk.take(), &write_error) {
@@ -428,6 +440,11 @@ impl Provex {
                 if let Err(e) = self.build_fresh(graph, pending, &mut report).await {
                     write_error = Some(e);
                 }
+            }
+        }
+        if absorb_at_end && write_error.is_none() {
+            if let Err(e) = self.absorb_placeholders(graph).await {
+                write_error = Some(e);
             }
         }
         let files_result = reader.await.map_err(|e| Error::Server(format!("ingest thread: {e}")))?;

@@ -70,12 +70,13 @@ impl Provex {
         Ok(rows.iter().map(|r| r.iter().map(to_json).collect()).collect())
     }
 
-    /// The TrustGraph (and seed 003) sessions of a graph, newest first.
+    /// The TrustGraph (and seed 003) sessions of a graph, newest first. A session's steps are
+    /// what its chain shows after the question: thoughts (`Reflection`) are read inside their step.
     pub async fn sessions(&self, graph: &str) -> Result<Vec<SessionSummary>> {
         let counts = self
             .rows(
                 graph,
-                "MATCH (n:Explain) WHERE n.`tg:session` IS NOT NULL RETURN n.`tg:session`, count(n)",
+                "MATCH (n:Explain) WHERE n.`tg:session` IS NOT NULL AND NOT n:Reflection RETURN n.`tg:session`, count(n)",
                 vec![],
             )
             .await?;

@@ -1,7 +1,8 @@
 //! One evidence chain across sources (issue 12 §4), in the graph itself: a TrustGraph step
 //! that names a node of another source (an A2AP statement its answer derives from, a fact's
 //! source) gets its edge to that node, not to a placeholder of its own with the same name.
-//! Names are unique in a graph, so a placeholder is made only for what no source holds yet.
+//! Names are unique in a graph, so a placeholder is made only for what no source holds yet,
+//! and one is absorbed into the real node when that node arrives later.
 
 use std::collections::HashMap;
 
@@ -9,7 +10,7 @@ use falkordb::FalkorValue;
 
 use super::Provex;
 use crate::error::Result;
-use crate::model::{GraphDelta, Label, NodeRef};
+use crate::model::{GraphDelta, Label, NodeRef, RelType};
 use crate::store::value::{as_string, str_param};
 
 /// The labels of other sources a TrustGraph step may name, looked up by name (indexed).
@@ -72,5 +73,69 @@ impl Provex {
             out.add_edge(e);
         }
         Ok(out)
+    }
+
+    /// Folds bare `Explain` placeholders into the nodes of other sources that now hold their
+    /// names (a statement that arrived after the explain stream naming it): the placeholder's
+    /// edges move to the real node, with their properties, and the placeholder goes. Returns
+    /// how many were folded. A placeholder has no properties but its name and default kinds.
+    pub(crate) async fn absorb_placeholders(&self, graph: &str) -> Result<u64> {
+        let rows = self
+            .store
+            .run(
+                graph,
+                "MATCH (p:Explain) WHERE size(keys(p)) <= 3 AND p.`tg:session` IS NULL \
+                 AND p.`provex:labels` IS NULL RETURN p.name LIMIT 100000",
+                vec![],
+            )
+            .await?;
+        let names: Vec<FalkorValue> =
+            rows.iter().filter_map(|r| r.first().and_then(as_string)).map(|n| str_param(&n)).collect();
+        if names.is_empty() {
+            return Ok(0);
+        }
+        let list = FalkorValue::Array(names);
+        let mut folded = 0;
+        for label in OTHER_SOURCES {
+            let q = format!("MATCH (y:`{label}`) WHERE y.name IN $names RETURN y.name");
+            let (_, rows) = self.store.run_ro(graph, &q, vec![("names", list.clone())]).await?;
+            for name in rows.iter().filter_map(|r| r.first().and_then(as_string)) {
+                self.fold(graph, *label, &name).await?;
+                folded += 1;
+            }
+        }
+        Ok(folded)
+    }
+
+    /// Moves the edges of placeholder `name` to the `label` node of that name, then deletes it.
+    async fn fold(&self, graph: &str, label: Label, name: &str) -> Result<()> {
+        let types = self
+            .store
+            .run(
+                graph,
+                "MATCH (p:Explain {name: $n})-[e]-() RETURN DISTINCT type(e)",
+                vec![("n", str_param(name))],
+            )
+            .await?;
+        // Types come from the vocabulary, never from what the graph returned.
+        for rel in
+            types.iter().filter_map(|r| r.first().and_then(as_string)).filter_map(|t| RelType::parse(&t))
+        {
+            for (from, to) in [
+                ("(p)-[e:`{rel}`]->(x)", "(y)-[f:`{rel}`]->(x)"),
+                ("(x)-[e:`{rel}`]->(p)", "(x)-[f:`{rel}`]->(y)"),
+            ] {
+                let q = format!(
+                    "MATCH (p:Explain {{name: $n}}), (y:`{label}` {{name: $n}}) MATCH {from} WHERE x <> p \
+                     CREATE {to} SET f = properties(e)"
+                )
+                .replace("{rel}", rel.as_str());
+                self.store.run(graph, &q, vec![("n", str_param(name))]).await?;
+            }
+        }
+        self.store
+            .run(graph, "MATCH (p:Explain {name: $n}) DETACH DELETE p", vec![("n", str_param(name))])
+            .await?;
+        Ok(())
     }
 }

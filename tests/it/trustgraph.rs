@@ -333,7 +333,7 @@ async fn sessions_and_the_chain_back_to_the_question() {
         (
             Some("What did they say about zoning?"),
             "answered",
-            7,
+            5, // the chain's steps after the question: thoughts are read inside their step
             Some("urn:trustgraph:agent:3f0c2a5e-react/final")
         )
     );
@@ -419,4 +419,49 @@ async fn the_council_answer_goes_on_into_the_statements_and_their_evidence() {
     assert!(trail.evidence.iter().all(|e| e.timestamp.is_some()), "each quote at its hh:mm:ss");
     assert!(trail.verified);
     provex.delete_graph(&graph).await.unwrap();
+}
+
+/// A statement that arrives after the explain stream naming it takes the placeholder's place:
+/// one node of that name, the answer's edges on it, whether the files come in one ingest (bulk
+/// or not) or one after the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_statement_arriving_after_the_explain_stream_takes_its_placeholders_place() {
+    let council = common::repo().join("examples/council");
+    let explain = council.join("council-explain.jsonl");
+    let a2ap = council.join("council-a2ap.jsonl");
+    let session = provex::demo::council::research::SESSION;
+    let dir = tempfile::tempdir().unwrap();
+    for (case, together, bulk) in [("apart", false, false), ("together", true, false), ("bulk", true, true)] {
+        let (provex, graph) = common::open(&format!("tg_late_{case}")).await;
+        if together {
+            ingest(&provex, &graph, &[explain.clone(), a2ap.clone()], bulk, &dir.path().join("r")).await;
+        } else {
+            ingest(&provex, &graph, std::slice::from_ref(&explain), bulk, &dir.path().join("r")).await;
+            let before =
+                rows(&provex, &graph, "MATCH (n:Explain) WHERE size(keys(n)) <= 3 RETURN count(n)").await;
+            assert_ne!(before, ["0"], "{case}: the statements are placeholders until they arrive");
+            ingest(&provex, &graph, std::slice::from_ref(&a2ap), bulk, &dir.path().join("r")).await;
+        }
+        assert_eq!(
+            rows(&provex, &graph, "MATCH (n:Explain) WHERE size(keys(n)) <= 3 RETURN count(n)").await,
+            ["0"],
+            "{case}: no placeholder left"
+        );
+        assert_eq!(
+            rows(&provex, &graph, "MATCH (n) WITH n.name AS k, count(n) AS c WHERE c > 1 RETURN count(k)")
+                .await,
+            ["0"],
+            "{case}: one node per name"
+        );
+        let derived = rows(
+            &provex,
+            &graph,
+            &format!("MATCH (:Explain {{name: '{session}/final'}})-[:WAS_DERIVED_FROM]->(s:Statement) RETURN count(s)"),
+        )
+        .await;
+        assert_eq!(derived, ["2"], "{case}: the answer derives from the statements themselves");
+        let r = provex.reasoning(&graph, &format!("{session}/final")).await.unwrap();
+        assert!(r.links.iter().any(|l| l.label == "Statement"), "{case}: the chain goes on into them");
+        provex.delete_graph(&graph).await.unwrap();
+    }
 }
