@@ -3,11 +3,11 @@
 // interface its module declares (the app implements them all), so no panel imports this
 // file; the app never reaches into a panel's DOM. The selection (selection.ts), the stream
 // (stream.ts), the jobs (jobs.ts), agent names (names.ts), view loading (graph-loading.ts),
-// the canvas's overlays (canvas-area.ts) and prompt lineages (panels/lineages.ts) live in
-// modules of their own.
+// the canvas's overlays (canvas-area.ts), prompt lineages (panels/lineages.ts) and reasoning
+// sessions (panels/reasoning.ts) live in modules of their own.
 
 import type { Backend } from "./api/backend";
-import type { Health, Job, StreamMessage } from "./api/contract";
+import type { CrossLink, Health, Job, StreamMessage } from "./api/contract";
 import { CanvasArea, type CanvasAreaHost } from "./canvas-area";
 import { createCanvas } from "./canvas-host";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
@@ -23,6 +23,7 @@ import { AgentNameCache, type NamesHost } from "./names";
 import { ConsolePanel, type ConsoleHost } from "./panels/console";
 import { DetailsPanel, type DetailsHost } from "./panels/details";
 import { LineagesPanel, type LineagesHost } from "./panels/lineages";
+import { ReasoningPanel, type ReasoningHost } from "./panels/reasoning";
 import { TimelinePanel, type TimelineHost } from "./panels/timeline";
 import { TrailView, type TrailHost } from "./panels/trail";
 import { WalkthroughPanel, type WalkthroughHost } from "./panels/walkthrough";
@@ -54,7 +55,8 @@ const REFRESH_MS = 400;
 
 export class App implements
   ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
-  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost, KeyHost, LineagesHost {
+  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost, KeyHost, LineagesHost,
+  ReasoningHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
@@ -64,6 +66,7 @@ export class App implements
   readonly compare: ComparePanel = new ComparePanel(this);
   private readonly clusterNav = new ClusterNav(this);
   readonly lineages: LineagesPanel = new LineagesPanel(this);
+  readonly reasoning: ReasoningPanel = new ReasoningPanel(this);
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
   canvas!: GraphCanvasApi;
@@ -114,7 +117,10 @@ export class App implements
     this.welcome = new Welcome(this, inTauri());
     this.canvasArea.el.appendChild(this.welcome.el);
     this.canvasArea.el.appendChild(this.hoverCard.el);
-    this.canvasArea.el.append(this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el);
+    this.canvasArea.el.append(this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
+    // One overlay over the canvas at a time.
+    this.lineages.view.onOpen = () => this.reasoning.view.close();
+    this.reasoning.view.onOpen = () => this.lineages.view.close();
     this.minimap.setColours(minimapColours(this.theme));
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
 
@@ -127,6 +133,7 @@ export class App implements
       walkthrough: this.walkthrough.el,
       console: this.console.el,
       lineages: this.lineages.el,
+      reasoning: this.reasoning.el,
     }, (tab) => this.showTab(tab));
     // After live batches: the status bar and the timeline. Batches come up to a hundred
     // times a second; re-rendering those for each would keep the page's one thread from
@@ -284,6 +291,7 @@ export class App implements
     this.details.graphChanged();
     this.compare.graphChanged();
     this.lineages.graphOpened();
+    this.reasoning.graphOpened();
     if (this.model.nodes.size === 0 && this.model.mode === "whole") {
       this.canvasArea.showMessage("This graph is empty. Nodes appear here as they arrive.");
     }
@@ -368,6 +376,7 @@ export class App implements
         if (change.added.length || change.updated.length) this.canvas.addBatch([...change.added, ...change.updated], []);
         if (change.edges.length) this.canvas.replaceEdges(change.edges);
         this.lineages.clustersChanged();
+        this.reasoning.clustersChanged();
         this.minimap.setNodes(this.model.nodeList());
         this.statusbar.render();
         this.notice.render();
@@ -376,6 +385,7 @@ export class App implements
         const nodes = [...change.added, ...change.updated];
         if (nodes.length > 0 || change.edges.length > 0) this.canvas.addBatch(nodes, change.edges);
         this.lineages.nodesArrived(nodes);
+        this.reasoning.nodesArrived(nodes);
         // The canvas applies the current filters to new nodes itself.
         if (change.added.length > 0) {
           this.canvasArea.hideMessage();
@@ -403,7 +413,10 @@ export class App implements
     // A cluster's box opens into what it holds (semantic zoom).
     if (id && this.clusterNav.open(id)) return Promise.resolve();
     // A prompt clicked or found opens its lineage over the canvas.
-    if (id && !opts.additive && (opts.from === "canvas" || opts.from === "search") && this.model.nodes.get(id)?.label === "Prompt") void this.lineages.openFor(id);
+    const picked = !!id && !opts.additive && (opts.from === "canvas" || opts.from === "search");
+    if (picked && this.model.nodes.get(id)?.label === "Prompt") void this.lineages.openFor(id);
+    // A reasoning step (or dialog message) opens its session's chain over the canvas.
+    if (picked && this.reasoning.isReasoningNode(id)) void this.reasoning.openFor(id);
     return this.selected.select(id, opts);
   }
 
@@ -417,6 +430,28 @@ export class App implements
   lineagesAvailable(available: boolean): void {
     this.tabs.setAvailable("lineages", available);
     if (!available && this.activeTab === "lineages") this.showTab("details");
+  }
+
+  reasoningAvailable(available: boolean): void {
+    this.tabs.setAvailable("reasoning", available);
+    if (!available && this.activeTab === "reasoning") this.showTab("details");
+  }
+
+  /** The walkthrough's research step: the answer's chain, pointing at the claims it drew on. */
+  openReasoning(answer: string, point: readonly string[], current: string | null): Promise<void> {
+    return this.reasoning.view.open(answer, { point, current });
+  }
+
+  closeReasoning(): void {
+    this.reasoning.view.close();
+  }
+
+  /** A node a reasoning step names: a statement shows its trail (the chain stays open over
+   *  the canvas); another node is selected. */
+  async openLink(link: CrossLink): Promise<void> {
+    await this.select(link.id, { focus: true, from: "panel" });
+    // The walkthrough shows the trail in its own tab.
+    if (link.label === "Statement" && this.activeTab !== "walkthrough") this.showTab("trail");
   }
 
   clearSelection(): void {

@@ -4,7 +4,7 @@
 
 import type { Toasts } from "./ui/toast";
 
-export type Tab = "details" | "trail" | "timeline" | "walkthrough" | "console" | "lineages";
+export type Tab = "details" | "trail" | "timeline" | "walkthrough" | "console" | "lineages" | "reasoning";
 
 export type StreamState = "open" | "reconnecting" | "closed" | "off";
 

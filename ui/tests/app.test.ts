@@ -113,7 +113,7 @@ class FakeTransport implements Transport {
   tidy = vi.fn(async () => null);
   cluster_edges = vi.fn(async () => []);
   export_prov = vi.fn(async (r: { graph: string, format: string }) => ({ format: r.format, media_type: "application/json", file_name: `provex-${r.graph}.json`, text: "{}" }));
-    sessions = vi.fn(async () => []);
+  sessions = vi.fn(async () => []);
   reasoning = vi.fn();
   lineages = vi.fn(async () => []);
   lineage = vi.fn();
@@ -427,5 +427,79 @@ describe("prompt lineages in the app", () => {
     expect(backend.lineages).toHaveBeenCalledTimes(2);
     expect(one("lineage-row").textContent).toContain("11 versions");
     expect(byTestId("lineage-box").find((b) => b.dataset.version === "2.1.1")!.classList.contains("head")).toBe(true);
+  });
+});
+
+describe("reasoning sessions in the app", () => {
+  const Q = "urn:trustgraph:agent:zoning";
+  const ANSWER = `${Q}/final`;
+  const explainStep = (id: string, types: string[]) => ({ id, types, label: null, properties: {}, derived_from: [], parts: [], failed: false, placeholder: false });
+  const chain = {
+    session: Q, question: "What did they say about zoning?", status: "answered", selected: ANSWER,
+    chain: [explainStep(Q, ["Question", "AgentQuestion"]), explainStep(ANSWER, ["Conclusion", "Answer"])],
+    latest: ANSWER, dialog: [], links: [{ from: ANSWER, id: "s1", label: "Statement", text: "The council approved Ordinance 2025-31" }],
+  };
+  const reasoningView = () => view([
+    ...councilView().nodes,
+    node(Q, 3, { label: "Explain", text: "What did they say about zoning?" }),
+    node(ANSWER, 4, { label: "Explain", text: "Conclusion" }),
+  ], [edge(ANSWER, Q, "WAS_DERIVED_FROM"), edge(ANSWER, "s1", "WAS_DERIVED_FROM")], { graph: "council", seq: 4 });
+
+  async function bootWithSessions(): Promise<void> {
+    recorded.canvases = [];
+    document.body.innerHTML = '<div id="app"></div>';
+    window.history.replaceState(null, "", "/");
+    localStorage.clear();
+    backend = new FakeTransport();
+    backend.views.push(reasoningView());
+    backend.sessions.mockResolvedValue([{ id: Q, kind: "agent", question: "What did they say about zoning?", status: "answered", steps: 1, started: null, answer: ANSWER }] as never);
+    backend.reasoning.mockResolvedValue(chain);
+    app = new App(document.getElementById("app")!, backendOver(backend));
+    await app.start();
+    canvas = recorded.canvases[recorded.canvases.length - 1] as Rec;
+  }
+
+  it("does not ask for sessions, nor offer the tab, when the graph has no reasoning nodes", async () => {
+    await boot();
+    expect(backend.sessions).not.toHaveBeenCalled();
+    expect(one("tab-reasoning").hidden).toBe(true);
+  });
+
+  it("an answer clicked on the canvas opens its chain over it; a linked statement opens its trail; Esc closes", async () => {
+    await bootWithSessions();
+    await vi.waitFor(() => expect(one("tab-reasoning").hidden).toBe(false));
+    await app.select(ANSWER, { from: "canvas" });
+    await vi.waitFor(() => expect(byTestId("reasoning-step")).toHaveLength(2));
+    expect(backend.reasoning).toHaveBeenCalledWith({ graph: "council", id: ANSWER });
+    expect(one("reasoning-view").parentElement).toBe(one("canvas"));
+    one("reasoning-link").click();
+    await vi.waitFor(() => expect(app.activeTab).toBe("trail"));
+    await vi.waitFor(() => expect(backend.trail).toHaveBeenCalledWith({ graph: "council", statement: "s1" }));
+    expect(canvas.selection).toEqual(["s1"]);
+    expect(one("reasoning-view").hidden).toBe(false);
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
+    expect(one("reasoning-view").hidden).toBe(true);
+  });
+
+  it("the Reasoning tab lists the sessions; a streamed reasoning step refreshes the list and the open chain", async () => {
+    await bootWithSessions();
+    await vi.waitFor(() => expect(backend.sessions).toHaveBeenCalledTimes(1));
+    one("tab-reasoning").click();
+    expect(one("session-row").textContent).toContain("What did they say about zoning?");
+    one("session-row").click();
+    await vi.waitFor(() => expect(byTestId("reasoning-step")).toHaveLength(2));
+    backend.push(batch(5, [node(`${Q}/i1`, 5, { label: "Explain" })], [], "council"));
+    await vi.waitFor(() => expect(backend.sessions).toHaveBeenCalledTimes(2), { timeout: 3000 });
+    expect(backend.reasoning).toHaveBeenCalledTimes(2);
+  });
+
+  it("one overlay at a time: the chain closes when a lineage opens", async () => {
+    await bootWithSessions();
+    backend.lineage.mockResolvedValue(exampleWeek());
+    await app.select(ANSWER, { from: "canvas" });
+    await vi.waitFor(() => expect(one("reasoning-view").hidden).toBe(false));
+    await app.lineages.openFor("p1.0.0");
+    expect(one("reasoning-view").hidden).toBe(true);
+    expect(one("lineage-view").hidden).toBe(false);
   });
 });

@@ -1,13 +1,16 @@
 // The Walkthrough tab: tells a demo graph's story one step at a time (each claim, each
 // verification of it, its consensus), selecting and focusing each step's node and showing
-// its claim's trail underneath. Steps come from walkthrough/steps.ts.
+// its claim's trail underneath; then each research question answered from those claims,
+// opening its reasoning chain and pointing at the claims it drew on. Steps come from
+// walkthrough/steps.ts.
 
+import type { Backend } from "../api/backend";
 import type { Trail } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { AgentNames, Notifier, SelectFn } from "../host";
 import { h, replace } from "../ui/dom";
 import { reason } from "../ui/states";
-import { buildSteps, type Step } from "../walkthrough/steps";
+import { buildSteps, reasoningStep, type Step } from "../walkthrough/steps";
 import type { TrailView } from "./trail";
 
 const AUTOPLAY_MS = 4500;
@@ -18,8 +21,15 @@ export interface WalkthroughHost extends AgentNames {
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes" | "byArrival">;
   readonly toasts: Notifier;
+  readonly backend: Pick<Backend, "sessions" | "reasoning">;
   select: SelectFn;
+  /** Opens an answer's reasoning chain over the canvas, pointing at these statements. */
+  openReasoning(answer: string, point: readonly string[], current: string | null): Promise<void>;
+  closeReasoning(): void;
 }
+
+/** Sessions the walkthrough tells at most. */
+const MAX_SESSIONS = 3;
 
 /** The shared trail view: the walkthrough reads trails through it and shows each step's. */
 export type WalkthroughTrail = Pick<TrailView, "fetch" | "show">;
@@ -35,7 +45,10 @@ export class WalkthroughPanel {
   private playButton = h("button", { class: "btn", testid: "walkthrough-play" }, "▶ Autoplay");
   private stale = h("button", { class: "btn btn-small", hidden: true, onclick: () => void this.build(true) }, STALE_TEXT);
   private slot = h("div", { class: "walkthrough-trail" });
-  private builtFor: { graph: string | null; statements: number } = { graph: null, statements: -1 };
+  /** The graph built for, and how many claims and reasoning nodes it had then. */
+  private builtFor: { graph: string | null; size: number } = { graph: null, size: -1 };
+  /** Whether a step opened a reasoning chain (closed again by the other steps). */
+  private reasoningOpen = false;
   private building: Promise<void> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
 
@@ -66,7 +79,7 @@ export class WalkthroughPanel {
     this.pause();
     this.steps = [];
     this.index = -1;
-    this.builtFor = { graph: null, statements: -1 };
+    this.builtFor = { graph: null, size: -1 };
     this.caption.textContent = "A step-by-step account of the claims in this graph and how agents verified them.";
     this.renderControls();
   }
@@ -74,8 +87,8 @@ export class WalkthroughPanel {
   /** The graph changed (live): new claims rebuild the walkthrough when it has not begun,
    *  and offer a rebuild when it has (so a reader's place is not lost). */
   graphChanged(): void {
-    const count = this.statementIds().length;
-    const stale = this.builtFor.graph === this.app.graph && this.builtFor.statements >= 0 && count !== this.builtFor.statements;
+    const count = this.storySize();
+    const stale = this.builtFor.graph === this.app.graph && this.builtFor.size >= 0 && count !== this.builtFor.size;
     if (stale && this.index < 0 && !this.building) {
       void this.build(true);
       return;
@@ -88,6 +101,25 @@ export class WalkthroughPanel {
     return this.app.model.byArrival().filter((n) => n.label === "Statement").map((n) => n.id);
   }
 
+  /** Claims and reasoning nodes: when either count changes, the story has grown. */
+  private storySize(): number {
+    let n = 0;
+    for (const node of this.app.model.nodes.values()) if (node.label === "Statement" || node.label === "Explain") n++;
+    return n;
+  }
+
+  /** The steps of the graph's answered reasoning sessions (none when they cannot be read:
+   *  the claims' story is told without them). */
+  private async reasoningSteps(graph: string): Promise<Step[]> {
+    try {
+      const sessions = (await this.app.backend.sessions({ graph })).filter((s) => s.answer).slice(0, MAX_SESSIONS).reverse();
+      const chains = await Promise.all(sessions.map((s) => this.app.backend.reasoning({ graph, id: s.answer as string })));
+      return chains.map(reasoningStep);
+    } catch {
+      return [];
+    }
+  }
+
   /** Fetches every statement's trail and builds the steps. */
   build(force: boolean): Promise<void> {
     if (this.building && !force) return this.building;
@@ -98,6 +130,7 @@ export class WalkthroughPanel {
         ? "This graph has no claims (A2AP statements). The walkthrough tells the story of demo graphs such as the council meeting: Ingest → Run demo."
         : `Reading the trails of ${ids.length} claims…`;
       let trails: Trail[];
+      const size = this.storySize();
       try {
         trails = await this.mapLimited(ids, 4, (id) => this.trail.fetch(id));
         await this.app.resolveNames(trails.flatMap((t) => [t.agent, ...t.verifications.map((v) => v.agent)]));
@@ -108,15 +141,17 @@ export class WalkthroughPanel {
         this.stale.hidden = false;
         return;
       }
+      const research = graph ? await this.reasoningSteps(graph) : [];
       if (graph !== this.app.graph) return;
-      this.steps = buildSteps(trails, this.app.names);
-      this.builtFor = { graph, statements: ids.length };
+      this.steps = [...buildSteps(trails, this.app.names), ...research];
+      this.builtFor = { graph, size };
       this.stale.hidden = true;
       this.stale.textContent = STALE_TEXT;
       const keep = this.index >= 0 && this.index < this.steps.length;
       if (!keep) this.index = -1;
       if (this.steps.length > 0 && this.index < 0) {
-        this.caption.textContent = `${ids.length} claim${ids.length === 1 ? "" : "s"}, ${this.steps.length} steps. Press Next to begin.`;
+        const questions = research.length ? `, the last ${research.length === 1 ? "a research question answered" : `${research.length} research questions answered`} from them` : "";
+        this.caption.textContent = `${ids.length} claim${ids.length === 1 ? "" : "s"}, ${this.steps.length} steps${questions}. Press Next to begin.`;
       } else if (keep) {
         this.caption.textContent = this.steps[this.index].caption;
       }
@@ -155,7 +190,20 @@ export class WalkthroughPanel {
     this.caption.textContent = step.caption;
     this.caption.dataset.kind = step.kind;
     this.renderControls();
-    const focusId = this.app.model.nodes.has(step.nodeId) ? step.nodeId : step.statementId;
+    const focusId = this.app.model.nodes.has(step.nodeId) || !step.statementId ? step.nodeId : step.statementId;
+    if (step.kind === "reasoning") {
+      this.reasoningOpen = true;
+      await Promise.all([
+        this.app.select(focusId, { focus: true, from: "walkthrough" }),
+        this.app.openReasoning(step.nodeId, step.links ?? [], step.statementId),
+        this.trail.show(step.statementId),
+      ]);
+      return;
+    }
+    if (this.reasoningOpen) {
+      this.reasoningOpen = false;
+      this.app.closeReasoning();
+    }
     await Promise.all([
       this.app.select(focusId, { focus: true, from: "walkthrough" }),
       this.trail.show(step.statementId, { verification: step.verificationId }),

@@ -63,6 +63,8 @@ export class LineageView {
   private token = 0;
   /** Told when the view closes or shows another lineage (the list marks the open one). */
   onChange: (() => void) | null = null;
+  /** Told when the view opens (another overlay closes). */
+  onOpen: (() => void) | null = null;
 
   constructor(private readonly app: LineageViewHost) {
     this.replayButton.addEventListener("click", () => (this.timer === null ? this.replay() : this.stopReplay()));
@@ -94,6 +96,7 @@ export class LineageView {
     const pid = promptId(id);
     this.stopReplay();
     this.el.hidden = false;
+    this.onOpen?.();
     this.focusId = pid;
     this.picked = pick ? [pid] : [];
     this.comparison = null;

@@ -1,19 +1,22 @@
 // The demo walkthrough as a list of captioned steps, built from the trails of a graph's
-// statements: each claim, then each verification of it in time order, then its consensus.
+// statements: each claim, then each verification of it in time order, then its consensus;
+// then each reasoning session that answered a question from those claims (issue 12 §4).
 // Pure: the panel fetches the trails and plays the steps.
 
-import type { Trail } from "../api/contract";
+import type { ReasoningChain, Trail } from "../api/contract";
 import { agentName, clip, score, verdictVerb } from "../trail/labels";
 
 export interface Step {
-  kind: "claim" | "verification" | "consensus";
-  /** The statement whose trail the step shows. */
-  statementId: string;
+  kind: "claim" | "verification" | "consensus" | "reasoning";
+  /** The statement whose trail the step shows (a reasoning step: the first it drew on). */
+  statementId: string | null;
   /** The node to select and focus. */
   nodeId: string;
   /** For verification steps. */
   verificationId: string | null;
   caption: string;
+  /** For reasoning steps: the statements the answer's chain draws on, pointed at. */
+  links?: string[];
 }
 
 /** Joins ["a","b","c"] as "a, b and c". */
@@ -63,4 +66,20 @@ export function buildSteps(trails: Trail[], names?: ReadonlyMap<string, string>)
     steps.push({ kind: "consensus", statementId: sid, nodeId: sid, verificationId: null, caption });
   }
   return steps;
+}
+
+/** The step for a reasoning session: the question, and the claims its answer draws on
+ *  (it opens the answer's chain and points at them; the first one's trail shows). */
+export function reasoningStep(c: ReasoningChain): Step {
+  const statements = [...new Set(c.links.filter((l) => l.label === "Statement").map((l) => l.id))];
+  const answer = c.chain[c.chain.length - 1];
+  const q = clip(c.question ?? "", 120);
+  const steps = c.chain.length;
+  const drawn = statements.length > 0
+    ? `its answer draws on ${statements.length} of these claim${statements.length === 1 ? "" : "s"}: open one to see its evidence`
+    : "its answer cites none of these claims";
+  return {
+    kind: "reasoning", statementId: statements[0] ?? null, nodeId: answer?.id ?? c.selected, verificationId: null, links: statements,
+    caption: `A researcher asks an agent “${q}”${/[?.!]$/.test(q) ? "" : "."} Its reasoning takes ${steps} step${steps === 1 ? "" : "s"}, and ${drawn}.`,
+  };
 }
