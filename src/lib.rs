@@ -11,6 +11,7 @@ pub mod demo;
 pub mod diff;
 pub mod error;
 pub mod facade;
+pub mod graphql;
 pub mod model;
 pub mod prov;
 
