@@ -197,6 +197,38 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
     assert.ok(shown.consensus.includes(target.consensus), `${shown.consensus} vs ${target.consensus}`);
     assert.equal(shown.verified, String(target.verified));
     await shot("window-trail.png");
+
+    // The researcher's question (issue 12): a real click on the Reasoning tab, then on the
+    // zoning session, shows its chain as the core returns it.
+    const at = (sel) => run(async (q) => {
+      for (let i = 0; i < 100; i++) {
+        const e = document.querySelector(q);
+        if (e && e.getBoundingClientRect().width > 0) {
+          const b = e.getBoundingClientRect();
+          return { x: Math.round(b.left + b.width / 2), y: Math.round(b.top + b.height / 2) };
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`${q} not shown`);
+    }, sel);
+    const tab = await at("[data-testid=tab-reasoning]");
+    await click(tab.x, tab.y);
+    const row = await at("[data-testid=session-row]");
+    await click(row.x, row.y);
+    const chain = await run(async () => {
+      const p = window.provex;
+      const [session] = await p.backend.sessions({ graph: "council" });
+      const want = await p.backend.reasoning({ graph: "council", id: session.answer });
+      for (let i = 0; i < 100; i++) {
+        const shown = [...document.querySelectorAll("[data-testid=reasoning-step]")].map((s) => s.dataset.id);
+        if (shown.length === want.chain.length) return { shown, want: want.chain.map((s) => s.id), question: want.question };
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error("the reasoning chain was not shown");
+    });
+    assert.deepEqual(chain.shown, chain.want);
+    assert.equal(chain.question, "What did they say about zoning?");
+    await shot("window-reasoning.png");
   } finally {
     // Closing the window ends the app, which stops its FalkorDB.
     await wd(base, "DELETE", s("")).catch(() => {});
