@@ -17,6 +17,8 @@ pub mod prov;
 
 pub use error::{Error, Result};
 pub mod ingest;
+pub mod kg;
+pub mod knowledge;
 pub mod layout;
 pub mod lineage;
 pub mod serve;

@@ -267,6 +267,11 @@ pub enum Command {
         /// in, besides the data folder (repeat for more). Loopback allows any folder.
         #[arg(long = "allow-dir", value_name = "DIR")]
         allow_dir: Vec<PathBuf>,
+        /// Alignment rules (JSON or YAML) every `knowledge/update` at /a2a/GRAPH must
+        /// respect: allowed/forbidden predicates and subject prefixes, minimum certainty,
+        /// justification required, allowed source agents (see examples/knowledge/).
+        #[arg(long, value_name = "FILE")]
+        alignment: Option<PathBuf>,
     },
     /// Write what is generated from the API declarations: the UI's TypeScript types and
     /// client, the desktop shell's command list and capability file.
@@ -535,8 +540,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
                 None => print!("{text}"),
             }
         }
-        Command::Serve { bind, token, ui, open, allow_dir } => {
+        Command::Serve { bind, token, ui, open, allow_dir, alignment } => {
             drop(out);
+            if let Some(file) = alignment {
+                provex.set_alignment(Some(provex::kg::Alignment::load(&file)?));
+            }
             let opts = provex::serve::ServeOptions { bind, token, ui, open, allow_dirs: allow_dir };
             provex::serve::run(Arc::new(provex), opts).await?;
         }

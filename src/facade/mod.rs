@@ -9,6 +9,7 @@ mod diff;
 mod explore;
 mod export;
 mod jobs;
+pub mod knowledge;
 mod layout;
 mod lineage;
 mod lineage_ops;
@@ -145,6 +146,7 @@ pub struct Provex {
     /// `None` until first used (then the environment's, or what `set_embeddings` gave).
     embedder: Mutex<Option<Option<Arc<crate::lineage::embeddings::Embedder>>>>,
     similar: lineage_ops::SimilarCache,
+    knowledge: knowledge::KnowledgeHub,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -185,6 +187,7 @@ impl Provex {
             paths: paths::PathPolicy::default(),
             embedder: Mutex::new(None),
             similar: Default::default(),
+            knowledge: Default::default(),
         })
     }
 

@@ -1,18 +1,329 @@
 //! Seed 001 §5.1 over the A2AP graph (formats.md §2): `statementsAbout`, `evidenceChain`,
-//! `agentReputation`, `consensusOn`, and the `Agent`, `Statement` and `Chunk` types.
+//! `agentReputation`, `consensusOn`, and the `Agent`, `Statement`, `Chunk`, `Verification`
+//! and `Document` types. Every answer comes from the graph's held ledger, the one `provex
+//! trail` and `provex verify` read, so consensus, verdicts, signatures and reputations agree.
 
 use async_graphql::{Context, Object, Result, ID};
 
 use super::Ctx;
+use crate::a2ap::{Ledger, Trail};
+
+/// The most statements one list answers.
+const MAX_LIST: usize = 10_000;
+
+fn ctx<'a>(c: &'a Context<'_>) -> Result<&'a Ctx> {
+    c.data::<Ctx>()
+}
+
+/// Reads the graph's ledger.
+async fn read<R>(c: &Context<'_>, f: impl FnOnce(&Ledger) -> R) -> Result<R> {
+    let x = ctx(c)?;
+    Ok(x.provex.with_ledger(&x.graph, f).await?)
+}
+
+/// Whether `topic` (lowercase) occurs in the claim or one of its quotes; "" matches all.
+fn about(ledger: &Ledger, id: &str, topic: &str) -> bool {
+    let Some(s) = ledger.statement(id) else { return false };
+    topic.is_empty()
+        || s.claim.text.to_lowercase().contains(topic)
+        || s.evidence.iter().any(|e| e.quote_text.as_ref().is_some_and(|q| q.to_lowercase().contains(topic)))
+}
+
+fn statements_about(ledger: &Ledger, topic: &str) -> Vec<StatementObj> {
+    let topic = topic.to_lowercase();
+    ledger
+        .statement_ids()
+        .into_iter()
+        .filter(|id| about(ledger, id, &topic))
+        .take(MAX_LIST)
+        .map(|id| StatementObj { id: id.to_owned() })
+        .collect()
+}
 
 #[derive(Default)]
 pub struct A2apQuery;
 
 #[Object]
 impl A2apQuery {
-    /// An agent's reputation (TO BE WRITTEN: seed 001 §6.3).
+    /// Statements whose claim or one of whose quotes contains `topic` (any case; "" for all).
+    async fn statements_about(&self, ctx: &Context<'_>, topic: String) -> Result<Vec<StatementObj>> {
+        read(ctx, |l| statements_about(l, &topic)).await
+    }
+
+    /// A statement's evidence, in the order it cites it.
+    async fn evidence_chain(&self, ctx: &Context<'_>, statement_id: ID) -> Result<Vec<ChunkObj>> {
+        let chunks = read(ctx, |l| l.statement(&statement_id).map(chunks_of)).await?;
+        chunks.ok_or_else(|| format!("no statement {} in this graph", statement_id.0).into())
+    }
+
+    /// An agent's reputation (seed 001 §6.3), as consensus weighs it.
     async fn agent_reputation(&self, ctx: &Context<'_>, agent_id: ID) -> Result<f64> {
-        let _ = (ctx.data::<Ctx>()?, agent_id);
-        Err("not yet".into())
+        let r = read(ctx, |l| known_agent(l, &agent_id).then(|| l.reputation(&agent_id))).await?;
+        r.ok_or_else(|| format!("no agent {} in this graph", agent_id.0).into())
+    }
+
+    /// Statements about `topic` whose consensus is at least `minScore`.
+    async fn consensus_on(
+        &self,
+        ctx: &Context<'_>,
+        topic: String,
+        min_score: f64,
+    ) -> Result<Vec<StatementObj>> {
+        read(ctx, |l| {
+            statements_about(l, &topic)
+                .into_iter()
+                .filter(|s| l.trail(&s.id).is_some_and(|t| t.consensus >= min_score))
+                .collect()
+        })
+        .await
+    }
+}
+
+fn known_agent(l: &Ledger, agent: &str) -> bool {
+    l.statement_ids().iter().any(|id| l.statement(id).is_some_and(|s| s.agent.id() == agent))
+        || l.statement_ids()
+            .iter()
+            .any(|id| l.trail(id).is_some_and(|t| t.verifications.iter().any(|v| v.agent == agent)))
+}
+
+fn chunks_of(s: &crate::a2ap::document::Statement) -> Vec<ChunkObj> {
+    s.evidence
+        .iter()
+        .map(|e| ChunkObj {
+            id: e.chunk_id.clone(),
+            text: e.quote_text.clone().unwrap_or_default(),
+            byte_start: e.byte_range.start,
+            byte_end: e.byte_range.end,
+            document: e.source_document.clone(),
+            timestamp_start: e.timestamp.as_ref().map(|t| t.start.clone()),
+            timestamp_end: e.timestamp.as_ref().map(|t| t.end.clone()),
+        })
+        .collect()
+}
+
+fn signature_text<T: serde::Serialize>(s: &T) -> String {
+    serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+/// `Agent`.
+pub struct AgentObj {
+    id: String,
+}
+
+#[Object(name = "Agent")]
+impl AgentObj {
+    async fn id(&self) -> ID {
+        ID(self.id.clone())
+    }
+    async fn name(&self, ctx: &Context<'_>) -> Result<String> {
+        Ok(info(ctx, &self.id, |i| i.name.clone()).await?.unwrap_or_else(|| self.id.clone()))
+    }
+    async fn version(&self, ctx: &Context<'_>) -> Result<String> {
+        Ok(info(ctx, &self.id, |i| i.version.clone()).await?.unwrap_or_default())
+    }
+    async fn publisher(&self, ctx: &Context<'_>) -> Result<String> {
+        Ok(info(ctx, &self.id, |i| i.publisher.clone()).await?.unwrap_or_default())
+    }
+    /// The statements the agent generated.
+    async fn statements(&self, ctx: &Context<'_>) -> Result<Vec<StatementObj>> {
+        read(ctx, |l| {
+            l.statement_ids()
+                .into_iter()
+                .filter(|id| l.statement(id).is_some_and(|s| s.agent.id() == self.id))
+                .take(MAX_LIST)
+                .map(|id| StatementObj { id: id.to_owned() })
+                .collect()
+        })
+        .await
+    }
+    /// The verifications the agent made.
+    async fn verifications(&self, ctx: &Context<'_>) -> Result<Vec<VerificationObj>> {
+        read(ctx, |l| {
+            l.statement_ids()
+                .into_iter()
+                .filter_map(|id| l.trail(id))
+                .flat_map(|t| {
+                    let sid = t.statement_id.clone();
+                    t.verifications.into_iter().map(move |v| VerificationObj { statement: sid.clone(), v })
+                })
+                .filter(|v| v.v.agent == self.id)
+                .take(MAX_LIST)
+                .collect()
+        })
+        .await
+    }
+    async fn reputation(&self, ctx: &Context<'_>) -> Result<f64> {
+        read(ctx, |l| l.reputation(&self.id)).await
+    }
+}
+
+/// A descriptive member of an agent, from the first statement that describes it.
+async fn info(
+    ctx: &Context<'_>,
+    agent: &str,
+    pick: impl Fn(&crate::a2ap::document::AgentInfo) -> Option<String>,
+) -> Result<Option<String>> {
+    read(ctx, |l| {
+        l.statement_ids()
+            .into_iter()
+            .filter_map(|id| l.statement(id))
+            .filter(|s| s.agent.id() == agent)
+            .find_map(|s| s.agent.info().and_then(&pick))
+    })
+    .await
+}
+
+/// `Statement`.
+pub struct StatementObj {
+    id: String,
+}
+
+impl StatementObj {
+    async fn trail(&self, ctx: &Context<'_>) -> Result<Trail> {
+        let t = read(ctx, |l| l.trail(&self.id)).await?;
+        t.ok_or_else(|| format!("no statement {}", self.id).into())
+    }
+}
+
+#[Object(name = "Statement")]
+impl StatementObj {
+    async fn id(&self) -> ID {
+        ID(self.id.clone())
+    }
+    async fn claim_text(&self, ctx: &Context<'_>) -> Result<String> {
+        Ok(self.trail(ctx).await?.claim.text)
+    }
+    async fn confidence(&self, ctx: &Context<'_>) -> Result<f64> {
+        Ok(self.trail(ctx).await?.claim.confidence.unwrap_or(0.0))
+    }
+    async fn generated_by(&self, ctx: &Context<'_>) -> Result<AgentObj> {
+        Ok(AgentObj { id: self.trail(ctx).await?.agent })
+    }
+    async fn generated_at(&self, ctx: &Context<'_>) -> Result<Option<String>> {
+        Ok(self.trail(ctx).await?.generated_at)
+    }
+    async fn evidence(&self, ctx: &Context<'_>) -> Result<Vec<ChunkObj>> {
+        Ok(read(ctx, |l| l.statement(&self.id).map(chunks_of)).await?.unwrap_or_default())
+    }
+    async fn verifications(&self, ctx: &Context<'_>) -> Result<Vec<VerificationObj>> {
+        let t = self.trail(ctx).await?;
+        Ok(t.verifications.into_iter().map(|v| VerificationObj { statement: self.id.clone(), v }).collect())
+    }
+    /// The reputation-weighted consensus of its counted verifications (as `provex trail`).
+    async fn consensus_score(&self, ctx: &Context<'_>) -> Result<f64> {
+        Ok(self.trail(ctx).await?.consensus)
+    }
+    /// Whether the consensus reached the threshold.
+    async fn verified(&self, ctx: &Context<'_>) -> Result<bool> {
+        Ok(self.trail(ctx).await?.verified)
+    }
+    /// The statement's signature check: valid, invalid, unknown_key, untrusted_key, malformed, unsigned.
+    async fn signature(&self, ctx: &Context<'_>) -> Result<String> {
+        Ok(signature_text(&self.trail(ctx).await?.signature))
+    }
+}
+
+/// `Chunk`: an evidence segment, a byte range of a source document.
+pub struct ChunkObj {
+    id: String,
+    text: String,
+    byte_start: u64,
+    byte_end: u64,
+    document: String,
+    timestamp_start: Option<String>,
+    timestamp_end: Option<String>,
+}
+
+#[Object(name = "Chunk")]
+impl ChunkObj {
+    async fn id(&self) -> ID {
+        ID(self.id.clone())
+    }
+    /// The quoted text.
+    async fn text(&self) -> &str {
+        &self.text
+    }
+    async fn byte_start(&self) -> i64 {
+        self.byte_start as i64
+    }
+    async fn byte_end(&self) -> i64 {
+        self.byte_end as i64
+    }
+    /// Where in the recording it was said (`hh:mm:ss`).
+    async fn timestamp_start(&self) -> Option<&str> {
+        self.timestamp_start.as_deref()
+    }
+    async fn timestamp_end(&self) -> Option<&str> {
+        self.timestamp_end.as_deref()
+    }
+    async fn document(&self, ctx: &Context<'_>) -> Result<DocumentObj> {
+        let title = read(ctx, |l| l.source(&self.document).and_then(|d| d.title.clone())).await?;
+        Ok(DocumentObj { id: self.document.clone(), title })
+    }
+    /// The statements that cite this chunk.
+    async fn cited_by(&self, ctx: &Context<'_>) -> Result<Vec<StatementObj>> {
+        read(ctx, |l| {
+            l.statement_ids()
+                .into_iter()
+                .filter(|id| {
+                    l.statement(id).is_some_and(|s| s.evidence.iter().any(|e| e.chunk_id == self.id))
+                })
+                .take(MAX_LIST)
+                .map(|id| StatementObj { id: id.to_owned() })
+                .collect()
+        })
+        .await
+    }
+}
+
+/// `Document`: a source document.
+pub struct DocumentObj {
+    id: String,
+    title: Option<String>,
+}
+
+#[Object(name = "Document")]
+impl DocumentObj {
+    async fn id(&self) -> ID {
+        ID(self.id.clone())
+    }
+    async fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+}
+
+/// `Verification`: one agent's verdict on a statement.
+pub struct VerificationObj {
+    statement: String,
+    v: crate::a2ap::trail::TrailVerification,
+}
+
+#[Object(name = "Verification")]
+impl VerificationObj {
+    async fn id(&self) -> ID {
+        ID(self.v.verification_id.clone())
+    }
+    async fn verifier(&self) -> AgentObj {
+        AgentObj { id: self.v.agent.clone() }
+    }
+    async fn statement(&self) -> StatementObj {
+        StatementObj { id: self.statement.clone() }
+    }
+    /// VALIDATED, CHALLENGED, …
+    async fn verdict(&self) -> &str {
+        &self.v.verdict
+    }
+    async fn confidence(&self) -> f64 {
+        self.v.confidence
+    }
+    async fn verified_at(&self) -> Option<&str> {
+        self.v.time.as_deref()
+    }
+    async fn signature(&self) -> String {
+        signature_text(&self.v.signature)
+    }
+    /// Whether consensus counts it (a bad signature or a self-verification is not counted).
+    async fn counted(&self) -> bool {
+        self.v.counted
     }
 }

@@ -31,6 +31,8 @@ pub type ProvexSchema = Schema<Query, EmptyMutation, Subscription>;
 pub struct Ctx {
     pub provex: Arc<Provex>,
     pub graph: String,
+    /// `knowledge/query`'s `requiredCertainty`: `triples` answers no statement below it.
+    pub required_certainty: Option<f64>,
 }
 
 /// The schema (built on first use).
@@ -56,10 +58,23 @@ pub async fn execute(
     query: &str,
     variables: Option<serde_json::Value>,
 ) -> serde_json::Value {
-    let mut req = async_graphql::Request::new(query).data(Ctx { provex, graph: graph.to_owned() });
+    execute_with(provex, graph, query, variables, None).await
+}
+
+/// [`execute`], with a minimum certainty for `triples` (`knowledge/query`'s `requiredCertainty`).
+pub async fn execute_with(
+    provex: Arc<Provex>,
+    graph: &str,
+    query: &str,
+    variables: Option<serde_json::Value>,
+    required_certainty: Option<f64>,
+) -> serde_json::Value {
+    let mut req =
+        async_graphql::Request::new(query).data(Ctx { provex, graph: graph.to_owned(), required_certainty });
     if let Some(v) = variables {
         req = req.variables(async_graphql::Variables::from_json(v));
     }
     let resp = schema().execute(req).await;
-    serde_json::to_value(&resp).unwrap_or_else(|e| serde_json::json!({"errors": [{"message": e.to_string()}]}))
+    serde_json::to_value(&resp)
+        .unwrap_or_else(|e| serde_json::json!({"errors": [{"message": e.to_string()}]}))
 }

@@ -97,6 +97,13 @@ str_enum! {
         /// TrustGraph: a thought, observation, answer or error message of a session's dialog,
         /// `<session IRI>#<n>`, kept beside the DAG.
         DialogMessage => "DialogMessage",
+        /// Knowledge-graph statements (seed 004, formats.md §5): one triple in one named
+        /// graph, `kg:<sha256>`, with certainty and provenance.
+        KGStatement => "KGStatement",
+        /// A resource a knowledge-graph statement names as its subject or object.
+        KGResource => "KGResource",
+        /// A `knowledge/update`: who proposed it, why, and its verification status.
+        KnowledgeUpdate => "KnowledgeUpdate",
     }
 }
 
@@ -119,6 +126,8 @@ impl Label {
             Entity | Bundle | Namespaces | AuditBundle => BaseType::Entity,
             Prompt | LineageReject | Explain | DialogMessage => BaseType::Entity,
             LineageDecision => BaseType::Activity,
+            KGStatement | KGResource => BaseType::Entity,
+            KnowledgeUpdate => BaseType::Activity,
         }
     }
 
@@ -128,7 +137,7 @@ impl Label {
             Some(("prov", "SoftwareAgent")) => Label::Agent,
             Some(("prov", rest @ ("Entity" | "Activity" | "Bundle"))) => Label::parse(rest)?,
             Some(("provex", "Namespaces")) => Label::Namespaces,
-            Some(("a2a" | "a2ap" | "lineage" | "tg", rest)) => Label::parse(rest)?,
+            Some(("a2a" | "a2ap" | "lineage" | "tg" | "kg", rest)) => Label::parse(rest)?,
             _ => return None,
         };
         (label.prov_type() == prov_type).then_some(label)
@@ -149,6 +158,7 @@ impl Label {
             AuditBundle => "provex:AuditBundle".to_owned(),
             Prompt | LineageDecision | LineageReject => format!("lineage:{}", self.as_str()),
             Explain | DialogMessage => format!("tg:{}", self.as_str()),
+            KGStatement | KGResource | KnowledgeUpdate => format!("kg:{}", self.as_str()),
             _ => format!("a2a:{}", self.as_str()),
         }
     }
@@ -249,6 +259,10 @@ str_enum! {
         Retrieved => "RETRIEVED",
         RefersTo => "REFERS_TO",
         InSession => "IN_SESSION",
+        // Knowledge-graph statements (formats.md §5): a statement's subject and object
+        // resources. Predicates are data on the statement, never relationship types.
+        HasSubject => "HAS_SUBJECT",
+        HasObject => "HAS_OBJECT",
     }
 }
 

@@ -66,27 +66,37 @@ pub async fn check(State(state): State<AppState>, req: Request, next: Next) -> R
     }
     let path = req.uri().path();
     let api = path == "/api" || path.starts_with("/api/");
-    if let (Some(expected), true) = (&state.token, api) {
-        let given = req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|h| h.to_str().ok())
-            .and_then(|h| h.strip_prefix("Bearer "))
-            .map(str::to_owned)
-            .or_else(|| query_token(req.uri().query()));
-        match given {
-            Some(t) if same(t.as_bytes(), expected.as_bytes()) => {}
-            Some(_) => return ApiFailure::new(ErrorCode::Unauthorized, "the token is wrong").into_response(),
-            None => {
-                return ApiFailure::new(
-                    ErrorCode::Unauthorized,
-                    "this server needs a token: `Authorization: Bearer <token>` or `?token=<token>`",
-                )
-                .into_response()
-            }
+    if api {
+        if let Err(reason) = token(&state, req.headers(), req.uri().query(), None) {
+            return ApiFailure::new(ErrorCode::Unauthorized, reason).into_response();
         }
     }
     next.run(req).await
+}
+
+/// The token rule of the API, for every route that reads or writes a graph (the API, and
+/// `/graphql` and `/a2a/…`, which check it themselves): when the server has a token, the
+/// request carries it (`Authorization: Bearer`, `?token=`, or, for JSON-RPC, `in_body`:
+/// seed 004's `params.metadata.token`). The reason when it does not.
+pub(crate) fn token(
+    state: &AppState,
+    headers: &axum::http::HeaderMap,
+    query: Option<&str>,
+    in_body: Option<&str>,
+) -> Result<(), &'static str> {
+    let Some(expected) = &state.token else { return Ok(()) };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .map(str::to_owned)
+        .or_else(|| query_token(query))
+        .or_else(|| in_body.map(str::to_owned));
+    match given {
+        Some(t) if same(t.as_bytes(), expected.as_bytes()) => Ok(()),
+        Some(_) => Err("the token is wrong"),
+        None => Err("this server needs a token: `Authorization: Bearer <token>` or `?token=<token>`"),
+    }
 }
 
 #[cfg(test)]

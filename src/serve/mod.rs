@@ -2,6 +2,7 @@
 //! same facade the desktop shell calls. Loopback by default; any other address needs a
 //! token, checked on every request.
 
+mod a2a;
 mod auth;
 mod error;
 mod routes;

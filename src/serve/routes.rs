@@ -11,11 +11,11 @@ use axum::body::Body;
 use axum::extract::{FromRequestParts, RawPathParams, Request, State};
 use axum::http::{header, request::Parts, HeaderMap, HeaderValue, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{on, MethodFilter, MethodRouter};
+use axum::routing::{get, on, post, MethodFilter, MethodRouter};
 use axum::{middleware, Router};
 use futures_util::{StreamExt, TryStreamExt};
 
-use super::{auth, stream, ui, ApiFailure, AppState};
+use super::{a2a, auth, stream, ui, ApiFailure, AppState};
 use crate::api::ops::{self, Args, Body as ArgsIn, Method, OpInfo, Transport};
 use crate::api::{ErrorCode, StreamRequest};
 use crate::facade::Call;
@@ -45,8 +45,15 @@ pub fn router(state: AppState, ui_dir: Option<PathBuf>) -> Router {
         api = api.route(s.path, on(MethodFilter::GET, stream_graph).fallback(method_not_allowed));
     }
     let api = api.fallback(|| async { ApiFailure::new(ErrorCode::NotFound, "no such API route") });
+    // Seed 004's knowledge endpoint and GraphQL (formats.md §5): protocols of their own, with
+    // the API's token rule (checked by their handlers, which answer in their protocol).
+    let knowledge = Router::new()
+        .route("/a2a/{graph}", post(a2a::json_rpc))
+        .route("/a2a/{graph}/.well-known/agent.json", get(a2a::agent_card))
+        .route("/graphql", get(a2a::graphql).post(a2a::graphql));
     Router::new()
         .nest("/api", api)
+        .merge(knowledge)
         .merge(ui::router(ui_dir))
         .layer(middleware::from_fn_with_state(state.clone(), auth::check))
         .with_state(state)

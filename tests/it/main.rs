@@ -14,6 +14,7 @@ mod diff;
 mod events;
 mod fuzz_regressions;
 mod ingest;
+mod knowledge;
 mod layout;
 mod lineage;
 mod live;

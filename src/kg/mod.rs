@@ -1,0 +1,13 @@
+//! Knowledge-graph statements of seed 004's A2A extension (formats.md §5): their wire types,
+//! the id that makes the same triple in the same graph one node, the storage as PROV, the
+//! alignment rules an update is checked against, and the change events subscribers get.
+
+pub mod alignment;
+pub mod model;
+pub mod store;
+
+pub use alignment::{Alignment, Violation};
+pub use model::{
+    statement_id, ChangeEvent, KgObject, KgPredicate, KgStatement, KgSubject, Patch, PatchOp, TripleFilter,
+    UpdateParams, UpdateResult,
+};

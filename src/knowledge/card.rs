@@ -1,0 +1,47 @@
+//! The A2A agent card of a graph's knowledge endpoint (formats.md §5): a complete `AgentCard`
+//! of the A2A draft seed 004 extends, advertising the `knowledge/*` methods.
+
+use serde_json::{json, Value};
+
+/// The card of `/a2a/<graph>`; `base` is the server's origin (`http://host:port`).
+pub fn agent_card(base: &str, graph: &str) -> Value {
+    let url = format!("{}/a2a/{}", base.trim_end_matches('/'), encode(graph));
+    json!({
+        "name": format!("Provex knowledge graph {graph}"),
+        "description": format!(
+            "The knowledge graph `{graph}` kept by Provex in FalkorDB under W3C PROV: query it with GraphQL \
+             (knowledge/query), propose statements (knowledge/update, checked against the server's alignment \
+             rules) and follow its changes (knowledge/subscribe). Removed and replaced statements stay queryable as history."
+        ),
+        "url": url,
+        "provider": {"organization": "Provex", "url": "https://github.com/provex"},
+        "version": env!("CARGO_PKG_VERSION"),
+        "documentationUrl": format!("{}/graphql?graph={}", base.trim_end_matches('/'), encode(graph)),
+        "capabilities": {
+            "streaming": true,
+            "pushNotifications": false,
+            "stateTransitionHistory": true,
+            "knowledgeGraph": true,
+            "knowledgeGraphQueryLanguages": ["graphql"]
+        },
+        "authentication": {"schemes": ["Bearer"]},
+        "defaultInputModes": ["application/json", "text/plain"],
+        "defaultOutputModes": ["application/json"],
+        "skills": [{
+            "id": "knowledge-graph",
+            "name": "Knowledge graph",
+            "description": "Statements (subject, predicate, object) with certainty and provenance: GraphQL queries \
+                            (`triples`, and seed 001's statementsAbout, evidenceChain, agentReputation, consensusOn), \
+                            updates (add, remove, replace) with justification, and a subscription to changes.",
+            "tags": ["knowledge-graph", "graphql", "provenance", "a2a"],
+            "examples": ["query { triples(subject: \"ex:Riverton\") { subject { id } predicate { id } object { id value } certainty } }"],
+            "inputModes": ["application/json"],
+            "outputModes": ["application/json"]
+        }]
+    })
+}
+
+/// The graph name as one URL path segment.
+fn encode(graph: &str) -> String {
+    form_urlencoded::byte_serialize(graph.as_bytes()).collect::<String>().replace('+', "%20")
+}
