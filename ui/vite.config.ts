@@ -4,7 +4,11 @@ import { defineConfig } from "vitest/config";
 // relative asset paths so it works under any mount point.
 export default defineConfig({
   base: "./",
-  build: { outDir: "dist", emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 1024 },
+  build: {
+    outDir: "dist", emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 1024,
+    // The explorer, and the query page `/graphql` sends browsers to.
+    rollupOptions: { input: { main: "index.html", graphql: "graphql.html" } },
+  },
   server: { proxy: { "/api": "http://127.0.0.1:7878" } },
   test: { environment: "jsdom", include: ["tests/**/*.test.ts"] },
 });

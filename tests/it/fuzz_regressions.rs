@@ -63,3 +63,8 @@ fn lineage_inputs() {
 fn trustgraph_inputs() {
     replay("trustgraph", checks::trustgraph);
 }
+
+#[test]
+fn knowledge_inputs() {
+    replay("knowledge", checks::knowledge);
+}

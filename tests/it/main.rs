@@ -21,6 +21,7 @@ mod live;
 mod modules;
 mod paths;
 mod props_canonical;
+mod props_knowledge;
 mod props_lineage;
 mod props_parsers;
 mod props_prov;

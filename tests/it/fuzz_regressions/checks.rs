@@ -231,3 +231,63 @@ pub fn trustgraph(data: &[u8]) {
     }
     assert_eq!(Snapshot::from_delta(&read()), Snapshot::from_delta(&delta), "the same lines, another graph");
 }
+
+/// Seed 004's JSON-RPC bodies (`knowledge::rpc`), their update params, statement ids,
+/// subscription documents and alignment rules: any bytes are answered without a panic, a
+/// refusal always has a JSON-RPC code and a reason, and a statement's id is the same when its
+/// JSON is read again.
+pub fn knowledge(data: &[u8]) {
+    use provex::kg::{Alignment, UpdateParams};
+    use provex::knowledge::{rpc, subscription};
+
+    let check_err = |e: &rpc::RpcError| {
+        assert!(e.code <= -32000 && e.code >= -32768, "not a JSON-RPC code: {}", e.code);
+        assert!(!e.message.trim().is_empty(), "a refusal without a reason");
+        assert_eq!(e.to_json()["error"]["code"], e.code);
+    };
+    let requests = match rpc::parse(data) {
+        rpc::Body::Invalid(e) => {
+            check_err(&e);
+            Vec::new()
+        }
+        rpc::Body::One(r) => vec![r],
+        rpc::Body::Batch(rs) => {
+            assert!(!rs.is_empty() && rs.len() <= rpc::MAX_BATCH);
+            rs
+        }
+    };
+    let rules =
+        Alignment::parse("forbiddenPredicates: [ex:p]\nminCertainty: 0.5\njustificationRequired: true\n")
+            .unwrap();
+    for r in requests {
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                check_err(&e);
+                continue;
+            }
+        };
+        let id = r.id.clone().unwrap_or(Value::Null);
+        if let Ok(p) = rpc::params::<UpdateParams>(&id, &r.params) {
+            for m in &p.mutations {
+                if m.statement.check().is_ok() {
+                    let again: provex::kg::KgStatement =
+                        serde_json::from_value(serde_json::to_value(&m.statement).unwrap()).unwrap();
+                    assert_eq!(again.id(), m.statement.id(), "the id changed when read again");
+                }
+            }
+            if let Some(v) = rules.check(&p) {
+                assert!(!v.details.is_empty());
+            }
+        }
+        if let Some(q) = r.params.get("subscriptionQuery").and_then(Value::as_str) {
+            if let Err(reason) = subscription::filter(q, r.params.get("variables")) {
+                assert!(!reason.is_empty());
+            }
+        }
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = Alignment::parse(text);
+        let _ = subscription::filter(text, None);
+    }
+}

@@ -1,0 +1,9 @@
+//! Fuzzes seed 004's knowledge endpoint parsing (`knowledge::rpc`, update params, statement
+//! ids, subscription documents, alignment rules): no panic, refusals with codes and reasons,
+//! ids stable when read again.
+#![no_main]
+
+#[path = "../../tests/it/fuzz_regressions/checks.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::knowledge(data));

@@ -1,0 +1,80 @@
+//! Property tests of seed 004's parsing: the statement id names the triple (subject,
+//! predicate, object, graph) and nothing else, whatever the member order of its JSON; and
+//! JSON-RPC framing keeps every well-formed request's id, method and params.
+
+use proptest::prelude::*;
+use provex::kg::KgStatement;
+use provex::knowledge::rpc;
+use serde_json::{json, Value};
+
+fn object() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        "[a-z:]{1,8}".prop_map(|id| json!({"id": id})),
+        any::<i32>().prop_map(|v| json!({"value": v})),
+        "[ -~]{0,8}".prop_map(|v| json!({"value": v, "type": "xsd:string"})),
+        any::<bool>().prop_map(|v| json!({"value": v})),
+    ]
+}
+
+fn statement() -> impl Strategy<Value = Value> {
+    ("[a-z:]{1,8}", "[a-z:]{1,8}", object(), proptest::option::of("[a-z:]{1,6}"), 0.0f64..=1.0)
+        .prop_map(|(s, p, o, g, c)| json!({"subject": {"id": s}, "predicate": {"id": p}, "object": o, "graph": g, "certainty": c}))
+}
+
+/// The same JSON text with its members in reverse order (serde_json keeps insertion order).
+fn reversed(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(m.iter().rev().map(|(k, v)| (k.clone(), reversed(v))).collect()),
+        other => other.clone(),
+    }
+}
+
+fn read(v: &Value) -> KgStatement {
+    serde_json::from_value(v.clone()).unwrap()
+}
+
+proptest! {
+    #[test]
+    fn the_id_names_the_triple_only(s in statement(), c in 0.0f64..=1.0, who in "[a-z]{1,5}") {
+        let a = read(&s);
+        prop_assert!(a.check().is_ok());
+        let id = a.id();
+        prop_assert!(id.starts_with("kg:") && id.len() == 67 && id[3..].bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+        prop_assert_eq!(read(&reversed(&s)).id(), id.clone(), "member order");
+        let mut other = s.clone();
+        other["certainty"] = json!(c);
+        other["provenance"] = json!({"sourceAgentId": who});
+        prop_assert_eq!(read(&other).id(), id.clone(), "certainty and provenance are not the triple");
+        let mut moved = s.clone();
+        moved["graph"] = json!(format!("{}-elsewhere", s["graph"].as_str().unwrap_or("")));
+        prop_assert_ne!(read(&moved).id(), id.clone(), "another graph, another statement");
+        let mut pred = s.clone();
+        pred["predicate"]["id"] = json!(format!("{}x", s["predicate"]["id"].as_str().unwrap()));
+        prop_assert_ne!(read(&pred).id(), id);
+    }
+
+    #[test]
+    fn well_formed_requests_keep_id_method_and_params(
+        id in prop_oneof![Just(None), any::<i64>().prop_map(|i| Some(json!(i))), "[ -~]{0,10}".prop_map(|s| Some(json!(s)))],
+        method in "[a-z/]{1,20}",
+        params in prop_oneof![Just(None), statement().prop_map(Some)],
+    ) {
+        let mut req = json!({"jsonrpc": "2.0", "method": method});
+        if let Some(i) = &id { req["id"] = i.clone(); }
+        if let Some(p) = &params { req["params"] = p.clone(); }
+        let body = req.to_string();
+        match rpc::parse(body.as_bytes()) {
+            rpc::Body::One(Ok(r)) => {
+                prop_assert_eq!(r.id, id);
+                prop_assert_eq!(r.method, method);
+                prop_assert_eq!(r.params, params.unwrap_or(Value::Null));
+            }
+            other => prop_assert!(false, "{:?}", other),
+        }
+        let batch = format!("[{body},{body}]");
+        match rpc::parse(batch.as_bytes()) {
+            rpc::Body::Batch(rs) => prop_assert!(rs.len() == 2 && rs.iter().all(|r| r.is_ok())),
+            other => prop_assert!(false, "{:?}", other),
+        }
+    }
+}
