@@ -41,6 +41,15 @@ pub enum Error {
     /// An operation this transport does not offer.
     #[error("{0}")]
     Unsupported(String),
+    /// `ask` with no chat endpoint configured.
+    #[error("no chat endpoint is configured for questions: set PROVEX_LLM_URL (an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1), PROVEX_LLM_MODEL and, if it needs one, PROVEX_LLM_KEY; in the desktop app, Settings")]
+    LlmNotConfigured,
+    /// The chat endpoint failed or answered something unusable.
+    #[error("the chat endpoint {url}: {reason}")]
+    Llm { url: String, reason: String },
+    /// The generated Cypher would write (or is unbounded): refused before it ran.
+    #[error("{0}; nothing was run")]
+    WriteRefused(String),
 }
 
 impl Error {
@@ -61,6 +70,9 @@ impl Error {
             Error::BadRequest(_) => ErrorCode::BadRequest,
             Error::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
             Error::Unsupported(_) => ErrorCode::Unsupported,
+            Error::LlmNotConfigured => ErrorCode::LlmNotConfigured,
+            Error::Llm { .. } => ErrorCode::Llm,
+            Error::WriteRefused(_) => ErrorCode::WriteRefused,
         }
     }
 

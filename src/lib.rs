@@ -7,6 +7,7 @@
 
 pub mod a2ap;
 pub mod api;
+pub mod ask;
 pub mod demo;
 pub mod diff;
 pub mod error;

@@ -55,6 +55,12 @@ error_codes! {
     Input = "input", 400;
     /// A path outside the folders this server may read and write.
     ForbiddenPath = "forbidden_path", 403;
+    /// `ask`: no chat endpoint is configured (the message says how to configure one).
+    LlmNotConfigured = "llm_not_configured", 503;
+    /// `ask`: the chat endpoint is down or answered something unusable.
+    Llm = "llm", 502;
+    /// `ask`: the generated Cypher would write (or is unbounded); nothing ran.
+    WriteRefused = "write_refused", 400;
 
     // Requests a transport refuses before the facade runs.
     /// A malformed request: a missing or invalid parameter, a body that is not valid JSON.

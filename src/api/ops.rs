@@ -239,6 +239,14 @@ operations! {
     reasoning(NodeRequest) -> ReasoningChain = Get "/graphs/{graph}/reasoning" Query Both [Usage, NotFound];
     /// Read-only Cypher.
     query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query];
+    /// A question in plain language: a chat endpoint writes Cypher from the graph's real
+    /// schema; it runs read-only and the answer shows it.
+    ask(AskRequest) -> crate::ask::Answer = Post "/graphs/{graph}/ask" Json Both
+        [Usage, Query, LlmNotConfigured, Llm, WriteRefused];
+    /// A knowledge-graph resource's statements (seed 004), each with its certainty,
+    /// provenance and history: who added or removed it, when, why, and the verification status.
+    knowledge(NodeRequest) -> crate::facade::knowledge::ResourceKnowledge = Get "/graphs/{graph}/knowledge" Query Both
+        [Usage, NotFound];
     /// A statement's evidence and verification trail.
     trail(StatementRequest) -> Trail = Get "/graphs/{graph}/trail" Query Both [Usage, NotFound];
     /// A source document's full text.

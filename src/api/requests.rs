@@ -34,6 +34,13 @@ pub struct LineageCompareRequest {
     pub b: String,
 }
 
+/// A question in plain language about a graph (`ask`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AskRequest {
+    pub graph: String,
+    pub question: String,
+}
+
 /// A drawable view: the whole graph, or the neighbourhood of `root`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(optional_fields)]

@@ -84,6 +84,10 @@ pub fn contract_ts() -> String {
     d.add::<crate::lineage::views::DiffOp>();
     d.add::<crate::lineage::views::Comparison>();
     d.add::<crate::trustgraph::views::SessionSummary>();
+    d.add::<crate::ask::Answer>();
+    d.add::<crate::facade::knowledge::ResourceKnowledge>();
+    d.add::<crate::facade::knowledge::StatementHistory>();
+    d.add::<crate::facade::knowledge::StatementChange>();
     d.add::<crate::trustgraph::views::ReasoningStep>();
     d.add::<crate::trustgraph::views::DialogLine>();
     d.add::<crate::trustgraph::views::CrossLink>();

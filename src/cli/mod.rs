@@ -192,6 +192,17 @@ pub enum Command {
         #[command(flatten)]
         format: FormatArg,
     },
+    /// Ask a question in plain language: a chat endpoint (PROVEX_LLM_URL, PROVEX_LLM_MODEL,
+    /// PROVEX_LLM_KEY; OpenAI-compatible) writes Cypher from the graph's real labels,
+    /// relationship types and properties; it runs read-only and is printed with the answer.
+    Ask {
+        /// The question.
+        question: String,
+        #[command(flatten)]
+        graph: GraphArg,
+        #[command(flatten)]
+        format: FormatArg,
+    },
     /// Show a node with its properties.
     Node {
         /// The node's name.
@@ -626,6 +637,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Stats { graph, format } => {
             write!(out, "{}", render(&provex.stats(&graph.graph).await?, format.format)?)?;
+        }
+        Command::Ask { question, graph, format } => {
+            write!(out, "{}", render(&provex.ask(&graph.graph, &question).await?, format.format)?)?;
         }
         Command::Node { name, graph, format } => {
             write!(out, "{}", render(&provex.node(&graph.graph, &name).await?, format.format)?)?;

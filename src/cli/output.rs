@@ -175,6 +175,39 @@ impl Render for Table {
     }
 }
 
+/// A question's answer: the Cypher first, then what it returned.
+impl Render for provex::ask::Answer {
+    fn text(&self) -> String {
+        let mut s = format!("Cypher ({}):\n  {}\n\n", self.model, self.cypher.replace('\n', "\n  "));
+        s += &self.columns.join("\t");
+        s += "\n";
+        for row in &self.rows {
+            s += &row.iter().map(cell).collect::<Vec<_>>().join("\t");
+            s += "\n";
+        }
+        let _ = writeln!(
+            s,
+            "\n{} row{}{}",
+            self.rows.len(),
+            if self.rows.len() == 1 { "" } else { "s" },
+            if self.truncated {
+                format!(" (the first {}; more were found)", provex::ask::MAX_ROWS)
+            } else {
+                String::new()
+            }
+        );
+        s
+    }
+    fn table(&self) -> Grid {
+        let cols: Vec<&str> = self.columns.iter().map(String::as_str).collect();
+        let mut g = grid(&cols);
+        for row in &self.rows {
+            g.add_row(row.iter().map(cell));
+        }
+        g
+    }
+}
+
 impl Render for provex::store::NodeRecord {
     fn text(&self) -> String {
         let mut s = format!("{}  ({} {})\n", self.id, self.label, self.base_type.as_deref().unwrap_or(""));

@@ -174,6 +174,14 @@ impl Handlers for Call<'_> {
         })
     }
 
+    async fn ask(&self, req: AskRequest) -> Result<crate::ask::Answer> {
+        self.provex.ask(&req.graph, &req.question).await
+    }
+
+    async fn knowledge(&self, req: NodeRequest) -> Result<crate::facade::knowledge::ResourceKnowledge> {
+        self.provex.kg_resource(&req.graph, &req.id).await
+    }
+
     async fn sessions(&self, req: GraphRequest) -> Result<Vec<crate::trustgraph::views::SessionSummary>> {
         self.provex.sessions(&req.graph).await
     }

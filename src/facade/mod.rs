@@ -2,6 +2,7 @@
 //! call it too, and none of them reach the store or the ingest pipeline around it.
 
 mod a2ap;
+mod ask;
 mod bulk;
 mod calls;
 mod demo;
@@ -147,6 +148,8 @@ pub struct Provex {
     embedder: Mutex<Option<Option<Arc<crate::lineage::embeddings::Embedder>>>>,
     similar: lineage_ops::SimilarCache,
     knowledge: knowledge::KnowledgeHub,
+    /// The chat endpoint of `ask`, read from the environment on first use (or `set_llm`).
+    llm: ask::LlmSlot,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -188,6 +191,7 @@ impl Provex {
             embedder: Mutex::new(None),
             similar: Default::default(),
             knowledge: Default::default(),
+            llm: Default::default(),
         })
     }
 
@@ -331,6 +335,9 @@ impl Provex {
         let mut events_by_file: std::collections::HashMap<PathBuf, u64> = Default::default();
         let mut write_error = None;
         let mut absorb_at_end = false;
+        // Whether the graph may hold TrustGraph placeholders that nodes of other sources could
+        // take the place of: it has Explain nodes already, or this ingest writes some.
+        let mut may_hold_placeholders = self.has_explain(graph).await;
         // Chunks that queued while a write ran go out together with the next one (up to a
         // batch): a following reader sends small chunks often, and the writer keeps up.
         let mut carry: Option<Chunk> = None;
@@ -368,6 +375,7 @@ impl Provex {
                     }
                 }
             }
+            may_hold_placeholders |= chunk.delta.nodes().any(|n| n.label == crate::model::Label::Explain);
             // Nodes of other sources may take the place of TrustGraph placeholders of their name.
             let others = !chunk.records.is_empty()
                 || chunk.delta.nodes().any(|n| relink::OTHER_SOURCES.contains(&n.label));
@@ -428,12 +436,12 @@ impl Provex {
                     }
                 }
             }
-            if others {
+            if others && may_hold_placeholders {
                 if bulk.is_some() {
                     absorb_at_end = true;
                 } else if let Err(e) = self.absorb_placeholders(graph).await {
-                    write_error = Some(e);
-                    break;
+                    // What was written stays; the next write (or re-run) says what is wrong.
+                    tracing::warn!(graph, "placeholders not folded: {e}");
                 }
             }
         }
@@ -447,7 +455,7 @@ impl Provex {
         }
         if absorb_at_end && write_error.is_none() {
             if let Err(e) = self.absorb_placeholders(graph).await {
-                write_error = Some(e);
+                tracing::warn!(graph, "placeholders not folded: {e}");
             }
         }
         let files_result = reader.await.map_err(|e| Error::Server(format!("ingest thread: {e}")))?;

@@ -75,6 +75,14 @@ impl Provex {
         Ok(out)
     }
 
+    /// Whether `graph` exists and holds `Explain` nodes (false when it cannot tell).
+    pub(crate) async fn has_explain(&self, graph: &str) -> bool {
+        match self.store.run_ro(graph, "MATCH (p:Explain) RETURN p.name LIMIT 1", vec![]).await {
+            Ok((_, rows)) => !rows.is_empty(),
+            Err(_) => false,
+        }
+    }
+
     /// Folds bare `Explain` placeholders into the nodes of other sources that now hold their
     /// names (a statement that arrived after the explain stream naming it): the placeholder's
     /// edges move to the real node, with their properties, and the placeholder goes. Returns

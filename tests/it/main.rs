@@ -4,6 +4,7 @@ mod common;
 
 mod a2a_mapping;
 mod a2ap;
+mod ask;
 mod bulk;
 mod bundle;
 mod cli;

@@ -114,6 +114,8 @@ class FakeTransport implements Transport {
   cluster_edges = vi.fn(async () => []);
   export_prov = vi.fn(async (r: { graph: string, format: string }) => ({ format: r.format, media_type: "application/json", file_name: `provex-${r.graph}.json`, text: "{}" }));
   sessions = vi.fn(async () => []);
+  ask = vi.fn();
+  knowledge = vi.fn();
   reasoning = vi.fn();
   lineages = vi.fn(async () => []);
   lineage = vi.fn();

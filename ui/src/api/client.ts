@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { Answer, AskRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -38,6 +38,8 @@ export interface Requests {
   sessions: GraphRequest;
   reasoning: NodeRequest;
   query: QueryRequest;
+  ask: AskRequest;
+  knowledge: NodeRequest;
   trail: StatementRequest;
   source: NodeRequest;
   search: SearchRequest;
@@ -73,6 +75,8 @@ export interface Responses {
   sessions: Array<SessionSummary>;
   reasoning: ReasoningChain;
   query: Table;
+  ask: Answer;
+  knowledge: ResourceKnowledge;
   trail: Trail;
   source: SourceText;
   search: Array<SearchHit>;
@@ -110,6 +114,8 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   sessions: { method: "GET", path: "/graphs/{graph}/sessions", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   reasoning: { method: "GET", path: "/graphs/{graph}/reasoning", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query"] },
+  ask: { method: "POST", path: "/graphs/{graph}/ask", args: "json", desktopOnly: false, errors: ["usage", "query", "llm_not_configured", "llm", "write_refused"] },
+  knowledge: { method: "GET", path: "/graphs/{graph}/knowledge", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   search: { method: "GET", path: "/graphs/{graph}/search", args: "query", desktopOnly: false, errors: ["usage"] },
@@ -141,7 +147,7 @@ export const STREAMS: { readonly [K in StreamName]: { readonly path: string } } 
 };
 
 /** Every error code, for checking what a server sent. */
-export const ERROR_CODES: readonly ErrorCode[] = ["usage", "connection", "server_missing", "server", "connection_lost", "query", "not_found", "io", "input", "forbidden_path", "bad_request", "unsupported_media_type", "payload_too_large", "method_not_allowed", "unsupported", "unauthorized", "forbidden_host", "closing", "network", "bad_response", "ipc", "no_graph", "job_failed"];
+export const ERROR_CODES: readonly ErrorCode[] = ["usage", "connection", "server_missing", "server", "connection_lost", "query", "not_found", "io", "input", "forbidden_path", "llm_not_configured", "llm", "write_refused", "bad_request", "unsupported_media_type", "payload_too_large", "method_not_allowed", "unsupported", "unauthorized", "forbidden_host", "closing", "network", "bad_response", "ipc", "no_graph", "job_failed"];
 
 /** The desktop shell's events, by what they carry. */
 export const SHELL_EVENTS = { menu: "provex://menu", ingest: "provex://ingest", notice: "provex://notice" } as const;
@@ -280,6 +286,22 @@ export class Client {
   /** Read-only Cypher. */
   query(req: QueryRequest): Promise<Table> {
     return this.transport.call("query", req);
+  }
+
+  /**
+   * A question in plain language: a chat endpoint writes Cypher from the graph's real
+   * schema; it runs read-only and the answer shows it.
+   */
+  ask(req: AskRequest): Promise<Answer> {
+    return this.transport.call("ask", req);
+  }
+
+  /**
+   * A knowledge-graph resource's statements (seed 004), each with its certainty,
+   * provenance and history: who added or removed it, when, why, and the verification status.
+   */
+  knowledge(req: NodeRequest): Promise<ResourceKnowledge> {
+    return this.transport.call("knowledge", req);
   }
 
   /** A statement's evidence and verification trail. */

@@ -3,7 +3,7 @@
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
 
-export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "closing" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
+export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "llm_not_configured" | "llm" | "write_refused" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "closing" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
 
 export type ApiError = { code: ErrorCode, message: string, };
 
@@ -160,6 +160,26 @@ steps: number, started: string | null,
  * The session's answer, conclusion or synthesis, when there is one.
  */
 answer: string | null, };
+
+export type Answer = { question: string, cypher: string, columns: Array<string>, rows: unknown[][], 
+/**
+ * More rows than [`MAX_ROWS`] came back; the rest are not shown.
+ */
+truncated: boolean, model: string, elapsed_ms: number, };
+
+export type ResourceKnowledge = { resource: string, statements: Array<StatementHistory>, };
+
+export type StatementHistory = { id: string, statement: unknown, current: boolean, 
+/**
+ * The updates that generated and invalidated it, oldest first.
+ */
+changes: Array<StatementChange>, };
+
+export type StatementChange = { 
+/**
+ * `added` or `removed`.
+ */
+change: string, update: string, sourceAgentId: string | null, time: string | null, justification: string | null, verificationStatus: string | null, taskId: string | null, sessionId: string | null, };
 
 export type ReasoningStep = { id: string, 
 /**
@@ -405,6 +425,8 @@ export type ExportRequest = { graph: string, format: string, };
 export type LineageCompareRequest = { graph: string, a: string, b: string, };
 
 export type QueryRequest = { graph: string, cypher: string, };
+
+export type AskRequest = { graph: string, question: string, };
 
 export type StatementRequest = { graph: string, statement: string, };
 

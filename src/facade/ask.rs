@@ -1,0 +1,103 @@
+//! `ask` through the facade: the graph's schema read from FalkorDB, the model's Cypher
+//! checked, then run with `GRAPH.RO_QUERY`, the server's timeout and a row limit.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use super::Provex;
+use crate::ask::{self, cypher, Answer, GraphSchema, LlmConfig};
+use crate::error::{Error, Result};
+use crate::store::value::to_json;
+
+impl Provex {
+    /// Sets the chat endpoint questions go to (`None`: none, whatever the environment says).
+    pub fn set_llm(&self, config: Option<LlmConfig>) {
+        *self.llm.lock().unwrap_or_else(|e| e.into_inner()) = Some(config.map(Arc::new));
+    }
+
+    fn llm(&self) -> Option<Arc<LlmConfig>> {
+        let mut slot = self.llm.lock().unwrap_or_else(|e| e.into_inner());
+        slot.get_or_insert_with(|| LlmConfig::from_env().map(Arc::new)).clone()
+    }
+
+    /// The labels, relationship types (with the labels they join) and property names of a graph.
+    pub async fn graph_schema(&self, graph: &str) -> Result<GraphSchema> {
+        let list = |q: &'static str| async move {
+            let (_, rows) = self.store.run_ro(graph, q, vec![]).await?;
+            let mut v: Vec<String> = rows
+                .iter()
+                .filter_map(|r| r.first().map(to_json))
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect();
+            v.sort();
+            Ok::<_, Error>(v)
+        };
+        let labels = list("CALL db.labels() YIELD label RETURN label").await?;
+        let relationships =
+            list("CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType").await?;
+        let properties = list("CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey").await?;
+        let (_, rows) = self
+            .store
+            .run_ro(
+                graph,
+                "MATCH (a)-[r]->(b) WITH labels(a)[0] AS x, type(r) AS t, labels(b)[0] AS y RETURN DISTINCT x, t, y LIMIT 200",
+                vec![],
+            )
+            .await?;
+        let patterns = rows
+            .iter()
+            .map(|r| {
+                let s = |i: usize| {
+                    r.get(i).map(to_json).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+                };
+                format!("(:{})-[:{}]->(:{})", s(0), s(1), s(2))
+            })
+            .collect();
+        Ok(GraphSchema { labels, relationships, properties, patterns })
+    }
+
+    /// Answers a question about `graph` with the Cypher a model writes for it, run read-only.
+    pub async fn ask(&self, graph: &str, question: &str) -> Result<Answer> {
+        let question = question.trim();
+        if question.is_empty() {
+            return Err(Error::Usage("ask what? the question is empty".into()));
+        }
+        let config = self.llm().ok_or(Error::LlmNotConfigured)?;
+        let started = std::time::Instant::now();
+        let schema = self.graph_schema(graph).await?;
+        let reply = ask::complete(&config, ask::messages(question, &schema)).await?;
+        let q = cypher::extract(&reply).ok_or_else(|| Error::Llm {
+            url: config.endpoint(),
+            reason: "the reply holds no Cypher".into(),
+        })?;
+        if let Some(why) = cypher::refusal(&q) {
+            return Err(Error::WriteRefused(format!("{why}: {q}")));
+        }
+        let (columns, rows) = match self.store.run_ro(graph, &q, vec![]).await {
+            Ok(r) => r,
+            Err(Error::Query(m)) if m.to_lowercase().contains("read-only") || m.contains("RO_QUERY") => {
+                return Err(Error::WriteRefused(format!(
+                    "FalkorDB refused the generated Cypher as a write ({m}): {q}"
+                )))
+            }
+            Err(Error::Query(m)) => return Err(Error::Query(format!("{m} (the generated Cypher: {q})"))),
+            Err(e) => return Err(e),
+        };
+        let truncated = rows.len() > ask::MAX_ROWS;
+        let rows: Vec<Vec<Value>> =
+            rows.iter().take(ask::MAX_ROWS).map(|r| r.iter().map(to_json).collect()).collect();
+        Ok(Answer {
+            question: question.to_owned(),
+            cypher: q,
+            columns,
+            rows,
+            truncated,
+            model: config.model.clone(),
+            elapsed_ms: started.elapsed().as_millis() as u64,
+        })
+    }
+}
+
+/// The slot of the chat endpoint: `None` until first used.
+pub(crate) type LlmSlot = Mutex<Option<Option<Arc<LlmConfig>>>>;

@@ -1,0 +1,196 @@
+//! Questions in plain language (issue 14 §4) against a stand-in chat endpoint that answers
+//! canned completions: the prompt holds the graph's real schema, the answer shows the Cypher
+//! it ran and its rows, writes are refused with nothing changed, and an endpoint that is down,
+//! a malformed completion or no endpoint at all each give a clear error; the CLI and the HTTP
+//! API end to end.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use axum::routing::post;
+use axum::{Json, Router};
+use provex::ask::LlmConfig;
+use provex::Error;
+use serde_json::{json, Value};
+
+use crate::common;
+
+/// A chat endpoint answering `reply` (whole bodies), recording the prompts it was sent.
+async fn stand_in(reply: Value) -> (String, Arc<Mutex<Vec<Value>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s = seen.clone();
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        post(move |Json(body): Json<Value>| {
+            let (s, reply) = (s.clone(), reply.clone());
+            async move {
+                s.lock().unwrap().push(body);
+                Json(reply)
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, seen)
+}
+
+fn completion(text: &str) -> Value {
+    json!({"id": "c1", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
+}
+
+fn config(url: &str) -> LlmConfig {
+    LlmConfig { url: url.to_owned(), model: "stand-in".into(), key: Some("k".into()) }
+}
+
+async fn count(provex: &provex::facade::Provex, graph: &str) -> i64 {
+    provex.query(graph, "MATCH (n) RETURN count(n)").await.unwrap().rows[0][0].as_i64().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_runs_the_models_cypher_read_only() {
+    let (provex, graph) = common::open("ask").await;
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    let (url, seen) = stand_in(completion(
+        "Here you are:\n```cypher\nMATCH (s:Statement) RETURN count(s) AS statements;\n```",
+    ))
+    .await;
+    provex.set_llm(Some(config(&url)));
+    let a = provex.ask(&graph, "How many statements are there?").await.unwrap();
+    assert_eq!(a.cypher, "MATCH (s:Statement) RETURN count(s) AS statements");
+    assert_eq!(a.columns, ["statements"]);
+    let want = provex.query(&graph, "MATCH (s:Statement) RETURN count(s)").await.unwrap().rows;
+    assert_eq!(a.rows, want);
+    assert!(!a.truncated);
+    // The prompt holds the graph's real labels, relationship types and property names.
+    let sent = seen.lock().unwrap()[0].clone();
+    assert_eq!(sent["model"], "stand-in");
+    let system = sent["messages"][0]["content"].as_str().unwrap().to_owned();
+    assert_eq!(sent["messages"][1]["content"], "How many statements are there?");
+    let schema = provex.graph_schema(&graph).await.unwrap();
+    assert!(
+        schema.labels.iter().any(|l| l == "Statement") && schema.relationships.iter().any(|r| r == "CITES")
+    );
+    for name in schema.labels.iter().chain(&schema.relationships).chain(&schema.properties) {
+        assert!(system.contains(name.as_str()), "the prompt lacks {name}");
+    }
+    assert!(system.contains("(:Statement)-[:CITES]->(:Chunk)"), "{system}");
+
+    // A write is refused and nothing changes.
+    let before = count(&provex, &graph).await;
+    for q in [
+        "MATCH (n) DETACH DELETE n",
+        "```\nCREATE (:Statement {name: 'x'})\n```",
+        "MATCH (a)-[*]->(b) RETURN b",
+    ] {
+        let (url, _) = stand_in(completion(q)).await;
+        provex.set_llm(Some(config(&url)));
+        let e = provex.ask(&graph, "Delete everything").await.unwrap_err();
+        assert!(matches!(e, Error::WriteRefused(_)), "{q}: {e}");
+        assert!(e.to_string().contains("nothing was run"));
+    }
+    assert_eq!(count(&provex, &graph).await, before);
+
+    // A query FalkorDB cannot run says so, with the Cypher.
+    let (url, _) = stand_in(completion("MATCH (n RETURN n")).await;
+    provex.set_llm(Some(config(&url)));
+    let e = provex.ask(&graph, "?").await.unwrap_err();
+    assert!(matches!(e, Error::Query(_)) && e.to_string().contains("MATCH (n RETURN n"), "{e}");
+
+    // Malformed and empty completions, an endpoint that is down, none configured.
+    for body in [json!({"nope": 1}), completion("   ")] {
+        let (url, _) = stand_in(body).await;
+        provex.set_llm(Some(config(&url)));
+        assert!(matches!(provex.ask(&graph, "?").await.unwrap_err(), Error::Llm { .. }));
+    }
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let down = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    provex.set_llm(Some(config(&down)));
+    let e = provex.ask(&graph, "?").await.unwrap_err();
+    assert!(matches!(e, Error::Llm { .. }) && e.to_string().contains("unreachable"), "{e}");
+    provex.set_llm(None);
+    let e = provex.ask(&graph, "?").await.unwrap_err();
+    assert!(matches!(e, Error::LlmNotConfigured));
+    assert!(e.to_string().contains("PROVEX_LLM_URL"));
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ask_from_the_cli_and_the_api() {
+    let (provex, graph) = common::open("ask_cli").await;
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    let (url, _) =
+        stand_in(completion("MATCH (a:Agent) RETURN a.name AS agent ORDER BY agent LIMIT 10")).await;
+    let agents =
+        provex.query(&graph, "MATCH (a:Agent) RETURN a.name AS agent ORDER BY agent LIMIT 10").await.unwrap();
+    let url2 = url.clone();
+    let g2 = graph.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        assert_cmd::Command::cargo_bin("provex")
+            .unwrap()
+            .args(["--falkordb", common::url(), "ask", "Which agents are there?", "--graph", &g2])
+            .env("PROVEX_LLM_URL", &url2)
+            .env("PROVEX_LLM_MODEL", "stand-in")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("Cypher (stand-in):\n  MATCH (a:Agent)"), "{stdout}");
+    for row in &agents.rows {
+        assert!(stdout.contains(row[0].as_str().unwrap()), "{stdout}");
+    }
+    // No endpoint: a clear error and a failing exit.
+    let g3 = graph.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        assert_cmd::Command::cargo_bin("provex")
+            .unwrap()
+            .args(["--falkordb", common::url(), "ask", "?", "--graph", &g3])
+            .env_remove("PROVEX_LLM_URL")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("PROVEX_LLM_URL"));
+
+    // The API: {code, message} across HTTP.
+    let provex = Arc::new(provex);
+    let running = provex::serve::start(
+        provex.clone(),
+        provex::serve::ServeOptions {
+            bind: "127.0.0.1:0".parse().unwrap(),
+            token: None,
+            ui: None,
+            open: false,
+            allow_dirs: Vec::new(),
+        },
+    )
+    .await
+    .unwrap();
+    let http = reqwest::Client::new();
+    let api = format!("http://{}/api/graphs/{graph}/ask", running.addr);
+    provex.set_llm(Some(config(&url)));
+    let r: Value = http
+        .post(&api)
+        .json(&json!({"question": "Which agents?"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(r["cypher"], "MATCH (a:Agent) RETURN a.name AS agent ORDER BY agent LIMIT 10");
+    assert_eq!(r["rows"], json!(agents.rows));
+    provex.set_llm(None);
+    let resp = http.post(&api).json(&json!({"question": "Which agents?"})).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 503);
+    let r: Value = resp.json().await.unwrap();
+    assert_eq!(r["code"], "llm_not_configured");
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}
