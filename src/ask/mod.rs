@@ -135,7 +135,6 @@ pub struct Answer {
     pub question: String,
     pub cypher: String,
     pub columns: Vec<String>,
-    #[ts(type = "unknown[][]")]
     pub rows: Vec<Vec<Value>>,
     /// More rows than [`MAX_ROWS`] came back; the rest are not shown.
     pub truncated: bool,

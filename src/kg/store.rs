@@ -94,7 +94,7 @@ pub fn add_statement(delta: &mut GraphDelta, id: &str, s: &KgStatement, update: 
         .with("text", format!("{} {} {}", s.subject.id, s.predicate.id, object_text));
     delta.add_node(node);
     let me = node_ref(Label::KGStatement, id);
-    let mut subject = Node::new(Label::KGResource, s.subject.id.as_str());
+    let mut subject = Node::new(Label::KGResource, s.subject.id.as_str()).with("text", s.subject.id.as_str());
     if let Some(t) = &s.subject.ty {
         subject = subject.with("kg:type", t.as_str());
     }
@@ -106,7 +106,7 @@ pub fn add_statement(delta: &mut GraphDelta, id: &str, s: &KgStatement, update: 
         node_ref(Label::KGResource, &s.subject.id),
     ));
     if let Some(o) = &s.object.id {
-        let mut object = Node::new(Label::KGResource, o.as_str());
+        let mut object = Node::new(Label::KGResource, o.as_str()).with("text", o.as_str());
         if let Some(t) = &s.object.ty {
             object = object.with("kg:type", t.as_str());
         }

@@ -68,3 +68,8 @@ fn trustgraph_inputs() {
 fn knowledge_inputs() {
     replay("knowledge", checks::knowledge);
 }
+
+#[test]
+fn ask_inputs() {
+    replay("ask", checks::ask);
+}

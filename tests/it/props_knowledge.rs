@@ -78,3 +78,21 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Text inside a string literal or a comment is never read as a clause; a write clause
+    /// outside one always is.
+    #[test]
+    fn ask_refuses_writes_not_words(
+        text in "[A-Za-z ]{0,30}",
+        write in prop::sample::select(vec!["CREATE (:X)", "SET n.a = 1", "DELETE n", "DETACH DELETE n", "MERGE (:X)", "REMOVE n.a", "DROP INDEX x"]),
+    ) {
+        use provex::ask::cypher::refusal;
+        let read = format!("MATCH (n) WHERE n.claim = '{text}' RETURN n // {text}");
+        prop_assert_eq!(refusal(&read), None, "{}", read);
+        let commented = format!("MATCH (n) /* {write} */ RETURN n");
+        prop_assert_eq!(refusal(&commented), None);
+        let written = format!("MATCH (n) WHERE n.claim = '{text}' {write}");
+        prop_assert!(refusal(&written).is_some(), "{}", written);
+    }
+}

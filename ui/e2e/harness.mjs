@@ -232,8 +232,8 @@ export async function newPage(browser, { viewport = { width: 1400, height: 900 }
  * Server + browser + page. `open(path)` navigates to `base + path` and waits until the app
  * is ready (html[data-ready="true"]).
  */
-export async function start({ token, serverArgs } = {}) {
-  const server = await startServer({ token, args: serverArgs });
+export async function start({ token, serverArgs, env } = {}) {
+  const server = await startServer({ token, args: serverArgs, env });
   let browser;
   try {
     browser = await launchBrowser();

@@ -291,3 +291,23 @@ pub fn knowledge(data: &[u8]) {
         let _ = subscription::filter(text, None);
     }
 }
+
+/// `ask`'s reading of a model's reply (`ask::parse_completion`, `cypher::extract`,
+/// `cypher::refusal`): no panic; what is extracted is trimmed and non-empty; a refusal has a
+/// reason; extracting again from what was extracted changes nothing when it had no fence.
+pub fn ask(data: &[u8]) {
+    use provex::ask::{cypher, parse_completion};
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Err(reason) = parse_completion(text) {
+        assert!(!reason.is_empty());
+    }
+    if let Some(q) = cypher::extract(text) {
+        assert!(!q.is_empty() && q.trim() == q, "{q:?}");
+        if let Some(why) = cypher::refusal(&q) {
+            assert!(!why.is_empty());
+        }
+        if !q.contains("```") {
+            assert_eq!(cypher::extract(&q).as_deref(), Some(q.as_str()));
+        }
+    }
+}

@@ -161,7 +161,7 @@ steps: number, started: string | null,
  */
 answer: string | null, };
 
-export type Answer = { question: string, cypher: string, columns: Array<string>, rows: unknown[][], 
+export type Answer = { question: string, cypher: string, columns: Array<string>, rows: Array<Array<JsonValue>>, 
 /**
  * More rows than [`MAX_ROWS`] came back; the rest are not shown.
  */

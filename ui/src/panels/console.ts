@@ -1,7 +1,8 @@
-// The Console tab: read-only Cypher against the open graph, results as a table, errors
-// with their code. Ids in the results that are drawn nodes can be clicked to select them.
+// The Console tab: a question in plain language (`ask`: a chat endpoint writes the Cypher,
+// which is shown in the editor) or read-only Cypher against the open graph, results as a
+// table, errors with their code. Ids in the results that are drawn nodes can be clicked.
 
-import type { JsonValue, Table } from "../api/contract";
+import type { Answer, JsonValue, Table } from "../api/contract";
 import { BackendError, type Backend } from "../api/backend";
 import type { GraphModel } from "../graph/model";
 import type { Notifier, SelectFn } from "../host";
@@ -18,7 +19,7 @@ const EXAMPLES: Array<[string, string]> = [
 
 /** What the console needs of the app. */
 export interface ConsoleHost {
-  readonly backend: Pick<Backend, "query">;
+  readonly backend: Pick<Backend, "query" | "ask">;
   /** The open graph, if any. */
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes">;
@@ -34,9 +35,21 @@ export class ConsolePanel {
   });
   private result = h("div", { class: "console-result", testid: "console-result" });
   private runButton = h("button", { class: "btn btn-primary", testid: "console-run", title: "Run (Ctrl+Enter)" }, "Run");
+  private question = h("input", {
+    class: "input ask-input", testid: "ask-input", type: "text", "aria-label": "Question in plain language",
+    placeholder: "Ask in plain words: which claims did Claude challenge?",
+  });
+  private askButton = h("button", { class: "btn btn-primary", testid: "ask-run", title: "Ask (Enter)" }, "Ask");
 
   constructor(private readonly app: ConsoleHost) {
     this.runButton.addEventListener("click", () => void this.run());
+    this.askButton.addEventListener("click", () => void this.ask());
+    this.question.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") {
+        ev.preventDefault();
+        void this.ask();
+      }
+    });
     this.input.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
         ev.preventDefault();
@@ -53,7 +66,8 @@ export class ConsolePanel {
     h("option", { value: "" }, "Examples…"), EXAMPLES.map(([name], i) => h("option", { value: String(i) }, name)));
     examples.value = "";
     replace(this.el,
-      h("p", { class: "hint" }, "Read-only Cypher on the open graph. Nodes' ", h("code", null, "name"), " is their id."),
+      h("div", { class: "row ask-row" }, this.question, this.askButton),
+      h("p", { class: "hint" }, "A question goes to the chat endpoint set up for Provex, which writes the Cypher below from this graph's labels and properties; it runs read-only. Or write read-only Cypher yourself: nodes' ", h("code", null, "name"), " is their id."),
       this.input,
       h("div", { class: "row" }, this.runButton, examples),
       this.result);
@@ -81,15 +95,39 @@ export class ConsolePanel {
     }
   }
 
+  /** Sends the question; the Cypher it ran goes in the editor, its rows in the table. */
+  async ask(): Promise<void> {
+    const question = this.question.value.trim();
+    const graph = this.app.graph;
+    if (!question) return;
+    if (!graph) {
+      this.showError(new BackendError("no_graph", "Open a graph first."));
+      return;
+    }
+    this.askButton.disabled = true;
+    replace(this.result, h("p", { class: "muted" }, "Asking…"));
+    try {
+      const a: Answer = await this.app.backend.ask({ graph, question });
+      this.input.value = a.cypher;
+      this.showTable({ columns: a.columns, rows: a.rows }, a.elapsed_ms,
+        h("p", { class: "ask-answer", testid: "ask-cypher" }, "Cypher written by ", h("strong", null, a.model), " and run read-only: ", h("code", null, a.cypher)));
+    } catch (e) {
+      this.showError(e);
+    } finally {
+      this.askButton.disabled = false;
+    }
+  }
+
   private showError(e: unknown): void {
     const code = e instanceof BackendError ? e.code : "error";
     const message = e instanceof Error ? e.message : String(e);
     replace(this.result, h("div", { class: "console-error", "data-code": code }, h("code", null, code), " ", message));
   }
 
-  private showTable(t: Table, ms: number): void {
+  private showTable(t: Pick<Table, "columns" | "rows">, ms: number, before: HTMLElement | null = null): void {
     const rows = t.rows.slice(0, MAX_ROWS);
     replace(this.result,
+      before,
       h("p", { class: "muted" }, `${t.rows.length} row${t.rows.length === 1 ? "" : "s"} in ${Math.round(ms)} ms`,
         t.rows.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ""),
       t.columns.length === 0 ? null : h("div", { class: "table-wrap" },

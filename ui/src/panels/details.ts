@@ -7,6 +7,7 @@ import type { GraphModel } from "../graph/model";
 import type { AgentNames, Notifier, SelectFn, Tab } from "../host";
 import { nodeTitle, signatureText } from "../trail/labels";
 import { h, replace } from "../ui/dom";
+import { knowledgeSection } from "../ui/knowledge-view";
 import { errorState } from "../ui/states";
 import { ClaimsOverview } from "./claims";
 
@@ -14,7 +15,7 @@ const LONG = 280;
 
 /** What the Details tab needs of the app. */
 export interface DetailsHost extends AgentNames {
-  readonly backend: Pick<Backend, "node" | "neighbours" | "trace" | "path" | "trail">;
+  readonly backend: Pick<Backend, "node" | "neighbours" | "trace" | "path" | "trail" | "knowledge">;
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes">;
   readonly toasts: Notifier;
@@ -31,6 +32,11 @@ export class DetailsPanel {
   private note = h("div", { class: "highlight-note", hidden: true });
   private readonly claims: ClaimsOverview;
   private empty = true;
+  /** The knowledge-graph resource whose statements are shown (seed 004), if any. */
+  private resource: string | null = null;
+  private knowledge = h("div", { class: "knowledge-slot" });
+  private refreshing = false;
+  private again = false;
 
   constructor(private readonly app: DetailsHost) {
     this.claims = new ClaimsOverview({
@@ -81,6 +87,34 @@ export class DetailsPanel {
     this.render(ids, record, neighbours);
   }
 
+  /** Nodes arrived live: a knowledge update refreshes the statements shown. */
+  nodesArrived(labels: readonly string[]): void {
+    if (this.resource && labels.some((l) => l === "KGStatement" || l === "KnowledgeUpdate")) void this.loadKnowledge();
+  }
+
+  private async loadKnowledge(): Promise<void> {
+    const graph = this.app.graph;
+    const resource = this.resource;
+    if (!graph || !resource) return;
+    if (this.refreshing) {
+      this.again = true; // one more read once this one is back
+      return;
+    }
+    this.refreshing = true;
+    try {
+      const k = await this.app.backend.knowledge({ graph, id: resource });
+      if (this.resource === resource) replace(this.knowledge, knowledgeSection(k));
+    } catch (e) {
+      if (this.resource === resource) replace(this.knowledge, errorState("load this resource's statements", e, () => void this.loadKnowledge()));
+    } finally {
+      this.refreshing = false;
+    }
+    if (this.again) {
+      this.again = false;
+      void this.loadKnowledge();
+    }
+  }
+
   clearHighlightNote(): void {
     this.note.hidden = true;
   }
@@ -119,6 +153,11 @@ export class DetailsPanel {
     [1, 2, 3, 5, 8, 12].map((d) => h("option", { value: String(d) }, `depth ${d}`)));
     depth.value = String(this.depth);
     const neighbours = this.neighbourRows(id, sub);
+    // A knowledge-graph resource (or statement): its statements and their history.
+    const subject = rec.properties?.["kg:subject"];
+    this.resource = rec.label === "KGResource" ? id : rec.label === "KGStatement" && typeof subject === "string" ? subject : null;
+    replace(this.knowledge);
+    if (this.resource) void this.loadKnowledge();
     replace(this.el,
       this.header(id, rec.label, rec.base_type ?? drawn?.base_type ?? null, drawn?.text ?? null),
       h("div", { class: "actions" },
@@ -128,6 +167,7 @@ export class DetailsPanel {
         pair ? h("button", { class: "btn btn-primary", testid: "path-button", onclick: () => void this.path(pair[0], pair[1]) }, "Path between the two") : null),
       pair ? h("p", { class: "hint" }, `Selected: ${pair.map((p) => this.name(p)).join("  and  ")}`) : null,
       this.note,
+      this.resource ? this.knowledge : null,
       h("h3", null, "Properties"),
       this.properties(rec),
       h("h3", null, `Neighbours (${neighbours.length})`),
