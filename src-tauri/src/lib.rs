@@ -73,6 +73,9 @@ fn open_facade(app: &tauri::AppHandle) -> tauri::Result<()> {
             if let Some(e) = settings.embeddings() {
                 p.set_embeddings(Some(e));
             }
+            if let Some(l) = settings.llm() {
+                p.set_llm(Some(l));
+            }
             tracing::info!("Provex uses {}", p.url());
             match ops::first_run(&p, FIRST_RUN_WAIT).await {
                 Ok(Some(job)) => tracing::info!("first start: council demo {:?}", job.state),

@@ -21,6 +21,10 @@ pub struct Settings {
     pub embeddings_url: Option<String>,
     pub embeddings_model: Option<String>,
     pub embeddings_key: Option<String>,
+    /// The chat endpoint of questions in plain language (`ask`), its model and key.
+    pub llm_url: Option<String>,
+    pub llm_model: Option<String>,
+    pub llm_key: Option<String>,
 }
 
 pub const SETTINGS_FILE: &str = "settings.json";
@@ -80,6 +84,9 @@ impl Settings {
             embeddings_url: self.embeddings_url.clone(),
             embeddings_model: self.embeddings_model.clone(),
             has_embeddings_key: self.embeddings_key.as_deref().is_some_and(|k| !k.is_empty()),
+            llm_url: self.llm_url.clone(),
+            llm_model: self.llm_model.clone(),
+            has_llm_key: self.llm_key.as_deref().is_some_and(|k| !k.is_empty()),
             file: config_dir.join(SETTINGS_FILE).display().to_string(),
         }
     }
@@ -101,6 +108,23 @@ impl Settings {
             Some(k) if k.is_empty() => self.embeddings_key = None,
             Some(k) => self.embeddings_key = Some(k),
         }
+        self.llm_url = non_empty(u.llm_url);
+        self.llm_model = non_empty(u.llm_model);
+        match u.llm_key {
+            None => {}
+            Some(k) if k.is_empty() => self.llm_key = None,
+            Some(k) => self.llm_key = Some(k),
+        }
+    }
+
+    /// The chat endpoint the settings name, if any (else the environment's is used).
+    pub fn llm(&self) -> Option<provex::ask::LlmConfig> {
+        let url = self.llm_url.clone()?;
+        Some(provex::ask::LlmConfig {
+            url,
+            model: self.llm_model.clone().unwrap_or_else(|| "gpt-4o-mini".into()),
+            key: self.llm_key.clone(),
+        })
     }
 
     /// The embeddings endpoint the settings name, if any (else the environment's is used).
@@ -311,6 +335,22 @@ mod tests {
         assert!(st2.view(dir.path()).has_embeddings_key);
         st2.update(SettingsUpdate { embeddings_url: Some("http://h".into()), ..Default::default() });
         assert_eq!(st2.embeddings_key.as_deref(), Some("k"), "absent keeps the key");
+        // The chat endpoint of `ask`, the same way.
+        assert_eq!(st2.llm(), None);
+        st2.update(SettingsUpdate {
+            llm_url: Some(" http://127.0.0.1:11434/v1 ".into()),
+            llm_model: Some("llama3.1".into()),
+            llm_key: Some("lk".into()),
+            ..Default::default()
+        });
+        let l = st2.llm().unwrap();
+        assert_eq!(
+            (l.url.as_str(), l.model.as_str(), l.key.as_deref()),
+            ("http://127.0.0.1:11434/v1", "llama3.1", Some("lk"))
+        );
+        assert!(st2.view(dir.path()).has_llm_key);
+        st2.update(SettingsUpdate { llm_url: Some("http://h".into()), ..Default::default() });
+        assert_eq!((st2.llm_key.as_deref(), st2.llm().unwrap().model.as_str()), (Some("lk"), "gpt-4o-mini"));
     }
 
     #[test]

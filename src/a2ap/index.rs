@@ -16,6 +16,8 @@ pub(super) struct Index {
     pub requests: HashMap<String, Vec<usize>>,
     /// Live statements by the source documents their evidence cites.
     pub citing: HashMap<String, Vec<usize>>,
+    /// Statements by the statements they say they contradict.
+    pub contradicting: HashMap<String, Vec<usize>>,
     /// Signed entries by the key their signature names: `id:<key id>` for the name as
     /// written, `pk:<hex>` for the key it resolved to.
     pub by_key: HashMap<String, Vec<usize>>,

@@ -306,6 +306,10 @@ impl Ledger {
                 for source in cited {
                     Index::add(&mut self.index.citing, &source, i);
                 }
+                let contradicted: BTreeSet<String> = s.contradicts.iter().cloned().collect();
+                for c in contradicted {
+                    Index::add(&mut self.index.contradicting, &c, i);
+                }
             }
             Document::Source(_) | Document::Agent(_) => {}
         }
@@ -376,6 +380,18 @@ impl Ledger {
     /// Statement ids in arrival order.
     pub fn statement_ids(&self) -> Vec<&str> {
         self.live().filter(|e| e.record.doc_type() == DocType::Statement).map(Entry::id).collect()
+    }
+
+    /// The live statements that say they contradict `statement_id`, in arrival order.
+    pub fn statements_contradicting(&self, statement_id: &str) -> Vec<&str> {
+        let at: BTreeSet<usize> =
+            Index::get(&self.index.contradicting, statement_id).iter().copied().collect();
+        at.into_iter()
+            .map(|i| &self.entries[i])
+            .filter(|e| !e.shadowed)
+            .filter(|e| matches!(e.document(), Document::Statement(s) if s.contradicts.iter().any(|c| c == statement_id)))
+            .map(Entry::id)
+            .collect()
     }
 
     /// The live statements whose evidence cites a source document, in arrival order.

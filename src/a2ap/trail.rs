@@ -164,12 +164,8 @@ impl Ledger {
             })
             .collect();
         let outcome = self.consensus(statement_id)?;
-        let contradicted_by = self
-            .statement_ids()
-            .into_iter()
-            .filter(|id| self.statement(id).is_some_and(|o| o.contradicts.iter().any(|c| c == statement_id)))
-            .map(str::to_owned)
-            .collect();
+        let contradicted_by =
+            self.statements_contradicting(statement_id).into_iter().map(str::to_owned).collect();
         Some(Trail {
             statement_id: st.id.clone(),
             agent: st.agent.id().to_owned(),

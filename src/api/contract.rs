@@ -296,6 +296,16 @@ pub struct SettingsView {
     pub embeddings_model: Option<String>,
     #[serde(default)]
     pub has_embeddings_key: bool,
+    /// An OpenAI-compatible chat endpoint for questions in plain language (`ask`; else
+    /// `PROVEX_LLM_URL`; none: `ask` says how to set one).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_url: Option<String>,
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_model: Option<String>,
+    #[serde(default)]
+    pub has_llm_key: bool,
     /// Where they are stored.
     pub file: String,
 }
@@ -320,6 +330,13 @@ pub struct SettingsUpdate {
     /// Absent keeps the stored key, `""` clears it.
     #[serde(default)]
     pub embeddings_key: Option<String>,
+    #[serde(default)]
+    pub llm_url: Option<String>,
+    #[serde(default)]
+    pub llm_model: Option<String>,
+    /// Absent keeps the stored key, `""` clears it.
+    #[serde(default)]
+    pub llm_key: Option<String>,
 }
 
 /// A menu item the desktop shell asks the page to carry out (event `provex://menu`).

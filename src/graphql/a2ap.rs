@@ -3,7 +3,11 @@
 //! and `Document` types. Every answer comes from the graph's held ledger, the one `provex
 //! trail` and `provex verify` read, so consensus, verdicts, signatures and reputations agree.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use async_graphql::{Context, Object, Result, ID};
+use tokio::sync::OnceCell;
 
 use super::Ctx;
 use crate::a2ap::{Ledger, Trail};
@@ -21,22 +25,51 @@ async fn read<R>(c: &Context<'_>, f: impl FnOnce(&Ledger) -> R) -> Result<R> {
     Ok(x.provex.with_ledger(&x.graph, f).await?)
 }
 
-/// Whether `topic` (lowercase) occurs in the claim or one of its quotes; "" matches all.
-fn about(ledger: &Ledger, id: &str, topic: &str) -> bool {
-    let Some(s) = ledger.statement(id) else { return false };
-    topic.is_empty()
-        || s.claim.text.to_lowercase().contains(topic)
-        || s.evidence.iter().any(|e| e.quote_text.as_ref().is_some_and(|q| q.to_lowercase().contains(topic)))
+/// A graph's statements as searched by topic: each id with its claim and quotes, lowercased
+/// and joined (`\u{1}` between them, so no match spans two). Made again when the ledger grows.
+struct Haystack {
+    entries: usize,
+    items: Vec<(String, String)>,
 }
 
-fn statements_about(ledger: &Ledger, topic: &str) -> Vec<StatementObj> {
-    let topic = topic.to_lowercase();
-    ledger
+fn haystacks() -> &'static Mutex<HashMap<String, Arc<Haystack>>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Haystack>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+fn haystack(graph: &str, ledger: &Ledger) -> Arc<Haystack> {
+    let entries = ledger.entries().len();
+    let mut cache = haystacks().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(h) = cache.get(graph).filter(|h| h.entries == entries) {
+        return h.clone();
+    }
+    let items = ledger
         .statement_ids()
         .into_iter()
-        .filter(|id| about(ledger, id, &topic))
+        .filter_map(|id| {
+            let s = ledger.statement(id)?;
+            let mut text = s.claim.text.to_lowercase();
+            for q in s.evidence.iter().filter_map(|e| e.quote_text.as_ref()) {
+                text.push('\u{1}');
+                text.push_str(&q.to_lowercase());
+            }
+            Some((id.to_owned(), text))
+        })
+        .collect();
+    let h = Arc::new(Haystack { entries, items });
+    cache.insert(graph.to_owned(), h.clone());
+    h
+}
+
+/// Statements whose claim or one of whose quotes contains `topic` (any case); "" matches all.
+fn statements_about(graph: &str, ledger: &Ledger, topic: &str) -> Vec<StatementObj> {
+    let topic = topic.to_lowercase();
+    haystack(graph, ledger)
+        .items
+        .iter()
+        .filter(|(_, text)| topic.is_empty() || text.contains(topic.as_str()))
         .take(MAX_LIST)
-        .map(|id| StatementObj { id: id.to_owned() })
+        .map(|(id, _)| StatementObj::new(id.clone()))
         .collect()
 }
 
@@ -47,7 +80,8 @@ pub struct A2apQuery;
 impl A2apQuery {
     /// Statements whose claim or one of whose quotes contains `topic` (any case; "" for all).
     async fn statements_about(&self, ctx: &Context<'_>, topic: String) -> Result<Vec<StatementObj>> {
-        read(ctx, |l| statements_about(l, &topic)).await
+        let graph = ctx.data::<Ctx>()?.graph.clone();
+        read(ctx, |l| statements_about(&graph, l, &topic)).await
     }
 
     /// A statement's evidence, in the order it cites it.
@@ -69,8 +103,9 @@ impl A2apQuery {
         topic: String,
         min_score: f64,
     ) -> Result<Vec<StatementObj>> {
+        let graph = ctx.data::<Ctx>()?.graph.clone();
         read(ctx, |l| {
-            statements_about(l, &topic)
+            statements_about(&graph, l, &topic)
                 .into_iter()
                 .filter(|s| l.trail(&s.id).is_some_and(|t| t.consensus >= min_score))
                 .collect()
@@ -131,7 +166,7 @@ impl AgentObj {
                 .into_iter()
                 .filter(|id| l.statement(id).is_some_and(|s| s.agent.id() == self.id))
                 .take(MAX_LIST)
-                .map(|id| StatementObj { id: id.to_owned() })
+                .map(|id| StatementObj::new(id))
                 .collect()
         })
         .await
@@ -173,15 +208,26 @@ async fn info(
     .await
 }
 
-/// `Statement`.
+/// `Statement`: its trail read once per request, whatever fields ask for it.
 pub struct StatementObj {
     id: String,
+    trail: OnceCell<Trail>,
 }
 
 impl StatementObj {
+    fn new(id: impl Into<String>) -> Self {
+        StatementObj { id: id.into(), trail: OnceCell::new() }
+    }
+
     async fn trail(&self, ctx: &Context<'_>) -> Result<Trail> {
-        let t = read(ctx, |l| l.trail(&self.id)).await?;
-        t.ok_or_else(|| format!("no statement {}", self.id).into())
+        let t = self
+            .trail
+            .get_or_try_init(|| async {
+                let t = read(ctx, |l| l.trail(&self.id)).await?;
+                t.ok_or_else(|| async_graphql::Error::new(format!("no statement {}", self.id)))
+            })
+            .await?;
+        Ok(t.clone())
     }
 }
 
@@ -269,7 +315,7 @@ impl ChunkObj {
                     l.statement(id).is_some_and(|s| s.evidence.iter().any(|e| e.chunk_id == self.id))
                 })
                 .take(MAX_LIST)
-                .map(|id| StatementObj { id: id.to_owned() })
+                .map(|id| StatementObj::new(id))
                 .collect()
         })
         .await
@@ -307,7 +353,7 @@ impl VerificationObj {
         AgentObj { id: self.v.agent.clone() }
     }
     async fn statement(&self) -> StatementObj {
-        StatementObj { id: self.statement.clone() }
+        StatementObj::new(self.statement.clone())
     }
     /// VALIDATED, CHALLENGED, …
     async fn verdict(&self) -> &str {

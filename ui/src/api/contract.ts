@@ -340,6 +340,11 @@ url: string | null, user: string | null, has_password: boolean, tls: boolean,
  */
 embeddings_url?: string, embeddings_model?: string, has_embeddings_key: boolean, 
 /**
+ * An OpenAI-compatible chat endpoint for questions in plain language (`ask`; else
+ * `PROVEX_LLM_URL`; none: `ask` says how to set one).
+ */
+llm_url?: string, llm_model?: string, has_llm_key: boolean, 
+/**
  * Where they are stored.
  */
 file: string, };
@@ -348,7 +353,11 @@ export type SettingsUpdate = { url?: string, user?: string, password?: string, t
 /**
  * Absent keeps the stored key, `""` clears it.
  */
-embeddings_key?: string, };
+embeddings_key?: string, llm_url?: string, llm_model?: string, 
+/**
+ * Absent keeps the stored key, `""` clears it.
+ */
+llm_key?: string, };
 
 export type MenuAction = "export-svg" | "export-png" | "help";
 
