@@ -28,6 +28,8 @@ async fn read<R>(c: &Context<'_>, f: impl FnOnce(&Ledger) -> R) -> Result<R> {
 /// A graph's statements as searched by topic: each id with its claim and quotes, lowercased
 /// and joined (`\u{1}` between them, so no match spans two). Made again when the ledger grows.
 struct Haystack {
+    /// The ledger it was made from (its address, and how many entries it held).
+    ledger: usize,
     entries: usize,
     items: Vec<(String, String)>,
 }
@@ -39,8 +41,9 @@ fn haystacks() -> &'static Mutex<HashMap<String, Arc<Haystack>>> {
 
 fn haystack(graph: &str, ledger: &Ledger) -> Arc<Haystack> {
     let entries = ledger.entries().len();
+    let at = ledger as *const Ledger as usize;
     let mut cache = haystacks().lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(h) = cache.get(graph).filter(|h| h.entries == entries) {
+    if let Some(h) = cache.get(graph).filter(|h| h.entries == entries && h.ledger == at) {
         return h.clone();
     }
     let items = ledger
@@ -56,7 +59,7 @@ fn haystack(graph: &str, ledger: &Ledger) -> Arc<Haystack> {
             Some((id.to_owned(), text))
         })
         .collect();
-    let h = Arc::new(Haystack { entries, items });
+    let h = Arc::new(Haystack { ledger: at, entries, items });
     cache.insert(graph.to_owned(), h.clone());
     h
 }
@@ -166,7 +169,7 @@ impl AgentObj {
                 .into_iter()
                 .filter(|id| l.statement(id).is_some_and(|s| s.agent.id() == self.id))
                 .take(MAX_LIST)
-                .map(|id| StatementObj::new(id))
+                .map(StatementObj::new)
                 .collect()
         })
         .await
@@ -315,7 +318,7 @@ impl ChunkObj {
                     l.statement(id).is_some_and(|s| s.evidence.iter().any(|e| e.chunk_id == self.id))
                 })
                 .take(MAX_LIST)
-                .map(|id| StatementObj::new(id))
+                .map(StatementObj::new)
                 .collect()
         })
         .await
