@@ -163,6 +163,8 @@ impl AgentObj {
         Ok(info(ctx, &self.id, |i| i.publisher.clone()).await?.unwrap_or_default())
     }
     /// The statements the agent generated.
+    // A list under a list: counted ten times, so fan-outs meet the complexity limit.
+    #[graphql(complexity = "10 * child_complexity")]
     async fn statements(&self, ctx: &Context<'_>) -> Result<Vec<StatementObj>> {
         read(ctx, |l| {
             l.statement_ids()
@@ -175,6 +177,8 @@ impl AgentObj {
         .await
     }
     /// The verifications the agent made.
+    // A list under a list: counted ten times, so fan-outs meet the complexity limit.
+    #[graphql(complexity = "10 * child_complexity")]
     async fn verifications(&self, ctx: &Context<'_>) -> Result<Vec<VerificationObj>> {
         read(ctx, |l| {
             l.statement_ids()
@@ -310,6 +314,8 @@ impl ChunkObj {
         Ok(DocumentObj { id: self.document.clone(), title })
     }
     /// The statements that cite this chunk.
+    // A list under a list: counted ten times, so fan-outs meet the complexity limit.
+    #[graphql(complexity = "10 * child_complexity")]
     async fn cited_by(&self, ctx: &Context<'_>) -> Result<Vec<StatementObj>> {
         read(ctx, |l| {
             l.statement_ids()

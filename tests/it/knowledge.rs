@@ -466,11 +466,17 @@ async fn seed_001_graphql_agrees_with_the_trail() {
     assert_eq!(r["data"]["statementsAbout"], json!([]));
     assert_eq!(provex.query(&graph, "MATCH (s:Statement) RETURN count(s)").await.unwrap().rows, stats.rows);
     // Limits: too deep a query is a GraphQL error, quickly.
-    let deep = "{ statementsAbout(topic: \"\") { generatedBy { statements { generatedBy { statements { generatedBy { statements { generatedBy { statements { generatedBy { statements { id } } } } } } } } } } } }";
+    let deep = "{ statementsAbout(topic: \"\") { verifications { statement { verifications { statement { verifications { statement { verifications { statement { verifications { statement { id } } } } } } } } } } } }";
     let started = std::time::Instant::now();
     let r = gql(deep.into()).await;
     assert!(r["errors"][0]["message"].as_str().unwrap().to_lowercase().contains("nested too deep"), "{r}");
     assert!(started.elapsed() < Duration::from_secs(5));
+    // Lists nested under lists (each statement's agent's statements …) meet the complexity
+    // limit long before the depth limit.
+    let fan = "{ statementsAbout(topic: \"\") { generatedBy { statements { generatedBy { statements { generatedBy { statements { id } } } } } } } }";
+    let r = gql(fan.into()).await;
+    assert!(r["errors"][0]["message"].as_str().unwrap_or("").to_lowercase().contains("complex"), "{r}");
+    assert!(r["data"].is_null());
     // The token applies; a browser gets the query page.
     let r = http
         .post(format!("{base}/graphql?graph={graph}"))
