@@ -20,7 +20,7 @@ pub fn agent_card(base: &str, graph: &str) -> Value {
         "capabilities": {
             "streaming": true,
             "pushNotifications": false,
-            "stateTransitionHistory": true,
+            "stateTransitionHistory": false,
             "knowledgeGraph": true,
             "knowledgeGraphQueryLanguages": ["graphql"]
         },

@@ -16,6 +16,7 @@ mod events;
 mod fuzz_regressions;
 mod ingest;
 mod knowledge;
+mod knowledge_client;
 mod layout;
 mod lineage;
 mod live;
