@@ -4,6 +4,7 @@
 //! checked (`cypher`) and runs read-only with the server's timeout and a row limit.
 
 pub mod cypher;
+pub mod lexer;
 
 use std::time::Duration;
 

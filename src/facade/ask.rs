@@ -8,7 +8,15 @@ use serde_json::Value;
 use super::Provex;
 use crate::ask::{self, cypher, Answer, GraphSchema, LlmConfig};
 use crate::error::{Error, Result};
+use crate::model::vocab::RelType;
 use crate::store::value::to_json;
+
+/// Edges of each relationship type read for the labels it joins.
+const EDGES_PER_TYPE: usize = 200;
+/// Edges read for the types outside the vocabulary.
+const EDGES_SAMPLED: usize = 2_000;
+/// Most patterns in a prompt.
+const MAX_PATTERNS: usize = 200;
 
 impl Provex {
     /// Sets the chat endpoint questions go to (`None`: none, whatever the environment says).
@@ -37,23 +45,36 @@ impl Provex {
         let relationships =
             list("CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType").await?;
         let properties = list("CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey").await?;
-        let (_, rows) = self
-            .store
-            .run_ro(
-                graph,
-                "MATCH (a)-[r]->(b) WITH labels(a)[0] AS x, type(r) AS t, labels(b)[0] AS y RETURN DISTINCT x, t, y LIMIT 200",
-                vec![],
-            )
-            .await?;
-        let patterns = rows
+        // Which labels each type joins, from a bounded sample: per vocabulary type, its first
+        // edges (the type's own index; a DISTINCT over every edge would read them all on every
+        // question); the types outside the vocabulary from the graph's first edges.
+        let mut found = std::collections::BTreeSet::new();
+        let mut queries: Vec<String> = relationships
             .iter()
-            .map(|r| {
+            .filter_map(|t| RelType::parse(t))
+            .map(|t| {
+                format!(
+                    "MATCH (a)-[r:{}]->(b) WITH a, r, b LIMIT {EDGES_PER_TYPE} \
+                     RETURN DISTINCT labels(a)[0], type(r), labels(b)[0]",
+                    t.as_str()
+                )
+            })
+            .collect();
+        if relationships.iter().any(|t| RelType::parse(t).is_none()) {
+            queries.push(format!(
+                "MATCH (a)-[r]->(b) WITH a, r, b LIMIT {EDGES_SAMPLED} RETURN DISTINCT labels(a)[0], type(r), labels(b)[0]"
+            ));
+        }
+        for q in &queries {
+            let (_, rows) = self.store.run_ro(graph, q, vec![]).await?;
+            for r in &rows {
                 let s = |i: usize| {
                     r.get(i).map(to_json).and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
                 };
-                format!("(:{})-[:{}]->(:{})", s(0), s(1), s(2))
-            })
-            .collect();
+                found.insert(format!("(:{})-[:{}]->(:{})", s(0), s(1), s(2)));
+            }
+        }
+        let patterns: Vec<String> = found.into_iter().take(MAX_PATTERNS).collect();
         Ok(GraphSchema { labels, relationships, properties, patterns })
     }
 
@@ -74,6 +95,8 @@ impl Provex {
         if let Some(why) = cypher::refusal(&q) {
             return Err(Error::WriteRefused(format!("{why}: {q}")));
         }
+        // The server stops at the row limit; the answer shows the Cypher with it.
+        let q = cypher::limited(&q);
         let (columns, rows) = match self.store.run_ro(graph, &q, vec![]).await {
             Ok(r) => r,
             Err(Error::Query(m)) if m.to_lowercase().contains("read-only") || m.contains("RO_QUERY") => {

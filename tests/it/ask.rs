@@ -57,7 +57,7 @@ async fn a_question_runs_the_models_cypher_read_only() {
     .await;
     provex.set_llm(Some(config(&url)));
     let a = provex.ask(&graph, "How many statements are there?").await.unwrap();
-    assert_eq!(a.cypher, "MATCH (s:Statement) RETURN count(s) AS statements");
+    assert_eq!(a.cypher, "MATCH (s:Statement) RETURN count(s) AS statements LIMIT 1001");
     assert_eq!(a.columns, ["statements"]);
     let want = provex.query(&graph, "MATCH (s:Statement) RETURN count(s)").await.unwrap().rows;
     assert_eq!(a.rows, want);
@@ -192,5 +192,41 @@ async fn ask_from_the_cli_and_the_api() {
     let r: Value = resp.json().await.unwrap();
     assert_eq!(r["code"], "llm_not_configured");
     running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_row_limit_is_written_into_the_query_and_paths_stay_short() {
+    let (provex, graph) = common::open("ask_limits").await;
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    // The server stops at 1,001 rows (written into the query), the answer shows 1,000.
+    for (reply, ran) in [
+        ("UNWIND range(1, 5000) AS i RETURN i", "UNWIND range(1, 5000) AS i RETURN i LIMIT 1001"),
+        ("UNWIND range(1, 5000) AS i RETURN i LIMIT 3000", "UNWIND range(1, 5000) AS i RETURN i LIMIT 1001"),
+    ] {
+        let (url, _) = stand_in(completion(reply)).await;
+        provex.set_llm(Some(config(&url)));
+        let a = provex.ask(&graph, "count to 5000").await.unwrap();
+        assert_eq!(a.cypher, ran);
+        assert_eq!((a.rows.len(), a.truncated), (1000, true));
+        assert_eq!(a.rows[999][0], json!(1000));
+    }
+    // A bound far past 10 hops costs like no bound: refused, nothing runs.
+    let (url, _) = stand_in(completion("MATCH p = (a)-[*1..100000]->(b) RETURN count(p)")).await;
+    provex.set_llm(Some(config(&url)));
+    let e = provex.ask(&graph, "how far?").await.unwrap_err();
+    assert!(matches!(e, Error::WriteRefused(_)) && e.to_string().contains("100000 hops"), "{e}");
+    // Prose around a query without a fence is left out; prose alone is no query.
+    let (url, _) = stand_in(completion(
+        "With the schema above, this counts them:\nMATCH (s:Statement)\nRETURN count(s) AS n\n\nIt counts statements.",
+    ))
+    .await;
+    provex.set_llm(Some(config(&url)));
+    let a = provex.ask(&graph, "how many statements?").await.unwrap();
+    assert_eq!(a.cypher, "MATCH (s:Statement)\nRETURN count(s) AS n LIMIT 1001");
+    let (url, _) = stand_in(completion("I cannot answer that from this graph.")).await;
+    provex.set_llm(Some(config(&url)));
+    let e = provex.ask(&graph, "what is the weather?").await.unwrap_err();
+    assert!(matches!(e, Error::Llm { .. }) && e.to_string().contains("no Cypher"), "{e}");
     provex.delete_graph(&graph).await.unwrap();
 }

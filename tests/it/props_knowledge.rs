@@ -95,4 +95,23 @@ proptest! {
         let written = format!("MATCH (n) WHERE n.claim = '{text}' {write}");
         prop_assert!(refusal(&written).is_some(), "{}", written);
     }
+
+    /// Every read gets a row limit no higher than 1,001 in its last clause, once, whatever
+    /// the strings and comments in it say.
+    #[test]
+    fn ask_limits_every_read(
+        text in "[A-Za-z ]{0,20}",
+        limit in prop::option::of(1u32..100_000),
+        union in any::<bool>(),
+    ) {
+        use provex::ask::cypher::limited;
+        let tail = limit.map(|l| format!(" LIMIT {l}")).unwrap_or_default();
+        let branch = format!("MATCH (n) WHERE n.claim = 'RETURN {text}' RETURN n.name AS x /* LIMIT {text} */{tail}");
+        let q = if union { format!("{branch} UNION {branch}") } else { branch };
+        let out = limited(&q);
+        prop_assert_eq!(limited(&out), out.clone());
+        let want = limit.map_or(1001, |l| l.min(1001));
+        let branches = if union { 2 } else { 1 };
+        prop_assert_eq!(out.matches(&format!("LIMIT {want}")).count(), branches, "{}", out);
+    }
 }

@@ -293,8 +293,10 @@ pub fn knowledge(data: &[u8]) {
 }
 
 /// `ask`'s reading of a model's reply (`ask::parse_completion`, `cypher::extract`,
-/// `cypher::refusal`): no panic; what is extracted is trimmed and non-empty; a refusal has a
-/// reason; extracting again from what was extracted changes nothing when it had no fence.
+/// `cypher::refusal`, `cypher::limited`): no panic; what is extracted is trimmed and
+/// non-empty; a refusal has a reason; the row limit written into a read is a fixed point; the
+/// lexer's spans are ordered and on character boundaries; extracting again from what was
+/// extracted changes nothing when it had no fence.
 pub fn ask(data: &[u8]) {
     use provex::ask::{cypher, parse_completion};
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -305,6 +307,16 @@ pub fn ask(data: &[u8]) {
         assert!(!q.is_empty() && q.trim() == q, "{q:?}");
         if let Some(why) = cypher::refusal(&q) {
             assert!(!why.is_empty());
+        } else {
+            // The row limit is written in once: limiting again changes nothing.
+            let limited = cypher::limited(&q);
+            assert_eq!(cypher::limited(&limited), limited, "{q:?}");
+        }
+        let mut last = 0;
+        for t in provex::ask::lexer::tokenize(&q) {
+            assert!(t.start >= last && t.end > t.start && t.end <= q.len(), "{t:?}");
+            assert!(q.is_char_boundary(t.start) && q.is_char_boundary(t.end));
+            last = t.end;
         }
         if !q.contains("```") {
             assert_eq!(cypher::extract(&q).as_deref(), Some(q.as_str()));
