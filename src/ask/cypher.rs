@@ -18,7 +18,8 @@ pub fn extract(reply: &str) -> Option<String> {
         }
         None => reply,
     };
-    let mut lines = text.lines().skip_while(|l| !starts_query(l));
+    // Split on `\n` alone: `lines()` would also eat a `\r`, and extracting twice would differ.
+    let mut lines = text.split('\n').skip_while(|l| !starts_query(l));
     let mut kept: Vec<&str> = lines.next().into_iter().collect();
     let mut blanks: Vec<&str> = Vec::new();
     for l in lines {
