@@ -128,7 +128,8 @@ impl Provex {
             return Err(UpdateError::Alignment(v));
         }
         let _writer = self.knowledge.writer.lock().await;
-        let now = now_rfc3339();
+        let now_ms = now_ms();
+        let now = rfc3339(now_ms);
         let update = format!("update:{}", uuid::Uuid::new_v4());
         let mut delta = GraphDelta::new();
         let mut events: Vec<ChangeEvent> = Vec::new();
@@ -141,7 +142,7 @@ impl Provex {
             let id = s.id();
             match p.op {
                 PatchOp::Add => {
-                    kgs::add_statement(&mut delta, &id, s, &update);
+                    kgs::add_statement(&mut delta, &id, s, &update, now_ms);
                     current.insert(id.clone(), true);
                     affected.push(id);
                     events.push(event(p.op, s.clone(), &now, &update, None));
@@ -188,7 +189,7 @@ impl Provex {
                             replaced.push(old);
                         }
                     }
-                    kgs::add_statement(&mut delta, &id, s, &update);
+                    kgs::add_statement(&mut delta, &id, s, &update, now_ms);
                     current.insert(id.clone(), true);
                     affected.push(id);
                     events.push(event(p.op, s.clone(), &now, &update, Some(json!({"replaced": replaced}))));
@@ -309,6 +310,9 @@ impl Provex {
         if let Some(m) = filter.min_certainty {
             params.push(("minCertainty", FalkorValue::F64(m)));
         }
+        if let Some(t) = filter.since_ms {
+            params.push(("sinceMs", FalkorValue::I64(t)));
+        }
         let rows = self.kg_rows(graph, &kgs::triples_query(filter), params).await?;
         Ok(rows.iter().filter_map(|r| from_row(r)).collect())
     }
@@ -386,10 +390,12 @@ fn event(op: PatchOp, statement: KgStatement, now: &str, update: &str, extra: Op
 }
 
 /// The time now, RFC 3339 in UTC with milliseconds.
-fn now_rfc3339() -> String {
-    let ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
+/// Now, in milliseconds since the epoch.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+fn rfc3339(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use async_graphql::{Context, Object, Result, ID};
 use tokio::sync::OnceCell;
 
-use super::Ctx;
+use super::{Bounds, Ctx};
 use crate::a2ap::{Ledger, Trail};
 
 /// The most statements one list answers.
@@ -64,13 +64,18 @@ fn haystack(graph: &str, ledger: &Ledger) -> Arc<Haystack> {
     h
 }
 
-/// Statements whose claim or one of whose quotes contains `topic` (any case); "" matches all.
-fn statements_about(graph: &str, ledger: &Ledger, topic: &str) -> Vec<StatementObj> {
+/// Statements whose claim or one of whose quotes contains `topic` (any case); "" matches all;
+/// only those young enough for `bounds`.
+fn statements_about(graph: &str, ledger: &Ledger, topic: &str, bounds: &Bounds) -> Vec<StatementObj> {
     let topic = topic.to_lowercase();
     haystack(graph, ledger)
         .items
         .iter()
         .filter(|(_, text)| topic.is_empty() || text.contains(topic.as_str()))
+        .filter(|(id, _)| {
+            bounds.since_ms.is_none()
+                || ledger.statement(id).is_some_and(|s| bounds.admits_time(s.generated_at_time.as_deref()))
+        })
         .take(MAX_LIST)
         .map(|(id, _)| StatementObj::new(id.clone()))
         .collect()
@@ -83,8 +88,8 @@ pub struct A2apQuery;
 impl A2apQuery {
     /// Statements whose claim or one of whose quotes contains `topic` (any case; "" for all).
     async fn statements_about(&self, ctx: &Context<'_>, topic: String) -> Result<Vec<StatementObj>> {
-        let graph = ctx.data::<Ctx>()?.graph.clone();
-        read(ctx, |l| statements_about(&graph, l, &topic)).await
+        let Ctx { graph, bounds, .. } = ctx.data::<Ctx>()?.clone();
+        read(ctx, |l| statements_about(&graph, l, &topic, &bounds)).await
     }
 
     /// A statement's evidence, in the order it cites it.
@@ -106,9 +111,9 @@ impl A2apQuery {
         topic: String,
         min_score: f64,
     ) -> Result<Vec<StatementObj>> {
-        let graph = ctx.data::<Ctx>()?.graph.clone();
+        let Ctx { graph, bounds, .. } = ctx.data::<Ctx>()?.clone();
         read(ctx, |l| {
-            statements_about(&graph, l, &topic)
+            statements_about(&graph, l, &topic, &bounds)
                 .into_iter()
                 .filter(|s| l.trail(&s.id).is_some_and(|t| t.consensus >= min_score))
                 .collect()

@@ -99,7 +99,7 @@ impl KgQuery {
         min_certainty: Option<f64>,
     ) -> Result<Vec<GqlStatement>> {
         let c = ctx.data::<Ctx>()?;
-        let min = match (min_certainty, c.required_certainty) {
+        let min = match (min_certainty, c.bounds.required_certainty) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
         };
@@ -109,6 +109,7 @@ impl KgQuery {
             object: object.map(|i| i.0),
             graph: graph.map(|i| i.0),
             min_certainty: min,
+            since_ms: c.bounds.since_ms,
         };
         let rows = c.provex.kg_triples(&c.graph, &filter, MAX_TRIPLES).await?;
         Ok(rows.into_iter().map(|(id, s)| GqlStatement::new(id, s)).collect())

@@ -31,8 +31,39 @@ pub type ProvexSchema = Schema<Query, EmptyMutation, Subscription>;
 pub struct Ctx {
     pub provex: Arc<Provex>,
     pub graph: String,
-    /// `knowledge/query`'s `requiredCertainty`: `triples` answers no statement below it.
+    /// What `knowledge/query` asked of every answer.
+    pub bounds: Bounds,
+}
+
+/// `knowledge/query`'s `requiredCertainty` and `maxAgeSeconds`, applied to every answer of
+/// one request.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Bounds {
+    /// `triples` answers no statement below it.
     pub required_certainty: Option<f64>,
+    /// Only statements made at or after this time (milliseconds since the epoch): for
+    /// `triples`, the update that last added the statement; for seed 001's statements, their
+    /// `generatedAtTime` (a statement without one is left out).
+    pub since_ms: Option<i64>,
+}
+
+impl Bounds {
+    /// The bounds of `requiredCertainty` and `maxAgeSeconds`, the age counted back from now.
+    pub fn new(required_certainty: Option<f64>, max_age_seconds: Option<u64>) -> Bounds {
+        let since_ms = max_age_seconds.map(|a| {
+            crate::facade::knowledge::now_ms()
+                .saturating_sub(i64::try_from(a.saturating_mul(1000)).unwrap_or(i64::MAX))
+        });
+        Bounds { required_certainty, since_ms }
+    }
+
+    /// Whether an A2AP statement made at `generated_at` (RFC 3339) is young enough.
+    pub fn admits_time(&self, generated_at: Option<&str>) -> bool {
+        let Some(since) = self.since_ms else { return true };
+        generated_at
+            .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+            .is_some_and(|t| t.timestamp_millis() >= since)
+    }
 }
 
 /// The schema (built on first use).
@@ -58,19 +89,18 @@ pub async fn execute(
     query: &str,
     variables: Option<serde_json::Value>,
 ) -> serde_json::Value {
-    execute_with(provex, graph, query, variables, None).await
+    execute_with(provex, graph, query, variables, Bounds::default()).await
 }
 
-/// [`execute`], with a minimum certainty for `triples` (`knowledge/query`'s `requiredCertainty`).
+/// [`execute`], within `knowledge/query`'s bounds.
 pub async fn execute_with(
     provex: Arc<Provex>,
     graph: &str,
     query: &str,
     variables: Option<serde_json::Value>,
-    required_certainty: Option<f64>,
+    bounds: Bounds,
 ) -> serde_json::Value {
-    let mut req =
-        async_graphql::Request::new(query).data(Ctx { provex, graph: graph.to_owned(), required_certainty });
+    let mut req = async_graphql::Request::new(query).data(Ctx { provex, graph: graph.to_owned(), bounds });
     if let Some(v) = variables {
         req = req.variables(async_graphql::Variables::from_json(v));
     }

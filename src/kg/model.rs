@@ -115,6 +115,9 @@ pub struct TripleFilter {
     pub object: Option<String>,
     pub graph: Option<String>,
     pub min_certainty: Option<f64>,
+    /// Only statements (re)generated at or after this time, in milliseconds since the epoch
+    /// (`knowledge/query`'s `maxAgeSeconds`).
+    pub since_ms: Option<i64>,
 }
 
 impl TripleFilter {

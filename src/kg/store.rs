@@ -19,6 +19,9 @@ pub const PROVENANCE: &str = "kg:provenance";
 /// True while no update has removed or replaced the statement.
 pub const CURRENT: &str = "kg:current";
 pub const OP: &str = "kg:op";
+/// When the update that last generated the statement was committed, in milliseconds since
+/// the epoch (what `maxAgeSeconds` compares).
+pub const GENERATED_MS: &str = "kg:generatedAtMs";
 
 /// The properties a statement's node returns, in this order (see [`from_row`]).
 pub const RETURN_STATEMENT: &str = "s.name, s.`kg:subject`, s.`kg:subjectType`, s.`kg:predicate`, \
@@ -53,6 +56,7 @@ pub fn triples_query(filter: &TripleFilter) -> String {
         (filter.object.is_some(), " AND s.`kg:objectId` = $object"),
         (filter.graph.is_some(), " AND s.`kg:graph` = $graph"),
         (filter.min_certainty.is_some(), " AND s.`kg:certainty` >= $minCertainty"),
+        (filter.since_ms.is_some(), " AND s.`kg:generatedAtMs` >= $sinceMs"),
     ] {
         if on {
             q.push_str(clause);
@@ -73,7 +77,7 @@ fn prov(rel: ProvRelation) -> EdgeKind {
 }
 
 /// The statement's node (current), its resources and their edges.
-pub fn add_statement(delta: &mut GraphDelta, id: &str, s: &KgStatement, update: &str) {
+pub fn add_statement(delta: &mut GraphDelta, id: &str, s: &KgStatement, update: &str, at_ms: i64) {
     let object_text = match (&s.object.id, &s.object.value) {
         (Some(id), _) => id.clone(),
         (None, Some(Value::String(v))) => format!("\"{v}\""),
@@ -91,6 +95,7 @@ pub fn add_statement(delta: &mut GraphDelta, id: &str, s: &KgStatement, update: 
         .with_opt(CERTAINTY, s.certainty.map(PropValue::from))
         .with_opt(PROVENANCE, s.provenance.as_ref().map(|p| PropValue::from(p.to_string())))
         .with(CURRENT, true)
+        .with(GENERATED_MS, at_ms)
         .with("text", format!("{} {} {}", s.subject.id, s.predicate.id, object_text));
     delta.add_node(node);
     let me = node_ref(Label::KGStatement, id);

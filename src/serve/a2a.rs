@@ -136,6 +136,8 @@ struct QueryParams {
     variables: Option<Value>,
     #[serde(default)]
     required_certainty: Option<f64>,
+    #[serde(default)]
+    max_age_seconds: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -191,7 +193,7 @@ async fn query(state: &AppState, graph: &str, id: &Value, params: &Value) -> Res
         graph,
         &p.query,
         p.variables,
-        p.required_certainty,
+        crate::graphql::Bounds::new(p.required_certainty, p.max_age_seconds),
     )
     .await;
     if let Some(errors) = resp.get("errors").filter(|e| e.as_array().is_some_and(|a| !a.is_empty())) {
@@ -206,6 +208,7 @@ async fn query(state: &AppState, graph: &str, id: &Value, params: &Value) -> Res
             "queryLanguage": "graphql",
             "elapsedMs": started.elapsed().as_secs_f64() * 1000.0,
             "requiredCertainty": p.required_certainty,
+            "maxAgeSeconds": p.max_age_seconds,
         }
     }))
 }

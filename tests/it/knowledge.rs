@@ -498,3 +498,60 @@ async fn seed_001_graphql_agrees_with_the_trail() {
     running.stop().await;
     provex.delete_graph(&graph).await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn max_age_seconds_leaves_out_older_statements() {
+    let (provex, graph, running, base) = start("kg_age", Some(TOKEN)).await;
+    let rpc = Rpc { base, graph: graph.clone(), http: reqwest::Client::new() };
+    let old = st("ex:Riverton", "ex:hasMayor", json!("ex:Whitfield"), None, 0.9);
+    let young = st("ex:Riverton", "ex:population", json!(48210), None, 0.9);
+    let add = |s: &Value| json!({"mutations": [{"op": "add", "statement": s}], "sourceAgentId": "agent:a"});
+    assert_eq!(rpc.call("knowledge/update", add(&old)).await["result"]["success"], true);
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(rpc.call("knowledge/update", add(&young)).await["result"]["success"], true);
+    let ask = |age: Value| {
+        let rpc = &rpc;
+        async move {
+            let r = rpc
+                .call("knowledge/query", json!({"query": "{ triples { id } }", "maxAgeSeconds": age}))
+                .await;
+            let ids: Vec<String> = r["result"]["data"]["triples"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{r}"))
+                .iter()
+                .map(|t| t["id"].as_str().unwrap().to_owned())
+                .collect();
+            (ids, r["result"]["queryMetadata"]["maxAgeSeconds"].clone())
+        }
+    };
+    let (ids, echoed) = ask(json!(1)).await;
+    assert_eq!(ids, [id_of(&young)], "only the statement added within the last second");
+    assert_eq!(echoed, 1);
+    assert_eq!(ask(json!(3600)).await.0.len(), 2);
+    assert_eq!(ask(Value::Null).await.0.len(), 2, "no bound without maxAgeSeconds");
+    // Adding the old triple again makes it young.
+    rpc.call("knowledge/update", add(&old)).await;
+    assert_eq!(ask(json!(1)).await.0.len(), 2);
+    // A negative age is invalid params.
+    let r = rpc.call("knowledge/query", json!({"query": "{ triples { id } }", "maxAgeSeconds": -5})).await;
+    assert_eq!(code(&r), -32602, "{r}");
+
+    // Seed 001's statements by their generatedAtTime: the council demo's are from its meeting.
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    let about = |age: Value| {
+        let rpc = &rpc;
+        async move {
+            let r = rpc
+                .call("knowledge/query", json!({"query": "{ statementsAbout(topic: \"\") { id } consensusOn(topic: \"\", minScore: 0) { id } }", "maxAgeSeconds": age}))
+                .await;
+            let n = |k: &str| r["result"]["data"][k].as_array().unwrap_or_else(|| panic!("{r}")).len();
+            (n("statementsAbout"), n("consensusOn"))
+        }
+    };
+    let (all, agreed) = about(Value::Null).await;
+    assert!(all > 0 && agreed == all);
+    assert_eq!(about(json!(60)).await, (0, 0), "the meeting was long ago");
+    assert_eq!(about(json!(u32::MAX)).await, (all, all));
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}
