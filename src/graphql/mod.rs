@@ -5,6 +5,7 @@
 //! bounded, parameterised Cypher; depth and complexity limits answer a GraphQL error.
 
 pub mod a2ap;
+pub mod introspection;
 pub mod kg;
 
 use std::sync::{Arc, OnceLock};
@@ -77,6 +78,28 @@ pub fn schema() -> &'static ProvexSchema {
     })
 }
 
+/// The schema for introspection-only requests (see `introspection`): deeper, same fields.
+fn introspection_schema() -> &'static ProvexSchema {
+    static SCHEMA: OnceLock<ProvexSchema> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        Schema::build(Query::default(), EmptyMutation, Subscription::default())
+            .limit_depth(introspection::MAX_DEPTH)
+            .limit_complexity(MAX_COMPLEXITY)
+            .finish()
+    })
+}
+
+/// One GraphQL-over-HTTP request: `{"query", "variables", "operationName"}`.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphqlRequest {
+    pub query: String,
+    #[serde(default)]
+    pub variables: Option<serde_json::Value>,
+    #[serde(default)]
+    pub operation_name: Option<String>,
+}
+
 /// The schema in SDL (for the docs and the query page).
 pub fn sdl() -> String {
     schema().sdl()
@@ -89,22 +112,33 @@ pub async fn execute(
     query: &str,
     variables: Option<serde_json::Value>,
 ) -> serde_json::Value {
-    execute_with(provex, graph, query, variables, Bounds::default()).await
+    let req = GraphqlRequest { query: query.to_owned(), variables, operation_name: None };
+    execute_with(provex, graph, req, Bounds::default()).await
 }
 
 /// [`execute`], within `knowledge/query`'s bounds.
 pub async fn execute_with(
     provex: Arc<Provex>,
     graph: &str,
-    query: &str,
-    variables: Option<serde_json::Value>,
+    request: GraphqlRequest,
     bounds: Bounds,
 ) -> serde_json::Value {
-    let mut req = async_graphql::Request::new(query).data(Ctx { provex, graph: graph.to_owned(), bounds });
-    if let Some(v) = variables {
+    // GraphiQL's schema query nests deeper than any data query needs; it alone may.
+    let schema = if introspection::is_bounded_introspection(&request.query, request.operation_name.as_deref())
+    {
+        introspection_schema()
+    } else {
+        schema()
+    };
+    let mut req =
+        async_graphql::Request::new(request.query).data(Ctx { provex, graph: graph.to_owned(), bounds });
+    if let Some(v) = request.variables {
         req = req.variables(async_graphql::Variables::from_json(v));
     }
-    let resp = schema().execute(req).await;
+    if let Some(op) = request.operation_name {
+        req = req.operation_name(op);
+    }
+    let resp = schema.execute(req).await;
     serde_json::to_value(&resp)
         .unwrap_or_else(|e| serde_json::json!({"errors": [{"message": e.to_string()}]}))
 }

@@ -18,6 +18,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::{auth, AppState};
 use crate::facade::knowledge::{UpdateError, REJECTED};
+use crate::graphql::{Bounds, GraphqlRequest};
 use crate::kg::UpdateParams;
 use crate::knowledge::rpc::{self, RpcError};
 use crate::knowledge::{card, subscription};
@@ -188,14 +189,9 @@ async fn query(state: &AppState, graph: &str, id: &Value, params: &Value) -> Res
         }
     }
     let started = Instant::now();
-    let resp = crate::graphql::execute_with(
-        state.provex.clone(),
-        graph,
-        &p.query,
-        p.variables,
-        crate::graphql::Bounds::new(p.required_certainty, p.max_age_seconds),
-    )
-    .await;
+    let request = GraphqlRequest { query: p.query, variables: p.variables, operation_name: None };
+    let bounds = Bounds::new(p.required_certainty, p.max_age_seconds);
+    let resp = crate::graphql::execute_with(state.provex.clone(), graph, request, bounds).await;
     if let Some(errors) = resp.get("errors").filter(|e| e.as_array().is_some_and(|a| !a.is_empty())) {
         let first = errors[0].get("message").and_then(Value::as_str).unwrap_or("the query failed");
         return Err(RpcError::new(id.clone(), rpc::QUERY_ERROR, format!("knowledge query failed: {first}"))
@@ -291,14 +287,6 @@ async fn subscribe(state: AppState, graph: String, r: rpc::Request) -> Response 
     Sse::new(s.boxed()).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct GraphqlBody {
-    query: String,
-    #[serde(default)]
-    variables: Option<Value>,
-}
-
 fn graphql_error(status: StatusCode, message: &str) -> Response {
     json_response(status, &json!({"errors": [{"message": message}]}))
 }
@@ -330,9 +318,9 @@ pub async fn graphql(State(state): State<AppState>, req: Request) -> Response {
     let Some(graph) = get("graph").filter(|g| !g.is_empty()) else {
         return graphql_error(StatusCode::BAD_REQUEST, "name the graph: /graphql?graph=<graph>");
     };
-    let (query, variables) = if method == axum::http::Method::POST {
-        match serde_json::from_slice::<GraphqlBody>(&body) {
-            Ok(b) => (b.query, b.variables),
+    let request = if method == axum::http::Method::POST {
+        match serde_json::from_slice::<GraphqlRequest>(&body) {
+            Ok(b) => b,
             Err(e) => {
                 return graphql_error(
                     StatusCode::BAD_REQUEST,
@@ -355,10 +343,10 @@ pub async fn graphql(State(state): State<AppState>, req: Request) -> Response {
             Some(Err(e)) => return graphql_error(StatusCode::BAD_REQUEST, &format!("variables: {e}")),
             None => None,
         };
-        (q, vars)
+        GraphqlRequest { query: q, variables: vars, operation_name: get("operationName") }
     } else {
         return graphql_error(StatusCode::METHOD_NOT_ALLOWED, "use GET or POST");
     };
-    let resp = crate::graphql::execute(state.provex.clone(), &graph, &query, variables).await;
+    let resp = crate::graphql::execute_with(state.provex.clone(), &graph, request, Bounds::default()).await;
     json_response(StatusCode::OK, &resp)
 }

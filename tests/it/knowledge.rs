@@ -477,6 +477,35 @@ async fn seed_001_graphql_agrees_with_the_trail() {
     let r = gql(fan.into()).await;
     assert!(r["errors"][0]["message"].as_str().unwrap_or("").to_lowercase().contains("complex"), "{r}");
     assert!(r["data"].is_null());
+    // GraphiQL's schema query (graphql-js's, `ofType` nine deep) answers, picked by
+    // operationName from a document of two; an introspection fan-out is still refused.
+    let standard = "query Other { __typename } \
+        query IntrospectionQuery { __schema { queryType { name } subscriptionType { name } types { ...FullType } } }
+        fragment FullType on __Type { kind name fields(includeDeprecated: true) { name args { ...InputValue } type { ...TypeRef } }
+          inputFields { ...InputValue } interfaces { ...TypeRef } possibleTypes { ...TypeRef } }
+        fragment InputValue on __InputValue { name type { ...TypeRef } defaultValue }
+        fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType {
+          kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } } }";
+    let r = http
+        .post(format!("{base}/graphql?graph={graph}"))
+        .bearer_auth(TOKEN)
+        .json(&json!({"query": standard, "operationName": "IntrospectionQuery"}))
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    let types = r["data"]["__schema"]["types"].as_array().unwrap_or_else(|| panic!("{r}"));
+    for t in ["Statement", "Agent", "Chunk", "KGStatement", "KnowledgeGraphChangeEvent"] {
+        assert!(types.iter().any(|x| x["name"] == t), "{t} in the schema");
+    }
+    let mut fan = String::from("name");
+    for i in 0..10 {
+        fan = if i % 2 == 0 { format!("fields {{ {fan} }}") } else { format!("type {{ {fan} }}") };
+    }
+    let r = gql(format!("{{ __type(name: \"Statement\") {{ {fan} }} }}")).await;
+    assert!(r["errors"][0]["message"].as_str().unwrap_or("").to_lowercase().contains("deep"), "{r}");
     // The token applies; a browser gets the query page.
     let r = http
         .post(format!("{base}/graphql?graph={graph}"))

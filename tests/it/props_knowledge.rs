@@ -115,3 +115,29 @@ proptest! {
         prop_assert_eq!(out.matches(&format!("LIMIT {want}")).count(), branches, "{}", out);
     }
 }
+
+/// `ofType` chains of any length, under `n` nested list fields (`fields`/`type` pairs).
+fn introspection(type_refs: usize, lists: usize) -> String {
+    let mut inner = String::from("kind name");
+    for _ in 0..type_refs {
+        inner = format!("kind name ofType {{ {inner} }}");
+    }
+    for _ in 0..lists {
+        inner = format!("name fields {{ name type {{ {inner} }} }}");
+    }
+    format!("{{ __schema {{ types {{ {inner} }} }} }}")
+}
+
+proptest! {
+    /// The query page's schema query may nest `ofType` as deep as it likes, and lists of type
+    /// members (`fields`, `interfaces`, …) at most three deep; a data field at the root is never an
+    /// introspection.
+    #[test]
+    fn introspection_is_deep_but_not_wide(refs in 0usize..20, lists in 0usize..6, field in "[a-z]{1,8}") {
+        use provex::graphql::introspection::{is_bounded_introspection, MAX_LIST_NESTING};
+        let q = introspection(refs, lists);
+        prop_assert_eq!(is_bounded_introspection(&q, None), lists <= MAX_LIST_NESTING, "{}", q);
+        let mixed = format!("{{ {field} {} }}", &q[1..q.len() - 1]);
+        prop_assert!(!is_bounded_introspection(&mixed, None));
+    }
+}

@@ -289,6 +289,8 @@ pub fn knowledge(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = Alignment::parse(text);
         let _ = subscription::filter(text, None);
+        // The query page's introspection check reads any GraphQL text.
+        let _ = provex::graphql::introspection::is_bounded_introspection(text, None);
     }
 }
 
