@@ -202,6 +202,14 @@ pub enum StreamMessage {
         seq: u64,
         moves: Vec<NodeMove>,
     },
+    /// Changes to knowledge-graph statements (seed 004), the same `KnowledgeGraphChangeEvent`s
+    /// `knowledge/subscribe` sends, in commit order, right after the batch of their update.
+    Knowledge {
+        graph: String,
+        #[ts(type = "number")]
+        seq: u64,
+        changes: Vec<KnowledgeChange>,
+    },
     /// The client is too far behind (or the view was rebuilt): load the view again.
     Reset {
         graph: String,
@@ -217,9 +225,27 @@ impl StreamMessage {
             StreamMessage::Batch { seq, .. }
             | StreamMessage::Clusters { seq, .. }
             | StreamMessage::Moves { seq, .. }
+            | StreamMessage::Knowledge { seq, .. }
             | StreamMessage::Reset { seq, .. } => *seq,
         }
     }
+}
+
+/// One change to a knowledge-graph statement, as a graph's stream carries it: who it names
+/// (so a view of a resource knows it concerns it) and the event `knowledge/subscribe` sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct KnowledgeChange {
+    /// The statement's id (`kg:` + SHA-256 of its triple).
+    pub statement: String,
+    /// `add`, `remove` or `replace`.
+    pub op: String,
+    pub subject: String,
+    /// The object, when it is a resource (not a literal).
+    pub object: Option<String>,
+    /// The `KnowledgeGraphChangeEvent` (`op`, `statement`, `changeId`, `timestamp`,
+    /// `changeMetadata`).
+    #[ts(type = "unknown")]
+    pub event: serde_json::Value,
 }
 
 /// A graph written as W3C PROV, with what a download of it is called and served as.

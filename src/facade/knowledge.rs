@@ -230,7 +230,8 @@ impl Provex {
             ));
         }
         self.store.write(graph, &delta).await?;
-        self.publish(graph, delta);
+        let changes = events.iter().map(stream_change).collect();
+        self.publish_with(graph, delta, changes);
         for e in events {
             let _ = self.knowledge.tx.send(Arc::new(KgChange { graph: graph.to_owned(), event: e }));
         }
@@ -390,6 +391,17 @@ fn event(op: PatchOp, statement: KgStatement, now: &str, update: &str, extra: Op
 }
 
 /// The time now, RFC 3339 in UTC with milliseconds.
+/// A change as a graph's stream carries it to a UI.
+fn stream_change(e: &ChangeEvent) -> crate::api::KnowledgeChange {
+    crate::api::KnowledgeChange {
+        statement: e.statement.id(),
+        op: e.op.as_str().to_owned(),
+        subject: e.statement.subject.id.clone(),
+        object: e.statement.object.id.clone(),
+        event: serde_json::to_value(e).unwrap_or(Value::Null),
+    }
+}
+
 /// Now, in milliseconds since the epoch.
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)

@@ -62,6 +62,9 @@ pub struct DeltaBatch {
     pub seq: u64,
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
+    /// The knowledge-graph changes this delta writes (seed 004), sent after its nodes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub knowledge: Vec<crate::api::KnowledgeChange>,
 }
 
 /// Numbers batches and fans them out. No backlog: no caller asks for past batches (a UI
@@ -72,10 +75,15 @@ struct DeltaLog {
 }
 
 impl DeltaLog {
-    fn publish(&mut self, graph: &str, delta: GraphDelta) -> Arc<DeltaBatch> {
+    fn publish(
+        &mut self,
+        graph: &str,
+        delta: GraphDelta,
+        knowledge: Vec<crate::api::KnowledgeChange>,
+    ) -> Arc<DeltaBatch> {
         let (nodes, edges) = delta.into_parts();
         self.next += 1;
-        let batch = Arc::new(DeltaBatch { graph: graph.to_owned(), seq: self.next, nodes, edges });
+        let batch = Arc::new(DeltaBatch { graph: graph.to_owned(), seq: self.next, nodes, edges, knowledge });
         let _ = self.tx.send(batch.clone());
         batch
     }
@@ -559,9 +567,14 @@ impl Provex {
     /// Hands a written delta to subscribers and to the graph's live view. The delta log's
     /// lock only numbers and queues the batch; the view's layout runs after it is released.
     fn publish(&self, graph: &str, delta: GraphDelta) {
+        self.publish_with(graph, delta, Vec::new());
+    }
+
+    /// [`Provex::publish`], with the knowledge-graph changes the delta writes.
+    fn publish_with(&self, graph: &str, delta: GraphDelta, knowledge: Vec<crate::api::KnowledgeChange>) {
         let routed = {
             let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
-            let batch = log.publish(graph, delta);
+            let batch = log.publish(graph, delta, knowledge);
             self.live.route(&batch)
         };
         self.live.apply(routed);

@@ -584,3 +584,78 @@ async fn max_age_seconds_leaves_out_older_statements() {
     running.stop().await;
     provex.delete_graph(&graph).await.unwrap();
 }
+
+/// The next `knowledge` message on a graph's stream (skipping the update's batch).
+async fn next_knowledge(
+    rx: &mut tokio::sync::broadcast::Receiver<Arc<provex::api::StreamMessage>>,
+) -> (u64, Vec<provex::api::KnowledgeChange>) {
+    let wait = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let provex::api::StreamMessage::Knowledge { seq, changes, .. } = &*rx.recv().await.unwrap() {
+                return (*seq, changes.clone());
+            }
+        }
+    });
+    wait.await.expect("a knowledge message")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graphs_stream_carries_the_subscriptions_changes() {
+    use provex::api::StreamRequest;
+    use provex::facade::ViewRequest;
+    let (provex, graph) = crate::common::open("kg_stream").await;
+    let provex = Arc::new(provex);
+    let update = |muts: Value| {
+        serde_json::from_value::<provex::kg::UpdateParams>(
+            json!({"mutations": muts, "sourceAgentId": "agent:a"}),
+        )
+        .unwrap()
+    };
+    let mayor = st("ex:Riverton", "ex:hasMayor", json!("ex:Whitfield"), None, 0.9);
+    provex.kg_update(&graph, &update(json!([{"op": "add", "statement": mayor}]))).await.unwrap();
+    // A window on the whole view and one on the cluster view, and a knowledge/subscribe.
+    let view = provex.view(&graph, ViewRequest::default()).await.unwrap();
+    let (_, mut whole) = provex.watch(&StreamRequest::whole(&graph, view.seq), view.seq).await.unwrap();
+    let clusters = provex.view(&graph, ViewRequest { limit: Some(1), ..Default::default() }).await.unwrap();
+    let (_, mut boxes) =
+        provex.watch(&StreamRequest::clusters(&graph, clusters.seq), clusters.seq).await.unwrap();
+    let mut sub = provex.kg_subscribe();
+
+    let ortega = st("ex:Riverton", "ex:hasMayor", json!("ex:Ortega"), None, 0.95);
+    let pop = st("ex:Riverton", "ex:population", json!(48210), None, 0.8);
+    provex
+        .kg_update(
+            &graph,
+            &update(json!([{"op": "replace", "statement": ortega}, {"op": "add", "statement": pop}])),
+        )
+        .await
+        .unwrap();
+    let (seq, changes) = next_knowledge(&mut whole).await;
+    assert!(seq > view.seq);
+    let (_, in_boxes) = next_knowledge(&mut boxes).await;
+    assert_eq!(in_boxes, changes, "the cluster view's stream carries the same changes");
+    // Exactly what knowledge/subscribe sends, in the same order, with who they name.
+    let mut sent = Vec::new();
+    for _ in 0..2 {
+        sent.push(serde_json::to_value(&sub.recv().await.unwrap().event).unwrap());
+    }
+    assert_eq!(changes.iter().map(|c| c.event.clone()).collect::<Vec<_>>(), sent);
+    assert_eq!(changes.iter().map(|c| c.op.as_str()).collect::<Vec<_>>(), ["replace", "add"]);
+    assert_eq!(changes[0].statement, id_of(&ortega));
+    assert_eq!(
+        (changes[0].subject.as_str(), changes[0].object.as_deref()),
+        ("ex:Riverton", Some("ex:Ortega"))
+    );
+    assert_eq!(changes[1].object, None, "a literal object names no resource");
+    assert_eq!(changes[0].event["changeMetadata"]["replaced"], json!([id_of(&mayor)]));
+    // Removing what is already gone sends no change; the next removal does.
+    provex.kg_update(&graph, &update(json!([{"op": "remove", "statement": mayor}]))).await.unwrap();
+    provex.kg_update(&graph, &update(json!([{"op": "remove", "statement": pop}]))).await.unwrap();
+    let (later, removed) = next_knowledge(&mut whole).await;
+    assert!(later > seq);
+    assert_eq!(
+        (removed.len(), removed[0].op.as_str(), removed[0].statement.clone()),
+        (1, "remove", id_of(&pop))
+    );
+    provex.delete_graph(&graph).await.unwrap();
+}

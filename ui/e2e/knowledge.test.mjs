@@ -76,7 +76,14 @@ describe("knowledge-graph statements and questions", { timeout: 120_000 }, () =>
     }
     assert.ok(first.some((r) => r.text.includes("48210")));
 
-    // A replace while the view is open: it grows, the old mayor kept as history.
+    // A replace while the view is open: it grows, the old mayor kept as history. A
+    // knowledge/subscribe opened first sees the same change the view marks.
+    const sub = await fetch(`${h.base}/a2a/${GRAPH}`, {
+      method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "knowledge/subscribe", params: { subscriptionQuery: 'subscription { triples(subject: "ex:Riverton") { op } }' } }),
+    });
+    assert.equal(sub.status, 200);
+    const reader = sub.body.getReader();
     const r = await rpc("knowledge/update", {
       mutations: [{ op: "replace", statement: statement("ex:hasMayor", { id: "ex:Ortega" }, 0.95) }],
       sourceAgentId: "urn:agent:claude", justification: "the November election",
@@ -88,6 +95,24 @@ describe("knowledge-graph statements and questions", { timeout: 120_000 }, () =>
     assert.deepEqual(old.changes, ["added", "removed"]);
     assert.match(old.text, /urn:agent:claude.*the November election/s);
     assert.equal(now.filter((x) => x.current === "true").length, 2);
+    let text = "";
+    while (!text.includes("\n\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    const event = JSON.parse(text.split("\n").find((l) => l.startsWith("data:")).slice(5)).result;
+    assert.equal(event.op, "replace");
+    assert.equal(event.statement.object.id, "ex:Ortega");
+    const live = await until(async () => {
+      const marks = await page.$$eval('[data-testid="kg-statement"]', (ss) => ss.map((s) => [s.textContent.includes("ex:Ortega"), s.dataset.live ?? null,
+        s.querySelector('[data-testid="kg-live"]')?.textContent ?? null]));
+      return marks.some(([, l]) => l) ? marks : null;
+    }, { what: "the changed statements marked" });
+    // The new mayor marked as the replace, the old one as removed, the population untouched.
+    assert.deepEqual(live.map(([, l, note]) => [l, note]).sort(), [[null, null], ["remove", "just removed"], ["replace", "just replaced"]]);
+    assert.deepEqual(live.find(([ortega]) => ortega).slice(1), ["replace", "just replaced"], "the subscription's change marked on its statement");
     await page.getByTestId("knowledge").scrollIntoViewIfNeeded();
     await artifact(page, "knowledge-history.png");
   });

@@ -381,12 +381,14 @@ export class App implements
         this.statusbar.render();
         this.notice.render();
         break;
+      case "knowledge":
+        this.details.knowledgeChanged(change.changes);
+        break;
       case "batch": {
         const nodes = [...change.added, ...change.updated];
         if (nodes.length > 0 || change.edges.length > 0) this.canvas.addBatch(nodes, change.edges);
         this.lineages.nodesArrived(nodes);
         this.reasoning.nodesArrived(nodes);
-        this.details.nodesArrived(nodes.map((n) => n.label));
         // The canvas applies the current filters to new nodes itself.
         if (change.added.length > 0) {
           this.canvasArea.hideMessage();

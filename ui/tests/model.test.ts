@@ -83,6 +83,16 @@ describe("GraphModel", () => {
     expect(m.nodes.get("a")).toMatchObject({ x: 1, y: 2 });
   });
 
+  it("passes knowledge-graph changes on, counts them in the sequence, and draws nothing for them", () => {
+    const m = loaded();
+    const changes = [{ statement: "kg:1", op: "add", subject: "ex:a", object: null, event: { op: "add" } }];
+    expect(m.apply({ kind: "knowledge", graph: "g", seq: 6, changes })).toEqual({ kind: "knowledge", changes });
+    expect(m.seq).toBe(6);
+    expect(m.nodes.size).toBe(3);
+    expect(m.apply(batch(7, [node("d", 3)])).kind).toBe("batch");
+    expect(m.apply({ kind: "knowledge", graph: "g", seq: 7, changes })).toEqual({ kind: "ignored", reason: "old" });
+  });
+
   it("ignores messages at or below its seq, so a replayed message changes nothing", () => {
     const m = loaded();
     expect(m.apply(batch(5, [node("old", 7)]))).toEqual({ kind: "ignored", reason: "old" });

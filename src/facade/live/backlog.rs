@@ -93,6 +93,15 @@ impl Backlog {
         let _ = self.tx.send(msg);
     }
 
+    /// Sends a delta's knowledge-graph changes as one `knowledge` message (none: nothing).
+    pub(super) fn publish_knowledge(&mut self, graph: &str, changes: &[crate::api::KnowledgeChange]) {
+        if changes.is_empty() {
+            return;
+        }
+        let seq = self.next_seq();
+        self.publish(StreamMessage::Knowledge { graph: graph.to_owned(), seq, changes: changes.to_vec() });
+    }
+
     /// Sends a `reset` (the view broke or went away) with the next number.
     pub(super) fn reset(&mut self, reason: &str) {
         let seq = self.next_seq();

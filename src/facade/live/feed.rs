@@ -345,7 +345,9 @@ impl FeedState {
         }
         let touched: Vec<&str> = touched.iter().map(String::as_str).collect();
         let pairs: Vec<(String, String)> = pairs.into_iter().collect();
-        self.publish(&touched, &pairs)
+        self.publish(&touched, &pairs)?;
+        self.stream.publish_knowledge(&self.graph, &delta.knowledge);
+        Ok(())
     }
 
     /// Sends the boxes of clusters `keys` (new ones placed, others where they are) and the

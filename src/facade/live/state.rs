@@ -260,18 +260,18 @@ impl State {
         }
         out_nodes.extend(changed);
         self.edge_list.extend(edges.iter().cloned());
-        if out_nodes.is_empty() && edges.is_empty() && verifications.is_empty() {
-            return Ok(());
+        if !(out_nodes.is_empty() && edges.is_empty() && verifications.is_empty()) {
+            let seq = self.stream.next_seq();
+            self.stream.publish(StreamMessage::Batch {
+                graph: self.graph.clone(),
+                seq,
+                time_ms: now_ms(),
+                nodes: out_nodes,
+                edges,
+                verifications,
+            });
         }
-        let seq = self.stream.next_seq();
-        self.stream.publish(StreamMessage::Batch {
-            graph: self.graph.clone(),
-            seq,
-            time_ms: now_ms(),
-            nodes: out_nodes,
-            edges,
-            verifications,
-        });
+        self.stream.publish_knowledge(&self.graph, &delta.knowledge);
         Ok(())
     }
 

@@ -40,6 +40,7 @@ fn publish(views: &LiveViews, log: &Mutex<u64>, graph: &str, nodes: &[&str], edg
                     )
                 })
                 .collect(),
+            knowledge: vec![],
         });
         views.route(&batch)
     };
@@ -211,7 +212,13 @@ fn a_partial_update_keeps_what_it_leaves_out() {
     let views = LiveViews::default();
     let view = loaded(&views, "g");
     let send = |seq: u64, node: Node| {
-        let batch = Arc::new(DeltaBatch { graph: "g".into(), seq, nodes: vec![node], edges: vec![] });
+        let batch = Arc::new(DeltaBatch {
+            graph: "g".into(),
+            seq,
+            nodes: vec![node],
+            edges: vec![],
+            knowledge: vec![],
+        });
         let routed = views.route(&batch);
         views.apply(routed);
     };

@@ -77,11 +77,30 @@ limit: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, };
 
 export type NodeMove = { id: string, x: number, y: number, };
 
+export type KnowledgeChange = { 
+/**
+ * The statement's id (`kg:` + SHA-256 of its triple).
+ */
+statement: string, 
+/**
+ * `add`, `remove` or `replace`.
+ */
+op: string, subject: string, 
+/**
+ * The object, when it is a resource (not a literal).
+ */
+object: string | null, 
+/**
+ * The `KnowledgeGraphChangeEvent` (`op`, `statement`, `changeId`, `timestamp`,
+ * `changeMetadata`).
+ */
+event: unknown, };
+
 export type VerificationKind = "statement" | "verification";
 
 export type VerificationUpdate = { id: string, kind: VerificationKind, signature: string | null, verdict: string | null, consensus: number | null, verified: boolean | null, };
 
-export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "reset", graph: string, seq: number, reason: string, };
+export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "knowledge", graph: string, seq: number, changes: Array<KnowledgeChange>, } | { "kind": "reset", graph: string, seq: number, reason: string, };
 
 export type SourceText = { id: string, title: string | null, text: string, };
 

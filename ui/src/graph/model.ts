@@ -2,7 +2,7 @@
 // Pure (no DOM, no canvas): the app feeds what each change returns to the canvas.
 
 import type {
-  NodeMove, StreamMessage, VerificationUpdate, View, ViewEdge, ViewMode, ViewNode,
+  KnowledgeChange, NodeMove, StreamMessage, VerificationUpdate, View, ViewEdge, ViewMode, ViewNode,
 } from "../api/contract";
 
 /** What applying one stream message changed, for the app to pass on to the canvas. */
@@ -27,6 +27,8 @@ export type ModelChange =
     edges: ViewEdge[];
   }
   | { kind: "moves"; moves: NodeMove[] }
+  /** Knowledge-graph statements changed (seed 004): nothing drawn changes with them. */
+  | { kind: "knowledge"; changes: KnowledgeChange[] }
   /** The view must be loaded again: the server said so, or a message was missed. */
   | { kind: "reset"; reason: string };
 
@@ -100,6 +102,7 @@ export class GraphModel {
       }
       return { kind: "moves", moves };
     }
+    if (msg.kind === "knowledge") return { kind: "knowledge", changes: msg.changes };
     if (msg.kind === "clusters") {
       const { added, updated } = this.takeNodes(msg.nodes);
       if (!this.root) {

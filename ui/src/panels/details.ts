@@ -2,7 +2,7 @@
 // it, and the path between two selected nodes, highlighted on the canvas.
 
 import type { Backend } from "../api/backend";
-import type { EdgeRecord, JsonValue, NodeRecord, Subgraph, TraceDirection } from "../api/contract";
+import type { EdgeRecord, JsonValue, KnowledgeChange, NodeRecord, Subgraph, TraceDirection } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { AgentNames, Notifier, SelectFn, Tab } from "../host";
 import { nodeTitle, signatureText } from "../trail/labels";
@@ -37,6 +37,8 @@ export class DetailsPanel {
   private knowledge = h("div", { class: "knowledge-slot" });
   private refreshing = false;
   private again = false;
+  /** Statements of the resource shown that changed since it was selected, with how. */
+  private readonly justChanged = new Map<string, string>();
 
   constructor(private readonly app: DetailsHost) {
     this.claims = new ClaimsOverview({
@@ -87,9 +89,20 @@ export class DetailsPanel {
     this.render(ids, record, neighbours);
   }
 
-  /** Nodes arrived live: a knowledge update refreshes the statements shown. */
-  nodesArrived(labels: readonly string[]): void {
-    if (this.resource && labels.some((l) => l === "KGStatement" || l === "KnowledgeUpdate")) void this.loadKnowledge();
+  /** Knowledge-graph changes arrived on the stream (the events `knowledge/subscribe` sends):
+   *  those naming the resource shown refresh its statements and mark the ones changed. */
+  knowledgeChanged(changes: readonly KnowledgeChange[]): void {
+    const resource = this.resource;
+    if (!resource) return;
+    const mine = changes.filter((c) => c.subject === resource || c.object === resource);
+    if (mine.length === 0) return;
+    for (const c of mine) {
+      this.justChanged.set(c.statement, c.op);
+      // A replace names the statements it took the place of in its event's changeMetadata.
+      const replaced = (c.event as { changeMetadata?: { replaced?: unknown } } | null)?.changeMetadata?.replaced;
+      if (Array.isArray(replaced)) for (const id of replaced) if (typeof id === "string") this.justChanged.set(id, "remove");
+    }
+    void this.loadKnowledge();
   }
 
   private async loadKnowledge(): Promise<void> {
@@ -103,7 +116,7 @@ export class DetailsPanel {
     this.refreshing = true;
     try {
       const k = await this.app.backend.knowledge({ graph, id: resource });
-      if (this.resource === resource) replace(this.knowledge, knowledgeSection(k));
+      if (this.resource === resource) replace(this.knowledge, knowledgeSection(k, this.justChanged));
     } catch (e) {
       if (this.resource === resource) replace(this.knowledge, errorState("load this resource's statements", e, () => void this.loadKnowledge()));
     } finally {
@@ -155,7 +168,9 @@ export class DetailsPanel {
     const neighbours = this.neighbourRows(id, sub);
     // A knowledge-graph resource (or statement): its statements and their history.
     const subject = rec.properties?.["kg:subject"];
-    this.resource = rec.label === "KGResource" ? id : rec.label === "KGStatement" && typeof subject === "string" ? subject : null;
+    const resource = rec.label === "KGResource" ? id : rec.label === "KGStatement" && typeof subject === "string" ? subject : null;
+    if (resource !== this.resource) this.justChanged.clear();
+    this.resource = resource;
     replace(this.knowledge);
     if (this.resource) void this.loadKnowledge();
     replace(this.el,
