@@ -3,13 +3,15 @@
 // test drives it over plain WebDriver: the first start loads the council demo into the
 // app's own private FalkorDB and draws it; a real click on a statement shows its
 // verification trail with the statuses the core computes; a screenshot is saved; closing
-// the app leaves no FalkorDB behind.
+// the app leaves no FalkorDB behind. Along the way, the Reasoning tab and the Ask box (a
+// stand-in chat endpoint named in the app's settings answers canned Cypher) are clicked for real.
 //
 // Run: xvfb-run -a node --test src-tauri/e2e/   (scripts/test.sh does)
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
+import http from "node:http";
 import { mkdtempSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir, homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -24,6 +26,20 @@ const ARTIFACTS = join(here, "artifacts");
 
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const ASK_CYPHER = "MATCH (a:Agent)-[:GENERATED]->(s:Statement) RETURN a.name AS agent, count(s) AS statements ORDER BY agent";
+
+/** A chat endpoint that answers every question with ASK_CYPHER. */
+function standIn() {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "```cypher\n" + ASK_CYPHER + "\n```" } }] }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
 
 
 /** FalkorDB servers whose command line or working folder is under `dir`. */
@@ -55,6 +71,12 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
   mkdirSync(ARTIFACTS, { recursive: true });
 
   const home = mkdtempSync(join(tmpdir(), "provex-window-"));
+  // The app's settings name the stand-in chat endpoint (what a user sets in Settings).
+  const llm = await standIn();
+  t.after(() => llm.close());
+  mkdirSync(join(home, "config", "dev.provex.desktop"), { recursive: true });
+  writeFileSync(join(home, "config", "dev.provex.desktop", "settings.json"),
+    JSON.stringify({ llm_url: `http://127.0.0.1:${llm.address().port}`, llm_model: "stand-in" }));
   const env = {
     ...process.env,
     HOME: home,
@@ -229,6 +251,42 @@ test("the desktop app opens on the council demo, shows a statement's trail, and 
     assert.deepEqual(chain.shown, chain.want);
     assert.equal(chain.question, "What did they say about zoning?");
     await shot("window-reasoning.png");
+
+    // A question in plain words: real clicks on the Console tab and on Ask; the window shows
+    // the Cypher the endpoint wrote and the rows the core's `ask` returns.
+    const consoleTab = await at("[data-testid=tab-console]");
+    await click(consoleTab.x, consoleTab.y);
+    await run(async () => {
+      for (let i = 0; i < 100; i++) {
+        const input = document.querySelector("[data-testid=ask-input]");
+        if (input && input.getBoundingClientRect().width > 0) {
+          input.value = "How many statements did each agent make?";
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error("no Ask box");
+    });
+    const ask = await at("[data-testid=ask-run]");
+    await click(ask.x, ask.y);
+    const answer = await run(async () => {
+      const want = await window.provex.backend.ask({ graph: "council", question: "How many statements did each agent make?" });
+      for (let i = 0; i < 100; i++) {
+        const cypher = document.querySelector("[data-testid=ask-cypher]");
+        const rows = [...document.querySelectorAll("[data-testid=console-result] tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent));
+        if (cypher && rows.length > 0) return { cypher: cypher.textContent, rows, want: want.rows.map((r) => r.map(String)), wantCypher: want.cypher };
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`no answer shown: ${document.querySelector("[data-testid=console-result]")?.textContent ?? "no result"}`);
+    });
+    assert.equal(answer.wantCypher, `${ASK_CYPHER} LIMIT 1001`, "the row limit written into the query");
+    assert.match(answer.cypher, /stand-in/);
+    assert.ok(answer.cypher.includes("GENERATED"), answer.cypher);
+    assert.ok(answer.want.length >= 2, "statements by at least two agents");
+    assert.deepEqual(answer.rows, answer.want);
+    await sleep(500); // WebKitGTK paints the answer's table a moment after it is in the DOM
+    await shot("window-ask.png");
   } finally {
     // Closing the window ends the app, which stops its FalkorDB.
     await wd(base, "DELETE", s("")).catch(() => {});
