@@ -372,7 +372,19 @@ pub fn generated() -> Vec<(&'static str, String)> {
         (CLIENT_PATH, client_ts()),
         (COMMANDS_PATH, commands_rs()),
         (CAPABILITY_PATH, capability_json()),
+        (SCHEMA_PATH, graphql_schema()),
     ]
+}
+
+/// The GraphQL schema, for readers (generated like the rest, so it cannot go stale).
+pub const SCHEMA_PATH: &str = "docs/schema.graphql";
+
+fn graphql_schema() -> String {
+    format!(
+        "# The GraphQL schema of `/graphql?graph=G` and `knowledge/query` (formats.md §5).\n\
+         # Generated from the resolvers by `cargo run -- contract`; do not edit.\n\n{}",
+        crate::graphql::sdl().trim_start()
+    )
 }
 
 #[cfg(test)]
