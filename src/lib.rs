@@ -14,6 +14,7 @@ pub mod error;
 pub mod facade;
 pub mod graphql;
 pub mod model;
+pub mod openai;
 pub mod prov;
 
 pub use error::{Error, Result};

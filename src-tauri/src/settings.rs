@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 pub use provex::api::{SettingsUpdate, SettingsView};
+use provex::openai::{self, Endpoint};
 use serde::{Deserialize, Serialize};
 
 /// Settings as stored. The password is kept in the file (readable only by the user).
@@ -119,22 +120,15 @@ impl Settings {
 
     /// The chat endpoint the settings name, if any (else the environment's is used).
     pub fn llm(&self) -> Option<provex::ask::LlmConfig> {
-        let url = self.llm_url.clone()?;
-        Some(provex::ask::LlmConfig {
-            url,
-            model: self.llm_model.clone().unwrap_or_else(|| "gpt-4o-mini".into()),
-            key: self.llm_key.clone(),
-        })
+        let (url, model, key) = (self.llm_url.clone(), self.llm_model.clone(), self.llm_key.clone());
+        Endpoint::configured(&openai::CHAT, url, model, key)
     }
 
     /// The embeddings endpoint the settings name, if any (else the environment's is used).
     pub fn embeddings(&self) -> Option<provex::lineage::embeddings::EmbeddingsConfig> {
-        let url = self.embeddings_url.clone()?;
-        Some(provex::lineage::embeddings::EmbeddingsConfig {
-            url,
-            model: self.embeddings_model.clone().unwrap_or_else(|| "text-embedding-3-small".into()),
-            key: self.embeddings_key.clone(),
-        })
+        let (url, model, key) =
+            (self.embeddings_url.clone(), self.embeddings_model.clone(), self.embeddings_key.clone());
+        Endpoint::configured(&openai::EMBEDDINGS, url, model, key)
     }
 
     /// The URL of the shared server, or `None` for the private one. Built and edited with

@@ -18,42 +18,9 @@ pub const MAX_ROWS: usize = 1000;
 /// How long the chat endpoint may take.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Where questions go.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LlmConfig {
-    /// A base URL (`http://host:port` or `…/v1`) or the full `…/chat/completions`.
-    pub url: String,
-    pub model: String,
-    pub key: Option<String>,
-}
-
-impl LlmConfig {
-    /// From `PROVEX_LLM_URL` (required), `PROVEX_LLM_MODEL` (default `gpt-4o-mini`) and
-    /// `PROVEX_LLM_KEY`.
-    pub fn from_env() -> Option<LlmConfig> {
-        let url = std::env::var("PROVEX_LLM_URL").ok().filter(|u| !u.trim().is_empty())?;
-        Some(LlmConfig {
-            url: url.trim().to_owned(),
-            model: std::env::var("PROVEX_LLM_MODEL")
-                .ok()
-                .filter(|m| !m.trim().is_empty())
-                .unwrap_or_else(|| "gpt-4o-mini".to_owned()),
-            key: std::env::var("PROVEX_LLM_KEY").ok().filter(|k| !k.is_empty()),
-        })
-    }
-
-    /// The URL requests go to.
-    pub fn endpoint(&self) -> String {
-        let base = self.url.trim_end_matches('/');
-        if base.ends_with("/chat/completions") {
-            base.to_owned()
-        } else if base.ends_with("/v1") {
-            format!("{base}/chat/completions")
-        } else {
-            format!("{base}/v1/chat/completions")
-        }
-    }
-}
+/// Where questions go: the chat endpoint ([`crate::openai::CHAT`]: `PROVEX_LLM_URL`,
+/// `PROVEX_LLM_MODEL`, default `gpt-4o-mini`, `PROVEX_LLM_KEY`).
+pub type LlmConfig = crate::openai::Endpoint;
 
 /// What the prompt tells the model about the graph.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -101,7 +68,7 @@ struct Message {
 
 /// Asks the endpoint; the reply's text.
 pub async fn complete(config: &LlmConfig, messages: Value) -> Result<String> {
-    let url = config.endpoint();
+    let url = config.url_for(&crate::openai::CHAT);
     let fail = |reason: String| Error::Llm { url: url.clone(), reason };
     let client = reqwest::Client::builder().timeout(TIMEOUT).build().map_err(|e| fail(e.to_string()))?;
     let mut req =

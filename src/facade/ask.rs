@@ -23,7 +23,7 @@ impl Provex {
 
     fn llm(&self) -> Option<Arc<LlmConfig>> {
         let mut slot = self.llm.lock().unwrap_or_else(|e| e.into_inner());
-        slot.get_or_insert_with(|| LlmConfig::from_env().map(Arc::new)).clone()
+        slot.get_or_insert_with(|| LlmConfig::from_env(&crate::openai::CHAT).map(Arc::new)).clone()
     }
 
     /// The labels, relationship types (with the labels they join) and property names of a graph.
@@ -74,7 +74,7 @@ impl Provex {
         let schema = self.graph_schema(graph).await?;
         let reply = ask::complete(&config, ask::messages(question, &schema)).await?;
         let q = cypher::extract(&reply).ok_or_else(|| Error::Llm {
-            url: config.endpoint(),
+            url: config.url_for(&crate::openai::CHAT),
             reason: "the reply holds no Cypher".into(),
         })?;
         if let Some(why) = cypher::refusal(&q) {

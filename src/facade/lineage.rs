@@ -98,7 +98,8 @@ impl Provex {
     pub fn embedder(&self) -> Option<Arc<Embedder>> {
         let mut slot = self.embedder.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         slot.get_or_insert_with(|| {
-            embeddings::EmbeddingsConfig::from_env().map(|c| Arc::new(Embedder::new(c)))
+            embeddings::EmbeddingsConfig::from_env(&crate::openai::EMBEDDINGS)
+                .map(|c| Arc::new(Embedder::new(c)))
         })
         .clone()
     }

@@ -13,43 +13,11 @@ use serde_json::json;
 
 use super::apply::Semantic;
 use super::confidence::cosine;
+use crate::openai::EMBEDDINGS;
 
-/// Where embeddings come from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EmbeddingsConfig {
-    /// The endpoint: a base URL (`http://host:port` or `…/v1`) or the full `…/embeddings`.
-    pub url: String,
-    pub model: String,
-    pub key: Option<String>,
-}
-
-impl EmbeddingsConfig {
-    /// From `PROVEX_EMBEDDINGS_URL` (required), `PROVEX_EMBEDDINGS_MODEL` (default
-    /// `text-embedding-3-small`) and `PROVEX_EMBEDDINGS_KEY`.
-    pub fn from_env() -> Option<EmbeddingsConfig> {
-        let url = std::env::var("PROVEX_EMBEDDINGS_URL").ok().filter(|u| !u.trim().is_empty())?;
-        Some(EmbeddingsConfig {
-            url: url.trim().to_owned(),
-            model: std::env::var("PROVEX_EMBEDDINGS_MODEL")
-                .ok()
-                .filter(|m| !m.trim().is_empty())
-                .unwrap_or_else(|| "text-embedding-3-small".to_owned()),
-            key: std::env::var("PROVEX_EMBEDDINGS_KEY").ok().filter(|k| !k.is_empty()),
-        })
-    }
-
-    /// The URL requests go to.
-    pub fn endpoint(&self) -> String {
-        let base = self.url.trim_end_matches('/');
-        if base.ends_with("/embeddings") {
-            base.to_owned()
-        } else if base.ends_with("/v1") {
-            format!("{base}/embeddings")
-        } else {
-            format!("{base}/v1/embeddings")
-        }
-    }
-}
+/// Where embeddings come from ([`EMBEDDINGS`]: `PROVEX_EMBEDDINGS_URL`,
+/// `PROVEX_EMBEDDINGS_MODEL`, default `text-embedding-3-small`, `PROVEX_EMBEDDINGS_KEY`).
+pub type EmbeddingsConfig = crate::openai::Endpoint;
 
 #[derive(Deserialize)]
 struct Reply {
@@ -98,14 +66,14 @@ impl Embedder {
             m
         };
         if !missing.is_empty() {
-            let mut req = self.http.post(self.config.endpoint()).json(&json!({
+            let mut req = self.http.post(self.config.url_for(&EMBEDDINGS)).json(&json!({
                 "model": self.config.model,
                 "input": missing,
             }));
             if let Some(k) = &self.config.key {
                 req = req.bearer_auth(k);
             }
-            let endpoint = self.config.endpoint();
+            let endpoint = self.config.url_for(&EMBEDDINGS);
             let resp = req.send().await.map_err(|e| format!("{endpoint}: {e}"))?;
             let status = resp.status();
             if !status.is_success() {
@@ -159,18 +127,5 @@ pub async fn semantic(embedder: Option<&Embedder>, a: &str, b: &str) -> Semantic
     match embedder {
         Some(e) => e.semantic(a, b).await,
         None => Semantic::Unconfigured,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn endpoints_from_base_urls() {
-        let c = |u: &str| EmbeddingsConfig { url: u.into(), model: "m".into(), key: None }.endpoint();
-        assert_eq!(c("http://h:1"), "http://h:1/v1/embeddings");
-        assert_eq!(c("http://h:1/v1/"), "http://h:1/v1/embeddings");
-        assert_eq!(c("http://h:1/v1/embeddings"), "http://h:1/v1/embeddings");
     }
 }
