@@ -9,13 +9,16 @@ import type { LineageSummary, ViewNode } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { SelectFn } from "../host";
 import { when } from "../lineage/layout";
-import { Coalesced } from "../stream";
 import { h, replace } from "../ui/dom";
 import { LineageView, titleOf } from "../ui/lineage-view";
 import { errorState } from "../ui/states";
+import { LiveList } from "./live-list";
 
 /** How long after the first new prompt of a burst the list and the open view re-fetch. */
 export const LIVE_MS = 600;
+
+/** Labels of the nodes a lineage is made of. */
+const LINEAGE_LABELS = new Set(["Prompt"]);
 
 /** What the Lineages tab needs of the app. */
 export interface LineagesHost {
@@ -30,15 +33,28 @@ export interface LineagesHost {
 export class LineagesPanel {
   readonly el = h("div", { class: "panel lineages", testid: "lineages" });
   readonly view: LineageView;
-  private list: LineageSummary[] = [];
-  private shownFor: string | null = null;
-  private token = 0;
-  private readonly live = new Coalesced(LIVE_MS, () => void this.refresh());
+  private readonly lineageList: LiveList<LineageSummary>;
 
-  constructor(private readonly app: LineagesHost) {
+  constructor(app: LineagesHost) {
     this.view = new LineageView(app);
     this.view.onChange = () => this.render();
+    const panel = this;
+    this.lineageList = new LiveList<LineageSummary>({
+      get graph() { return app.graph; },
+      get model() { return app.model; },
+      labels: LINEAGE_LABELS,
+      delayMs: LIVE_MS,
+      fetch: (graph) => app.backend.lineages({ graph }),
+      view: this.view,
+      available: (yes) => app.lineagesAvailable(yes),
+      render: () => panel.render(),
+      failed: (e) => replace(panel.el, errorState("list the prompt lineages", e, () => void panel.refresh())),
+    });
     this.render();
+  }
+
+  private get list(): readonly LineageSummary[] {
+    return this.lineageList.items;
   }
 
   get lineages(): readonly LineageSummary[] {
@@ -47,24 +63,17 @@ export class LineagesPanel {
 
   /** A view of the graph was loaded: a new graph closes the lineage view and lists anew. */
   graphOpened(): void {
-    if (this.app.graph !== this.shownFor) {
-      this.shownFor = this.app.graph;
-      this.view.close();
-      this.list = [];
-      this.app.lineagesAvailable(false);
-      this.render();
-    }
-    if (this.mayHaveLineages()) void this.refresh();
+    this.lineageList.graphOpened();
   }
 
   /** Nodes arrived on the live stream: prompts among them refresh the list and the view. */
   nodesArrived(nodes: readonly ViewNode[]): void {
-    if (nodes.some((n) => n.label === "Prompt")) this.live.schedule();
+    this.lineageList.nodesArrived(nodes);
   }
 
   /** The cluster view grew: its boxes do not say which nodes arrived, so refresh anyway. */
   clustersChanged(): void {
-    this.live.schedule();
+    this.lineageList.clustersChanged();
   }
 
   /** A Prompt node was selected on the graph: opens its lineage with it picked. */
@@ -72,33 +81,9 @@ export class LineagesPanel {
     return this.view.open(nodeId, true);
   }
 
-  /** Whether asking is worth it: the whole graph is drawn and has prompts, or it is too
-   *  large to tell from what is drawn. */
-  private mayHaveLineages(): boolean {
-    const m = this.app.model;
-    if (!this.app.graph || m.nodes.size === 0) return false;
-    if (m.mode !== "whole") return true;
-    for (const n of m.nodes.values()) if (n.label === "Prompt") return true;
-    return false;
-  }
-
   /** Lists the graph's lineages again and reloads the open view. */
-  async refresh(): Promise<void> {
-    const graph = this.app.graph;
-    if (!graph) return;
-    const token = ++this.token;
-    const reloading = this.view.refresh();
-    try {
-      const list = await this.app.backend.lineages({ graph });
-      if (token !== this.token || graph !== this.app.graph) return;
-      this.list = list;
-      this.app.lineagesAvailable(list.length > 0);
-      this.render();
-    } catch (e) {
-      if (token !== this.token) return;
-      replace(this.el, errorState("list the prompt lineages", e, () => void this.refresh()));
-    }
-    await reloading;
+  refresh(): Promise<void> {
+    return this.lineageList.refresh();
   }
 
   private render(): void {

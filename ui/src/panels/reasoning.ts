@@ -9,10 +9,10 @@ import type { CrossLink, SessionSummary, ViewNode } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { SelectFn } from "../host";
 import { sessionMeta, statusText, statusTone } from "../reasoning/chain";
-import { Coalesced } from "../stream";
 import { h, replace } from "../ui/dom";
 import { ReasoningView } from "../ui/reasoning-view";
 import { errorState } from "../ui/states";
+import { LiveList } from "./live-list";
 
 /** How long after the first reasoning node of a burst the list and the open chain re-fetch. */
 export const LIVE_MS = 300;
@@ -35,15 +35,28 @@ export interface ReasoningHost {
 export class ReasoningPanel {
   readonly el = h("div", { class: "panel reasoning", testid: "reasoning" });
   readonly view: ReasoningView;
-  private list: SessionSummary[] = [];
-  private shownFor: string | null = null;
-  private token = 0;
-  private readonly live = new Coalesced(LIVE_MS, () => void this.refresh());
+  private readonly sessionList: LiveList<SessionSummary>;
 
   constructor(private readonly app: ReasoningHost) {
     this.view = new ReasoningView(app);
     this.view.onChange = () => this.render();
+    const panel = this;
+    this.sessionList = new LiveList<SessionSummary>({
+      get graph() { return app.graph; },
+      get model() { return app.model; },
+      labels: REASONING_LABELS,
+      delayMs: LIVE_MS,
+      fetch: (graph) => app.backend.sessions({ graph }),
+      view: this.view,
+      available: (yes) => app.reasoningAvailable(yes),
+      render: () => panel.render(),
+      failed: (e) => replace(panel.el, errorState("list the reasoning sessions", e, () => void panel.refresh())),
+    });
     this.render();
+  }
+
+  private get list(): readonly SessionSummary[] {
+    return this.sessionList.items;
   }
 
   get sessions(): readonly SessionSummary[] {
@@ -52,24 +65,17 @@ export class ReasoningPanel {
 
   /** A view of the graph was loaded: a new graph closes the chain and lists anew. */
   graphOpened(): void {
-    if (this.app.graph !== this.shownFor) {
-      this.shownFor = this.app.graph;
-      this.view.close();
-      this.list = [];
-      this.app.reasoningAvailable(false);
-      this.render();
-    }
-    if (this.mayHaveSessions()) void this.refresh();
+    this.sessionList.graphOpened();
   }
 
   /** Nodes arrived on the live stream: reasoning steps among them refresh the list and chain. */
   nodesArrived(nodes: readonly ViewNode[]): void {
-    if (nodes.some((n) => REASONING_LABELS.has(n.label))) this.live.schedule();
+    this.sessionList.nodesArrived(nodes);
   }
 
   /** The cluster view grew: its boxes do not say which nodes arrived, so refresh anyway. */
   clustersChanged(): void {
-    this.live.schedule();
+    this.sessionList.clustersChanged();
   }
 
   /** Whether picking node `id` on the graph opens a reasoning chain. */
@@ -94,33 +100,9 @@ export class ReasoningPanel {
     return s.answer ? this.view.open(s.answer, { point }) : this.view.open(s.id, { follow: true, point });
   }
 
-  /** Whether asking is worth it: the whole graph is drawn and has reasoning nodes, or it
-   *  is too large to tell from what is drawn. */
-  private mayHaveSessions(): boolean {
-    const m = this.app.model;
-    if (!this.app.graph || m.nodes.size === 0) return false;
-    if (m.mode !== "whole") return true;
-    for (const n of m.nodes.values()) if (REASONING_LABELS.has(n.label)) return true;
-    return false;
-  }
-
   /** Lists the graph's sessions again and reloads the open chain. */
-  async refresh(): Promise<void> {
-    const graph = this.app.graph;
-    if (!graph) return;
-    const token = ++this.token;
-    const reloading = this.view.refresh();
-    try {
-      const list = await this.app.backend.sessions({ graph });
-      if (token !== this.token || graph !== this.app.graph) return;
-      this.list = list;
-      this.app.reasoningAvailable(list.length > 0);
-      this.render();
-    } catch (e) {
-      if (token !== this.token) return;
-      replace(this.el, errorState("list the reasoning sessions", e, () => void this.refresh()));
-    }
-    await reloading;
+  refresh(): Promise<void> {
+    return this.sessionList.refresh();
   }
 
   private render(): void {
