@@ -160,20 +160,9 @@ async fn ask_from_the_cli_and_the_api() {
 
     // The API: {code, message} across HTTP.
     let provex = Arc::new(provex);
-    let running = provex::serve::start(
-        provex.clone(),
-        provex::serve::ServeOptions {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            token: None,
-            ui: None,
-            open: false,
-            allow_dirs: Vec::new(),
-        },
-    )
-    .await
-    .unwrap();
+    let (running, base) = crate::serve::serve_on(provex.clone(), None).await;
     let http = reqwest::Client::new();
-    let api = format!("http://{}/api/graphs/{graph}/ask", running.addr);
+    let api = format!("{base}/api/graphs/{graph}/ask");
     provex.set_llm(Some(config(&url)));
     let r: Value = http
         .post(&api)

@@ -17,6 +17,12 @@ use crate::common;
 pub(crate) async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, String, Running, String) {
     let (provex, graph) = common::open(test).await;
     let provex = Arc::new(provex);
+    let (running, base) = serve_on(provex.clone(), token).await;
+    (provex, graph, running, base)
+}
+
+/// `provex serve` on a free port over `provex` (no UI folder): the server and its base URL.
+pub(crate) async fn serve_on(provex: Arc<Provex>, token: Option<&str>) -> (Running, String) {
     let opts = ServeOptions {
         bind: "127.0.0.1:0".parse().unwrap(),
         token: token.map(str::to_owned),
@@ -24,9 +30,9 @@ pub(crate) async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, Stri
         open: false,
         allow_dirs: Vec::new(),
     };
-    let running = serve::start(provex.clone(), opts).await.expect("serve");
+    let running = serve::start(provex, opts).await.expect("serve");
     let base = format!("http://{}", running.addr);
-    (provex, graph, running, base)
+    (running, base)
 }
 
 fn client() -> reqwest::Client {
