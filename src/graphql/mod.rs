@@ -130,6 +130,16 @@ pub async fn execute_with(
     } else {
         schema()
     };
+    let resp = schema.execute(engine_request(provex, graph, request, bounds)).await;
+    to_json(&resp)
+}
+
+fn engine_request(
+    provex: Arc<Provex>,
+    graph: &str,
+    request: GraphqlRequest,
+    bounds: Bounds,
+) -> async_graphql::Request {
     let mut req =
         async_graphql::Request::new(request.query).data(Ctx { provex, graph: graph.to_owned(), bounds });
     if let Some(v) = request.variables {
@@ -138,7 +148,34 @@ pub async fn execute_with(
     if let Some(op) = request.operation_name {
         req = req.operation_name(op);
     }
-    let resp = schema.execute(req).await;
-    serde_json::to_value(&resp)
-        .unwrap_or_else(|e| serde_json::json!({"errors": [{"message": e.to_string()}]}))
+    req
+}
+
+fn to_json(resp: &async_graphql::Response) -> serde_json::Value {
+    serde_json::to_value(resp).unwrap_or_else(|e| serde_json::json!({"errors": [{"message": e.to_string()}]}))
+}
+
+/// Whether the operation a request would run is a subscription (a document that does not
+/// parse, or names no single operation, is not: running it answers why).
+pub fn is_subscription(request: &GraphqlRequest) -> bool {
+    use async_graphql::parser::types::{DocumentOperations, OperationType};
+    let Ok(doc) = async_graphql::parser::parse_query(&request.query) else { return false };
+    let op = match (&doc.operations, request.operation_name.as_deref()) {
+        (DocumentOperations::Single(op), _) => Some(&op.node),
+        (DocumentOperations::Multiple(ops), Some(name)) => ops.get(name).map(|o| &o.node),
+        (DocumentOperations::Multiple(ops), None) if ops.len() == 1 => ops.values().next().map(|o| &o.node),
+        _ => None,
+    };
+    op.is_some_and(|o| o.ty == OperationType::Subscription)
+}
+
+/// Runs a subscription against `graph`: one `{data, errors}` result per event, for as long as
+/// the caller reads (a request that fails validation or the limits: one result with its errors).
+pub fn execute_stream(
+    provex: Arc<Provex>,
+    graph: &str,
+    request: GraphqlRequest,
+) -> impl futures_util::Stream<Item = serde_json::Value> + Send + 'static {
+    use futures_util::StreamExt;
+    schema().execute_stream(engine_request(provex, graph, request, Bounds::default())).map(|r| to_json(&r))
 }

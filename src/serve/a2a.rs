@@ -287,6 +287,15 @@ async fn subscribe(state: AppState, graph: String, r: rpc::Request) -> Response 
     Sse::new(s.boxed()).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
 }
 
+/// A subscription over GraphQL over SSE (its "distinct connections" mode): an `event: next`
+/// per result, then `event: complete` if the subscription ends.
+fn graphql_events(state: AppState, graph: &str, request: GraphqlRequest) -> Response {
+    let results = crate::graphql::execute_stream(state.provex.clone(), graph, request)
+        .map(|r| Ok::<_, Infallible>(Event::default().event("next").data(r.to_string())))
+        .chain(stream::once(async { Ok(Event::default().event("complete").data("")) }));
+    Sse::new(results.boxed()).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))).into_response()
+}
+
 fn graphql_error(status: StatusCode, message: &str) -> Response {
     json_response(status, &json!({"errors": [{"message": message}]}))
 }
@@ -347,6 +356,20 @@ pub async fn graphql(State(state): State<AppState>, req: Request) -> Response {
     } else {
         return graphql_error(StatusCode::METHOD_NOT_ALLOWED, "use GET or POST");
     };
+    if crate::graphql::is_subscription(&request) {
+        let streams = headers
+            .get(header::ACCEPT)
+            .and_then(|h| h.to_str().ok())
+            .is_some_and(|a| a.contains("text/event-stream"));
+        if !streams {
+            return graphql_error(
+                StatusCode::NOT_ACCEPTABLE,
+                "a subscription streams: POST it with Accept: text/event-stream (GraphQL over SSE), \
+                 or subscribe with knowledge/subscribe at /a2a/<graph>",
+            );
+        }
+        return graphql_events(state, &graph, request);
+    }
     let resp = crate::graphql::execute_with(state.provex.clone(), &graph, request, Bounds::default()).await;
     json_response(StatusCode::OK, &resp)
 }

@@ -659,3 +659,52 @@ async fn a_graphs_stream_carries_the_subscriptions_changes() {
     );
     provex.delete_graph(&graph).await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graphql_subscriptions_stream_over_sse() {
+    let (provex, graph, running, base) = start("kg_gql_sse", Some(TOKEN)).await;
+    let rpc = Rpc { base: base.clone(), graph: graph.clone(), http: reqwest::Client::new() };
+    let http = reqwest::Client::new();
+    let open = |query: &str, accept: &str| {
+        http.post(format!("{base}/graphql?graph={graph}"))
+            .bearer_auth(TOKEN)
+            .header("accept", accept)
+            .json(&json!({"query": query, "operationName": "Watch"}))
+            .send()
+    };
+    let doc = "query Other { __typename } subscription Watch { triples(subject: \"ex:Riverton\") { op changeId statement { predicate { id } object { id value } } } }";
+    let mut resp = open(doc, "text/event-stream").await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let add = |s: &Value| json!({"mutations": [{"op": "add", "statement": s}], "sourceAgentId": "agent:a"});
+    // Another subject first (filtered out), then two about Riverton.
+    rpc.call("knowledge/update", add(&st("ex:Elm", "ex:zonedAs", json!("ex:Mixed"), None, 0.9))).await;
+    rpc.call("knowledge/update", add(&st("ex:Riverton", "ex:hasMayor", json!("ex:Whitfield"), None, 0.9)))
+        .await;
+    rpc.call("knowledge/update", add(&st("ex:Riverton", "ex:population", json!(48210), None, 0.8))).await;
+    let mut buf = String::new();
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let e = next_event(&mut resp, &mut buf, Duration::from_secs(10)).await.expect("an event");
+        assert!(e.get("errors").is_none(), "{e}");
+        seen.push(e["data"]["triples"]["statement"]["predicate"]["id"].as_str().unwrap().to_owned());
+        assert_eq!(e["data"]["triples"]["op"], "add");
+    }
+    assert_eq!(seen, ["ex:hasMayor", "ex:population"]);
+    drop(resp);
+
+    // Without Accept: text/event-stream a subscription is refused, saying how to stream it.
+    let r = open(doc, "application/json").await.unwrap();
+    assert_eq!(r.status().as_u16(), 406);
+    let body: Value = r.json().await.unwrap();
+    assert!(body["errors"][0]["message"].as_str().unwrap().contains("text/event-stream"), "{body}");
+    // A subscription that fails validation: one result with its errors, then complete.
+    let bad = open("subscription Watch { triples { nosuchfield } }", "text/event-stream").await.unwrap();
+    let text = tokio::time::timeout(Duration::from_secs(10), bad.text()).await.unwrap().unwrap();
+    let (next, complete) = (text.find("event: next"), text.find("event: complete"));
+    assert!(next.is_some() && complete.is_some() && next < complete, "{text}");
+    assert!(text.contains("nosuchfield"), "{text}");
+    assert_eq!(text.matches("event: next").count(), 1, "{text}");
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}

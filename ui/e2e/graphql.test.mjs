@@ -60,4 +60,33 @@ describe("GraphQL query page", { timeout: 150_000 }, () => {
     await artifact(page, "graphql-page.png");
     assert.deepEqual(errors, []);
   });
+
+  it("streams a subscription in its second tab as knowledge updates commit", async () => {
+    const { page } = h;
+    // The second tab holds the Watch subscription; run it.
+    await page.locator(".graphiql-tab").nth(1).locator(".graphiql-tab-button").click();
+    // (Monaco draws spaces as no-break spaces, which \s matches.)
+    await until(async () => /subscription\s+Watch/.test((await page.locator(".graphiql-query-editor").textContent()) ?? ""),
+      { what: "the Watch tab" });
+    const opened = page.waitForResponse((r) => r.url().includes(`/graphql?graph=${GRAPH}`)
+      && (r.request().postData() ?? "").includes("subscription Watch"));
+    await page.locator(".graphiql-execute-button").click();
+    const res = await opened;
+    assert.equal(res.status(), 200);
+    assert.match(res.headers()["content-type"] ?? "", /text\/event-stream/);
+    assert.equal(res.request().headers().accept, "text/event-stream");
+    // An agent adds a statement over JSON-RPC: it shows in the result pane as it commits.
+    const update = await h.api(`/a2a/${GRAPH}`, {
+      method: "POST",
+      json: { jsonrpc: "2.0", id: 1, method: "knowledge/update", params: {
+        mutations: [{ op: "add", statement: { subject: { id: "ex:Riverton" }, predicate: { id: "ex:hasMayor" }, object: { id: "ex:Whitfield" }, certainty: 0.9 } }],
+        sourceAgentId: "urn:agent:gpt-5" } },
+    });
+    assert.equal(update.result.success, true, JSON.stringify(update));
+    const pane = page.locator(".graphiql-response");
+    await until(async () => ((await pane.textContent()) ?? "").includes("ex:Whitfield"), { what: "the change in the result pane" });
+    const text = (await pane.textContent()) ?? "";
+    assert.match(text, /"op":\s*"add"/, text.slice(0, 300));
+    await artifact(page, "graphql-subscription.png");
+  });
 });

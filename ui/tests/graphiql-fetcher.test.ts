@@ -2,7 +2,24 @@
 // to the page, and the fetcher GraphiQL calls (token, body, a non-JSON answer as an error).
 
 import { describe, expect, it } from "vitest";
-import { endpoint, fetcherFor, graphFromUrl } from "../src/graphiql/fetcher";
+import { endpoint, fetcherFor, graphFromUrl, isSubscription, operationOf, sseResults } from "../src/graphiql/fetcher";
+
+/** A body that arrives in these chunks. */
+function body(chunks: string[]): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  return new ReadableStream({
+    start(c) {
+      for (const ch of chunks) c.enqueue(enc.encode(ch));
+      c.close();
+    },
+  });
+}
+
+async function all(it: AsyncIterable<unknown>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
 
 describe("the GraphiQL fetcher", () => {
   it("takes the graph from ?graph= and builds the endpoint beside the page", () => {
@@ -34,5 +51,42 @@ describe("the GraphiQL fetcher", () => {
     const fake = (async () => new Response("upstream timed out", { status: 502 })) as unknown as typeof fetch;
     const got = await fetcherFor("council", undefined, fake)({ query: "{ __typename }" }) as { errors: { message: string }[] };
     expect(got.errors[0].message).toBe("HTTP 502: upstream timed out");
+  });
+
+  it("knows a subscription by the operation it would run", () => {
+    expect(isSubscription({ query: "subscription { triples { op } }" })).toBe(true);
+    expect(isSubscription({ query: "{ triples { id } }" })).toBe(false);
+    const two = "query A { __typename } subscription B { triples { op } }";
+    expect(isSubscription({ query: two, operationName: "B" })).toBe(true);
+    expect(isSubscription({ query: two, operationName: "A" })).toBe(false);
+    expect(isSubscription({ query: "subscription {" })).toBe(false);
+    // A name the document does not hold (GraphiQL just after a tab switch): its only operation.
+    expect(operationOf({ query: "subscription Watch { triples { op } }", operationName: "Zoning" })).toEqual({ name: "Watch", subscription: true });
+    expect(operationOf({ query: two, operationName: "C" })).toEqual({ name: "C", subscription: false });
+  });
+
+  it("reads GraphQL-over-SSE results across chunk boundaries, skipping keep-alives, until complete", async () => {
+    const got = await all(sseResults(body([
+      ":\n\nevent: next\ndata: {\"data\":{\"triples\":",
+      "{\"op\":\"add\"}}}\n\n",
+      "event: next\r\ndata: {\"data\":{\"triples\":{\"op\":\"remove\"}}}\r\n\r\n",
+      "event: complete\ndata:\n\nevent: next\ndata: {\"late\":true}\n\n",
+    ])));
+    expect(got).toEqual([{ data: { triples: { op: "add" } } }, { data: { triples: { op: "remove" } } }]);
+  });
+
+  it("streams a subscription: asks for text/event-stream and hands GraphiQL the results", async () => {
+    let accept = "";
+    const fake = (async (_url: string, init: RequestInit) => {
+      accept = (init.headers as Record<string, string>).Accept;
+      return new Response(body(["event: next\ndata: {\"data\":{\"triples\":{\"op\":\"add\"}}}\n\nevent: complete\ndata:\n\n"]),
+        { status: 200, headers: { "content-type": "text/event-stream" } });
+    }) as unknown as typeof fetch;
+    const it = await fetcherFor("council", "t", fake)({ query: "subscription { triples { op } }" });
+    expect(accept).toBe("text/event-stream");
+    expect(await all(it as AsyncIterable<unknown>)).toEqual([{ data: { triples: { op: "add" } } }]);
+    // A refusal (not a stream) is an ordinary result.
+    const refused = (async () => new Response(JSON.stringify({ errors: [{ message: "no" }] }), { status: 406 })) as unknown as typeof fetch;
+    expect(await fetcherFor("council", "t", refused)({ query: "subscription { triples { op } }" })).toEqual({ errors: [{ message: "no" }] });
   });
 });

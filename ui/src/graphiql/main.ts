@@ -11,7 +11,7 @@ import { createElement } from "react";
 import { createRoot } from "react-dom/client";
 
 import { takeToken } from "../backends";
-import { endpoint, exampleQuery, fetcherFor, graphFromUrl } from "./fetcher";
+import { endpoint, exampleQuery, fetcherFor, graphFromUrl, watchQuery } from "./fetcher";
 
 const graph = graphFromUrl(new URL(window.location.href));
 const token = takeToken();
@@ -41,6 +41,8 @@ createRoot(host).render(
   createElement(GraphiQL, {
     fetcher: fetcherFor(graph ?? "", token),
     defaultQuery: exampleQuery,
+    // A second tab watches knowledge-graph changes (a subscription, streamed over SSE).
+    defaultTabs: [{ query: exampleQuery }, { query: watchQuery }],
     defaultEditorToolsVisibility: true,
   }),
 );
