@@ -291,6 +291,10 @@ pub fn knowledge(data: &[u8]) {
         let _ = subscription::filter(text, None);
         // The query page's introspection check reads any GraphQL text.
         let _ = provex::graphql::introspection::is_bounded_introspection(text, None);
+        let request = provex::graphql::GraphqlRequest { query: text.to_owned(), ..Default::default() };
+        if provex::graphql::is_subscription(&request) {
+            assert!(text.contains("subscription"), "a subscription without the word");
+        }
     }
 }
 
