@@ -73,3 +73,8 @@ fn knowledge_inputs() {
 fn ask_inputs() {
     replay("ask", checks::ask);
 }
+
+#[test]
+fn audit_bundle_inputs() {
+    replay("audit_bundle", checks::audit_bundle);
+}
