@@ -118,7 +118,7 @@ export class NeighbourhoodNotice {
       const after = verdict === "not_pinned"
         ? [" It carries its own keys, so it shows only that whoever holds them made it: compare the fingerprint with one you hold, or check it with ", check, "."]
         : verdict === "failed"
-          ? [" Its trails below are as the file says, not verified."]
+          ? [" Its trails are shown as the file says, not verified."]
           : [];
       body = [
         h("strong", { testid: "bundle-verdict", "data-verdict": verdict }, VERDICT_WORD[verdict] ?? verdict), " · ",
