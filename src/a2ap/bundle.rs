@@ -7,6 +7,10 @@
 //! give. `verify` replays the documents through a fresh ledger with the trusted keys and
 //! reports every place where the bundle disagrees with itself; `sign` signs the bundle as a
 //! whole (Ed25519 over its RFC 8785 canonical form without the signature).
+//!
+//! A bundle carries its own keys, so on its own it shows only that whoever holds those keys
+//! made it: `verify` names every key the bundle rests on by fingerprint, and calls the bundle
+//! pinned only when a trust file the auditor already holds pins them all ([`super::trust`]).
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -20,9 +24,10 @@ use super::canonical::canonical_string;
 use super::consensus::ConsensusConfig;
 use super::document::Document;
 use super::evidence::sha256_tag;
-use super::keys::{decode_public_key, KeyEntry, KeyFile, KeyRegistry};
+use super::keys::{decode_public_key, KeyEntry, KeyFile, KeyRegistry, KeyResolution};
 use super::ledger::Ledger;
 use super::report::VerifyReport;
+use super::trust::{fingerprint, record_use, KeyUse, TrustStatus, TrustedKeys};
 
 /// The `@type` of a bundle.
 pub const BUNDLE_TYPE: &str = "provex:AuditBundle";
@@ -265,14 +270,82 @@ pub struct Finding {
 /// What checking a bundle found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BundleCheck {
+    /// The verdict: `pinned`, `not_pinned` or `failed`.
+    pub trust: TrustStatus,
+    /// The verdict in one line, as the command line and the explorer show it.
+    pub headline: String,
+    /// Why the verdict is `failed`.
+    pub reason: Option<String>,
+    /// Signed, and its content agrees with itself (every finding is a reason it does not).
     pub intact: bool,
     pub statements: usize,
     pub documents: usize,
     /// Who signed the bundle, when it is signed and the signature holds.
     pub signed_by: Option<String>,
+    /// The key the bundle's signature names, when it decodes (whether or not it holds).
+    pub signer: Option<KeyUse>,
+    /// The keys the bundle's documents' valid signatures hold under, by agent.
+    pub keys: Vec<KeyUse>,
     pub findings: Vec<Finding>,
     /// The report the documents give now (what the bundle's own report must equal).
     pub report: VerifyReport,
+}
+
+impl BundleCheck {
+    /// The check of a text that is not a bundle at all (`reason` names where and why).
+    pub fn unreadable(reason: String) -> Self {
+        let mut c = BundleCheck {
+            trust: TrustStatus::Failed,
+            headline: String::new(),
+            reason: Some(reason.clone()),
+            intact: false,
+            statements: 0,
+            documents: 0,
+            signed_by: None,
+            signer: None,
+            keys: Vec::new(),
+            findings: vec![finding("file", reason)],
+            report: Ledger::default().report(),
+        };
+        c.headline = c.make_headline();
+        c
+    }
+
+    /// The keys a trust file given does not pin (the signer's first).
+    pub fn untrusted(&self) -> impl Iterator<Item = &KeyUse> {
+        self.signer.iter().chain(&self.keys).filter(|k| k.pinned == Some(false))
+    }
+
+    fn make_headline(&self) -> String {
+        let signer = self.signer.as_ref().map(KeyUse::describe).unwrap_or_default();
+        match self.trust {
+            TrustStatus::Pinned => format!("signature valid, signer pinned: {signer}"),
+            TrustStatus::NotPinned => format!("signature valid, signer not pinned: {signer}"),
+            TrustStatus::Failed => {
+                format!("verification failed: {}", self.reason.as_deref().unwrap_or("unknown reason"))
+            }
+        }
+    }
+
+    /// Sets the verdict, its reason and headline from the findings and the keys' pins.
+    fn decide(&mut self, trusted: bool) {
+        self.intact = self.findings.is_empty();
+        let untrusted: Vec<String> = self.untrusted().map(KeyUse::describe).collect();
+        (self.trust, self.reason) = if let Some(f) = self.findings.first() {
+            let more = match self.findings.len() {
+                1 => String::new(),
+                n => format!(" (and {} more findings)", n - 1),
+            };
+            (TrustStatus::Failed, Some(format!("{}: {}{more}", f.place, f.reason)))
+        } else if !untrusted.is_empty() {
+            (TrustStatus::Failed, Some(format!("not in the trust file: {}", untrusted.join("; "))))
+        } else if trusted {
+            (TrustStatus::Pinned, None)
+        } else {
+            (TrustStatus::NotPinned, None)
+        };
+        self.headline = self.make_headline();
+    }
 }
 
 fn finding(place: impl Into<String>, reason: impl Into<String>) -> Finding {
@@ -301,15 +374,53 @@ fn first_difference(at: &str, a: &Value, b: &Value) -> Option<(String, String)> 
     }
 }
 
-/// Checks a bundle's text: every signature, quote, hash and consensus figure recomputed from
-/// its own documents, and its signature when it has one.
+/// Checks a bundle's text with no trust file: see [`verify_with`].
 pub fn verify(text: &str) -> Result<BundleCheck, String> {
-    let bundle: AuditBundle = serde_json::from_str(text).map_err(|e| format!("not an audit bundle: {e}"))?;
+    verify_with(text, None)
+}
+
+/// Reads a bundle's text, or says where (line and column) and why it is not one.
+fn read(text: &str) -> Result<AuditBundle, String> {
+    if text.trim_start_matches('\u{feff}').trim().is_empty() {
+        return Err("empty file: no audit bundle (and no documents) to verify".into());
+    }
+    let bundle: AuditBundle = serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let what = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m);
+        format!("line {}, column {}: not an audit bundle: {what}", e.line(), e.column())
+    })?;
     if bundle.kind != BUNDLE_TYPE {
         return Err(format!("not an audit bundle: @type is {:?}", bundle.kind));
     }
+    Ok(bundle)
+}
+
+/// Checks a bundle's text: every signature, quote, hash and consensus figure recomputed from
+/// its own documents, its signature (a bundle without one fails), and, with `trust`, that
+/// the trust file pins the bundle's signer and every key a document's valid signature holds
+/// under. `Err` when the text is not a bundle at all (line and column, and why).
+pub fn verify_with(text: &str, trust: Option<&TrustedKeys>) -> Result<BundleCheck, String> {
+    let bundle = read(text)?;
     let mut findings = Vec::new();
     let mut signed_by = None;
+    let mut signer = None;
+    match &bundle.signature {
+        None => findings.push(finding(
+            "provex:signature",
+            "the bundle is not signed: nothing shows who made it or that it is whole",
+        )),
+        Some(sig) => {
+            if let Ok(key) = decode_public_key(&sig.public_key) {
+                signer = Some(KeyUse {
+                    agent: sig.agent.clone(),
+                    key_id: sig.key_id.clone(),
+                    fingerprint: fingerprint(&key),
+                    pinned: trust.map(|t| t.pins(&sig.agent, &key)),
+                    documents: 0,
+                });
+            }
+        }
+    }
     if let Some(sig) = &bundle.signature {
         let ok = (|| -> Result<bool, String> {
             let key = decode_public_key(&sig.public_key)?;
@@ -393,14 +504,40 @@ pub fn verify(text: &str) -> Result<BundleCheck, String> {
             findings.push(finding("provex:statements", format!("{id} is not among the bundle's documents")));
         }
     }
-    Ok(BundleCheck {
-        intact: findings.is_empty(),
+    let mut check = BundleCheck {
+        trust: TrustStatus::Failed,
+        headline: String::new(),
+        reason: None,
+        intact: false,
         statements: bundle.statements.len(),
         documents: bundle.documents.len(),
         signed_by,
+        signer,
+        keys: document_keys(&ledger, trust),
         findings,
         report: now,
-    })
+    };
+    check.decide(trust.is_some());
+    Ok(check)
+}
+
+/// The keys the valid signatures of a replayed bundle's documents hold under, by agent.
+fn document_keys(ledger: &Ledger, trust: Option<&TrustedKeys>) -> Vec<KeyUse> {
+    let mut uses = Vec::new();
+    for e in ledger.entries() {
+        let (Some(sig), Some(agent)) = (&e.signature, e.document().signer()) else { continue };
+        if sig.status != super::SignatureStatus::Valid {
+            continue;
+        }
+        let Some(key_ref) = sig.key.as_deref() else { continue };
+        let (key, key_id) = match ledger.registry().resolve(key_ref) {
+            KeyResolution::Registered { key, .. } => (key, key_ref),
+            KeyResolution::Embedded(key) => (key, "embedded"),
+            KeyResolution::Unknown | KeyResolution::Malformed(_) => continue,
+        };
+        record_use(&mut uses, agent, key_id, &key, trust);
+    }
+    uses
 }
 
 /// Whether a JSON text is an audit bundle (its `@type`), read cheaply from the first bytes.

@@ -19,6 +19,7 @@ pub mod report;
 pub mod signature;
 pub mod stored;
 pub mod trail;
+pub mod trust;
 mod votes;
 
 pub use consensus::{ConsensusConfig, ReputationPolicy};

@@ -92,7 +92,15 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = provex::ingest::DEFAULT_BULK_MAX_ROWS)]
         bulk_max_rows: usize,
     },
-    /// Check A2AP signatures, evidence and consensus, in files or in what a graph holds.
+    /// Check A2AP signatures, evidence and consensus, in files or in what a graph holds; or
+    /// check an audit bundle (`provex bundle`), and whether you trust whoever made it.
+    ///
+    /// An audit bundle carries its own keys, so on its own it proves only that whoever holds
+    /// those keys made it. Without --trust the result names the signer's key by fingerprint
+    /// (SHA256:…) and says it is not pinned (exit 0 when the bundle is intact and signed);
+    /// with --trust it is pinned (exit 0) or fails (exit 1) naming each key the trust file
+    /// lacks. An unsigned, tampered, empty, cut short or unparsable bundle fails (exit 1) with
+    /// the reason. Exit 2: a usage error, or a file that cannot be read.
     Verify {
         /// A2AP files (JSON lines or a JSON array), or one audit bundle (`provex bundle`).
         #[arg(required_unless_present = "graph", conflicts_with = "graph")]
@@ -103,6 +111,13 @@ pub enum Command {
         /// A key registry; with --graph, only these keys (and agent records) are trusted.
         #[arg(long)]
         keys: Option<PathBuf>,
+        /// The keys you trust to have made an audit bundle: a key registry (the format --keys
+        /// reads), one registry entry, or public keys one a line (`ed25519:BASE64`, pinned
+        /// for any agent). The bundle's signer and every key its documents are signed with
+        /// must be there, else the check fails (exit 1) naming the key (agent, key id,
+        /// fingerprint).
+        #[arg(long, value_name = "FILE", conflicts_with = "graph")]
+        trust: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
         format: VerifyFormat,
     },
@@ -119,7 +134,8 @@ pub enum Command {
         all: bool,
         #[arg(long)]
         out: PathBuf,
-        /// Sign the bundle as a whole with this key file (`provex keys generate`).
+        /// Sign the bundle as a whole with this key file (`provex keys generate`). An unsigned
+        /// bundle never verifies.
         #[arg(long, value_name = "KEYFILE")]
         sign: Option<PathBuf>,
     },
@@ -439,17 +455,26 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     use std::io::Write as _;
     // Commands that need no database.
     let command = match cli.command {
-        Command::Verify { files, graph: None, keys, format }
-            if files.len() == 1 && facade::is_bundle_file(&files[0]) =>
+        Command::Verify { files, graph: None, keys, trust, format }
+            if trust.is_some()
+                || (files.len() == 1 && (facade::is_bundle_file(&files[0]) || is_blank(&files[0]))) =>
         {
             if keys.is_some() {
-                anyhow::bail!("a bundle carries its own keys: --keys does not apply");
+                anyhow::bail!(
+                    "a bundle carries its own keys: --keys does not apply (pin whom you trust with --trust)"
+                );
             }
-            let check = facade::verify_bundle_file(&files[0])?;
+            let [file] = files.as_slice() else {
+                anyhow::bail!("--trust checks one audit bundle at a time");
+            };
+            let check = facade::verify_bundle_file(file, trust.as_deref())?;
             print!("{}", render(&check, format.into())?);
-            return Ok(if check.intact { 0 } else { EXIT_FAILED });
+            return Ok(match check.trust {
+                provex::a2ap::trust::TrustStatus::Failed => EXIT_FAILED,
+                _ => 0,
+            });
         }
-        Command::Verify { files, graph: None, keys, format } => {
+        Command::Verify { files, graph: None, keys, trust: _, format } => {
             let report = facade::verify_files(&files, keys.as_deref())?;
             print!("{}", render(&report, format.into())?);
             return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
@@ -508,6 +533,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let text = provex.bundle(&graph.graph, &statements, sign.as_deref()).await?;
             std::fs::write(&path, text).with_context(|| path.display().to_string())?;
             eprintln!("wrote {}", path.display());
+            if sign.is_none() {
+                eprintln!(
+                    "warning: the bundle is not signed: `provex verify` fails it (give --sign KEYFILE)"
+                );
+            }
         }
         Command::Lineage { command } => {
             let as_json = command.json();
@@ -658,6 +688,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+/// Whether a file holds nothing but white space (nothing to verify: a failed check).
+fn is_blank(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace))
 }
 
 fn layout_options(direction: LayoutDirection) -> provex::layout::LayoutOptions {

@@ -327,9 +327,20 @@ impl Render for provex::a2ap::VerifyReport {
 
 impl Render for provex::a2ap::bundle::BundleCheck {
     fn text(&self) -> String {
+        use provex::a2ap::trust::TrustStatus;
         let mut s = String::new();
-        if let Some(by) = &self.signed_by {
-            let _ = writeln!(s, "bundle signed by {by}: signature valid");
+        // The verdict first, in the words the explorer uses too.
+        let _ = writeln!(s, "{}", self.headline);
+        if let Some(signer) = &self.signer {
+            let _ = writeln!(s, "  signer       {}{}", signer.describe(), pin_note(signer.pinned));
+        }
+        for k in &self.keys {
+            let _ =
+                writeln!(s, "  documents    {}: {} signed{}", k.describe(), k.documents, pin_note(k.pinned));
+        }
+        if self.findings.first().is_some_and(|f| f.place == "file") {
+            // Not a bundle at all: the headline said why.
+            return s;
         }
         for f in &self.findings {
             let _ = writeln!(s, "TAMPERED {}: {}", f.place, f.reason);
@@ -347,14 +358,41 @@ impl Render for provex::a2ap::bundle::BundleCheck {
                 "TAMPERED"
             }
         );
+        let _ = match self.trust {
+            TrustStatus::Pinned => writeln!(s, "PINNED: every key it rests on is in the trust file"),
+            TrustStatus::NotPinned => writeln!(
+                s,
+                "NOT PINNED: it carries its own keys, so it shows only that whoever holds them made it; \
+                 compare the fingerprints with ones you hold, or give --trust FILE"
+            ),
+            TrustStatus::Failed => {
+                writeln!(s, "FAILED: {}", self.reason.as_deref().unwrap_or("not verified"))
+            }
+        };
         s
     }
     fn table(&self) -> Grid {
         let mut g = grid(&["place", "reason"]);
+        g.add_row(["verdict".to_owned(), self.headline.clone()]);
+        for k in self.signer.iter() {
+            g.add_row(["signer".to_owned(), format!("{}{}", k.describe(), pin_note(k.pinned))]);
+        }
+        for k in &self.keys {
+            g.add_row(["documents".to_owned(), format!("{}{}", k.describe(), pin_note(k.pinned))]);
+        }
         for f in &self.findings {
             g.add_row([f.place.clone(), f.reason.clone()]);
         }
         g
+    }
+}
+
+/// How a key's pin reads after its name.
+fn pin_note(pinned: Option<bool>) -> &'static str {
+    match pinned {
+        Some(true) => ", pinned",
+        Some(false) => ", NOT in the trust file",
+        None => ", not pinned",
     }
 }
 

@@ -74,10 +74,26 @@ pub fn sign_file(file: &Path, key_file: &Path, embed: bool) -> Result<String> {
         .map_err(|reason| Error::Input { path: file.to_owned(), reason })
 }
 
-/// Checks an audit bundle (`provex bundle`) with no database and no network.
-pub fn verify_bundle_file(file: &Path) -> Result<crate::a2ap::bundle::BundleCheck> {
-    let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
-    crate::a2ap::bundle::verify(&text).map_err(|reason| Error::Input { path: file.to_owned(), reason })
+/// Reads a trust file: the keys an auditor pins (see `a2ap::trust` for its forms).
+pub fn read_trust(path: &Path) -> Result<crate::a2ap::trust::TrustedKeys> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    crate::a2ap::trust::TrustedKeys::from_text(&text)
+        .map_err(|reason| Error::Input { path: path.to_owned(), reason: format!("trust file: {reason}") })
+}
+
+/// Checks an audit bundle (`provex bundle`) with no database and no network, against the
+/// keys of a trust file when one is given. A file that is not a bundle (empty, cut short,
+/// not JSON, not UTF-8) is a failed check naming the file, line and reason; only a file
+/// that cannot be read, or a bad trust file, is an error.
+pub fn verify_bundle_file(file: &Path, trust: Option<&Path>) -> Result<crate::a2ap::bundle::BundleCheck> {
+    use crate::a2ap::bundle::{verify_with, BundleCheck};
+    let trust = trust.map(read_trust).transpose()?;
+    let bytes = std::fs::read(file).map_err(|e| Error::io(file, e))?;
+    let check = match String::from_utf8(bytes) {
+        Ok(text) => verify_with(&text, trust.as_ref()),
+        Err(e) => Err(format!("not valid UTF-8 (at byte {})", e.utf8_error().valid_up_to())),
+    };
+    Ok(check.unwrap_or_else(|reason| BundleCheck::unreadable(format!("{}: {reason}", file.display()))))
 }
 
 /// Whether a file is an audit bundle rather than A2AP documents.

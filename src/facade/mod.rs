@@ -20,7 +20,8 @@ mod reasoning;
 mod relink;
 
 pub use a2ap::{
-    add_key, generate_key, is_bundle_file, read_registry, sign_file, verify_bundle_file, verify_files, Keys,
+    add_key, generate_key, is_bundle_file, read_registry, read_trust, sign_file, verify_bundle_file,
+    verify_files, Keys,
 };
 pub use calls::{Call, DesktopHost, Payload};
 pub use demo::{write_council_files, DemoReport};

@@ -83,6 +83,14 @@ impl FileIngest<'_> {
         if let Some(sig) = &bundle.signature {
             node = node.with("signed_by", format!("{} ({})", sig.agent, sig.key_id));
         }
+        // What `provex verify FILE` says of it (no trust file here: at best "not pinned"),
+        // for the explorer to show beside the bundle.
+        let check =
+            crate::a2ap::bundle::verify(&text).unwrap_or_else(crate::a2ap::bundle::BundleCheck::unreadable);
+        node = node.with("verdict", check.trust.as_str()).with("headline", check.headline.as_str());
+        if let Some(signer) = &check.signer {
+            node = node.with("fingerprint", signer.fingerprint.as_str());
+        }
         self.chunk.delta.add_node(node);
         Ok(())
     }

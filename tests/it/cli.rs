@@ -266,3 +266,16 @@ fn diff_exit_codes_and_json_shape() {
     let out = provex().args(["graphs"]).output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stdout).lines().any(|l| l == "t_cli_diff_no_such_graph"));
 }
+
+/// `provex verify --help` says how a bundle is pinned (`--trust`), that without it the
+/// signer's fingerprint is shown and not pinned, and the exit codes (regression: the help
+/// had no `--trust` and called a bundle's signature valid whoever made it).
+#[test]
+fn verify_help_explains_trust_and_fingerprints() {
+    let out = Command::cargo_bin("provex").unwrap().args(["verify", "--help"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for needle in ["--trust <FILE>", "fingerprint (SHA256:", "not pinned", "exit 1", "one registry entry"] {
+        assert!(help.contains(needle), "{needle:?} not in:\n{help}");
+    }
+}

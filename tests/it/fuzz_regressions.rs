@@ -79,3 +79,8 @@ fn ask_inputs() {
 fn ask_differential_inputs() {
     replay("ask_differential", differential::check);
 }
+
+#[test]
+fn audit_bundle_inputs() {
+    replay("audit_bundle", checks::audit_bundle);
+}

@@ -49,7 +49,9 @@ describe("export the graph as W3C PROV", { timeout: 120_000 }, () => {
   it("an audit bundle opens as a graph whose trails are the original's", async () => {
     const dir = await mkdtemp(join(tmpdir(), "provex-bundle-"));
     const file = join(dir, "council-audit.jsonld");
-    await h.cli("bundle", "-g", GRAPH, "--all", "--out", file);
+    const key = join(dir, "exporter.key");
+    await h.cli("keys", "generate", "--id", "exporter-1", "--agent", "urn:agent:auditor", "--out", key);
+    await h.cli("bundle", "-g", GRAPH, "--all", "--out", file, "--sign", key);
     assert.match(await h.cli("verify", file), /INTACT/);
     await page.getByTestId("ingest-menu").click();
     await page.getByTestId("ingest-graph").fill("council-audit");

@@ -338,3 +338,40 @@ pub fn ask(data: &[u8]) {
         }
     }
 }
+
+/// An audit bundle and a trust file (`provex verify BUNDLE --trust FILE`), on any UTF-8 text:
+/// no panic; a text that is not a bundle is refused with a reason naming a line of it (when
+/// it names one); a bundle read is `failed` exactly when it has a reason, never `pinned`
+/// without a trust file, and its headline says its verdict; a refused trust file has a reason.
+pub fn audit_bundle(data: &[u8]) {
+    use provex::a2ap::bundle::verify_with;
+    use provex::a2ap::trust::{TrustStatus, TrustedKeys};
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Err(reason) = TrustedKeys::from_text(text) {
+        assert!(!reason.trim().is_empty(), "trust file refused without a reason");
+    }
+    let lines = text.split('\n').count();
+    match verify_with(text, None) {
+        Err(reason) => {
+            assert!(!reason.trim().is_empty(), "refused without a reason");
+            if let Some(rest) = reason.strip_prefix("line ") {
+                let line: usize = rest.split(',').next().and_then(|n| n.parse().ok()).expect("a line number");
+                assert!((1..=lines).contains(&line), "line {line} of {lines}: {reason}");
+            }
+        }
+        Ok(check) => {
+            assert_ne!(check.trust, TrustStatus::Pinned, "pinned without a trust file");
+            assert_eq!(check.trust == TrustStatus::Failed, check.reason.is_some(), "{check:?}");
+            assert_eq!(check.intact, check.findings.is_empty());
+            let prefix = match check.trust {
+                TrustStatus::Failed => "verification failed: ",
+                _ => "signature valid, signer not pinned: ",
+            };
+            assert!(check.headline.starts_with(prefix), "{}", check.headline);
+            for k in check.signer.iter().chain(&check.keys) {
+                assert!(k.fingerprint.starts_with("SHA256:") && k.fingerprint.len() == 50, "{k:?}");
+                assert_eq!(k.pinned, None);
+            }
+        }
+    }
+}
