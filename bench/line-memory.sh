@@ -33,9 +33,16 @@ def push(i):
     def chunks():
         for k in range(0, len(body), 1 << 20):
             yield body[k:k + (1 << 20)]
-    c.request("POST", "/api/graphs/bench_lines/events", body=chunks(),
-              headers={"Content-Type": "application/x-ndjson"}, encode_chunked=True)
-    r = c.getresponse()
+    try:
+        c.request("POST", "/api/graphs/bench_lines/events", body=chunks(),
+                  headers={"Content-Type": "application/x-ndjson"}, encode_chunked=True)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # answered early (503): read the answer below
+    try:
+        r = c.getresponse()
+    except (BrokenPipeError, ConnectionResetError):
+        answers[i] = "closed while sending (answered before the body ended)"
+        return
     text = r.read().decode()
     answers[i] = (r.status, json.loads(text).get("code") or "events=%s" % json.loads(text).get("events"))
 ts = [threading.Thread(target=push, args=(i,)) for i in range(8)]

@@ -293,7 +293,7 @@ pub enum Command {
         body_timeout: f64,
         /// MiB that the unfinished lines of all `/events` bodies may hold together; a line
         /// that does not fit ends its body with 503.
-        #[arg(long, env = "PROVEX_LINE_BUDGET", default_value_t = 256, value_name = "MIB")]
+        #[arg(long, env = "PROVEX_LINE_BUDGET", default_value_t = 128, value_name = "MIB")]
         line_budget: usize,
         /// Seconds open requests get to finish on SIGTERM or Ctrl-C.
         #[arg(long, env = "PROVEX_SHUTDOWN_GRACE", default_value_t = 2.0, value_name = "SECONDS")]

@@ -38,7 +38,7 @@ impl Default for ServeLimits {
             max_bodies: 64,
             body_idle: Duration::from_secs(30),
             max_line_bytes: crate::ingest::DEFAULT_MAX_LINE_BYTES,
-            line_budget_bytes: 256 << 20,
+            line_budget_bytes: 128 << 20,
             shutdown_grace: Duration::from_secs(2),
         }
     }

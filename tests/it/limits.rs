@@ -475,3 +475,50 @@ async fn sigterm_does_not_wait_for_a_slow_client() {
     slow.write("");
     let _ = provex.delete_graph(&graph).await;
 }
+
+/// Work for a client that went away stops: an upload whose client disconnects while its file
+/// is ingested is cancelled, and the graph stops growing short of the whole file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ingest_whose_client_went_away_stops() {
+    let (provex, graph) = common::open("limits_gone").await;
+    let provex = Arc::new(provex);
+    let (_running, base) = serve_with(provex.clone(), None, ServeLimits::default()).await;
+    // The graph exists, so the upload is written batch by batch (not built at the end).
+    let r = reqwest::Client::new()
+        .post(format!("{base}/api/graphs/{graph}/events"))
+        .body(booted(0) + "\n")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success());
+    const N: usize = 150_000;
+    let body: String = (1..=N).map(|i| booted(i) + "\n").collect();
+    let up = tokio::task::block_in_place(|| {
+        let mut r = Raw::open(&base);
+        let addr = r.addr.clone();
+        r.write(&format!(
+            "POST /api/graphs/{graph}/upload?name=gone.jsonl HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        ));
+        r.write(&body);
+        r
+    });
+    let boots = |provex: Arc<provex::facade::Provex>, graph: String| async move {
+        let t = provex.query(&graph, "MATCH (b:AgentBoot) RETURN count(b)").await.unwrap();
+        t.rows[0][0].as_i64().unwrap()
+    };
+    let start = Instant::now();
+    while boots(provex.clone(), graph.clone()).await < 5_000 {
+        assert!(start.elapsed() < Duration::from_secs(120), "the upload's ingest never started");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    up.sock.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(up);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let after = boots(provex.clone(), graph.clone()).await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let later = boots(provex.clone(), graph.clone()).await;
+    assert_eq!(after, later, "the graph kept growing after the client went away");
+    assert!(later < N as i64, "the whole file was ingested for a client that was gone ({later})");
+    provex.delete_graph(&graph).await.unwrap();
+}
