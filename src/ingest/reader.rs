@@ -101,8 +101,9 @@ impl Partial {
             h.update(&self.bytes);
             h.update(body);
             self.hash = Some(h);
-            let keep = HEAD_BYTES.saturating_sub(self.bytes.len()).min(piece.len());
-            self.bytes.extend_from_slice(&piece[..keep]);
+            // The head, never the newline that ends the line.
+            let keep = HEAD_BYTES.saturating_sub(self.bytes.len()).min(body.len());
+            self.bytes.extend_from_slice(&body[..keep]);
             self.bytes.truncate(HEAD_BYTES);
             self.bytes.shrink_to(HEAD_BYTES.max(4096));
             self.over = true;
@@ -263,12 +264,9 @@ pub(crate) fn emit_bytes(
     sink: &mut (impl LineSink + ?Sized),
 ) -> Flow {
     let mut line = bytes;
-    while let Some((last, rest)) = line.split_last() {
-        if *last == b'\n' || *last == b'\r' {
-            line = rest;
-        } else {
-            break;
-        }
+    // One "\n" or "\r\n" ends the line (as the cap counts them).
+    if let Some(rest) = line.strip_suffix(b"\n") {
+        line = rest.strip_suffix(b"\r").unwrap_or(rest);
     }
     if line.iter().all(u8::is_ascii_whitespace) {
         return Flow::Continue;
