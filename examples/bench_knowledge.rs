@@ -78,6 +78,7 @@ async fn subscribers() {
         ui: None,
         open: false,
         allow_dirs: Vec::new(),
+        limits: Default::default(),
     };
     let running = provex::serve::start(provex.clone(), opts).await.unwrap();
     let url = format!("http://{}/a2a/bench", running.addr);

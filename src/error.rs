@@ -38,6 +38,13 @@ pub enum Error {
     /// A request body over the operation's limit.
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// The server is at one of its limits (request bodies read at once, memory for lines
+    /// in flight): try again later.
+    #[error("{0}")]
+    Busy(String),
+    /// A request body sent nothing for too long.
+    #[error("{0}")]
+    Timeout(String),
     /// An operation this transport does not offer.
     #[error("{0}")]
     Unsupported(String),
@@ -69,6 +76,8 @@ impl Error {
             Error::ForbiddenPath(_) => ErrorCode::ForbiddenPath,
             Error::BadRequest(_) => ErrorCode::BadRequest,
             Error::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
+            Error::Busy(_) => ErrorCode::Busy,
+            Error::Timeout(_) => ErrorCode::Timeout,
             Error::Unsupported(_) => ErrorCode::Unsupported,
             Error::LlmNotConfigured => ErrorCode::LlmNotConfigured,
             Error::Llm { .. } => ErrorCode::Llm,

@@ -27,7 +27,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match runtime.block_on(cli::run(cli)) {
+    let result = runtime.block_on(cli::run(cli));
+    // Work still running (a client's request after SIGTERM's grace period) is dropped, not
+    // waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             match e.downcast_ref::<provex::Error>() {

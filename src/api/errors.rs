@@ -79,6 +79,15 @@ error_codes! {
     ForbiddenHost = "forbidden_host", 403;
     /// The desktop app is shutting down.
     Closing = "closing", 503;
+    /// The server is at a limit (request bodies read at once, memory for lines in flight):
+    /// the answer carries `Retry-After`.
+    Busy = "busy", 503;
+    /// A request body sent nothing for longer than the server waits.
+    Timeout = "timeout", 408;
+    /// A request target longer than the server reads.
+    UriTooLong = "uri_too_long", 414;
+    /// Request headers larger than the server reads.
+    HeadersTooLarge = "headers_too_large", 431;
 
     // Codes only a client can see.
     /// The server could not be reached at all.

@@ -299,6 +299,21 @@ pub enum Command {
         /// justification required, allowed source agents (see examples/knowledge/).
         #[arg(long, value_name = "FILE")]
         alignment: Option<PathBuf>,
+        /// Request bodies (`/events`, `/upload`) read at once; more are answered 503 with
+        /// `Retry-After`.
+        #[arg(long, env = "PROVEX_MAX_BODIES", default_value_t = 64, value_name = "N")]
+        max_bodies: usize,
+        /// Seconds a request body may send nothing before it is cut (the whole lines before
+        /// it are kept).
+        #[arg(long, env = "PROVEX_BODY_TIMEOUT", default_value_t = 30.0, value_name = "SECONDS")]
+        body_timeout: f64,
+        /// MiB that the unfinished lines of all `/events` bodies may hold together; a line
+        /// that does not fit ends its body with 503.
+        #[arg(long, env = "PROVEX_LINE_BUDGET", default_value_t = 128, value_name = "MIB")]
+        line_budget: usize,
+        /// Seconds open requests get to finish on SIGTERM or Ctrl-C.
+        #[arg(long, env = "PROVEX_SHUTDOWN_GRACE", default_value_t = 2.0, value_name = "SECONDS")]
+        shutdown_grace: f64,
     },
     /// Write what is generated from the API declarations: the UI's TypeScript types and
     /// client, the desktop shell's command list and capability file.
@@ -581,12 +596,34 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
                 None => print!("{text}"),
             }
         }
-        Command::Serve { bind, token, ui, open, allow_dir, alignment } => {
+        Command::Serve {
+            bind,
+            token,
+            ui,
+            open,
+            allow_dir,
+            alignment,
+            max_bodies,
+            body_timeout,
+            line_budget,
+            shutdown_grace,
+        } => {
             drop(out);
             if let Some(file) = alignment {
                 provex.set_alignment(Some(provex::kg::Alignment::load(&file)?));
             }
-            let opts = provex::serve::ServeOptions { bind, token, ui, open, allow_dirs: allow_dir };
+            let seconds = |s: f64, what: &str| {
+                std::time::Duration::try_from_secs_f64(s)
+                    .map_err(|_| provex::Error::Usage(format!("{what} must be a number of seconds ≥ 0")))
+            };
+            let limits = provex::serve::ServeLimits {
+                max_bodies: max_bodies.max(1),
+                body_idle: seconds(body_timeout, "--body-timeout")?,
+                line_budget_bytes: line_budget.saturating_mul(1 << 20),
+                shutdown_grace: seconds(shutdown_grace, "--shutdown-grace")?,
+                ..Default::default()
+            };
+            let opts = provex::serve::ServeOptions { bind, token, ui, open, allow_dirs: allow_dir, limits };
             provex::serve::run(Arc::new(provex), opts).await?;
         }
         Command::Verify { .. }
@@ -650,8 +687,18 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
                         }
                     }
                 });
+                let source = futures_util::stream::unfold(rx, |mut rx| async move {
+                    rx.recv().await.map(|v| (Ok(axum::body::Bytes::from(v)), rx))
+                });
                 provex
-                    .ingest_stream(&graph.graph, PathBuf::from("stdin"), rx, opts, cancel, progress.clone())
+                    .ingest_stream(
+                        &graph.graph,
+                        PathBuf::from("stdin"),
+                        Box::pin(source),
+                        opts,
+                        cancel,
+                        progress.clone(),
+                    )
                     .await
             } else {
                 provex.ingest(&graph.graph, &files, opts, cancel, progress.clone()).await

@@ -240,6 +240,13 @@ impl Render for IngestReport {
             if let Some(r) = &f.rejects_file {
                 let _ = write!(s, " (see {})", r.display());
             }
+            if f.rejects_unwritten > 0 {
+                let _ = write!(
+                    s,
+                    "; {} of them not written there, past the rejects file's quota",
+                    f.rejects_unwritten
+                );
+            }
             s.push('\n');
         }
         let _ = writeln!(

@@ -20,7 +20,7 @@ use crate::a2ap::Trail;
 use crate::api::ops::{self, Args, Handlers};
 use crate::api::*;
 use crate::error::{Error, Result};
-use crate::ingest::IngestOptions;
+use crate::ingest::{IngestOptions, LineBudget};
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
 
 /// A request body streamed in (an upload).
@@ -43,17 +43,53 @@ pub struct Call<'a> {
     auth: bool,
     cancel: Arc<AtomicBool>,
     payload: Mutex<Option<Payload>>,
+    limits: BodyLimits,
+}
+
+/// What a server allows a streamed request body (`POST …/events`).
+#[derive(Debug, Clone)]
+pub struct BodyLimits {
+    /// The longest line taken; a longer one is rejected and the body goes on.
+    pub max_line_bytes: usize,
+    /// The memory every body's unfinished lines share.
+    pub line_budget: Option<LineBudget>,
+}
+
+impl Default for BodyLimits {
+    fn default() -> Self {
+        BodyLimits { max_line_bytes: crate::ingest::DEFAULT_MAX_LINE_BYTES, line_budget: None }
+    }
 }
 
 impl<'a> Call<'a> {
     /// A call over HTTP: `auth` says whether the server needs a token.
     pub fn http(provex: &'a Arc<Provex>, auth: bool) -> Self {
-        Call { provex, host: None, auth, cancel: Arc::new(AtomicBool::new(false)), payload: Mutex::new(None) }
+        Call {
+            provex,
+            host: None,
+            auth,
+            cancel: Arc::new(AtomicBool::new(false)),
+            payload: Mutex::new(None),
+            limits: BodyLimits::default(),
+        }
     }
 
     /// A call from the desktop window; `cancel` is tripped when the app closes.
     pub fn desktop(provex: &'a Arc<Provex>, host: &'a dyn DesktopHost, cancel: Arc<AtomicBool>) -> Self {
-        Call { provex, host: Some(host), auth: false, cancel, payload: Mutex::new(None) }
+        Call {
+            provex,
+            host: Some(host),
+            auth: false,
+            cancel,
+            payload: Mutex::new(None),
+            limits: BodyLimits::default(),
+        }
+    }
+
+    /// The limits a streamed body is read under.
+    pub fn with_limits(mut self, limits: BodyLimits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// The request body, for the operations that take a file's bytes.
@@ -239,20 +275,13 @@ impl Handlers for Call<'_> {
     async fn events(&self, req: EventsRequest) -> Result<IngestReport> {
         crate::store::validate_graph_name(&req.graph)?;
         let format = super::parse_format(req.format.as_deref())?;
-        let mut body = self.take_payload()?;
-        // Bounded: the body is read only as fast as the ingest takes it.
-        let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(8);
-        let forward = tokio::spawn(async move {
-            while let Some(Ok(chunk)) = body.next().await {
-                if tx.send(chunk.to_vec()).await.is_err() {
-                    break;
-                }
-            }
-        });
+        let body = self.take_payload()?;
         let rejects = self.provex.new_upload_path(&format!("events-{}.jsonl", req.graph))?;
         let opts = IngestOptions {
             format,
             rejects: Some(rejects.with_extension("rejected.jsonl")),
+            max_line_bytes: self.limits.max_line_bytes,
+            line_budget: self.limits.line_budget.clone(),
             ..Default::default()
         };
         let name = PathBuf::from(format!("POST /api/graphs/{}/events", req.graph));
@@ -260,9 +289,7 @@ impl Handlers for Call<'_> {
         // line it sent whole is still written.
         let (provex, cancel) = (self.provex.clone(), self.cancel.clone());
         let ingest = tokio::spawn(async move {
-            let report = provex.ingest_stream(&req.graph, name, rx, opts, cancel, Arc::new(Quiet)).await;
-            forward.abort();
-            report
+            provex.ingest_stream(&req.graph, name, body, opts, cancel, Arc::new(Quiet)).await
         });
         ingest.await.map_err(|e| Error::Server(format!("events ingest: {e}")))?
     }

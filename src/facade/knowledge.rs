@@ -123,6 +123,8 @@ impl Provex {
                 .check()
                 .map_err(|r| UpdateError::Invalid(format!("mutations[{i}].statement: {r}")))?;
         }
+        // An audit bundle opened as a graph stays as the bundle said, as for `/events`.
+        self.refuse_read_only(graph).await?;
         let rules = self.alignment();
         if let Some(v) = rules.as_ref().and_then(|r| r.check(params)) {
             return Err(UpdateError::Alignment(v));

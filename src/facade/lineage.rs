@@ -167,13 +167,14 @@ impl Provex {
             }
         }
         let embedder = self.embedder();
+        let blocks = embedder.is_some();
         let handle = tokio::runtime::Handle::current();
         let semantic: Box<crate::ingest::lineage::SemanticFn> = match embedder {
             None => Box::new(|_, _| Semantic::Unconfigured),
             // Ingest parses on a blocking thread, which may wait on the runtime.
             Some(e) => Box::new(move |a, b| handle.block_on(e.semantic(a, b))),
         };
-        Ok(Arc::new(LineageContext { book: std::sync::Mutex::new(book), semantic }))
+        Ok(Arc::new(LineageContext { book: std::sync::Mutex::new(book), semantic, blocks }))
     }
 
     async fn lineage_index(&self, graph: &str) {

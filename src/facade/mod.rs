@@ -23,7 +23,7 @@ pub use a2ap::{
     add_key, generate_key, is_bundle_file, read_registry, read_trust, sign_file, verify_bundle_file,
     verify_files, Keys,
 };
-pub use calls::{Call, DesktopHost, Payload};
+pub use calls::{BodyLimits, Call, DesktopHost, Payload};
 pub use demo::{write_council_files, DemoReport};
 pub use diff::{diff_files, file_delta, file_snapshot, DiffSide};
 pub use jobs::parse_format;
@@ -119,26 +119,14 @@ pub struct IngestReport {
     pub notes: Vec<String>,
 }
 
-/// How long a stream may be silent before what was read of it is written.
-const STREAM_POLL: std::time::Duration = std::time::Duration::from_millis(5);
-
 /// One input of an ingest.
 enum Input {
     File(PathBuf),
     /// A stream's bytes as they arrive, and the name that stands for it.
     Stream {
         name: PathBuf,
-        rx: mpsc::Receiver<Vec<u8>>,
+        source: calls::Payload,
     },
-}
-
-impl Input {
-    fn name(&self) -> &Path {
-        match self {
-            Input::File(p) => p,
-            Input::Stream { name, .. } => name,
-        }
-    }
 }
 
 /// A Provex session: a store, the private server when there is one, and the delta stream.
@@ -261,15 +249,17 @@ impl Provex {
         self.ingest_inputs(graph, inputs, opts, cancel, observer).await
     }
 
-    /// Ingests a stream as it arrives (standard input, a request body): `rx` gives its bytes
-    /// and `name` stands for it in reports and rejects. The channel is bounded and read only as
-    /// fast as the store writes, so a sender faster than the database is slowed down, never
-    /// dropped nor buffered without bound. Ends when the sender closes the channel.
+    /// Ingests a stream as it arrives (standard input, a request body): `source` gives its
+    /// bytes and `name` stands for it in reports and rejects. It is read on the async runtime
+    /// (a silent stream holds no thread) and only as fast as the store writes, so a sender
+    /// faster than the database is slowed down, never dropped nor buffered without bound.
+    /// Ends with the stream; an error of the stream ends it with that error, once the whole
+    /// lines before it are written.
     pub async fn ingest_stream(
         &self,
         graph: &str,
         name: PathBuf,
-        rx: mpsc::Receiver<Vec<u8>>,
+        source: calls::Payload,
         opts: IngestOptions,
         cancel: Arc<AtomicBool>,
         observer: Arc<dyn IngestObserver>,
@@ -280,7 +270,7 @@ impl Provex {
         if opts.lineage.is_none() && matches!(opts.format, ingest::Format::Auto | ingest::Format::Lineage) {
             opts.lineage = Some(self.lineage_context(graph).await?);
         }
-        self.ingest_inputs(graph, vec![Input::Stream { name, rx }], opts, cancel, observer).await
+        self.ingest_inputs(graph, vec![Input::Stream { name, source }], opts, cancel, observer).await
     }
 
     async fn ingest_inputs(
@@ -306,39 +296,57 @@ impl Provex {
         let coalesce = opts.batch_events as u64;
         let obs = observer.clone();
         let stop = cancel.clone();
-        let handle = tokio::runtime::Handle::current();
-        let reader = tokio::task::spawn_blocking(move || -> Result<Vec<FileReport>> {
-            let mut shared = opts.rejects.clone().map(RejectsFile::at);
-            let mut reports = Vec::new();
-            for input in inputs {
-                let path = input.name().to_owned();
-                let path = &path;
-                let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-                obs.file_started(path, bytes);
-                let mut own;
-                let rejects = match shared.as_mut() {
-                    Some(r) => r,
-                    None => {
-                        own = RejectsFile::beside(path);
-                        &mut own
-                    }
-                };
-                let mut keep = || !stop.load(Ordering::Relaxed);
-                let mut send = |c: Chunk| tx.blocking_send(c).is_ok();
-                reports.push(match input {
-                    Input::File(_) => ingest::read_file(path, &opts, rejects, &mut keep, &mut send)?,
-                    Input::Stream { rx, .. } => {
-                        let source =
-                            ingest::reader::ChunkReader::new(rx, handle.clone(), opts.poll.max(STREAM_POLL));
-                        ingest::read_stream(path, source, &opts, rejects, &mut keep, &mut send)?
-                    }
-                });
-                if stop.load(Ordering::Relaxed) {
-                    break;
+        let single = inputs.len() == 1;
+        let mut inputs = inputs.into_iter();
+        let reader = match inputs.next() {
+            // One stream, read on the runtime as its bytes arrive.
+            Some(Input::Stream { name, source }) if single => tokio::spawn(async move {
+                let mut rejects = match opts.rejects.clone() {
+                    Some(p) => RejectsFile::at(p),
+                    None => RejectsFile::beside(&name),
                 }
+                .with_quota(opts.rejects_quota);
+                obs.file_started(&name, 0);
+                let mut keep = move || !stop.load(Ordering::Relaxed);
+                let report = ingest::stream::read(&name, source, &opts, &mut rejects, &mut keep, &tx).await;
+                rejects.close()?;
+                Ok(vec![report?])
+            }),
+            first => {
+                let inputs: Vec<Input> = first.into_iter().chain(inputs).collect();
+                tokio::task::spawn_blocking(move || -> Result<Vec<FileReport>> {
+                    let mut shared =
+                        opts.rejects.clone().map(|p| RejectsFile::at(p).with_quota(opts.rejects_quota));
+                    let mut reports = Vec::new();
+                    for input in inputs {
+                        let Input::File(path) = input else {
+                            return Err(Error::Usage("a stream is ingested alone".into()));
+                        };
+                        let path = &path;
+                        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+                        obs.file_started(path, bytes);
+                        let mut own;
+                        let rejects = match shared.as_mut() {
+                            Some(r) => r,
+                            None => {
+                                own = RejectsFile::beside(path).with_quota(opts.rejects_quota);
+                                &mut own
+                            }
+                        };
+                        let mut keep = || !stop.load(Ordering::Relaxed);
+                        let mut send = |c: Chunk| tx.blocking_send(c).is_ok();
+                        reports.push(ingest::read_file(path, &opts, rejects, &mut keep, &mut send)?);
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                    }
+                    if let Some(r) = shared.as_mut() {
+                        r.close()?;
+                    }
+                    Ok(reports)
+                })
             }
-            Ok(reports)
-        });
+        };
 
         let mut report = IngestReport { graph: graph.to_owned(), ..Default::default() };
         let mut events_by_file: std::collections::HashMap<PathBuf, u64> = Default::default();

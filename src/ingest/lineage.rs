@@ -22,12 +22,18 @@ pub type SemanticFn = dyn Fn(&str, &str) -> Semantic + Send + Sync;
 pub struct LineageContext {
     pub book: Mutex<Book>,
     pub semantic: Box<SemanticFn>,
+    /// `semantic` waits on a network endpoint (it must run where blocking is allowed).
+    pub blocks: bool,
 }
 
 impl LineageContext {
     /// A context with no embeddings endpoint.
     pub fn new(book: Book) -> LineageContext {
-        LineageContext { book: Mutex::new(book), semantic: Box::new(|_, _| Semantic::Unconfigured) }
+        LineageContext {
+            book: Mutex::new(book),
+            semantic: Box::new(|_, _| Semantic::Unconfigured),
+            blocks: false,
+        }
     }
 }
 
@@ -79,7 +85,7 @@ impl FileIngest<'_> {
 
     fn try_lineage(&mut self, first: Waiting) {
         let Some(ctx) = self.lineage.clone() else {
-            self.reject(first.line, "lineage records need a lineage context".into(), first.text);
+            self.reject(first.line, "lineage records need a lineage context".into(), first.text.as_bytes());
             return;
         };
         let mut queue = vec![first];
@@ -120,6 +126,6 @@ impl FileIngest<'_> {
     fn reject_lineage(&mut self, line: u64, e: &RecordError, text: String) {
         let file = self.path.display().to_string();
         self.chunk.delta.add_node(reject_node(&file, line, e, &text));
-        self.reject(line, e.to_string(), text);
+        self.reject(line, e.to_string(), text.as_bytes());
     }
 }

@@ -6,6 +6,7 @@ pub mod events;
 pub mod lineage;
 pub mod reader;
 pub mod rejects;
+pub mod stream;
 mod whole;
 
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::model::GraphDelta;
 use reader::{EndOfFile, Flow, RawLine};
 pub use rejects::{Rejected, RejectsFile};
+pub use stream::LineBudget;
 
 /// Input formats `provex ingest --format` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -202,6 +204,10 @@ pub struct IngestOptions {
     /// The graph's lineages and the embeddings endpoint, for prompt-lineage files (the
     /// facade loads it from the graph; lines are rejected without it).
     pub lineage: Option<std::sync::Arc<lineage::LineageContext>>,
+    /// The most bytes of rows the rejects file takes; rejections past it are counted only.
+    pub rejects_quota: u64,
+    /// The memory a stream's unfinished lines share with every other stream of the server.
+    pub line_budget: Option<LineBudget>,
 }
 
 /// The default of [`IngestOptions::bulk_max_rows`].
@@ -225,6 +231,8 @@ impl Default for IngestOptions {
             bulk: true,
             bulk_max_rows: DEFAULT_BULK_MAX_ROWS,
             lineage: None,
+            rejects_quota: rejects::DEFAULT_QUOTA,
+            line_budget: None,
         }
     }
 }
@@ -267,6 +275,9 @@ pub struct FileReport {
     pub rejected: u64,
     /// Where the rejected records were written, when there were any.
     pub rejects_file: Option<PathBuf>,
+    /// Rejected records past the rejects file's quota: counted here, not written there.
+    #[serde(default)]
+    pub rejects_unwritten: u64,
 }
 
 /// Reads one file and hands batches of normalised records to `send`, which returns false
@@ -276,8 +287,8 @@ pub fn read_file(
     path: &Path,
     opts: &IngestOptions,
     rejects: &mut RejectsFile,
-    keep_following: &mut dyn FnMut() -> bool,
-    send: &mut dyn FnMut(Chunk) -> bool,
+    keep_following: &mut (dyn FnMut() -> bool + Send),
+    send: &mut (dyn FnMut(Chunk) -> bool + Send),
 ) -> Result<FileReport> {
     let format = match opts.format {
         Format::Auto => detect(path)?,
@@ -300,7 +311,9 @@ pub fn read_file(
         tg: Default::default(),
         live: opts.follow,
         pending_since: None,
+        unwritten_before: 0,
     };
+    state.unwritten_before = state.rejects.unwritten();
     let eof = if opts.follow { EndOfFile::Follow(opts.poll) } else { EndOfFile::Stop };
     if format == Format::ProvJson {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -329,8 +342,8 @@ pub fn read_stream(
     source: impl std::io::Read,
     opts: &IngestOptions,
     rejects: &mut RejectsFile,
-    keep_following: &mut dyn FnMut() -> bool,
-    send: &mut dyn FnMut(Chunk) -> bool,
+    keep_following: &mut (dyn FnMut() -> bool + Send),
+    send: &mut (dyn FnMut(Chunk) -> bool + Send),
 ) -> Result<FileReport> {
     if opts.format == Format::ProvJson {
         return Err(Error::Input {
@@ -338,31 +351,46 @@ pub fn read_stream(
             reason: "a PROV-JSON document is read whole: ingest it as a file".into(),
         });
     }
-    let mut state = FileIngest {
-        path: name,
-        format: opts.format,
-        batch_events: opts.batch_events,
-        max_line_bytes: opts.max_line_bytes,
-        report: FileReport {
-            path: name.to_owned(),
-            format: opts.format.as_str().into(),
-            ..Default::default()
-        },
-        chunk: Chunk { file: name.to_owned(), ..Default::default() },
-        offset: 0,
-        rejects,
-        failure: None,
-        keep_following,
-        send,
-        lineage: opts.lineage.clone(),
-        waiting: Default::default(),
-        tg: Default::default(),
-        live: true,
-        pending_since: None,
-    };
+    let mut state = FileIngest::for_stream(name, opts, rejects, keep_following, send);
     reader::read_stream(name, source, opts.max_line_bytes, &mut state)?;
     state.finish_lineage();
     state.finish()
+}
+
+impl<'a> FileIngest<'a> {
+    /// The state of a stream's ingest (standard input, a request body).
+    fn for_stream(
+        name: &'a Path,
+        opts: &IngestOptions,
+        rejects: &'a mut RejectsFile,
+        keep_following: &'a mut (dyn FnMut() -> bool + Send),
+        send: &'a mut (dyn FnMut(Chunk) -> bool + Send),
+    ) -> Self {
+        let unwritten_before = rejects.unwritten();
+        FileIngest {
+            path: name,
+            format: opts.format,
+            batch_events: opts.batch_events,
+            max_line_bytes: opts.max_line_bytes,
+            report: FileReport {
+                path: name.to_owned(),
+                format: opts.format.as_str().into(),
+                ..Default::default()
+            },
+            chunk: Chunk { file: name.to_owned(), ..Default::default() },
+            offset: 0,
+            rejects,
+            failure: None,
+            keep_following,
+            send,
+            lineage: opts.lineage.clone(),
+            waiting: Default::default(),
+            tg: Default::default(),
+            live: true,
+            pending_since: None,
+            unwritten_before,
+        }
+    }
 }
 
 impl FileIngest<'_> {
@@ -376,6 +404,7 @@ impl FileIngest<'_> {
         if report.rejected > 0 {
             report.rejects_file = Some(self.rejects.path().to_owned());
         }
+        report.rejects_unwritten = self.rejects.unwritten() - self.unwritten_before;
         Ok(report)
     }
 }
@@ -391,8 +420,8 @@ struct FileIngest<'a> {
     offset: u64,
     rejects: &'a mut RejectsFile,
     failure: Option<Error>,
-    keep_following: &'a mut dyn FnMut() -> bool,
-    send: &'a mut dyn FnMut(Chunk) -> bool,
+    keep_following: &'a mut (dyn FnMut() -> bool + Send),
+    send: &'a mut (dyn FnMut(Chunk) -> bool + Send),
     lineage: Option<std::sync::Arc<lineage::LineageContext>>,
     waiting: lineage::WaitingRoom,
     /// A TrustGraph stream's sessions so far.
@@ -401,6 +430,8 @@ struct FileIngest<'a> {
     /// after its first record, even while records keep coming.
     live: bool,
     pending_since: Option<std::time::Instant>,
+    /// The rejects file's unwritten count when this input started.
+    unwritten_before: u64,
 }
 
 /// How long a live read holds a record before it is written.
@@ -426,14 +457,17 @@ impl FileIngest<'_> {
                         Some(_) => text.to_owned(),
                         None => text.lines().nth(e.position.line.saturating_sub(1)).unwrap_or("").to_owned(),
                     };
-                    self.reject(number, e.reason, text);
+                    self.reject(number, e.reason, text.as_bytes());
                 }
             }
         }
     }
 
-    fn reject(&mut self, line: u64, reason: String, text: String) {
-        let rejected = Rejected { file: self.path.to_owned(), line, reason, text };
+    fn reject(&mut self, line: u64, reason: String, text: &[u8]) {
+        self.keep_rejected(Rejected::new(self.path.to_owned(), line, reason, text));
+    }
+
+    fn keep_rejected(&mut self, rejected: Rejected) {
         self.report.rejected += 1;
         if let Err(e) = self.rejects.write(&rejected) {
             self.failure = Some(e);
@@ -485,7 +519,7 @@ impl reader::LineSink for FileIngest<'_> {
                     self.report.format = f.as_str().into();
                 }
                 Err(reason) => {
-                    self.reject(line.number, reason, String::from_utf8_lossy(line.bytes).into_owned());
+                    self.reject(line.number, reason, line.bytes);
                     return if self.failure.is_some() { Flow::Stop } else { Flow::Continue };
                 }
             }
@@ -496,9 +530,7 @@ impl reader::LineSink for FileIngest<'_> {
                     self.report.events += 1;
                     self.chunk.events += 1;
                 }
-                Err(reason) => {
-                    self.reject(line.number, reason, String::from_utf8_lossy(line.bytes).into_owned())
-                }
+                Err(reason) => self.reject(line.number, reason, line.bytes),
             }
         } else if self.format == Format::A2ap || self.format == Format::Lineage {
             match std::str::from_utf8(line.bytes) {
@@ -507,7 +539,7 @@ impl reader::LineSink for FileIngest<'_> {
                 Err(e) => self.reject(
                     line.number,
                     format!("not valid UTF-8 (at byte {})", e.valid_up_to()),
-                    String::from_utf8_lossy(line.bytes).into_owned(),
+                    line.bytes,
                 ),
             }
         } else {
@@ -516,9 +548,7 @@ impl reader::LineSink for FileIngest<'_> {
                     self.report.events += 1;
                     self.chunk.events += 1;
                 }
-                Err(reason) => {
-                    self.reject(line.number, reason, String::from_utf8_lossy(line.bytes).into_owned())
-                }
+                Err(reason) => self.reject(line.number, reason, line.bytes),
             }
         }
         if self.failure.is_some() {
@@ -536,11 +566,11 @@ impl reader::LineSink for FileIngest<'_> {
         Flow::Continue
     }
 
-    fn too_long(&mut self, number: u64, len: u64, head: &[u8], offset: u64) -> Flow {
+    fn too_long(&mut self, number: u64, len: u64, head: &[u8], digest: &[u8; 32], offset: u64) -> Flow {
         self.report.lines += 1;
         self.offset = offset;
         let reason = format!("line is {len} bytes, over the limit of {}", self.max_line_bytes);
-        self.reject(number, reason, String::from_utf8_lossy(head).into_owned());
+        self.keep_rejected(Rejected::from_parts(self.path.to_owned(), number, reason, head, len, digest));
         if self.failure.is_some() {
             return Flow::Stop;
         }

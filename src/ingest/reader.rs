@@ -6,6 +6,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::time::Duration;
 
+use sha2::{Digest, Sha256};
+
 use crate::error::{Error, Result};
 
 /// One line of input, before it is parsed.
@@ -34,9 +36,10 @@ pub enum Flow {
 pub trait LineSink {
     /// One non-blank line; `offset` is the number of bytes read so far.
     fn line(&mut self, line: RawLine<'_>, offset: u64) -> Flow;
-    /// A line longer than the cap: `len` is its length in bytes (without the newline) and
-    /// `head` its first [`HEAD_BYTES`] bytes; the rest was skipped, never held in memory.
-    fn too_long(&mut self, number: u64, len: u64, head: &[u8], offset: u64) -> Flow;
+    /// A line longer than the cap: `len` is its length in bytes (without the newline),
+    /// `head` its first [`HEAD_BYTES`] bytes and `digest` the SHA-256 of all of it; the rest
+    /// was skipped, never held in memory.
+    fn too_long(&mut self, number: u64, len: u64, head: &[u8], digest: &[u8; 32], offset: u64) -> Flow;
     /// A following reader has caught up with the writer: flush buffered work.
     fn idle(&mut self) -> Flow;
 }
@@ -46,7 +49,7 @@ pub const HEAD_BYTES: usize = 1024;
 
 /// The line being read: its bytes while it is within the cap, only its head past it.
 #[derive(Default)]
-struct Partial {
+pub(crate) struct Partial {
     bytes: Vec<u8>,
     /// Bytes of the line read so far, the newline included.
     len: u64,
@@ -54,19 +57,53 @@ struct Partial {
     over: bool,
     /// The last piece ended with a newline.
     ended: bool,
+    /// Past the cap: the hash of the line so far (its newline left out).
+    hash: Option<Sha256>,
 }
 
 impl Partial {
-    fn push(&mut self, piece: &[u8], max: usize) {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes held for the line (its buffer's capacity).
+    pub(crate) fn held(&self) -> usize {
+        self.bytes.capacity()
+    }
+
+    /// Whether `more` bytes would still be held whole (the line stays within the cap).
+    pub(crate) fn fits(&self, more: usize, max: usize) -> bool {
+        !self.over && self.bytes.len() + more <= max.saturating_add(2)
+    }
+
+    /// Makes room for `more` bytes, doubling (as `Vec` does) but never past the cap.
+    pub(crate) fn reserve(&mut self, more: usize, max: usize) {
+        let need = self.bytes.len() + more;
+        if need > self.bytes.capacity() {
+            let target = need.max(self.bytes.capacity() * 2).min(max.saturating_add(2)).max(need);
+            self.bytes.reserve_exact(target - self.bytes.len());
+        }
+    }
+
+    pub(crate) fn push(&mut self, piece: &[u8], max: usize) {
         self.len += piece.len() as u64;
         self.ended = piece.last() == Some(&b'\n');
+        let body = if self.ended { &piece[..piece.len() - 1] } else { piece };
+        if let Some(h) = self.hash.as_mut() {
+            h.update(body);
+        }
         if self.over {
             return;
         }
         // Room for a "\r\n" ending beyond the cap; past that the line is over it for sure.
         if self.bytes.len() + piece.len() > max.saturating_add(2) {
-            let keep = HEAD_BYTES.saturating_sub(self.bytes.len()).min(piece.len());
-            self.bytes.extend_from_slice(&piece[..keep]);
+            let mut h = Sha256::new();
+            h.update(&self.bytes);
+            h.update(body);
+            self.hash = Some(h);
+            // The head, never the newline that ends the line.
+            let keep = HEAD_BYTES.saturating_sub(self.bytes.len()).min(body.len());
+            self.bytes.extend_from_slice(&body[..keep]);
             self.bytes.truncate(HEAD_BYTES);
             self.bytes.shrink_to(HEAD_BYTES.max(4096));
             self.over = true;
@@ -75,11 +112,19 @@ impl Partial {
         }
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.bytes.clear();
         self.len = 0;
         self.over = false;
         self.ended = false;
+        self.hash = None;
+    }
+
+    /// Lets go of a large buffer between lines, keeping at most `keep` bytes of it.
+    pub(crate) fn shrink(&mut self, keep: usize) {
+        if self.bytes.capacity() > keep {
+            self.bytes.shrink_to(keep);
+        }
     }
 }
 
@@ -161,7 +206,7 @@ pub fn read_lines(path: &Path, eof: EndOfFile, max_line: usize, sink: &mut impl 
 
 /// Calls `sink.line` for every non-blank line of a stream (standard input, a request body)
 /// as it arrives, and `sink.idle` whenever the stream has nothing new for now (its reader
-/// answers `WouldBlock`: see [`ChunkReader`]). The end of the stream ends the read; a last
+/// answers `WouldBlock`). The end of the stream ends the read; a last
 /// line without a newline is passed on (it may be truncated: the parser decides).
 pub fn read_stream(name: &Path, reader: impl Read, max_line: usize, sink: &mut impl LineSink) -> Result<()> {
     let mut reader = BufReader::with_capacity(1 << 16, reader);
@@ -195,66 +240,46 @@ pub fn read_stream(name: &Path, reader: impl Read, max_line: usize, sink: &mut i
     }
 }
 
-/// Chunks of a stream as they arrive, read as bytes: `WouldBlock` when none came within the
-/// poll interval (so a reader can flush what it holds), the end when the sender is gone.
-/// The channel is bounded, so a slow reader slows the sender down.
-pub struct ChunkReader {
-    rx: tokio::sync::mpsc::Receiver<Vec<u8>>,
-    handle: tokio::runtime::Handle,
-    poll: Duration,
-    current: Vec<u8>,
-    at: usize,
-}
-
-impl ChunkReader {
-    /// Reads what `rx` receives; must be used on a blocking thread of `handle`'s runtime.
-    pub fn new(
-        rx: tokio::sync::mpsc::Receiver<Vec<u8>>,
-        handle: tokio::runtime::Handle,
-        poll: Duration,
-    ) -> Self {
-        ChunkReader { rx, handle, poll, current: Vec::new(), at: 0 }
-    }
-}
-
-impl Read for ChunkReader {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        while self.at >= self.current.len() {
-            let next = self.handle.block_on(async { tokio::time::timeout(self.poll, self.rx.recv()).await });
-            match next {
-                Err(_) => return Err(std::io::ErrorKind::WouldBlock.into()),
-                Ok(None) => return Ok(0),
-                Ok(Some(chunk)) => {
-                    self.current = chunk;
-                    self.at = 0;
-                }
-            }
-        }
-        let n = buf.len().min(self.current.len() - self.at);
-        buf[..n].copy_from_slice(&self.current[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
-    }
-}
-
-fn emit(partial: &Partial, number: u64, offset: u64, max_line: usize, sink: &mut impl LineSink) -> Flow {
+pub(crate) fn emit(
+    partial: &Partial,
+    number: u64,
+    offset: u64,
+    max_line: usize,
+    sink: &mut (impl LineSink + ?Sized),
+) -> Flow {
     if partial.over {
         let len = partial.len - u64::from(partial.ended);
-        return sink.too_long(number, len, &partial.bytes, offset);
+        let digest = partial.hash.clone().expect("hashed past the cap").finalize().into();
+        return sink.too_long(number, len, &partial.bytes, &digest, offset);
     }
-    let mut line = &partial.bytes[..];
-    while let Some((last, rest)) = line.split_last() {
-        if *last == b'\n' || *last == b'\r' {
-            line = rest;
-        } else {
-            break;
-        }
+    emit_bytes(&partial.bytes, number, offset, max_line, sink)
+}
+
+/// Passes on one whole line held in memory (its newline, if any, included).
+pub(crate) fn emit_bytes(
+    bytes: &[u8],
+    number: u64,
+    offset: u64,
+    max_line: usize,
+    sink: &mut (impl LineSink + ?Sized),
+) -> Flow {
+    let mut line = bytes;
+    // One "\n" or "\r\n" ends the line (as the cap counts them).
+    if let Some(rest) = line.strip_suffix(b"\n") {
+        line = rest.strip_suffix(b"\r").unwrap_or(rest);
     }
     if line.iter().all(u8::is_ascii_whitespace) {
         return Flow::Continue;
     }
     if line.len() > max_line {
-        return sink.too_long(number, line.len() as u64, &line[..line.len().min(HEAD_BYTES)], offset);
+        let digest = Sha256::digest(line).into();
+        return sink.too_long(
+            number,
+            line.len() as u64,
+            &line[..line.len().min(HEAD_BYTES)],
+            &digest,
+            offset,
+        );
     }
     sink.line(RawLine { number, bytes: line }, offset)
 }
@@ -291,7 +316,7 @@ mod tests {
             self.lines.push((line.number, String::from_utf8_lossy(line.bytes).into_owned()));
             Flow::Continue
         }
-        fn too_long(&mut self, number: u64, len: u64, head: &[u8], _offset: u64) -> Flow {
+        fn too_long(&mut self, number: u64, len: u64, head: &[u8], _digest: &[u8; 32], _offset: u64) -> Flow {
             self.long.push((number, len, head.to_vec()));
             Flow::Continue
         }

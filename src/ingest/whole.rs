@@ -30,7 +30,10 @@ impl FileIngest<'_> {
             Ok(t) => t,
             Err(e) => {
                 let line = bytecount(&bytes[..e.valid_up_to()]) + 1;
-                self.reject(line, format!("not valid UTF-8 (at byte {})", e.valid_up_to()), String::new());
+                let at = e.valid_up_to();
+                let start = bytes[..at].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+                let end = bytes[at..].iter().position(|b| *b == b'\n').map_or(bytes.len(), |i| at + i);
+                self.reject(line, format!("not valid UTF-8 (at byte {at})"), &bytes[start..end]);
                 return;
             }
         };
@@ -38,7 +41,7 @@ impl FileIngest<'_> {
             Ok(imported) => {
                 for (line, reason) in imported.rejected {
                     let t = text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_owned();
-                    self.reject(line, reason, t);
+                    self.reject(line, reason, t.as_bytes());
                 }
                 self.report.events += imported.statements;
                 self.chunk.events += imported.statements;
@@ -46,7 +49,7 @@ impl FileIngest<'_> {
             }
             Err((line, reason)) => {
                 let t = text.lines().nth(line.saturating_sub(1) as usize).unwrap_or("").to_owned();
-                self.reject(line, reason, t);
+                self.reject(line, reason, t.as_bytes());
             }
         }
     }

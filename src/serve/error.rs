@@ -1,7 +1,7 @@
 //! Errors as they cross the HTTP boundary: `{code, message}` with the status the code
 //! declares (`api::ErrorCode::http_status`), which says whose fault it was.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
@@ -34,6 +34,12 @@ impl From<Error> for ApiFailure {
 
 impl IntoResponse for ApiFailure {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body)).into_response()
+        let busy = self.body.code == ErrorCode::Busy;
+        let mut res = (self.status, Json(self.body)).into_response();
+        if busy {
+            // A limit of the server, not of the request: it may be sent again shortly.
+            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        res
     }
 }

@@ -4,7 +4,9 @@
 
 mod a2a;
 mod auth;
+mod canned;
 mod error;
+mod limits;
 mod routes;
 mod stream;
 mod ui;
@@ -21,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::facade::Provex;
 
 pub use error::ApiFailure;
+pub use limits::ServeLimits;
 
 /// How to serve.
 #[derive(Debug, Clone)]
@@ -35,6 +38,8 @@ pub struct ServeOptions {
     /// On a non-loopback address, the folders besides the data folder that `follow` may
     /// read and `upload` may write (`--allow-dir`); none other is allowed there.
     pub allow_dirs: Vec<PathBuf>,
+    /// What request bodies may take (bodies at once, idle time, line length and memory).
+    pub limits: ServeLimits,
 }
 
 /// What every handler shares.
@@ -43,6 +48,7 @@ pub(crate) struct AppState {
     pub provex: Arc<Provex>,
     pub token: Option<Arc<str>>,
     pub loopback: bool,
+    pub limits: limits::Limits,
 }
 
 /// A server running in the background (tests and embedders): its address, and a handle
@@ -51,16 +57,17 @@ pub struct Running {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
+    grace: std::time::Duration,
 }
 
 impl Running {
-    /// Stops accepting, lets open requests finish for a moment, then closes what is left
-    /// (event streams never finish on their own).
+    /// Stops accepting, lets open requests finish for the grace period, then closes what is
+    /// left (event streams never finish on their own, nor does a client that sends nothing).
     pub async fn stop(mut self) {
         if let Some(tx) = self.stop.take() {
             let _ = tx.send(());
         }
-        if tokio::time::timeout(std::time::Duration::from_secs(2), &mut self.task).await.is_err() {
+        if tokio::time::timeout(self.grace, &mut self.task).await.is_err() {
             self.task.abort();
             let _ = (&mut self.task).await;
         }
@@ -93,6 +100,7 @@ pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
         provex,
         token: opts.token.as_deref().map(Arc::from),
         loopback: opts.bind.ip().is_loopback(),
+        limits: limits::Limits::new(&opts.limits),
     };
     let app = routes::router(state, ui_dir);
     let listener = TcpListener::bind(opts.bind).await.map_err(|e| Error::io(opts.bind.to_string(), e))?;
@@ -105,6 +113,8 @@ pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
             tracing::debug!("TCP_NODELAY: {e}");
         }
     });
+    // hyper's own refusals (a malformed request, a target or headers too large) in JSON.
+    let listener = canned::JsonRefusals(listener);
     let task = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(async move {
@@ -112,7 +122,7 @@ pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
             })
             .await
     });
-    Ok(Running { addr, stop: Some(tx), task })
+    Ok(Running { addr, stop: Some(tx), task, grace: opts.limits.shutdown_grace })
 }
 
 /// Serves until Ctrl-C or SIGTERM, then stops the jobs (and, when the facade is dropped, the
@@ -178,6 +188,7 @@ mod tests {
             ui: None,
             open: false,
             allow_dirs: Vec::new(),
+            limits: ServeLimits::default(),
         }
     }
 

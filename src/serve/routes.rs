@@ -15,7 +15,7 @@ use axum::routing::{get, on, post, MethodFilter, MethodRouter};
 use axum::{middleware, Router};
 use futures_util::{StreamExt, TryStreamExt};
 
-use super::{a2a, auth, stream, ui, ApiFailure, AppState};
+use super::{a2a, auth, limits, stream, ui, ApiFailure, AppState};
 use crate::api::ops::{self, Args, Body as ArgsIn, Method, OpInfo, Transport};
 use crate::api::{ErrorCode, StreamRequest};
 use crate::facade::Call;
@@ -133,6 +133,16 @@ async fn run(state: &AppState, op: &'static OpInfo, req: Request) -> Result<Stri
     let (args, call) = match op.body {
         ArgsIn::Query => (Args::Query(query()), call),
         ArgsIn::Bytes => {
+            let Some(slot) = state.limits.slot() else {
+                return Err(ApiFailure::new(
+                    ErrorCode::Busy,
+                    format!(
+                        "this server is reading {} request bodies already, the most it reads at once; \
+                         send this one again in a moment",
+                        state.limits.max_bodies
+                    ),
+                ));
+            };
             let mut seen = 0u64;
             let stream = body.into_data_stream().map_err(std::io::Error::other).and_then(move |chunk| {
                 seen += chunk.len() as u64;
@@ -148,7 +158,8 @@ async fn run(state: &AppState, op: &'static OpInfo, req: Request) -> Result<Stri
                     }
                 }
             });
-            (Args::Query(query()), call.with_payload(Box::pin(stream)))
+            let body = limits::Guarded::new(Box::pin(stream), state.limits.body_idle, slot);
+            (Args::Query(query()), call.with_limits(state.limits.body.clone()).with_payload(Box::pin(body)))
         }
         ArgsIn::Json => {
             let bytes = read_limited(body, MAX_JSON).await?;

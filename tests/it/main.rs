@@ -18,6 +18,7 @@ mod ingest;
 mod knowledge;
 mod knowledge_client;
 mod layout;
+mod limits;
 mod lineage;
 mod live;
 mod modules;

@@ -140,6 +140,7 @@ async fn serve_on_a_non_loopback_address_limits_follow() {
             ui: Some(std::env::temp_dir().join("provex-no-ui-here")),
             open: false,
             allow_dirs: vec![t.allowed.clone()],
+            limits: Default::default(),
         };
         let running = serve::start(provex.clone(), opts).await.expect("serve");
         let base = format!("http://127.0.0.1:{}/api/graphs/{graph}/follow", running.addr.port());

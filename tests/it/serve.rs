@@ -23,12 +23,22 @@ pub(crate) async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, Stri
 
 /// `provex serve` on a free port over `provex` (no UI folder): the server and its base URL.
 pub(crate) async fn serve_on(provex: Arc<Provex>, token: Option<&str>) -> (Running, String) {
+    serve_with(provex, token, Default::default()).await
+}
+
+/// [`serve_on`] with the given limits on request bodies.
+pub(crate) async fn serve_with(
+    provex: Arc<Provex>,
+    token: Option<&str>,
+    limits: serve::ServeLimits,
+) -> (Running, String) {
     let opts = ServeOptions {
         bind: "127.0.0.1:0".parse().unwrap(),
         token: token.map(str::to_owned),
         ui: Some(std::env::temp_dir().join("provex-no-ui-here")),
         open: false,
         allow_dirs: Vec::new(),
+        limits,
     };
     let running = serve::start(provex, opts).await.expect("serve");
     let base = format!("http://{}", running.addr);
