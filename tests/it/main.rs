@@ -21,6 +21,7 @@ mod layout;
 mod lineage;
 mod live;
 mod modules;
+mod origin;
 mod paths;
 mod props_canonical;
 mod props_knowledge;
