@@ -75,6 +75,7 @@ async fn subscribers() {
     let opts = provex::serve::ServeOptions {
         bind: "127.0.0.1:0".parse().unwrap(),
         token: None,
+        token_dir: None,
         ui: None,
         open: false,
         allow_dirs: Vec::new(),
@@ -91,7 +92,7 @@ async fn subscribers() {
     for s in 0..20 {
         let body = json!({"jsonrpc": "2.0", "id": s, "method": "knowledge/subscribe",
             "params": {"subscriptionQuery": "subscription { triples(subject: \"ex:live\") { op } }"}});
-        let mut resp = http.post(&url).json(&body).send().await.unwrap();
+        let mut resp = http.post(&url).bearer_auth(running.token()).json(&body).send().await.unwrap();
         let (sent, tx) = (sent.clone(), tx.clone());
         tokio::spawn(async move {
             let mut buf = String::new();
@@ -117,7 +118,7 @@ async fn subscribers() {
         let body = json!({"jsonrpc": "2.0", "id": n, "method": "knowledge/update", "params": {"mutations": [{"op": "add",
             "statement": {"subject": {"id": "ex:live"}, "predicate": {"id": "ex:n"}, "object": {"value": n}}}], "sourceAgentId": "agent:bench"}});
         sent.lock().unwrap().insert(n, Instant::now());
-        let r = http.post(&url).json(&body).send().await.unwrap();
+        let r = http.post(&url).bearer_auth(running.token()).json(&body).send().await.unwrap();
         assert!(r.status().is_success());
     }
     let mut got = Vec::new();

@@ -2,7 +2,9 @@
 # The council-meeting demo: streams the meeting's runtime events and signed statements into
 # the private FalkorDB, prints the verification trail of the claim one verifier challenged
 # and the audit of every signature and quote, then opens it in the desktop app (with a
-# display), or in the explorer served at http://127.0.0.1:7878/ (without one; Ctrl-C stops).
+# display), or in the explorer served at http://127.0.0.1:7878/ (without one; Ctrl-C stops):
+# `provex serve` prints the address with the token it made for this start (and opens it when
+# a browser can be opened); the token is also in the data folder's serve-7878.token.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

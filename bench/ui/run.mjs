@@ -159,11 +159,11 @@ function firstPaintProbe() {
   });
 }
 
-async function openAndTimeFirstPaint(browser, base, graph, nodes) {
+async function openAndTimeFirstPaint(browser, server, graph, nodes) {
   const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
   await page.addInitScript(firstPaintProbe);
   try {
-    await page.goto(`${base}/?graph=${encodeURIComponent(graph)}`);
+    await page.goto(server.url(`/?graph=${encodeURIComponent(graph)}`));
     // `nodes` null: a cluster view, whose box count is not known beforehand.
     const rec = await until(() => page.evaluate((n) => window.__paint.setGraph.find((r) => (n === null ? window.provex.model.mode === "clusters" && r.n > 0 : r.n === n) && r.drawnAt !== null) ?? null, nodes),
       { ms: 120_000, every: 50, what: `${graph} drawn with ${nodes} nodes` });
@@ -193,7 +193,7 @@ async function firstPaint(browser, server, dir) {
   log(`first paint: ${stats.nodes} nodes, ${stats.edges} edges (${events} events)`);
   const runs = [];
   for (let i = 0; i < RUNS + 1; i++) {
-    const r = await openAndTimeFirstPaint(browser, server.base, "bench1k", stats.nodes);
+    const r = await openAndTimeFirstPaint(browser, server, "bench1k", stats.nodes);
     await r.context.close();
     delete r.page;
     delete r.context;
@@ -239,7 +239,7 @@ async function clusters(browser, server, dir) {
   log(`clusters: ${stats.nodes} nodes, ${stats.edges} edges (${events} events ingested in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   const runs = [];
   for (let i = 0; i < 4; i++) {
-    const r = await openAndTimeFirstPaint(browser, server.base, "benchbig", null);
+    const r = await openAndTimeFirstPaint(browser, server, "benchbig", null);
     const boxes = await r.page.evaluate(() => window.provex.model.nodes.size);
     const fps = i === 0 ? await breathe(r.page, PAN_SECONDS * 1000) : null;
     await r.context.close();
@@ -291,7 +291,7 @@ async function panZoom(browser, server, dir) {
   const stats = await server.api("/api/graphs/bench50k/stats");
   log(`pan/zoom: ${stats.nodes} nodes, ${stats.edges} edges (${events} events ingested in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   if (stats.nodes > 50_000) throw new Error("more nodes than the default view limit");
-  const fp = await openAndTimeFirstPaint(browser, server.base, "bench50k", stats.nodes);
+  const fp = await openAndTimeFirstPaint(browser, server, "bench50k", stats.nodes);
   const { page, context } = fp;
   log(`  first paint at 50k (cold): ${f1(fp.firstPaint)} ms`);
   try {
@@ -482,7 +482,7 @@ async function stream(browser, server, dir) {
   await until(async () => (await server.api("/api/graphs/live/stats").catch(() => null))?.nodes > 0, { ms: 30_000, what: "the followed graph" });
   const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
   try {
-    await page.goto(`${server.base}/?graph=live`);
+    await page.goto(server.url("/?graph=live"));
     await page.waitForSelector('html[data-ready="true"]');
     await until(async () => (await page.getByTestId("stream-state").getAttribute("data-state")) === "open", { what: "the stream open" });
     // Clock check: the page's epoch clock against this process's.
@@ -595,7 +595,7 @@ async function explainStream(browser, server) {
   await until(async () => (await server.api("/api/graphs/explain/stats").catch(() => null))?.nodes > 0, { ms: 30_000, what: "the pushed graph" });
   const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
   try {
-    await page.goto(`${server.base}/?graph=explain`);
+    await page.goto(server.url("/?graph=explain"));
     await page.waitForSelector('html[data-ready="true"]');
     await until(async () => (await page.getByTestId("stream-state").getAttribute("data-state")) === "open", { what: "the stream open" });
     await hookDrawn(page);

@@ -77,6 +77,9 @@ error_codes! {
     Unauthorized = "unauthorized", 401;
     /// A request naming a host other than loopback, on a loopback server (DNS rebinding).
     ForbiddenHost = "forbidden_host", 403;
+    /// A browser's request from a page that is not one of the server's own (another site,
+    /// port or subdomain), or one that changes something and could come from a web form.
+    ForbiddenOrigin = "forbidden_origin", 403;
     /// The desktop app is shutting down.
     Closing = "closing", 503;
     /// The server is at a limit (request bodies read at once, memory for lines in flight):

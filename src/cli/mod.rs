@@ -277,11 +277,20 @@ pub enum Command {
         out: Option<PathBuf>,
     },
     /// Serve the explorer UI, its JSON API and live streams over HTTP.
+    ///
+    /// Every request that reads or writes a graph (/api, /graphql, /a2a/GRAPH) must carry the
+    /// server's token: `Authorization: Bearer TOKEN`, or `?token=TOKEN`. On loopback without
+    /// --token, a new token is made at each start: the address printed (and opened by --open)
+    /// carries it, and it is written to DATA/serve-PORT.token, readable by you only (DATA is the
+    /// data folder: --data-dir, or the user's data folder), for your scripts:
+    /// `curl -H "Authorization: Bearer $(cat ~/.local/share/provex/serve-7878.token)" …`.
+    /// Requests from web pages other than Provex's own (another site or port) are refused.
     Serve {
         /// Address to listen on. Anything but loopback needs --token.
         #[arg(long, default_value = "127.0.0.1:7878")]
         bind: std::net::SocketAddr,
-        /// Token every request must carry (`Authorization: Bearer …` or `?token=`).
+        /// Token every request must carry (`Authorization: Bearer …` or `?token=`), at least
+        /// 16 characters. Without it (on loopback), one is made for this start.
         #[arg(long, env = "PROVEX_TOKEN", hide_env_values = true)]
         token: Option<String>,
         /// The built UI (default: ui/dist beside the executable or the current folder).
@@ -623,7 +632,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
                 shutdown_grace: seconds(shutdown_grace, "--shutdown-grace")?,
                 ..Default::default()
             };
-            let opts = provex::serve::ServeOptions { bind, token, ui, open, allow_dirs: allow_dir, limits };
+                        // A made token is kept in the data folder for the same user's tools.
+            let token_dir = match &cli.conn.data_dir {
+                Some(d) => Some(d.clone()),
+                None => {
+                    ServerOptions::app_default().ok().and_then(|o| o.data_dir.parent().map(Path::to_path_buf))
+                }
+            };
+            let opts =
+                provex::serve::ServeOptions { bind, token, token_dir, ui, open, allow_dirs: allow_dir, limits };
             provex::serve::run(Arc::new(provex), opts).await?;
         }
         Command::Verify { .. }

@@ -1,6 +1,7 @@
 //! `provex serve`: the explorer UI, its JSON API and live streams over HTTP, all calling the
 //! same facade the desktop shell calls. Loopback by default; any other address needs a
-//! token, checked on every request.
+//! token given to it. On loopback without one, a token is made for each launch; every request
+//! that reads or writes a graph carries it, from Provex's own UI or a tool of its owner.
 
 mod a2a;
 mod auth;
@@ -9,10 +10,11 @@ mod error;
 mod limits;
 mod routes;
 mod stream;
+mod token;
 mod ui;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use axum::serve::ListenerExt;
@@ -24,13 +26,18 @@ use crate::facade::Provex;
 
 pub use error::ApiFailure;
 pub use limits::ServeLimits;
+pub use token::token_file;
 
 /// How to serve.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
     pub bind: SocketAddr,
-    /// Required unless `bind` is a loopback address.
+    /// Required unless `bind` is a loopback address; on loopback, one is made when none is
+    /// given.
     pub token: Option<String>,
+    /// Where a made token is written ([`token_file`], readable by its owner only) for the same
+    /// user's tools to read: the data folder. `None` keeps it in memory only.
+    pub token_dir: Option<PathBuf>,
     /// The built UI folder (default: see [`ui::locate`]).
     pub ui: Option<PathBuf>,
     /// Open the UI in the default browser once listening.
@@ -46,21 +53,35 @@ pub struct ServeOptions {
 #[derive(Clone)]
 pub(crate) struct AppState {
     pub provex: Arc<Provex>,
-    pub token: Option<Arc<str>>,
+    /// What every request that reads or writes a graph must carry.
+    pub token: Arc<str>,
     pub loopback: bool,
     pub limits: limits::Limits,
 }
 
-/// A server running in the background (tests and embedders): its address, and a handle
-/// that stops it.
+/// A server running in the background (tests and embedders): its address, its token, and a
+/// handle that stops it.
 pub struct Running {
     pub addr: SocketAddr,
+    token: Arc<str>,
+    /// The files this server wrote (its token's), each with what it holds, removed at stop.
+    files: Vec<(PathBuf, String)>,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     grace: std::time::Duration,
 }
 
 impl Running {
+    /// The token requests must carry (the one given, or the one made at start).
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The file the made token was written to, if one was.
+    pub fn token_file(&self) -> Option<&Path> {
+        self.files.first().map(|(p, _)| p.as_path())
+    }
+
     /// Stops accepting, lets open requests finish for the grace period, then closes what is
     /// left (event streams never finish on their own, nor does a client that sends nothing).
     pub async fn stop(mut self) {
@@ -70,6 +91,14 @@ impl Running {
         if tokio::time::timeout(self.grace, &mut self.task).await.is_err() {
             self.task.abort();
             let _ = (&mut self.task).await;
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        for (path, text) in self.files.drain(..) {
+            token::remove_if_holds(&path, &text);
         }
     }
 }
@@ -96,15 +125,26 @@ pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
         provex.restrict_paths(opts.allow_dirs.clone())?;
     }
     let ui_dir = ui::locate(opts.ui.as_deref());
+    let made = opts.token.is_none();
+    let token: Arc<str> = match &opts.token {
+        Some(t) => Arc::from(t.as_str()),
+        None => Arc::from(token::generate()?),
+    };
     let state = AppState {
         provex,
-        token: opts.token.as_deref().map(Arc::from),
+        token: token.clone(),
         loopback: opts.bind.ip().is_loopback(),
         limits: limits::Limits::new(&opts.limits),
     };
     let app = routes::router(state, ui_dir);
     let listener = TcpListener::bind(opts.bind).await.map_err(|e| Error::io(opts.bind.to_string(), e))?;
     let addr = listener.local_addr().map_err(|e| Error::io(opts.bind.to_string(), e))?;
+    let mut files = Vec::new();
+    if let (true, Some(dir)) = (made, &opts.token_dir) {
+        let path = token_file(dir, addr.port());
+        token::write_private(&path, &format!("{token}\n"))?;
+        files.push((path, format!("{token}\n")));
+    }
     let (tx, rx) = oneshot::channel::<()>();
     // No Nagle: a stream event is a small write, and waiting for the previous one's ACK
     // (delayed up to 40 ms) would hold it back.
@@ -122,39 +162,65 @@ pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
             })
             .await
     });
-    Ok(Running { addr, stop: Some(tx), task, grace: opts.limits.shutdown_grace })
+    Ok(Running { addr, token, files, stop: Some(tx), task, grace: opts.limits.shutdown_grace })
 }
 
 /// Serves until Ctrl-C or SIGTERM, then stops the jobs (and, when the facade is dropped, the
 /// private server).
 pub async fn run(provex: Arc<Provex>, opts: ServeOptions) -> Result<()> {
     let open = opts.open;
-    let token = opts.token.clone();
-    let running = start(provex.clone(), opts).await?;
-    let mut url = format!("http://{}/", running.addr);
+    let mut running = start(provex.clone(), opts).await?;
     let graphs = provex.graphs().await.unwrap_or_default();
     let first = graphs.iter().find(|g| *g == "council").or(graphs.first());
-    let mut query = Vec::new();
+    let mut query = form_urlencoded::Serializer::new(String::new());
     if let Some(g) = first {
-        query.push(format!("graph={g}"));
+        query.append_pair("graph", g);
     }
-    if let Some(t) = token {
-        query.push(format!("token={t}"));
-    }
-    if !query.is_empty() {
-        url.push('?');
-        url.push_str(&query.join("&"));
-    }
+    query.append_pair("token", running.token());
+    let url = format!("http://{}/?{}", running.addr, query.finish());
     eprintln!("Provex is serving on {url} (Ctrl-C stops)");
+    if let Some(f) = running.token_file() {
+        eprintln!(
+            "Its token, which every API request carries (`Authorization: Bearer <token>`), is in {}",
+            f.display()
+        );
+    }
     if open {
-        if let Err(e) = std::process::Command::new("xdg-open").arg(&url).spawn() {
-            tracing::warn!("could not open a browser: {e}");
-        }
+        open_browser(&url, &mut running);
     }
     shutdown_signal().await;
     provex.stop_all_jobs();
     running.stop().await;
     Ok(())
+}
+
+/// Opens `url` in the default browser. When the token is kept in a file, the browser is
+/// given a page beside it (readable by its owner only) that goes on to `url`, so the token
+/// is not in a command line other users can list.
+fn open_browser(url: &str, running: &mut Running) {
+    let target = match running.token_file().map(|f| f.with_extension("open.html")) {
+        Some(page) => {
+            let href = url.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+            let html = format!(
+                "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0;url={href}\">\
+                 <title>Provex</title><p><a href=\"{href}\">Open Provex</a></p>\n"
+            );
+            match token::write_private(&page, &html) {
+                Ok(()) => {
+                    running.files.push((page.clone(), html));
+                    page.display().to_string()
+                }
+                Err(e) => {
+                    tracing::warn!("could not write the page that opens the UI: {e}");
+                    url.to_owned()
+                }
+            }
+        }
+        None => url.to_owned(),
+    };
+    if let Err(e) = std::process::Command::new("xdg-open").arg(&target).spawn() {
+        tracing::warn!("could not open a browser: {e}");
+    }
 }
 
 async fn shutdown_signal() {
@@ -185,6 +251,7 @@ mod tests {
         ServeOptions {
             bind: bind.parse().unwrap(),
             token: token.map(str::to_owned),
+            token_dir: None,
             ui: None,
             open: false,
             allow_dirs: Vec::new(),

@@ -128,7 +128,7 @@ async fn handle(state: AppState, op: &'static OpInfo, req: Request) -> Response 
 async fn run(state: &AppState, op: &'static OpInfo, req: Request) -> Result<String, ApiFailure> {
     let (mut parts, body) = req.into_parts();
     let fields = path_fields(&mut parts, state).await?;
-    let call = Call::http(&state.provex, state.token.is_some());
+    let call = Call::http(&state.provex, true);
     let query = || query_string(&fields, &parts.uri);
     let (args, call) = match op.body {
         ArgsIn::Query => (Args::Query(query()), call),

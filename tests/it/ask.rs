@@ -161,7 +161,7 @@ async fn ask_from_the_cli_and_the_api() {
     // The API: {code, message} across HTTP.
     let provex = Arc::new(provex);
     let (running, base) = crate::serve::serve_on(provex.clone(), None).await;
-    let http = reqwest::Client::new();
+    let http = crate::serve::client();
     let api = format!("{base}/api/graphs/{graph}/ask");
     provex.set_llm(Some(config(&url)));
     let r: Value = http

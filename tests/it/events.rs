@@ -39,7 +39,9 @@ impl Push {
         sock.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
         write!(
             sock,
-            "POST /api/graphs/{graph}/events HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+            "POST /api/graphs/{graph}/events HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n",
+            crate::serve::TOKEN
         )
         .unwrap();
         Push { sock }
@@ -165,7 +167,7 @@ async fn a_client_gone_mid_body_keeps_its_whole_lines() {
         want,
         "every whole line, and nothing of the cut one"
     );
-    let health = reqwest::get(format!("{base}/api/health")).await.unwrap();
+    let health = crate::serve::client().get(format!("{base}/api/health")).send().await.unwrap();
     assert!(health.status().is_success(), "the server still answers");
 }
 

@@ -17,7 +17,7 @@ use provex::serve::ServeLimits;
 use serde_json::{json, Value};
 
 use crate::common;
-use crate::serve::{serve_with, Events};
+use crate::serve::{client, serve_with, Events, TOKEN};
 
 fn booted(i: usize) -> String {
     format!(
@@ -58,7 +58,7 @@ impl Raw {
         let mut r = Raw::open(base);
         let addr = r.addr.clone();
         r.write(&format!(
-            "POST /api/graphs/{graph}/events HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
+            "POST /api/graphs/{graph}/events HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
         ));
         r
     }
@@ -118,7 +118,7 @@ fn serve_process(args: &[&str]) -> (std::process::Child, String, tempfile::TempD
     use std::io::BufRead;
     let data = tempfile::tempdir().unwrap();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("provex"))
-        .args(["--falkordb", common::url(), "serve", "--bind", "127.0.0.1:0", "--ui"])
+        .args(["--falkordb", common::url(), "serve", "--bind", "127.0.0.1:0", "--token", TOKEN, "--ui"])
         .arg(data.path())
         .args(args)
         .env("PROVEX_DATA_DIR", data.path())
@@ -163,7 +163,7 @@ async fn idle_bodies_hold_no_thread_and_past_the_cap_get_503() {
     let (mut child, base, _data) =
         tokio::task::block_in_place(|| serve_process(&["--max-bodies", "150", "--body-timeout", "15"]));
     // Warm up the runtime's threads.
-    reqwest::get(format!("{base}/api/health")).await.unwrap();
+    client().get(format!("{base}/api/health")).send().await.unwrap();
     let before = threads(child.id());
     let mut idle: Vec<Raw> = tokio::task::block_in_place(|| {
         (0..BODIES)
@@ -193,7 +193,7 @@ async fn idle_bodies_hold_no_thread_and_past_the_cap_get_503() {
     // The server still answers reads and opens event streams.
     let t = Instant::now();
     let health =
-        reqwest::Client::new().get(format!("{base}/api/health")).timeout(Duration::from_secs(2)).send().await;
+        client().get(format!("{base}/api/health")).timeout(Duration::from_secs(2)).send().await;
     assert!(health.unwrap().status().is_success());
     let _stream = tokio::time::timeout(
         Duration::from_secs(2),
@@ -367,7 +367,7 @@ async fn knowledge_update_into_an_opened_bundle_is_refused() {
     let update = json!({"jsonrpc": "2.0", "id": 1, "method": "knowledge/update", "params": {"mutations": [
         {"op": "add", "statement": {"subject": {"id": "ex:a"}, "predicate": {"id": "ex:p"}, "object": {"value": 1}}}
     ]}});
-    let r: Value = reqwest::Client::new()
+    let r: Value = client()
         .post(format!("{base}/a2a/{opened}"))
         .json(&update)
         .send()
@@ -380,7 +380,7 @@ async fn knowledge_update_into_an_opened_bundle_is_refused() {
     assert!(r["error"]["message"].as_str().unwrap().contains("read-only"), "{r}");
     assert_eq!(provex.stats(&opened).await.unwrap(), before, "nothing written");
     // As `/events` refuses it.
-    let e = reqwest::Client::new()
+    let e = client()
         .post(format!("{base}/api/graphs/{opened}/events"))
         .body(booted(1) + "\n")
         .send()
@@ -388,7 +388,7 @@ async fn knowledge_update_into_an_opened_bundle_is_refused() {
         .unwrap();
     assert_eq!(e.status(), 400);
     // The same update into an ordinary graph goes in.
-    let r: Value = reqwest::Client::new()
+    let r: Value = client()
         .post(format!("{base}/a2a/{graph}"))
         .json(&update)
         .send()
@@ -488,7 +488,7 @@ async fn an_ingest_whose_client_went_away_stops() {
     let provex = Arc::new(provex);
     let (_running, base) = serve_with(provex.clone(), None, ServeLimits::default()).await;
     // The graph exists, so the upload is written batch by batch (not built at the end).
-    let r = reqwest::Client::new()
+    let r = client()
         .post(format!("{base}/api/graphs/{graph}/events"))
         .body(booted(0) + "\n")
         .send()
@@ -501,7 +501,7 @@ async fn an_ingest_whose_client_went_away_stops() {
         let mut r = Raw::open(&base);
         let addr = r.addr.clone();
         r.write(&format!(
-            "POST /api/graphs/{graph}/upload?name=gone.jsonl HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n",
+            "POST /api/graphs/{graph}/upload?name=gone.jsonl HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\n\r\n",
             body.len()
         ));
         r.write(&body);

@@ -22,6 +22,7 @@ mod limits;
 mod lineage;
 mod live;
 mod modules;
+mod origin;
 mod paths;
 mod props_ask;
 mod props_canonical;

@@ -137,6 +137,7 @@ async fn serve_on_a_non_loopback_address_limits_follow() {
         let opts = ServeOptions {
             bind: bind.parse().unwrap(),
             token: Some(TOKEN.to_owned()),
+            token_dir: None,
             ui: Some(std::env::temp_dir().join("provex-no-ui-here")),
             open: false,
             allow_dirs: vec![t.allowed.clone()],

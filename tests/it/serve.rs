@@ -14,6 +14,9 @@ use serde_json::Value;
 
 use crate::common;
 
+/// The token of the servers these tests start when they name none (`client()` sends it).
+pub(crate) const TOKEN: &str = "provex-serve-test-token-0123456789";
+
 pub(crate) async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, String, Running, String) {
     let (provex, graph) = common::open(test).await;
     let provex = Arc::new(provex);
@@ -21,7 +24,8 @@ pub(crate) async fn start(test: &str, token: Option<&str>) -> (Arc<Provex>, Stri
     (provex, graph, running, base)
 }
 
-/// `provex serve` on a free port over `provex` (no UI folder): the server and its base URL.
+/// `provex serve` on a free port over `provex` (no UI folder), with `token` (else [`TOKEN`]):
+/// the server and its base URL.
 pub(crate) async fn serve_on(provex: Arc<Provex>, token: Option<&str>) -> (Running, String) {
     serve_with(provex, token, Default::default()).await
 }
@@ -34,7 +38,8 @@ pub(crate) async fn serve_with(
 ) -> (Running, String) {
     let opts = ServeOptions {
         bind: "127.0.0.1:0".parse().unwrap(),
-        token: token.map(str::to_owned),
+        token: Some(token.unwrap_or(TOKEN).to_owned()),
+        token_dir: None,
         ui: Some(std::env::temp_dir().join("provex-no-ui-here")),
         open: false,
         allow_dirs: Vec::new(),
@@ -45,7 +50,15 @@ pub(crate) async fn serve_with(
     (running, base)
 }
 
-fn client() -> reqwest::Client {
+/// A client that sends [`TOKEN`] (as `Authorization: Bearer`) unless a request sets its own.
+pub(crate) fn client() -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(reqwest::header::AUTHORIZATION, format!("Bearer {TOKEN}").parse().unwrap());
+    reqwest::Client::builder().timeout(Duration::from_secs(60)).default_headers(headers).build().unwrap()
+}
+
+/// A client that sends no token.
+pub(crate) fn anonymous() -> reqwest::Client {
     reqwest::Client::builder().timeout(Duration::from_secs(60)).build().unwrap()
 }
 
@@ -388,20 +401,20 @@ async fn token_and_host_are_checked_on_every_request() {
     let token = "s3cret-token-0123456789";
     let (_provex, _graph, running, base) = start("serve_token", Some(token)).await;
     let url = format!("{base}/api/graphs");
-    let r = client().get(&url).send().await.unwrap();
+    let r = anonymous().get(&url).send().await.unwrap();
     assert_eq!(r.status(), 401);
     assert_eq!(r.json::<Value>().await.unwrap()["code"], "unauthorized");
-    let r = client().get(&url).bearer_auth("wrong-token-0123456789").send().await.unwrap();
+    let r = anonymous().get(&url).bearer_auth("wrong-token-0123456789").send().await.unwrap();
     assert_eq!(r.status(), 401);
-    assert!(client().get(&url).bearer_auth(token).send().await.unwrap().status().is_success());
-    assert!(client().get(format!("{url}?token={token}")).send().await.unwrap().status().is_success());
+    assert!(anonymous().get(&url).bearer_auth(token).send().await.unwrap().status().is_success());
+    assert!(anonymous().get(format!("{url}?token={token}")).send().await.unwrap().status().is_success());
     // The UI's files hold no data: the page loads, then asks for the token.
-    assert_ne!(client().get(format!("{base}/")).send().await.unwrap().status(), 401);
-    assert_eq!(client().get(format!("{base}/api/graphs/x/stream")).send().await.unwrap().status(), 401);
+    assert_ne!(anonymous().get(format!("{base}/")).send().await.unwrap().status(), 401);
+    assert_eq!(anonymous().get(format!("{base}/api/graphs/x/stream")).send().await.unwrap().status(), 401);
     // A page on another origin reaching loopback through DNS rebinding is refused.
-    let r = client().get(&url).bearer_auth(token).header("host", "evil.example").send().await.unwrap();
+    let r = anonymous().get(&url).bearer_auth(token).header("host", "evil.example").send().await.unwrap();
     assert_eq!(r.status(), 403);
-    let health: Value = client()
+    let health: Value = anonymous()
         .get(format!("{base}/api/health"))
         .bearer_auth(token)
         .send()
@@ -454,7 +467,14 @@ async fn every_refusal_is_code_and_message() {
     // On a connection of its own: the server answers before reading the whole body and
     // closes that connection, which a pooled client could otherwise pick for the next request.
     let once = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
-    let r = once.post(&q).header("content-type", "application/json").body(big).send().await.unwrap();
+    let r = once
+        .post(&q)
+        .bearer_auth(TOKEN)
+        .header("content-type", "application/json")
+        .body(big)
+        .send()
+        .await
+        .unwrap();
     check(r, 413, "payload_too_large").await;
     // A method the route does not take, and routes that do not exist.
     check(c.put(format!("{base}/api/graphs")).send().await.unwrap(), 405, "method_not_allowed").await;

@@ -2,8 +2,9 @@
 // temporary data folder, a free port), Debian's Chromium driven by playwright-core, and a few
 // helpers. Builds nothing: `npm run e2e` builds the UI first.
 //
-//   const h = await start({ token });      // server + browser + page
-//   await h.open("/?graph=council");       // navigates and waits for html[data-ready]
+//   const h = await start({ token });      // server + browser + page (token: else the one the
+//                                          // server makes, read from its token file)
+//   await h.open("/?graph=council");       // navigates (with ?token=) and waits for html[data-ready]
 //   ...
 //   await h.stop();                        // closes the browser, SIGTERMs the server, checks it exited
 //
@@ -11,7 +12,7 @@
 // CHROMIUM (default /usr/bin/chromium), E2E_HEADED=1 to watch.
 
 import { spawn, execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -108,9 +109,22 @@ process.on("exit", () => {
   for (const c of children) c.kill("SIGKILL");
 });
 
+/** The file `provex serve` keeps the token it made in (`serve-PORT.token` in its data folder). */
+export function tokenFile(dataDir, port) {
+  return join(dataDir, `serve-${port}.token`);
+}
+
+/** `path` (under `base`) with `token=` added to its query: how the UI is opened. */
+export function withToken(base, path, token) {
+  const url = new URL(path, base);
+  if (token) url.searchParams.set("token", token);
+  return url.toString();
+}
+
 /**
- * Starts `provex serve` on a free loopback port with a fresh private data folder.
- * Returns { base, port, token, dataDir, api, cli, logs, stop }.
+ * Starts `provex serve` on a free loopback port with a fresh private data folder. Without
+ * `token`, the server makes one and this reads it from the server's token file.
+ * Returns { base, port, token, auth, url, dataDir, api, cli, logs, stop }.
  */
 export async function startServer({ token, env = {}, args = [] } = {}) {
   checkBuilt();
@@ -138,7 +152,13 @@ export async function startServer({ token, env = {}, args = [] } = {}) {
     res(exited);
   }));
 
-  const auth = token ? { Authorization: `Bearer ${token}` } : {};
+  /** The `Authorization` header every API request carries (set once the token is known). */
+  const auth = {};
+  const setToken = (t) => {
+    token = t;
+    auth.Authorization = `Bearer ${t}`;
+  };
+  if (token) setToken(token);
   /** Calls the API; returns the parsed JSON (or throws with the status and body). */
   async function api(path, { method = "GET", json, headers = {}, raw = false } = {}) {
     const init = { method, headers: { ...auth, ...headers } };
@@ -158,6 +178,10 @@ export async function startServer({ token, env = {}, args = [] } = {}) {
   try {
     health = await until(async () => {
       if (exited) throw Object.assign(new Error(`provex serve exited early (${JSON.stringify(exited)})`), { fatal: true });
+      if (!token) {
+        if (!existsSync(tokenFile(dataDir, port))) return null;
+        setToken(readFileSync(tokenFile(dataDir, port), "utf8").trim());
+      }
       const res = await fetch(`${base}/api/health`, { headers: auth }).catch(() => null);
       return res?.ok ? res.json() : null;
     }, { ms: 60_000, every: 150, what: "GET /api/health" });
@@ -196,7 +220,10 @@ export async function startServer({ token, env = {}, args = [] } = {}) {
     await rm(dir, { recursive: true, force: true });
   }
 
-  return { base, port, token, dataDir, dbPort, health, startMs: Date.now() - started, api, cli, logs, child, stop };
+  /** The address of `path` on this server, with the token: what opens the UI. */
+  const url = (path = "/") => withToken(base, path, token);
+
+  return { base, port, token, auth, url, dataDir, dbPort, health, startMs: Date.now() - started, api, cli, logs, child, stop };
 }
 
 /** Launches Chromium with a fresh profile (Playwright makes a temporary one). */
@@ -229,8 +256,9 @@ export async function newPage(browser, { viewport = { width: 1400, height: 900 }
 }
 
 /**
- * Server + browser + page. `open(path)` navigates to `base + path` and waits until the app
- * is ready (html[data-ready="true"]).
+ * Server + browser + page. `open(path)` navigates to `base + path` (with the token, which the
+ * UI takes out of the address and keeps for the tab) and waits until the app is ready
+ * (html[data-ready="true"]).
  */
 export async function start({ token, serverArgs, env } = {}) {
   const server = await startServer({ token, args: serverArgs, env });
@@ -243,7 +271,7 @@ export async function start({ token, serverArgs, env } = {}) {
   }
   const { context, page, errors } = await newPage(browser);
   async function open(path = "/") {
-    await page.goto(`${server.base}${path}`);
+    await page.goto(server.url(path));
     await ready(page, errors);
   }
   async function stop() {

@@ -33,7 +33,7 @@ describe("knowledge-graph statements and questions", { timeout: 120_000 }, () =>
   let h, llm;
   const rpc = async (method, params) => {
     const r = await fetch(`${h.base}/a2a/${GRAPH}`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      method: "POST", headers: { ...h.auth, "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
     });
     return r.json();
   };
@@ -79,7 +79,7 @@ describe("knowledge-graph statements and questions", { timeout: 120_000 }, () =>
     // A replace while the view is open: it grows, the old mayor kept as history. A
     // knowledge/subscribe opened first sees the same change the view marks.
     const sub = await fetch(`${h.base}/a2a/${GRAPH}`, {
-      method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" },
+      method: "POST", headers: { ...h.auth, "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "knowledge/subscribe", params: { subscriptionQuery: 'subscription { triples(subject: "ex:Riverton") { op } }' } }),
     });
     assert.equal(sub.status, 200);

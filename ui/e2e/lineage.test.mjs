@@ -185,7 +185,7 @@ describe("the prompt-lineage view", { timeout: 180_000 }, () => {
       prompt_content: `${parent.content} End with a one-line summary of the whole meeting.`,
       session_id: SESSION, parent_prompt_id: parent.id, evolution_type: "refines", timestamp: "2026-11-09T10:00:00Z",
     };
-    const res = await fetch(`${h.base}/api/graphs/${GRAPH}/upload?name=one-more.jsonl`, { method: "POST", body: `${JSON.stringify(record)}\n` });
+    const res = await fetch(`${h.base}/api/graphs/${GRAPH}/upload?name=one-more.jsonl`, { method: "POST", headers: h.auth, body: `${JSON.stringify(record)}\n` });
     assert.equal(res.status, 200, await res.text());
     await until(async () => (await boxes()).length === lineage.prompts.length + 1, { ms: 20_000, what: "the new version drawn" });
     const now = await h.api(`/api/graphs/${GRAPH}/lineage?id=${main.root}`);

@@ -207,7 +207,7 @@ describe("the reasoning view", { timeout: 180_000 }, () => {
     const q = "urn:trustgraph:agent:live-check";
     /** One explain message, as a live push (POST /api/graphs/{graph}/events, one NDJSON line). */
     const push = async (msg) => {
-      const r = await fetch(`${h.base}/api/graphs/${live}/events`, { method: "POST", body: `${JSON.stringify(msg)}\n` });
+      const r = await fetch(`${h.base}/api/graphs/${live}/events`, { method: "POST", headers: h.auth, body: `${JSON.stringify(msg)}\n` });
       if (!r.ok) throw new Error(`push: HTTP ${r.status} ${await r.text()}`);
     };
     await push(explain(q, ["Question", "AgentQuestion"], (id) => [

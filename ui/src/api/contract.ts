@@ -3,7 +3,7 @@
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
 
-export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "llm_not_configured" | "llm" | "write_refused" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "closing" | "busy" | "timeout" | "uri_too_long" | "headers_too_large" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
+export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "llm_not_configured" | "llm" | "write_refused" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "forbidden_origin" | "closing" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
 
 export type ApiError = { code: ErrorCode, message: string, };
 
@@ -332,11 +332,7 @@ export type FileReport = { path: string, format: string, lines: number, events: 
 /**
  * Where the rejected records were written, when there were any.
  */
-rejects_file: string | null, 
-/**
- * Rejected records past the rejects file's quota: counted here, not written there.
- */
-rejects_unwritten: number, };
+rejects_file: string | null, };
 
 export type IngestReport = { graph: string, files: Array<FileReport>, events: number, rejected: number, nodes_written: number, edges_written: number, elapsed_ms: number, 
 /**
