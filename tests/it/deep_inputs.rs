@@ -246,3 +246,47 @@ async fn a_cycle_closed_after_16385_prompts_is_rejected_and_the_rest_kept() {
     running.stop().await;
     provex.delete_graph(&graph).await.unwrap();
 }
+
+/// A request's list items are bounded over all its fields: over 10,001 statements, two
+/// aliases of `triples` (10,000 each, the budget exactly) are answered, three are refused
+/// with the budget's message before the third reads (the complexity limit let 499 through).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aliases_past_the_request_budget_are_refused() {
+    let (provex, graph, running, base) = start("graphql_budget", None).await;
+    let http = client();
+    let total = 10_001;
+    for start in (0..total).step_by(1000) {
+        let muts: Vec<Value> = (start..(start + 1000).min(total))
+            .map(|i| {
+                json!({"op": "add", "statement": {"subject": {"id": format!("ex:s{i}")}, "predicate": {"id": "ex:p"},
+                       "object": {"value": i}, "certainty": 0.9, "provenance": {"sourceAgentId": "agent:t"}}})
+            })
+            .collect();
+        let body =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "knowledge/update", "params": {"mutations": muts}});
+        let v: Value =
+            http.post(format!("{base}/a2a/{graph}")).json(&body).send().await.unwrap().json().await.unwrap();
+        assert!(v.get("result").is_some(), "{v}");
+    }
+    let ask = |n: usize| {
+        let q = format!(
+            "{{ {} }}",
+            (0..n).map(|i| format!("t{i}: triples {{ id }}")).collect::<Vec<_>>().join(" ")
+        );
+        let (http, url) = (http.clone(), format!("{base}/graphql?graph={graph}"));
+        async move {
+            http.post(url).json(&json!({"query": q})).send().await.unwrap().json::<Value>().await.unwrap()
+        }
+    };
+    let two = ask(2).await;
+    assert!(two.get("errors").is_none(), "{}", &two.to_string()[..300.min(two.to_string().len())]);
+    assert_eq!(two["data"]["t1"].as_array().map(Vec::len), Some(10_000));
+    let three = ask(3).await;
+    let errors = three["errors"].as_array().expect("the third alias is refused");
+    let msg = errors[0]["message"].as_str().unwrap();
+    assert!(msg.contains("past its budget (20000 list items"), "{msg}");
+    assert_eq!(errors.len(), 1, "one alias past the budget: {msg}");
+    still_answers(&base, &graph).await;
+    running.stop().await;
+    provex.delete_graph(&graph).await.unwrap();
+}
