@@ -25,6 +25,12 @@ async fn read<R>(c: &Context<'_>, f: impl FnOnce(&Ledger) -> R) -> Result<R> {
     Ok(x.provex.with_ledger(&x.graph, f).await?)
 }
 
+/// Reads a list from the graph's ledger, charged to the request's budget (see `budget`).
+async fn read_list<T>(c: &Context<'_>, field: &str, f: impl FnOnce(&Ledger) -> Vec<T>) -> Result<Vec<T>> {
+    let items = read(c, f).await?;
+    ctx(c)?.charged(field, items)
+}
+
 /// A graph's statements as searched by topic: each id with its claim and quotes, lowercased
 /// and joined (`\u{1}` between them, so no match spans two). Made again when the ledger grows.
 struct Haystack {
@@ -89,13 +95,14 @@ impl A2apQuery {
     /// Statements whose claim or one of whose quotes contains `topic` (any case; "" for all).
     async fn statements_about(&self, ctx: &Context<'_>, topic: String) -> Result<Vec<StatementObj>> {
         let Ctx { graph, bounds, .. } = ctx.data::<Ctx>()?.clone();
-        read(ctx, |l| statements_about(&graph, l, &topic, &bounds)).await
+        read_list(ctx, "statementsAbout", |l| statements_about(&graph, l, &topic, &bounds)).await
     }
 
     /// A statement's evidence, in the order it cites it.
     async fn evidence_chain(&self, ctx: &Context<'_>, statement_id: ID) -> Result<Vec<ChunkObj>> {
         let chunks = read(ctx, |l| l.statement(&statement_id).map(chunks_of)).await?;
-        chunks.ok_or_else(|| format!("no statement {} in this graph", statement_id.0).into())
+        let chunks = chunks.ok_or_else(|| format!("no statement {} in this graph", statement_id.0))?;
+        ctx.data::<Ctx>()?.charged("evidenceChain", chunks)
     }
 
     /// An agent's reputation (seed 001 §6.3), as consensus weighs it.
@@ -112,7 +119,7 @@ impl A2apQuery {
         min_score: f64,
     ) -> Result<Vec<StatementObj>> {
         let Ctx { graph, bounds, .. } = ctx.data::<Ctx>()?.clone();
-        read(ctx, |l| {
+        read_list(ctx, "consensusOn", |l| {
             statements_about(&graph, l, &topic, &bounds)
                 .into_iter()
                 .filter(|s| l.trail(&s.id).is_some_and(|t| t.consensus >= min_score))
@@ -171,7 +178,7 @@ impl AgentObj {
     // A list under a list: counted ten times, so fan-outs meet the complexity limit.
     #[graphql(complexity = "10 * child_complexity")]
     async fn statements(&self, ctx: &Context<'_>) -> Result<Vec<StatementObj>> {
-        read(ctx, |l| {
+        read_list(ctx, "statements", |l| {
             l.statement_ids()
                 .into_iter()
                 .filter(|id| l.statement(id).is_some_and(|s| s.agent.id() == self.id))
@@ -185,7 +192,7 @@ impl AgentObj {
     // A list under a list: counted ten times, so fan-outs meet the complexity limit.
     #[graphql(complexity = "10 * child_complexity")]
     async fn verifications(&self, ctx: &Context<'_>) -> Result<Vec<VerificationObj>> {
-        read(ctx, |l| {
+        read_list(ctx, "verifications", |l| {
             l.statement_ids()
                 .into_iter()
                 .filter_map(|id| l.trail(id))
@@ -261,11 +268,13 @@ impl StatementObj {
         Ok(self.trail(ctx).await?.generated_at)
     }
     async fn evidence(&self, ctx: &Context<'_>) -> Result<Vec<ChunkObj>> {
-        Ok(read(ctx, |l| l.statement(&self.id).map(chunks_of)).await?.unwrap_or_default())
+        read_list(ctx, "evidence", |l| l.statement(&self.id).map(chunks_of).unwrap_or_default()).await
     }
     async fn verifications(&self, ctx: &Context<'_>) -> Result<Vec<VerificationObj>> {
         let t = self.trail(ctx).await?;
-        Ok(t.verifications.into_iter().map(|v| VerificationObj { statement: self.id.clone(), v }).collect())
+        let list =
+            t.verifications.into_iter().map(|v| VerificationObj { statement: self.id.clone(), v }).collect();
+        ctx.data::<Ctx>()?.charged("verifications", list)
     }
     /// The reputation-weighted consensus of its counted verifications (as `provex trail`).
     async fn consensus_score(&self, ctx: &Context<'_>) -> Result<f64> {
@@ -322,7 +331,7 @@ impl ChunkObj {
     // A list under a list: counted ten times, so fan-outs meet the complexity limit.
     #[graphql(complexity = "10 * child_complexity")]
     async fn cited_by(&self, ctx: &Context<'_>) -> Result<Vec<StatementObj>> {
-        read(ctx, |l| {
+        read_list(ctx, "citedBy", |l| {
             l.statement_ids()
                 .into_iter()
                 .filter(|id| {

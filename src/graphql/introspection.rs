@@ -95,17 +95,20 @@ fn list_nesting<'a>(
 /// Whether a request only introspects (every root field is `__schema`, `__type` or
 /// `__typename`) and nests its list fields within the bound: such a request may go deeper.
 pub fn is_bounded_introspection(query: &str, operation_name: Option<&str>) -> bool {
-    let Ok(doc) = async_graphql::parser::parse_query(query) else {
-        return false;
-    };
-    let Some(op) = operation(&doc, operation_name) else {
+    super::guard::parse(query).is_ok_and(|doc| is_bounded_introspection_doc(&doc, operation_name))
+}
+
+/// [`is_bounded_introspection`] of a document parsed through [`super::guard::parse`] (whose
+/// depth bound also bounds the walks below, which follow fragments).
+pub fn is_bounded_introspection_doc(doc: &ExecutableDocument, operation_name: Option<&str>) -> bool {
+    let Some(op) = operation(doc, operation_name) else {
         return false;
     };
     let mut names = Vec::new();
-    root_names(&doc, &op.selection_set.node, &mut HashSet::new(), &mut names);
+    root_names(doc, &op.selection_set.node, &mut HashSet::new(), &mut names);
     !names.is_empty()
         && names.iter().all(|n| n.starts_with("__"))
-        && list_nesting(&doc, &op.selection_set.node, &mut Vec::new(), 0) <= MAX_LIST_NESTING
+        && list_nesting(doc, &op.selection_set.node, &mut Vec::new(), 0) <= MAX_LIST_NESTING
 }
 
 #[cfg(test)]

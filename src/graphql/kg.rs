@@ -111,7 +111,21 @@ impl KgQuery {
             min_certainty: min,
             since_ms: c.bounds.since_ms,
         };
-        let rows = c.provex.kg_triples(&c.graph, &filter, MAX_TRIPLES).await?;
+        // Rows reserved from the request's budget before anything is read: past it, this
+        // field fails without reading. With fewer than the usual cap left, one more row is
+        // read to tell "all of them" from "more than the budget".
+        let want = MAX_TRIPLES as usize;
+        let got = c.budget.reserve("triples", want)?;
+        let limit = if got < want { got + 1 } else { got };
+        let rows = c.provex.kg_triples(&c.graph, &filter, limit as i64).await?;
+        if rows.len() > got {
+            c.budget.refund(got);
+            return Err(c.budget.charge_rows("triples", got + 1).unwrap_err().into());
+        }
+        c.budget.refund(got - rows.len());
+        let bytes: usize =
+            rows.iter().map(|(id, s)| id.len() + serde_json::to_vec(s).map_or(0, |v| v.len())).sum();
+        c.budget.charge_bytes("triples", bytes)?;
         Ok(rows.into_iter().map(|(id, s)| GqlStatement::new(id, s)).collect())
     }
 }

@@ -2,9 +2,13 @@
 //! (`a2ap`) and seed 004's `triples` query and subscription over knowledge-graph statements
 //! (`kg`), served at `/graphql?graph=G` and by `knowledge/query` at `/a2a/G`. One schema,
 //! built once; each request carries the facade and the graph it reads. Resolvers compile to
-//! bounded, parameterised Cypher; depth and complexity limits answer a GraphQL error.
+//! bounded, parameterised Cypher; depth and complexity limits answer a GraphQL error. Every
+//! request is parsed through `guard`, which refuses a document nested too deep for the
+//! recursive parser before it runs.
 
 pub mod a2ap;
+pub mod budget;
+pub mod guard;
 pub mod introspection;
 pub mod kg;
 
@@ -34,6 +38,16 @@ pub struct Ctx {
     pub graph: String,
     /// What `knowledge/query` asked of every answer.
     pub bounds: Bounds,
+    /// The rows and bytes the request may still return, shared by all its resolvers.
+    pub budget: Arc<budget::Budget>,
+}
+
+impl Ctx {
+    /// Charges `items` (a list a resolver holds) to the request's budget.
+    pub fn charged<T>(&self, field: &str, items: Vec<T>) -> async_graphql::Result<Vec<T>> {
+        self.budget.charge_rows(field, items.len())?;
+        Ok(items)
+    }
 }
 
 /// `knowledge/query`'s `requiredCertainty` and `maxAgeSeconds`, applied to every answer of
@@ -123,25 +137,65 @@ pub async fn execute_with(
     request: GraphqlRequest,
     bounds: Bounds,
 ) -> serde_json::Value {
+    let doc = match checked(&request) {
+        Ok(doc) => doc,
+        Err(e) => return refusal(&e),
+    };
     // GraphiQL's schema query nests deeper than any data query needs; it alone may.
-    let schema = if introspection::is_bounded_introspection(&request.query, request.operation_name.as_deref())
-    {
+    let op = request.operation_name.as_deref();
+    let schema = if doc.as_ref().is_some_and(|d| introspection::is_bounded_introspection_doc(d, op)) {
         introspection_schema()
     } else {
         schema()
     };
-    let resp = schema.execute(engine_request(provex, graph, request, bounds)).await;
+    let resp = schema.execute(engine_request(provex, graph, request, doc, bounds)).await;
     to_json(&resp)
+}
+
+/// The request's document when it parses; none when it does not (the engine then parses it
+/// again and answers its own error, with the position); an error when it is refused.
+fn checked(
+    request: &GraphqlRequest,
+) -> Result<Option<async_graphql::parser::types::ExecutableDocument>, guard::GuardError> {
+    match request.parse() {
+        Ok(doc) => Ok(Some(doc)),
+        Err(guard::GuardError::Parse(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The `{errors}` answer of a request refused before it ran.
+fn refusal(e: &guard::GuardError) -> serde_json::Value {
+    serde_json::json!({"errors": [{"message": e.to_string()}]})
+}
+
+impl GraphqlRequest {
+    /// The request's document, parsed through [`guard::parse`], its variables checked too.
+    pub fn parse(&self) -> Result<async_graphql::parser::types::ExecutableDocument, guard::GuardError> {
+        if let Some(v) = &self.variables {
+            guard::check_variables(v)?;
+        }
+        guard::parse(&self.query)
+    }
 }
 
 fn engine_request(
     provex: Arc<Provex>,
     graph: &str,
     request: GraphqlRequest,
+    doc: Option<async_graphql::parser::types::ExecutableDocument>,
     bounds: Bounds,
 ) -> async_graphql::Request {
-    let mut req =
-        async_graphql::Request::new(request.query).data(Ctx { provex, graph: graph.to_owned(), bounds });
+    let mut req = async_graphql::Request::new(request.query).data(Ctx {
+        provex,
+        graph: graph.to_owned(),
+        bounds,
+        budget: Arc::new(budget::Budget::default()),
+    });
+    // Parsed once, through the guard: the engine does not parse the text again.
+    if let Some(doc) = doc {
+        req.set_parsed_query(doc);
+    }
     if let Some(v) = request.variables {
         req = req.variables(async_graphql::Variables::from_json(v));
     }
@@ -159,7 +213,7 @@ fn to_json(resp: &async_graphql::Response) -> serde_json::Value {
 /// parse, or names no single operation, is not: running it answers why).
 pub fn is_subscription(request: &GraphqlRequest) -> bool {
     use async_graphql::parser::types::{DocumentOperations, OperationType};
-    let Ok(doc) = async_graphql::parser::parse_query(&request.query) else { return false };
+    let Ok(doc) = request.parse() else { return false };
     let op = match (&doc.operations, request.operation_name.as_deref()) {
         (DocumentOperations::Single(op), _) => Some(&op.node),
         (DocumentOperations::Multiple(ops), Some(name)) => ops.get(name).map(|o| &o.node),
@@ -177,5 +231,11 @@ pub fn execute_stream(
     request: GraphqlRequest,
 ) -> impl futures_util::Stream<Item = serde_json::Value> + Send + 'static {
     use futures_util::StreamExt;
-    schema().execute_stream(engine_request(provex, graph, request, Bounds::default())).map(|r| to_json(&r))
+    match checked(&request) {
+        Ok(doc) => schema()
+            .execute_stream(engine_request(provex, graph, request, doc, Bounds::default()))
+            .map(|r| to_json(&r))
+            .boxed(),
+        Err(e) => futures_util::stream::once(std::future::ready(refusal(&e))).boxed(),
+    }
 }

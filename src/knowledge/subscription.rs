@@ -1,6 +1,7 @@
 //! Which statements a `knowledge/subscribe` wants: its GraphQL subscription document is
 //! parsed (async-graphql's parser) and must select `triples`, whose `subject`, `predicate`
-//! and `graph` arguments (literals or variables) filter the change events.
+//! and `graph` arguments (literals or variables) filter the change events. It is parsed
+//! through `graphql::guard`, as every GraphQL document is.
 
 use async_graphql::parser::types::{DocumentOperations, OperationType, Selection};
 use async_graphql::Name;
@@ -11,8 +12,14 @@ use crate::kg::TripleFilter;
 
 /// The filter a subscription document asks for, or why it cannot be served.
 pub fn filter(query: &str, variables: Option<&Value>) -> Result<TripleFilter, String> {
-    let doc = async_graphql::parser::parse_query(query)
-        .map_err(|e| format!("the subscription does not parse: {e}"))?;
+    use crate::graphql::guard::{self, GuardError};
+    if let Some(v) = variables {
+        guard::check_variables(v).map_err(|e| e.to_string())?;
+    }
+    let doc = guard::parse(query).map_err(|e| match e {
+        GuardError::Parse(e) => format!("the subscription does not parse: {e}"),
+        other => other.to_string(),
+    })?;
     let op = match &doc.operations {
         DocumentOperations::Single(op) => &op.node,
         DocumentOperations::Multiple(ops) if ops.len() == 1 => &ops.values().next().expect("one").node,

@@ -1,17 +1,16 @@
 //! What Provex knows of a graph's lineages while it ingests: every prompt's lineage, time,
-//! version, position and text, and the evolution DAG in petgraph's `Acyclic`, so that the
-//! seed's graph constraints (no cycle, one root per lineage, child later than parent, a
+//! version, position and text, and the evolution DAG (`dag`: a topological order kept without
+//! recursion), so that the seed's graph constraints (no cycle, one root per lineage, child later than parent, a
 //! parent that exists) are checked on each record against everything before it.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use petgraph::acyclic::Acyclic;
-use petgraph::data::Build;
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::NodeIndex;
 use uuid::Uuid;
 
+use super::dag::Dag;
 use super::records::{invalid, relationship, EvolutionType, RecordError, Version};
 
 /// A prompt as the book keeps it.
@@ -41,7 +40,7 @@ pub struct Evolution {
 #[derive(Default)]
 pub struct Book {
     /// Parent → child.
-    dag: Acyclic<DiGraph<Uuid, ()>>,
+    dag: Dag,
     at: HashMap<Uuid, NodeIndex>,
     prompts: HashMap<Uuid, Known>,
     roots: HashMap<Uuid, Uuid>,
@@ -179,7 +178,7 @@ impl Book {
             return Ok(false);
         }
         let (p, c) = (self.index(e.parent), self.index(e.child));
-        self.dag.try_add_edge(p, c, ()).map_err(|_| {
+        self.dag.try_add_edge(p, c).map_err(|_| {
             relationship(format!(
                 "{} from {} would close a cycle: a lineage is acyclic",
                 e.kind.as_str(),

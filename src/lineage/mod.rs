@@ -7,6 +7,7 @@
 pub mod apply;
 pub mod book;
 pub mod confidence;
+pub mod dag;
 pub mod embeddings;
 pub mod ids;
 pub mod records;

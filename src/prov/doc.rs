@@ -373,23 +373,74 @@ impl Document {
         Document::from_graph(graph, &nodes, &edges)
     }
 
-    /// The prefixes in scope in a bundle (its own over the document's), or the document's.
-    pub fn scope(&self, bundle: Option<&str>) -> BTreeMap<String, String> {
-        let mut p = self.prefixes.clone();
-        if let Some(b) = bundle.and_then(|b| self.bundles.iter().find(|x| x.id == b)) {
-            p.extend(b.prefixes.iter().map(|(k, v)| (k.clone(), v.clone())));
+    /// The prefixes in scope of each bundle, found by name without a scan per record.
+    pub fn scopes(&self) -> Scopes<'_> {
+        Scopes { doc: self, bundles: self.bundles.iter().map(|b| (b.id.as_str(), &b.prefixes)).collect() }
+    }
+
+    /// The records and relations of each scope (`None`: the document's; else a bundle's
+    /// qualified name), each list in document order: one pass, so that writing a document
+    /// with many bundles does not go through every record once per bundle.
+    pub fn by_scope(&self) -> HashMap<Option<&str>, (Vec<&Record>, Vec<&Relation>)> {
+        let mut out: HashMap<Option<&str>, (Vec<&Record>, Vec<&Relation>)> = HashMap::new();
+        for r in &self.records {
+            out.entry(r.bundle.as_deref()).or_default().0.push(r);
         }
-        p
+        for r in &self.relations {
+            out.entry(r.bundle.as_deref()).or_default().1.push(r);
+        }
+        out
+    }
+}
+
+/// The prefixes in scope of one record: a bundle's own over the document's, looked up in
+/// place (copying the document's prefixes into every bundle would make a document with many
+/// of both quadratic).
+#[derive(Debug, Clone, Copy)]
+pub struct Prefixes<'a> {
+    own: Option<&'a BTreeMap<String, String>>,
+    outer: &'a BTreeMap<String, String>,
+}
+
+impl<'a> Prefixes<'a> {
+    /// The prefixes of a document.
+    pub fn new(outer: &'a BTreeMap<String, String>) -> Self {
+        Prefixes { own: None, outer }
+    }
+
+    /// A bundle's prefixes (`own`) within its document's (`outer`).
+    pub fn within(outer: &'a BTreeMap<String, String>, own: &'a BTreeMap<String, String>) -> Self {
+        Prefixes { own: Some(own), outer }
+    }
+
+    pub fn get(&self, prefix: &str) -> Option<&'a str> {
+        self.own.and_then(|o| o.get(prefix)).or_else(|| self.outer.get(prefix)).map(String::as_str)
+    }
+}
+
+/// The prefixes of a document and of each of its bundles (see [`Document::scopes`]).
+pub struct Scopes<'a> {
+    doc: &'a Document,
+    bundles: HashMap<&'a str, &'a BTreeMap<String, String>>,
+}
+
+impl<'a> Scopes<'a> {
+    /// The prefixes in scope in a bundle (its own over the document's), or the document's.
+    pub fn get(&self, bundle: Option<&str>) -> Prefixes<'a> {
+        match bundle.and_then(|b| self.bundles.get(b)) {
+            Some(own) => Prefixes::within(&self.doc.prefixes, own),
+            None => Prefixes::new(&self.doc.prefixes),
+        }
     }
 }
 
 /// A qualified name as an IRI, with the prefixes in scope (`default` for one with none);
 /// none when its prefix is unknown.
-pub fn expand(q: &str, prefixes: &BTreeMap<String, String>) -> Option<String> {
+pub fn expand(q: &str, prefixes: Prefixes<'_>) -> Option<String> {
     let known = |p: &str| match p {
-        "prov" => Some(PROV_NS.to_owned()),
-        "xsd" => Some(XSD_NS.to_owned()),
-        p => prefixes.get(p).cloned(),
+        "prov" => Some(PROV_NS),
+        "xsd" => Some(XSD_NS),
+        p => prefixes.get(p),
     };
     match q.split_once(':') {
         Some((p, l)) if known(p).is_some() => Some(format!("{}{l}", known(p)?)),

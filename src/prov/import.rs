@@ -13,7 +13,8 @@ use std::hash::BuildHasher;
 
 use serde_json::{json, Map, Value as Json};
 
-use super::doc::{expand, key, Kind};
+use super::doc::{expand, key, Kind, Prefixes};
+use super::keys::Keys;
 use super::relations::{RelSpec, RELATIONS};
 use crate::model::{Edge, EdgeKind, GraphDelta, Label, Node, NodeRef};
 
@@ -49,8 +50,9 @@ struct Pending {
 /// An edge's ends and the relation it stands for.
 type EdgeId = (NodeRef, &'static RelSpec, NodeRef);
 
-struct Reader<'a> {
-    text: &'a str,
+struct Reader {
+    /// Where the members of the document's objects are in its text.
+    keys: Keys,
     /// Where each newline of the text is.
     newlines: Vec<usize>,
     out: Imported,
@@ -63,23 +65,21 @@ struct Reader<'a> {
     edge_at: HashMap<(NodeRef, &'static str, NodeRef), usize>,
 }
 
-/// Where the first `"key"` is in the text at or after byte `from` (else `from`). Searched
-/// only for what is rejected (and once per section): a search per record would make a large
-/// document quadratic.
-fn find_key(text: &str, key: &str, from: usize) -> usize {
-    let needle = serde_json::to_string(key).unwrap_or_default();
-    text.get(from..).and_then(|t| t.find(&needle)).map_or(from, |i| from + i)
-}
-
-impl Reader<'_> {
+impl Reader {
     /// The line (1-based) of a byte of the text.
     fn line(&self, pos: usize) -> u64 {
         self.newlines.partition_point(|&p| p < pos) as u64 + 1
     }
 
-    /// The line of `"key"` at or after byte `from`.
-    fn line_of(&self, key: &str, from: usize) -> u64 {
-        self.line(find_key(self.text, key, from))
+    /// Where member `key` of the object at byte `object` starts, and where its value does
+    /// (the object's own start when it cannot be found).
+    fn member(&self, object: usize, key: &str) -> (usize, usize) {
+        self.keys.get(object, key).map_or((object, object), |m| (m.key, m.value))
+    }
+
+    /// The line of member `key` of the object at byte `object`.
+    fn line_of(&self, key: &str, object: usize) -> u64 {
+        self.line(self.member(object, key).0)
     }
 
     fn reject(&mut self, line: u64, reason: String) {
@@ -107,15 +107,15 @@ impl Reader<'_> {
         }
     }
 
-    /// Reads one scope: the document, or a bundle (`bundle`: its qualified name and IRI).
+    /// Reads one scope: the document, or a bundle (`bundle`: its qualified name and IRI;
+    /// `outer`: the document's prefixes). `at` is where the scope's object starts.
     fn scope(
         &mut self,
         obj: &Map<String, Json>,
         at: usize,
         bundle: Option<(String, String)>,
-        outer: &BTreeMap<String, String>,
+        outer: Option<&BTreeMap<String, String>>,
     ) {
-        let mut prefixes = outer.clone();
         let mut own = BTreeMap::new();
         if let Some(p) = obj.get("prefix") {
             let line = self.line_of("prefix", at);
@@ -132,8 +132,11 @@ impl Reader<'_> {
                 }
                 None => self.reject(line, "prefix: not an object of prefixes".into()),
             }
-            prefixes.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
+        let prefixes = match outer {
+            Some(outer) => Prefixes::within(outer, &own),
+            None => Prefixes::new(&own),
+        };
         let own_json = json!(own);
         let hash = foldhash::fast::FixedState::with_seed(7).hash_one(own_json.to_string());
         let scope_name = match &bundle {
@@ -146,9 +149,9 @@ impl Reader<'_> {
         ns.bundle = b_qname.clone();
         for (section, kind) in RECORD_SECTIONS {
             let Some(v) = obj.get(section) else { continue };
-            let pos = find_key(self.text, section, at);
+            let (key_at, pos) = self.member(at, section);
             let Some(records) = v.as_object() else {
-                self.reject(self.line(pos), format!("{section}: not an object of records"));
+                self.reject(self.line(key_at), format!("{section}: not an object of records"));
                 continue;
             };
             for (q, v) in records {
@@ -161,7 +164,7 @@ impl Reader<'_> {
                     self.reject(line, format!("{section} {q}: a body is not an object ({bad})"));
                     continue;
                 }
-                let Some(iri) = expand(q, &prefixes) else {
+                let Some(iri) = expand(q, prefixes) else {
                     let line = self.line_of(q, pos);
                     self.reject(line, format!("{section} {q}: its prefix is not declared"));
                     continue;
@@ -180,9 +183,9 @@ impl Reader<'_> {
         }
         for spec in &RELATIONS {
             let Some(v) = obj.get(spec.name) else { continue };
-            let pos = find_key(self.text, spec.name, at);
+            let (key_at, pos) = self.member(at, spec.name);
             let Some(rels) = v.as_object() else {
-                self.reject(self.line(pos), format!("{}: not an object of relations", spec.name));
+                self.reject(self.line(key_at), format!("{}: not an object of relations", spec.name));
                 continue;
             };
             for (k, v) in rels {
@@ -191,7 +194,7 @@ impl Reader<'_> {
                     one => vec![one],
                 };
                 for body in bodies {
-                    match self.relation(spec, k, body, bundle.as_ref(), &prefixes) {
+                    match self.relation(spec, k, body, bundle.as_ref(), prefixes) {
                         Ok(()) => self.out.statements += 1,
                         Err(reason) => {
                             let line = self.line_of(k, pos);
@@ -202,20 +205,21 @@ impl Reader<'_> {
             }
         }
         if let Some(v) = obj.get("bundle") {
-            let pos = find_key(self.text, "bundle", at);
-            let line = self.line(pos);
+            let (key_at, pos) = self.member(at, "bundle");
+            let line = self.line(key_at);
             match v.as_object() {
                 Some(bundles) if bundle.is_none() => {
                     for (q, body) in bundles {
-                        let at = find_key(self.text, q, pos);
-                        let line = self.line(at);
-                        let (Some(iri), Some(body)) = (expand(q, &prefixes), body.as_object()) else {
+                        let (key_at, at) = self.member(pos, q);
+                        let line = self.line(key_at);
+                        let (Some(iri), Some(body)) = (expand(q, prefixes), body.as_object()) else {
                             self.reject(line, format!("bundle {q}: an undeclared prefix, or not an object"));
                             continue;
                         };
                         let n = self.node(Label::Bundle, &iri);
                         n.qname = q.clone();
-                        self.scope(body, at, Some((q.clone(), iri)), &prefixes);
+                        // Bundles do not nest: this recursion is one level deep.
+                        self.scope(body, at, Some((q.clone(), iri)), Some(&own));
                     }
                 }
                 Some(_) => self.reject(line, "bundle: bundles do not nest".into()),
@@ -241,7 +245,7 @@ impl Reader<'_> {
         k: &str,
         body: &Json,
         bundle: Option<&(String, String)>,
-        prefixes: &BTreeMap<String, String>,
+        prefixes: Prefixes<'_>,
     ) -> Result<(), String> {
         let obj = body.as_object().ok_or("the body is not an object")?;
         // Each argument a qualified name; the second end may be several (a collection's
@@ -353,7 +357,7 @@ pub fn import(text: &str) -> Result<Imported, (u64, String)> {
         return Err((1, "not a PROV-JSON document: the text is not a JSON object".into()));
     };
     let mut r = Reader {
-        text,
+        keys: Keys::new(text),
         newlines: text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect(),
         out: Imported::default(),
         nodes: Vec::new(),
@@ -362,7 +366,7 @@ pub fn import(text: &str) -> Result<Imported, (u64, String)> {
         edges: Vec::new(),
         edge_at: HashMap::new(),
     };
-    r.scope(&obj, 0, None, &BTreeMap::new());
+    r.scope(&obj, Keys::root(text), None, None);
     Ok(r.finish())
 }
 

@@ -78,25 +78,27 @@ fn relation_body(r: &Relation) -> Json {
     Json::Object(body)
 }
 
-/// The sections of one scope (the document, or one bundle).
-fn scope(doc: &Document, bundle: Option<&str>) -> Map<String, Json> {
+/// The sections of one scope (the document, or one bundle), from its records and relations.
+fn scope(scoped: Option<&(Vec<&Record>, Vec<&Relation>)>) -> Map<String, Json> {
     let mut out = Map::new();
-    for r in doc.records.iter().filter(|r| r.bundle.as_deref() == bundle) {
+    let Some((records, relations)) = scoped else { return out };
+    for r in records {
         put(&mut out, r.kind.name(), &r.id, record_bodies(r));
     }
-    for r in doc.relations.iter().filter(|r| r.bundle.as_deref() == bundle) {
+    for r in relations {
         put(&mut out, r.spec.name, &r.key, vec![relation_body(r)]);
     }
     out
 }
 
 pub fn write(doc: &Document) -> String {
-    let mut root = scope(doc, None);
+    let scoped = doc.by_scope();
+    let mut root = scope(scoped.get(&None));
     root.insert("prefix".into(), json!(doc.prefixes));
     if !doc.bundles.is_empty() {
         let mut bundles = Map::new();
         for b in &doc.bundles {
-            let mut body = scope(doc, Some(&b.id));
+            let mut body = scope(scoped.get(&Some(b.id.as_str())));
             if !b.prefixes.is_empty() {
                 body.insert("prefix".into(), json!(b.prefixes));
             }

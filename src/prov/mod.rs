@@ -8,6 +8,7 @@
 pub mod doc;
 pub mod import;
 mod json;
+mod keys;
 mod provn;
 mod rdf;
 pub mod relations;

@@ -108,10 +108,13 @@ pub fn write(doc: &Document) -> String {
             let _ = writeln!(out, "  prefix {p} <{ns}>");
         }
     }
-    for r in doc.records.iter().filter(|r| r.bundle.is_none()) {
+    let scoped = doc.by_scope();
+    let none = (Vec::new(), Vec::new());
+    let (records, relations) = scoped.get(&None).unwrap_or(&none);
+    for r in records {
         record(&mut out, "  ", r);
     }
-    for r in doc.relations.iter().filter(|r| r.bundle.is_none()) {
+    for r in relations {
         relation(&mut out, "  ", r);
     }
     for b in &doc.bundles {
@@ -119,10 +122,11 @@ pub fn write(doc: &Document) -> String {
         for (p, ns) in &b.prefixes {
             let _ = writeln!(out, "    prefix {p} <{ns}>");
         }
-        for r in doc.records.iter().filter(|r| r.bundle.as_deref() == Some(b.id.as_str())) {
+        let (records, relations) = scoped.get(&Some(b.id.as_str())).unwrap_or(&none);
+        for r in records {
             record(&mut out, "    ", r);
         }
-        for r in doc.relations.iter().filter(|r| r.bundle.as_deref() == Some(b.id.as_str())) {
+        for r in relations {
             relation(&mut out, "    ", r);
         }
         out.push_str("  endBundle\n");

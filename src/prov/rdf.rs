@@ -8,12 +8,10 @@ use std::fmt::Write;
 
 use serde_json::{json, Map, Value as Json};
 
-use std::collections::BTreeMap;
-
-use super::doc::{expand, Document, Value, PROV_NS, XSD_NS};
+use super::doc::{expand, Document, Prefixes, Value, PROV_NS, XSD_NS};
 
 /// A name as an IRI in the scope of a record or relation (itself when it cannot be expanded).
-fn iri(q: &str, scope: &BTreeMap<String, String>) -> String {
+fn iri(q: &str, scope: Prefixes<'_>) -> String {
     expand(q, scope).unwrap_or_else(|| q.to_owned())
 }
 
@@ -57,7 +55,7 @@ fn string(s: &str) -> String {
     out
 }
 
-fn term(v: &Value, scope: &BTreeMap<String, String>) -> String {
+fn term(v: &Value, scope: Prefixes<'_>) -> String {
     match v {
         Value::Str(s) => string(s),
         Value::Int(i) => format!("\"{i}\"^^xsd:long"),
@@ -70,15 +68,16 @@ fn term(v: &Value, scope: &BTreeMap<String, String>) -> String {
 }
 
 pub fn turtle(doc: &Document) -> String {
+    let scopes = doc.scopes();
     let mut out = String::new();
     for (p, ns) in [("prov", PROV_NS), ("xsd", XSD_NS)] {
         let _ = writeln!(out, "@prefix {p}: <{ns}> .");
     }
     for r in &doc.records {
-        let scope = doc.scope(r.bundle.as_deref());
-        let _ = write!(out, "\n{} a {}", t_iri(&iri(&r.id, &scope)), r.kind.class());
+        let scope = scopes.get(r.bundle.as_deref());
+        let _ = write!(out, "\n{} a {}", t_iri(&iri(&r.id, scope)), r.kind.class());
         for (k, v) in &r.attrs {
-            let _ = write!(out, " ;\n    {} {}", t_iri(&iri(k, &scope)), term(v, &scope));
+            let _ = write!(out, " ;\n    {} {}", t_iri(&iri(k, scope)), term(v, scope));
         }
         out.push_str(" .\n");
     }
@@ -87,13 +86,13 @@ pub fn turtle(doc: &Document) -> String {
     }
     for r in &doc.relations {
         let (Some(a), Some(b)) = (&r.args[0], &r.args[1]) else { continue };
-        let scope = doc.scope(r.bundle.as_deref());
-        let _ = writeln!(out, "{} prov:{} {} .", t_iri(&iri(a, &scope)), r.spec.name, t_iri(&iri(b, &scope)));
+        let scope = scopes.get(r.bundle.as_deref());
+        let _ = writeln!(out, "{} prov:{} {} .", t_iri(&iri(a, scope)), r.spec.name, t_iri(&iri(b, scope)));
     }
     out
 }
 
-fn ld_value(v: &Value, scope: &BTreeMap<String, String>) -> Json {
+fn ld_value(v: &Value, scope: Prefixes<'_>) -> Json {
     match v {
         Value::Str(s) => Json::String(s.clone()),
         Value::Int(i) => json!({"@value": i.to_string(), "@type": "xsd:long"}),
@@ -106,25 +105,26 @@ fn ld_value(v: &Value, scope: &BTreeMap<String, String>) -> Json {
 }
 
 pub fn jsonld(doc: &Document) -> String {
+    let scopes = doc.scopes();
     let context = json!({"prov": PROV_NS, "xsd": XSD_NS});
     let mut nodes: Vec<Map<String, Json>> = Vec::with_capacity(doc.records.len());
     let mut at = std::collections::HashMap::with_capacity(doc.records.len());
     for r in &doc.records {
-        let scope = doc.scope(r.bundle.as_deref());
-        let id = iri(&r.id, &scope);
+        let scope = scopes.get(r.bundle.as_deref());
+        let id = iri(&r.id, scope);
         let mut n = Map::new();
         n.insert("@id".into(), Json::String(id.clone()));
         n.insert("@type".into(), Json::String(r.kind.class().into()));
         for (k, v) in &r.attrs {
-            push(&mut n, &iri(k, &scope), ld_value(v, &scope));
+            push(&mut n, &iri(k, scope), ld_value(v, scope));
         }
         at.insert(id, nodes.len());
         nodes.push(n);
     }
     for r in &doc.relations {
         let (Some(a), Some(b)) = (&r.args[0], &r.args[1]) else { continue };
-        let scope = doc.scope(r.bundle.as_deref());
-        let (a, b) = (iri(a, &scope), iri(b, &scope));
+        let scope = scopes.get(r.bundle.as_deref());
+        let (a, b) = (iri(a, scope), iri(b, scope));
         let i = match at.get(&a) {
             Some(&i) => i,
             None => {

@@ -11,6 +11,7 @@ mod cli;
 mod clusters;
 mod clusters_live;
 mod council;
+mod deep_inputs;
 mod diff;
 mod events;
 mod fuzz_regressions;
