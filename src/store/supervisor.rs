@@ -25,7 +25,7 @@ const WATCH_EVERY: Duration = Duration::from_millis(25);
 pub struct RestartPolicy {
     /// Tries after a death before giving up.
     pub attempts: u32,
-    /// Wait before the second try; doubled after each failed one, up to `max_delay`.
+    /// Wait before the first try; doubled before each next one, up to `max_delay`.
     pub first_delay: Duration,
     pub max_delay: Duration,
 }
@@ -293,6 +293,13 @@ impl Shared {
             self.health.set(Health::Restarting {
                 reason: format!("{what}; starting it again (try {attempt} of {n})"),
             });
+            // Each try waits first (the first the policy's first delay): a server that
+            // crashes as it starts is not restarted in a tight loop.
+            std::thread::sleep(delay);
+            delay = (delay * 2).min(self.policy.max_delay);
+            if self.stop.load(Ordering::SeqCst) {
+                return;
+            }
             let result = {
                 let mut server = self.lock();
                 match server.as_mut() {
@@ -312,13 +319,6 @@ impl Shared {
                     return;
                 }
                 Err(e) => last = e.to_string(),
-            }
-            if self.stop.load(Ordering::SeqCst) {
-                return;
-            }
-            if attempt < n {
-                std::thread::sleep(delay);
-                delay = (delay * 2).min(self.policy.max_delay);
             }
         }
         let reason = format!("{what}, and it did not start again after {n} tries: {last}");

@@ -10,6 +10,7 @@ mod a2ap;
 mod ask;
 mod bulk;
 mod bundle;
+mod chaos;
 mod cli;
 mod clusters;
 mod clusters_live;

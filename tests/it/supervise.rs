@@ -167,8 +167,9 @@ fn booted(from: usize, to: usize) -> String {
         .collect()
 }
 
-/// The names of the booted agents' nodes in a graph, waiting until there are `n` (a minute at most).
-async fn agents(provex: &Provex, graph: &str, n: usize) -> Vec<String> {
+/// The names of the booted agents' nodes in a graph, waiting until agents `want` are all
+/// there (a minute at most).
+async fn agents(provex: &Provex, graph: &str, want: std::ops::Range<usize>) -> Vec<String> {
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
         let names = match provex
@@ -181,7 +182,8 @@ async fn agents(provex: &Provex, graph: &str, n: usize) -> Vec<String> {
             Ok(t) => t.rows.iter().map(|r| r[0].as_str().unwrap().to_owned()).collect(),
             Err(_) => Vec::new(),
         };
-        if names.len() >= n || std::time::Instant::now() > deadline {
+        let all = want.clone().all(|i| names.iter().any(|n: &String| n.ends_with(&format!("agent-{i}"))));
+        if all || std::time::Instant::now() > deadline {
             return names;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -213,7 +215,7 @@ async fn ingest_follow_goes_on_after_the_database_is_killed() {
     }
     let watcher = private(&dir, true, None).await;
     assert!(!watcher.private_server().unwrap().owned());
-    assert_eq!(agents(&watcher, "followed", 10).await.len(), 10);
+    assert_eq!(agents(&watcher, "followed", 0..10).await.len(), 10);
 
     let pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
     // SAFETY: a signal to the server the follower this test started runs.
@@ -226,7 +228,7 @@ async fn ingest_follow_goes_on_after_the_database_is_killed() {
         .unwrap();
 
     // The follower starts the server again and writes on; this facade finds it at its new port.
-    let names = agents(&watcher, "followed", 30).await;
+    let names = agents(&watcher, "followed", 10..30).await;
     let new_pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
     assert_ne!(new_pid, pid);
     assert!(follower.try_wait().unwrap().is_none(), "the follower is still running");
