@@ -1,6 +1,9 @@
 //! The `provex` command line: parses arguments, runs one command through the core facade,
 //! and exits 0 on success, 1 when records were rejected, 2 on usage or connection errors.
 
+// The facade's futures (the falkordb client's) nest deeply.
+#![recursion_limit = "256"]
+
 mod cli;
 
 use std::process::ExitCode;

@@ -210,6 +210,16 @@ pub enum StreamMessage {
         seq: u64,
         changes: Vec<KnowledgeChange>,
     },
+    /// The database went away and is being started again or reconnected to
+    /// (`restarting`), is back (`up`: the stream goes on from here, nothing to reload), or
+    /// could not be started again (`failed`); `message` says what happened.
+    Database {
+        graph: String,
+        #[ts(type = "number")]
+        seq: u64,
+        state: String,
+        message: String,
+    },
     /// The client is too far behind (or the view was rebuilt): load the view again.
     Reset {
         graph: String,
@@ -226,6 +236,7 @@ impl StreamMessage {
             | StreamMessage::Clusters { seq, .. }
             | StreamMessage::Moves { seq, .. }
             | StreamMessage::Knowledge { seq, .. }
+            | StreamMessage::Database { seq, .. }
             | StreamMessage::Reset { seq, .. } => *seq,
         }
     }

@@ -89,7 +89,7 @@ impl Provex {
     pub fn health(&self, auth: bool) -> Health {
         Health {
             version: env!("CARGO_PKG_VERSION").to_owned(),
-            database: self.url().to_owned(),
+            database: self.url(),
             private_server: self.server.is_some(),
             auth,
         }

@@ -43,7 +43,8 @@ use tokio::sync::{broadcast, mpsc};
 use crate::error::{Error, Result};
 use crate::ingest::{self, Chunk, FileReport, IngestOptions, Rejected, RejectsFile};
 use crate::model::{Edge, GraphDelta, Node};
-use crate::store::server::{PrivateServer, ServerOptions};
+use crate::store::server::ServerOptions;
+use crate::store::supervisor::{RestartPolicy, Supervisor};
 use crate::store::{NodeRecord, PathResult, Stats, Store, Subgraph, Table, TraceDirection};
 
 /// Where the graph lives.
@@ -132,9 +133,10 @@ enum Input {
 /// A Provex session: a store, the private server when there is one, and the delta stream.
 pub struct Provex {
     store: Arc<Store>,
-    server: Option<PrivateServer>,
+    /// The private server, kept running by its supervisor, when this session uses one.
+    server: Option<Arc<Supervisor>>,
     deltas: Mutex<DeltaLog>,
-    live: live::LiveViews,
+    live: Arc<live::LiveViews>,
     jobs: jobs::Jobs,
     ledgers: a2ap::Ledgers,
     data_dir: Option<PathBuf>,
@@ -169,18 +171,24 @@ impl Provex {
                     Some(s) => s,
                     None => ServerOptions::app_default()?,
                 };
-                let server = PrivateServer::start(&server_opts)?;
                 let data_dir = server_opts.data_dir.parent().map(Path::to_path_buf);
-                (server.url(), Some(server), data_dir)
+                let server = Arc::new(Supervisor::start(server_opts, RestartPolicy::default())?);
+                let url = server.url().ok_or_else(|| Error::Server("the private server stopped".into()))?;
+                (url, Some(server), data_dir)
             }
         };
-        let store = Store::connect(&url).await?;
+        let mut store = Store::connect(&url).await?;
+        if let Some(s) = &server {
+            store = store.supervised_by(s);
+        }
+        let live = Arc::new(live::LiveViews::default());
+        live::announce_health(&live, store.health_changes());
         let (tx, _) = broadcast::channel(256);
         Ok(Provex {
             store: Arc::new(store),
             server,
             deltas: Mutex::new(DeltaLog { next: 0, tx }),
-            live: live::LiveViews::default(),
+            live,
             jobs: jobs::Jobs::default(),
             ledgers: a2ap::Ledgers::default(),
             data_dir,
@@ -210,14 +218,15 @@ impl Provex {
         self.paths.allowed()
     }
 
-    /// The URL of the server in use (password hidden).
-    pub fn url(&self) -> &str {
+    /// The URL of the server in use (password hidden; the private server's changes when it
+    /// is started again).
+    pub fn url(&self) -> String {
         self.store.url()
     }
 
-    /// The private server, when this session started one.
-    pub fn private_server(&self) -> Option<&PrivateServer> {
-        self.server.as_ref()
+    /// The private server's supervisor, when this session uses the private server.
+    pub fn private_server(&self) -> Option<&Supervisor> {
+        self.server.as_deref()
     }
 
     /// Ingests files into a graph. Parsing runs on a blocking thread while the previous

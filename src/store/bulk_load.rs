@@ -90,8 +90,8 @@ impl Store {
         mut commands: tokio::sync::mpsc::Receiver<BulkCommand>,
     ) -> std::result::Result<usize, (usize, Error)> {
         let connection =
-            |e: redis::RedisError| (0, Error::Connection { url: self.url.clone(), reason: e.to_string() });
-        let client = redis::Client::open(self.info_url.as_str()).map_err(connection)?;
+            |e: redis::RedisError| (0, Error::Connection { url: self.url(), reason: e.to_string() });
+        let client = redis::Client::open(self.endpoint().url.as_str()).map_err(connection)?;
         // A piece of 128 MiB takes the server a few seconds; leave it plenty.
         let config = redis::AsyncConnectionConfig::new().set_response_timeout(Some(Duration::from_secs(600)));
         let mut con =

@@ -113,7 +113,11 @@ impl Store {
     /// decoded from the compact format to JSON.
     pub(crate) async fn compact_ro(&self, graph: &str, cypher: &str) -> Result<Vec<Vec<Value>>> {
         super::validate_graph_name(graph)?;
-        let (url, args) = (self.info_url.clone(), [graph.to_owned(), cypher.to_owned()]);
+        self.retrying(None, || self.compact_ro_once(graph, cypher)).await
+    }
+
+    async fn compact_ro_once(&self, graph: &str, cypher: &str) -> Result<Vec<Vec<Value>>> {
+        let (url, args) = (self.endpoint().url.clone(), [graph.to_owned(), cypher.to_owned()]);
         let wait = std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000);
         let fast = tokio::task::spawn_blocking(move || {
             let timeout = QUERY_TIMEOUT_MS.to_string();
@@ -132,9 +136,7 @@ impl Store {
         let reply = match fast {
             Ok(Some(rows)) => return Ok(rows),
             Ok(None) => self.compact_ro_tls(graph, cypher).await?,
-            Err(Failure::Connection(reason)) => {
-                return Err(Error::Connection { url: self.url.clone(), reason })
-            }
+            Err(Failure::Connection(reason)) => return Err(Error::Connection { url: self.url(), reason }),
             Err(Failure::Server(message)) => return Err(super::missing_graph(Error::Query(message), graph)),
         };
         // [header, rows, statistics]
@@ -157,14 +159,14 @@ impl Store {
     /// The same query through the `redis` crate, for connections [`super::resp`] does not
     /// make (TLS).
     async fn compact_ro_tls(&self, graph: &str, cypher: &str) -> Result<Resp> {
-        let client = redis::Client::open(self.info_url.as_str())
-            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+        let client = redis::Client::open(self.endpoint().url.as_str())
+            .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
         let config = redis::AsyncConnectionConfig::new()
             .set_response_timeout(Some(std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000)));
         let mut con = client
             .get_multiplexed_async_connection_with_config(&config)
             .await
-            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+            .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
         redis::cmd("GRAPH.RO_QUERY")
             .arg(graph)
             .arg(cypher)

@@ -9,16 +9,17 @@ pub mod groups;
 pub mod members;
 pub mod raw;
 pub mod read;
+mod reconnect;
 pub mod resp;
 pub mod server;
 pub mod snapshot;
+pub mod supervisor;
 pub mod value;
 pub mod view;
 pub(crate) mod write;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::Duration;
 
 use falkordb::{AsyncGraph, FalkorAsyncClient, FalkorClientBuilder, FalkorConnectionInfo, FalkorValue};
 use tokio::sync::{Mutex, RwLock};
@@ -28,6 +29,7 @@ use crate::model::vocab::Label;
 
 pub use bulk_load::BulkOutcome;
 pub use read::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
+pub use reconnect::RetryPolicy;
 pub use write::WriteStats;
 
 /// Server-side time limit of every query, in milliseconds.
@@ -38,10 +40,10 @@ pub const BATCH_ROWS: usize = 5_000;
 
 /// A connection to one FalkorDB server.
 pub struct Store {
-    url: String,
-    /// The URL as given (with its password), for the raw connection.
-    info_url: String,
-    info: FalkorConnectionInfo,
+    /// Where the server is; replaced when the private server comes back on another port.
+    endpoint: std::sync::RwLock<Arc<reconnect::Endpoint>>,
+    /// How the database's health is followed (see `reconnect.rs`).
+    watcher: reconnect::Watcher,
     raw: Mutex<Option<redis::aio::MultiplexedConnection>>,
     client: RwLock<Arc<FalkorAsyncClient>>,
     graphs: Mutex<HashMap<String, AsyncGraph>>,
@@ -50,19 +52,6 @@ pub struct Store {
     /// graph: a name is then looked up in that label's index alone before all of them.
     prefix_labels: std::sync::Mutex<HashMap<(String, String), Label>>,
     retry: RetryPolicy,
-}
-
-/// How long a write keeps trying when the server goes away.
-#[derive(Debug, Clone, Copy)]
-pub struct RetryPolicy {
-    pub attempts: u32,
-    pub first_delay: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy { attempts: 7, first_delay: Duration::from_millis(100) }
-    }
 }
 
 /// Hides the user and password of a URL for messages (`redis://***@host:port`). Text the
@@ -100,15 +89,12 @@ fn check_url(url: &str, shown: &str) -> Result<()> {
 impl Store {
     /// Connects to `redis://[user:password@]host:port` or `rediss://…` (TLS).
     pub async fn connect(url: &str) -> Result<Store> {
-        let shown = redact(url);
-        check_url(url, &shown)?;
-        let info: FalkorConnectionInfo =
-            url.try_into().map_err(|e| Error::Connection { url: shown.clone(), reason: format!("{e}") })?;
-        let client = build_client(&info, &shown).await?;
+        let endpoint = reconnect::Endpoint::parse(url)?;
+        let client = build_client(&endpoint.info, &endpoint.shown).await?;
+        let up = supervisor::Health::Up { url: endpoint.shown.clone(), restarts: 0 };
         let store = Store {
-            url: shown,
-            info_url: url.to_owned(),
-            info,
+            endpoint: std::sync::RwLock::new(Arc::new(endpoint)),
+            watcher: reconnect::Watcher::Shared(supervisor::Beacon::new(up)),
             raw: Mutex::new(None),
             client: RwLock::new(Arc::new(client)),
             graphs: Mutex::new(HashMap::new()),
@@ -125,11 +111,6 @@ impl Store {
         self
     }
 
-    /// The URL, with any password hidden.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
     async fn graph(&self, name: &str) -> Result<AsyncGraph> {
         validate_graph_name(name)?;
         let mut graphs = self.graphs.lock().await;
@@ -139,14 +120,6 @@ impl Store {
         let g = self.client.read().await.select_graph(name);
         graphs.insert(name.to_owned(), g.clone());
         Ok(g)
-    }
-
-    /// Rebuilds the connection after the server went away.
-    async fn reconnect(&self) -> Result<()> {
-        let client = build_client(&self.info, &self.url).await?;
-        *self.client.write().await = Arc::new(client);
-        self.graphs.lock().await.clear();
-        Ok(())
     }
 
     /// Runs a query (read-write), returning its rows.
@@ -161,12 +134,22 @@ impl Store {
         for (k, v) in params {
             q = q.with_param(k, v);
         }
-        let result = q.execute().await.map_err(|e| classify(e, &self.url))?;
+        let result = q.execute().await.map_err(|e| classify(e, &self.url()))?;
         Ok(result.data.into_values_lossy().collect())
     }
 
-    /// Runs a read-only query (`GRAPH.RO_QUERY`).
+    /// Runs a read-only query (`GRAPH.RO_QUERY`), again after the server came back when it
+    /// could not reach it.
     pub(crate) async fn run_ro(
+        &self,
+        graph: &str,
+        cypher: &str,
+        params: Vec<(&str, FalkorValue)>,
+    ) -> Result<(Vec<String>, Vec<Vec<FalkorValue>>)> {
+        self.retrying(None, || self.run_ro_once(graph, cypher, params.clone())).await
+    }
+
+    async fn run_ro_once(
         &self,
         graph: &str,
         cypher: &str,
@@ -177,7 +160,7 @@ impl Store {
         for (k, v) in params {
             q = q.with_param(k, v);
         }
-        let result = q.execute().await.map_err(|e| missing_graph(classify(e, &self.url), graph))?;
+        let result = q.execute().await.map_err(|e| missing_graph(classify(e, &self.url()), graph))?;
         let header = result.header.to_vec();
         Ok((header, result.data.into_values_lossy().collect()))
     }
@@ -189,44 +172,25 @@ impl Store {
         cypher: &str,
         params: Vec<(&str, FalkorValue)>,
     ) -> Result<()> {
-        let mut delay = self.retry.first_delay;
-        let mut attempt = 1;
-        loop {
-            match self.run(graph, cypher, params.clone()).await {
-                Ok(_) => return Ok(()),
-                Err(Error::Connection { reason, .. }) => {
-                    if attempt >= self.retry.attempts {
-                        return Err(Error::ConnectionLost {
-                            during: format!(
-                                "while writing graph {graph} at {} ({attempt} attempts)",
-                                self.url
-                            ),
-                            reason,
-                        });
-                    }
-                    tracing::warn!(attempt, ?delay, %reason, "FalkorDB unreachable, retrying");
-                    tokio::time::sleep(delay).await;
-                    delay *= 2;
-                    attempt += 1;
-                    let _ = self.reconnect().await;
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        let what = format!("graph {graph}");
+        self.retrying(Some(&what), || self.run(graph, cypher, params.clone())).await.map(|_| ())
     }
 
     /// The graphs on the server.
     pub async fn graphs_list(&self) -> Result<Vec<String>> {
-        let client = self.client.read().await.clone();
-        let mut graphs = client.list_graphs().await.map_err(|e| classify(e, &self.url))?;
-        graphs.sort();
-        Ok(graphs)
+        self.retrying(None, || async {
+            let client = self.client.read().await.clone();
+            let mut graphs = client.list_graphs().await.map_err(|e| classify(e, &self.url()))?;
+            graphs.sort();
+            Ok(graphs)
+        })
+        .await
     }
 
     /// Deletes a graph.
     pub async fn delete_graph(&self, graph: &str) -> Result<()> {
         let mut g = self.graph(graph).await?;
-        g.delete().await.map_err(|e| classify(e, &self.url))?;
+        g.delete().await.map_err(|e| classify(e, &self.url()))?;
         self.graphs.lock().await.remove(graph);
         self.indexed.lock().await.remove(graph);
         Ok(())

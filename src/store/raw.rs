@@ -101,8 +101,8 @@ impl Store {
         if let Some(c) = self.raw.lock().await.as_ref() {
             return Ok(c.clone());
         }
-        let client = redis::Client::open(self.info_url.as_str())
-            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+        let client = redis::Client::open(self.endpoint().url.as_str())
+            .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
         // The server ends a query at QUERY_TIMEOUT_MS; the connection waits a little longer
         // (redis' default of 500 ms would cut off a large read such as a whole view).
         let config = redis::AsyncConnectionConfig::new()
@@ -110,13 +110,14 @@ impl Store {
         let con = client
             .get_multiplexed_async_connection_with_config(&config)
             .await
-            .map_err(|e| Error::Connection { url: self.url.clone(), reason: e.to_string() })?;
+            .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
         *self.raw.lock().await = Some(con.clone());
         Ok(con)
     }
 
     /// Runs a read-only query whose parameters are already Cypher literals (built with
-    /// [`falkordb::to_cypher_param`] or [`id_list`]), returning its rows.
+    /// [`falkordb::to_cypher_param`] or [`id_list`]), returning its rows; again after the
+    /// server came back when it could not reach it.
     pub(crate) async fn raw_ro(
         &self,
         graph: &str,
@@ -125,10 +126,14 @@ impl Store {
     ) -> Result<Vec<RawRow>> {
         super::validate_graph_name(graph)?;
         let text = with_params(cypher, params);
+        self.retrying(None, || self.raw_ro_once(graph, &text)).await
+    }
+
+    async fn raw_ro_once(&self, graph: &str, text: &str) -> Result<Vec<RawRow>> {
         let mut con = self.raw_connection().await?;
         let reply: redis::RedisResult<Value> = redis::cmd("GRAPH.RO_QUERY")
             .arg(graph)
-            .arg(&text)
+            .arg(text)
             .arg("timeout")
             .arg(QUERY_TIMEOUT_MS)
             .query_async(&mut con)
@@ -137,7 +142,7 @@ impl Store {
             Ok(v) => v,
             Err(e) if is_connection_error(&e) => {
                 *self.raw.lock().await = None;
-                return Err(Error::Connection { url: self.url.clone(), reason: e.to_string() });
+                return Err(Error::Connection { url: self.url(), reason: e.to_string() });
             }
             Err(e) => return Err(super::missing_graph(Error::Query(e.to_string()), graph)),
         };
@@ -186,32 +191,19 @@ impl Store {
         for q in queries {
             pipe.cmd("GRAPH.QUERY").arg(graph).arg(q.text()).arg("timeout").arg(QUERY_TIMEOUT_MS);
         }
-        let mut delay = self.retry.first_delay;
-        let mut attempt = 1;
-        loop {
-            let reason = match self.raw_connection().await {
-                Ok(mut con) => match pipe.query_async::<Vec<Value>>(&mut con).await {
-                    Ok(_) => return Ok(()),
-                    Err(e) if is_connection_error(&e) => e.to_string(),
-                    Err(e) => return Err(Error::Query(e.to_string())),
-                },
-                Err(Error::Connection { reason, .. }) => reason,
-                Err(e) => return Err(e),
-            };
-            *self.raw.lock().await = None;
-            if attempt >= self.retry.attempts {
-                return Err(Error::ConnectionLost {
-                    during: format!("while writing graph {graph} at {} ({attempt} attempts)", self.url),
-                    reason,
-                });
+        let what = format!("graph {graph}");
+        self.retrying(Some(&what), || async {
+            let mut con = self.raw_connection().await?;
+            match pipe.query_async::<Vec<Value>>(&mut con).await {
+                Ok(_) => Ok(()),
+                Err(e) if is_connection_error(&e) => {
+                    *self.raw.lock().await = None;
+                    Err(Error::Connection { url: self.url(), reason: e.to_string() })
+                }
+                Err(e) => Err(Error::Query(e.to_string())),
             }
-            tracing::warn!(attempt, ?delay, %reason, "FalkorDB unreachable, retrying");
-            tokio::time::sleep(delay).await;
-            delay *= 2;
-            attempt += 1;
-            // The typed client's connections went with the server too.
-            let _ = self.reconnect().await;
-        }
+        })
+        .await
     }
 }
 

@@ -135,6 +135,8 @@ pub struct PrivateServer {
 const LOCK_FILE: &str = "server.lock";
 /// Where the owner writes its server's port.
 const PORT_FILE: &str = "server.port";
+/// Where the owner writes its server's process id (tools and tests that need to find it).
+const PID_FILE: &str = "server.pid";
 
 /// Takes the data folder's lock without waiting; `None` when another process holds it.
 fn try_lock(dir: &Path) -> Result<Option<std::fs::File>> {
@@ -175,12 +177,53 @@ impl PrivateServer {
             None
         };
         let mut server = Self::spawn(opts)?;
-        if lock.is_some() {
-            let path = opts.data_dir.join(PORT_FILE);
-            std::fs::write(&path, server.port.to_string()).map_err(|e| Error::io(&path, e))?;
-        }
         server.lock = lock;
+        server.write_address()?;
         Ok(server)
+    }
+
+    /// Starts the server again after it died, with the same options (so the same
+    /// arguments and data folder) as the first start, keeping the data folder's lock. The
+    /// port may change: [`PrivateServer::url`] gives the new address.
+    pub(crate) fn respawn(&mut self, opts: &ServerOptions) -> Result<()> {
+        if let Some(mut old) = self.child.take() {
+            let _ = old.kill();
+            let _ = old.wait();
+        }
+        let mut fresh = Self::spawn(opts)?;
+        self.child = fresh.child.take();
+        self.port = fresh.port;
+        self.write_address()
+    }
+
+    /// Writes the port and process id files of a data folder this process owns.
+    fn write_address(&self) -> Result<()> {
+        if self.lock.is_none() {
+            return Ok(());
+        }
+        let path = self.data_dir.join(PORT_FILE);
+        std::fs::write(&path, self.port.to_string()).map_err(|e| Error::io(&path, e))?;
+        if let Some(pid) = self.pid() {
+            let path = self.data_dir.join(PID_FILE);
+            std::fs::write(&path, pid.to_string()).map_err(|e| Error::io(&path, e))?;
+        }
+        Ok(())
+    }
+
+    /// How the server process ended, once it has (`None` while it runs, or when another
+    /// process owns it).
+    pub(crate) fn exited(&mut self) -> Option<String> {
+        let child = self.child.as_mut()?;
+        match child.try_wait() {
+            Ok(Some(status)) => Some(describe_exit(status)),
+            Ok(None) => None,
+            Err(e) => Some(format!("cannot wait for it: {e}")),
+        }
+    }
+
+    /// Whether the server answers (for one another process owns).
+    pub(crate) fn answers(&self) -> bool {
+        ping(self.port)
     }
 
     /// Uses the server another process runs on this data folder.
@@ -324,6 +367,28 @@ impl PrivateServer {
 impl Drop for PrivateServer {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// An exit status in words: `killed by signal 9 (SIGKILL)`, `exit status 1`.
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            let name = match sig {
+                libc::SIGKILL => " (SIGKILL)",
+                libc::SIGTERM => " (SIGTERM)",
+                libc::SIGSEGV => " (SIGSEGV)",
+                libc::SIGABRT => " (SIGABRT)",
+                _ => "",
+            };
+            return format!("killed by signal {sig}{name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exit status {code}"),
+        None => status.to_string(),
     }
 }
 

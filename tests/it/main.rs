@@ -1,5 +1,8 @@
 //! Integration tests against a real FalkorDB server (one per test binary).
 
+// The facade's futures (the falkordb client's) nest deeply.
+#![recursion_limit = "256"]
+
 mod common;
 
 mod a2a_mapping;
@@ -7,6 +10,7 @@ mod a2ap;
 mod ask;
 mod bulk;
 mod bundle;
+mod chaos;
 mod cli;
 mod clusters;
 mod clusters_live;
@@ -38,4 +42,5 @@ mod prov_import;
 mod reads;
 mod serve;
 mod server;
+mod supervise;
 mod trustgraph;

@@ -33,7 +33,7 @@ import { h, replace } from "./ui/dom";
 import { HelpOverlay } from "./ui/help";
 import { onKey, type KeyHost } from "./key-actions";
 import { NeighbourhoodNotice, type NoticeHost } from "./ui/notice";
-import { StatusBar, type StatusHost } from "./ui/statusbar";
+import { StatusBar, type DatabaseState, type StatusHost } from "./ui/statusbar";
 import { Tabs } from "./ui/tabs";
 import { applyTheme, initialTheme } from "./ui/theme";
 import { Toasts } from "./ui/toast";
@@ -73,6 +73,8 @@ export class App implements
   /** The open graph. */
   graph: string | null = null;
   health: Health | null = null;
+  /** The database's trouble while it lasts (restarting, failed), as the stream said it. */
+  database: DatabaseState | null = null;
   filters: FilterState = emptyFilters();
   /** Timeline position: nodes with a later arrival are hidden. Null: show all (live). */
   timelineAt: number | null = null;
@@ -272,6 +274,8 @@ export class App implements
     else this.selected.keepDrawn();
     this.canvasArea.hideMessage();
     this.afterViewChange();
+    // The view just loaded, so the database answers.
+    this.database = null;
     if (view.mode === "whole") this.stream.open(graph, view.seq);
     // A graph's top-level clusters grow live too (issue 16); an opened cluster does not.
     else if (view.mode === "clusters" && !view.root) this.stream.open(graph, view.seq, true);
@@ -383,6 +387,10 @@ export class App implements
         break;
       case "knowledge":
         this.details.knowledgeChanged(change.changes);
+        break;
+      case "database":
+        this.database = change.state === "up" ? null : { state: change.state, message: change.message };
+        this.statusbar.render();
         break;
       case "batch": {
         const nodes = [...change.added, ...change.updated];

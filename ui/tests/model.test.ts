@@ -43,6 +43,20 @@ describe("GraphModel", () => {
     expect(m.byArrival().map((n) => n.id)).toEqual(["a", "b", "c", "d"]);
   });
 
+  it("takes the database's state in sequence: nothing drawn changes, the next batch follows on", () => {
+    const m = loaded();
+    const down = m.apply({ kind: "database", graph: "g", seq: 6, state: "restarting", message: "the server stopped" });
+    expect(down).toEqual({ kind: "database", state: "restarting", message: "the server stopped" });
+    expect(m.seq).toBe(6);
+    expect(m.apply({ kind: "database", graph: "g", seq: 7, state: "up", message: "back" }).kind).toBe("database");
+    expect(m.nodes.size).toBe(3);
+    // Seen again (a reconnect's backlog): ignored; the batch after it is no gap.
+    expect(m.apply({ kind: "database", graph: "g", seq: 6, state: "restarting", message: "x" }).kind).toBe("ignored");
+    const next = m.apply(batch(8, [node("d", 3)]));
+    expect(next.kind).toBe("batch");
+    expect(m.seq).toBe(8);
+  });
+
   it("updates a known node's data but keeps its position", () => {
     const m = loaded();
     const before = { ...m.nodes.get("b")! };

@@ -102,6 +102,18 @@ impl Backlog {
         self.publish(StreamMessage::Knowledge { graph: graph.to_owned(), seq, changes: changes.to_vec() });
     }
 
+    /// Sends a `database` message (the database went away or came back).
+    pub(super) fn publish_database(&mut self, state: &str, message: &str) {
+        let seq = self.next_seq();
+        let graph = self.graph.clone();
+        self.publish(StreamMessage::Database {
+            graph,
+            seq,
+            state: state.to_owned(),
+            message: message.to_owned(),
+        });
+    }
+
     /// Sends a `reset` (the view broke or went away) with the next number.
     pub(super) fn reset(&mut self, reason: &str) {
         let seq = self.next_seq();

@@ -182,6 +182,46 @@ impl LiveViews {
     }
 }
 
+/// Tells the clients of every open view and cluster feed when the database goes away and
+/// comes back (`health`: the store's), as long as `live` is in use.
+pub(super) fn announce_health(
+    live: &Arc<LiveViews>,
+    mut health: broadcast::Receiver<crate::store::supervisor::Health>,
+) {
+    let live = Arc::downgrade(live);
+    tokio::spawn(async move {
+        loop {
+            let now = match health.recv().await {
+                Ok(h) => h,
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return,
+            };
+            let Some(live) = live.upgrade() else { return };
+            live.announce(&now);
+        }
+    });
+}
+
+impl LiveViews {
+    /// Puts the database's state on every open stream, numbered like its other messages
+    /// so a client that reconnects gets it too.
+    pub(super) fn announce(&self, health: &crate::store::supervisor::Health) {
+        use crate::store::supervisor::Health;
+        let message = match health {
+            Health::Up { .. } => "the database is back",
+            Health::Restarting { reason } | Health::Failed { reason } => reason.as_str(),
+        };
+        let views: Vec<Arc<GraphView>> = self.map().values().cloned().collect();
+        for v in views {
+            v.state().stream.publish_database(health.state(), message);
+        }
+        let feeds: Vec<Arc<ClusterFeed>> = self.feeds().values().cloned().collect();
+        for f in feeds {
+            f.state().stream.publish_database(health.state(), message);
+        }
+    }
+}
+
 /// Marks a view that is being loaded as failed if its loader stops early (an error, or the
 /// caller went away), so callers waiting for it are woken and the next caller loads it anew.
 struct Loading<'a> {

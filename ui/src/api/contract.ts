@@ -100,7 +100,7 @@ export type VerificationKind = "statement" | "verification";
 
 export type VerificationUpdate = { id: string, kind: VerificationKind, signature: string | null, verdict: string | null, consensus: number | null, verified: boolean | null, };
 
-export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "knowledge", graph: string, seq: number, changes: Array<KnowledgeChange>, } | { "kind": "reset", graph: string, seq: number, reason: string, };
+export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "knowledge", graph: string, seq: number, changes: Array<KnowledgeChange>, } | { "kind": "database", graph: string, seq: number, state: string, message: string, } | { "kind": "reset", graph: string, seq: number, reason: string, };
 
 export type SourceText = { id: string, title: string | null, text: string, };
 

@@ -29,6 +29,9 @@ export type ModelChange =
   | { kind: "moves"; moves: NodeMove[] }
   /** Knowledge-graph statements changed (seed 004): nothing drawn changes with them. */
   | { kind: "knowledge"; changes: KnowledgeChange[] }
+  /** The database went away (`restarting`), came back (`up`) or could not be started again
+   *  (`failed`): nothing drawn changes, and the stream goes on. */
+  | { kind: "database"; state: string; message: string }
   /** The view must be loaded again: the server said so, or a message was missed. */
   | { kind: "reset"; reason: string };
 
@@ -103,6 +106,7 @@ export class GraphModel {
       return { kind: "moves", moves };
     }
     if (msg.kind === "knowledge") return { kind: "knowledge", changes: msg.changes };
+    if (msg.kind === "database") return { kind: "database", state: msg.state, message: msg.message };
     if (msg.kind === "clusters") {
       const { added, updated } = this.takeNodes(msg.nodes);
       if (!this.root) {

@@ -14,6 +14,17 @@ const STREAM_TEXT = {
   off: "Not streaming",
 } as const;
 
+/** The database's state while it is not answering, as the graph's stream says it. */
+export interface DatabaseState {
+  state: string;
+  message: string;
+}
+
+const DATABASE_TEXT: Record<string, string> = {
+  restarting: "Database restarting…",
+  failed: "Database down",
+};
+
 /** What the status bar shows, and the one thing it can do (stop a job). */
 export interface StatusHost {
   readonly model: Pick<GraphModel, "nodes" | "edges" | "seq" | "mode" | "totalNodes">;
@@ -22,6 +33,7 @@ export interface StatusHost {
   readonly timelineAt: number | null;
   readonly jobs: readonly Job[];
   readonly health: Health | null;
+  readonly database: DatabaseState | null;
   stopJob(id: string): Promise<void>;
 }
 
@@ -47,6 +59,13 @@ export class StatusBar {
     this.stream.textContent = s !== "off" || m.mode === "whole" ? STREAM_TEXT[s]
       : m.mode === "neighbourhood" ? "Neighbourhood view (not live)" : "Cluster view (not live)";
     this.stream.dataset.state = s;
+    this.stream.title = "";
+    const db = this.app.database;
+    if (db && s !== "off") {
+      this.stream.textContent = DATABASE_TEXT[db.state] ?? `Database ${db.state}`;
+      this.stream.dataset.state = db.state === "failed" ? "closed" : "reconnecting";
+      this.stream.title = db.message;
+    }
     const notes: string[] = [];
     if (isFiltering(this.app.filters)) notes.push("filtered");
     if (this.app.timelineAt !== null) notes.push(`timeline at #${this.app.timelineAt}`);

@@ -1,0 +1,244 @@
+//! Chaos (issue 26 §1): 100,800 agent events pushed through `POST /api/graphs/{g}/events`
+//! in 16 requests while the private FalkorDB is killed with SIGKILL five times; the client
+//! sends again any request that got no 2xx. Every request answered 2xx is in the graph
+//! right when it is answered, and at the end the graph equals a clean ingest of the same
+//! events into a graph on a server nobody kills: labels, properties and edges, nothing
+//! doubled.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use provex::facade::{Provex, Quiet};
+use provex::ingest::IngestOptions;
+use provex::store::supervisor::Health;
+
+use crate::common;
+use crate::serve::serve_on;
+use crate::supervise::private;
+
+const TASKS: usize = 11_200;
+const REQUESTS: usize = 16;
+const KILLS: usize = 5;
+
+/// The events of tasks `tasks` as NDJSON: the life of an agent task as the A2A event
+/// stream records it (see examples/a2a-run.jsonl), nine events each.
+fn events(tasks: std::ops::Range<usize>) -> String {
+    let mut out = String::with_capacity(tasks.len() * 9 * 330);
+    for t in tasks {
+        let mut n = t * 9;
+        let mut ev = |task: &str, data: String| {
+            n += 1;
+            out.push_str(&format!(
+                r#"{{"Task":{{"id":"e{n}","context_id":"ctx-{}","task_id":"{task}","timestamp_ms":{},"data":{data}}}}}"#,
+                t % 7,
+                1_700_000_000_000u64 + n as u64
+            ));
+            out.push('\n');
+        };
+        let task = format!("task-{t}");
+        let agent = format!("5f0c1a2e-8d4b-4c1e-9a77-{:012}", t % 50);
+        let scope = format!(r#"{{"Task":{{"task_id":"{task}"}}}}"#);
+        let meta = format!(r#"{{"agent_id":"{agent}"}}"#);
+        let prompt = r#"{"system":"You summarise council meetings.","user":"Summarise the attached transcript segment."}"#;
+        ev(&task, format!(r#"{{"TaskCreated":{{"task_id":"{task}","agent_id":"{agent}"}}}}"#));
+        ev(
+            &task,
+            format!(
+                r#"{{"MessageReceived":{{"id":"in-{t}","role":"user","content":["Summarise item {t} of the agenda"],"metadata":{meta}}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"LlmCallStarted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta}}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"LlmCallCompleted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta},"usage":{{"Known":{{"prompt_tokens":{},"completion_tokens":240,"total_tokens":{}}}}},"duration_ms":2210,"success":true}}}}"#,
+                800 + t % 97,
+                1040 + t % 97
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"ToolCallStarted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta}}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"ToolCallCompleted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta},"duration_ms":{},"success":{}}}}}"#,
+                100 + t % 40,
+                t % 13 != 0
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"{}"}}}}"#,
+                if t % 11 == 0 { "failed" } else { "completed" }
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"summary-{t}","artifact_type":"text/markdown"}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"MessageSent":{{"id":"out-{t}","role":"agent","content":["Summary of item {t}"],"metadata":{meta}}}}}"#
+            ),
+        );
+    }
+    out
+}
+
+/// Node and relationship counts by label and type.
+async fn counts(provex: &Provex, graph: &str) -> (BTreeMap<String, u64>, BTreeMap<String, u64>) {
+    let s = provex.stats(graph).await.expect("stats");
+    (s.labels, s.relationships)
+}
+
+/// Every node (labels and properties) and edge (its ends' names, type and properties),
+/// sorted: two graphs with the same records give the same text, a doubled one shows.
+async fn contents(provex: &Provex, graph: &str) -> Vec<String> {
+    let nodes = provex.query(graph, "MATCH (n) RETURN labels(n), properties(n)").await.unwrap();
+    let edges = provex
+        .query(graph, "MATCH (a)-[e]->(b) RETURN a.name, type(e), properties(e), b.name")
+        .await
+        .unwrap();
+    let mut lines: Vec<String> =
+        nodes.rows.iter().map(|r| format!("{} {}", r[0], canonical(&r[1]))).collect();
+    lines.extend(edges.rows.iter().map(|r| format!("{} -[{} {}]-> {}", r[0], r[1], canonical(&r[2]), r[3])));
+    lines.sort();
+    lines
+}
+
+/// JSON with object keys in order.
+fn canonical(v: &serde_json::Value) -> String {
+    let sorted: BTreeMap<&String, &serde_json::Value> =
+        v.as_object().map(|m| m.iter().collect()).unwrap_or_default();
+    serde_json::to_string(&sorted).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the private server's append-only file and WAITAOF acknowledgement"]
+async fn acknowledged_events_survive_five_sigkills_of_the_database() {
+    let started = Instant::now();
+    let dir = tempfile::tempdir().unwrap();
+    let provex = Arc::new(private(&dir, true, None).await);
+    let (_running, base) = serve_on(provex.clone(), None).await;
+    // The clean ingest: the same events, request by request, on a server nobody kills.
+    let (clean, reference) = common::open("chaos_reference").await;
+    let graph = "chaos";
+    let per = TASKS / REQUESTS;
+    let bodies: Vec<String> = (0..REQUESTS).map(|i| events(i * per..(i + 1) * per)).collect();
+    // The clean ingest first: the first request's events, the second's, then the rest. Every
+    // request holds the same kinds of tasks, so the counts after request i are the first's
+    // plus i times what the second added.
+    let ingest = |name: &str, parts: std::ops::Range<usize>| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, bodies[parts].concat()).unwrap();
+        let (clean, reference) = (&clean, &reference);
+        async move {
+            let opts = IngestOptions { bulk: false, ..Default::default() };
+            let stop = Arc::new(AtomicBool::new(false));
+            clean.ingest(reference, &[file], opts, stop, Arc::new(Quiet)).await
+        }
+    };
+    ingest("first.jsonl", 0..1).await.unwrap();
+    let first = counts(&clean, &reference).await;
+    ingest("second.jsonl", 1..2).await.unwrap();
+    let second = counts(&clean, &reference).await;
+    ingest("rest.jsonl", 2..REQUESTS).await.unwrap();
+    let after = |i: usize| {
+        let grow = |a: &BTreeMap<String, u64>, b: &BTreeMap<String, u64>| -> BTreeMap<String, u64> {
+            b.iter().map(|(k, v)| (k.clone(), a[k] + (v - a[k]) * i as u64)).collect()
+        };
+        (grow(&first.0, &second.0), grow(&first.1, &second.1))
+    };
+    assert_eq!(after(REQUESTS - 1), counts(&clean, &reference).await, "the requests hold alike tasks");
+    eprintln!("chaos: clean ingest done in {:.1} s", started.elapsed().as_secs_f64());
+
+    // The killer: during requests 1, 4, 7, 10 and 13, a SIGKILL some milliseconds in, then
+    // a wait until the supervisor has the server back.
+    let current = Arc::new(AtomicUsize::new(usize::MAX));
+    let done = Arc::new(AtomicBool::new(false));
+    let killer = {
+        let (provex, current, done) = (provex.clone(), current.clone(), done.clone());
+        std::thread::spawn(move || {
+            let mut killed = Vec::new();
+            for k in 0..KILLS {
+                let at = 1 + 3 * k;
+                while current.load(Ordering::SeqCst) < at && !done.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                if done.load(Ordering::SeqCst) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20 + 45 * k as u64));
+                let sup = provex.private_server().expect("private");
+                let pid = sup.pid().expect("running");
+                // SAFETY: a signal to the server this test's facade started.
+                assert_eq!(unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) }, 0);
+                killed.push(pid);
+                let deadline = Instant::now() + Duration::from_secs(60);
+                while !(sup.pid().is_some_and(|p| p != pid) && matches!(sup.health(), Health::Up { .. })) {
+                    assert!(Instant::now() < deadline, "the server did not come back");
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+            killed
+        })
+    };
+
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build().unwrap();
+    let mut resent = 0;
+    let mut sent_events = 0u64;
+    for (i, body) in bodies.iter().enumerate() {
+        current.store(i, Ordering::SeqCst);
+        let mut tries = 0;
+        let report: serde_json::Value = loop {
+            tries += 1;
+            assert!(tries <= 20, "request {i} never got a 2xx");
+            let r = client
+                .post(format!("{base}/api/graphs/{graph}/events"))
+                .header("content-type", "application/x-ndjson")
+                .body(body.clone())
+                .send()
+                .await;
+            match r {
+                Ok(r) if r.status().is_success() => break r.json().await.unwrap(),
+                Ok(r) => eprintln!("request {i}: {} {}", r.status(), r.text().await.unwrap_or_default()),
+                Err(e) => eprintln!("request {i}: {e}"),
+            }
+            resent += 1;
+        };
+        assert_eq!(report["rejected"], 0, "{report}");
+        sent_events += report["events"].as_u64().unwrap();
+        // Everything acknowledged is there, right when it is acknowledged.
+        assert_eq!(counts(&provex, graph).await, after(i), "right after request {i}'s 2xx");
+    }
+    done.store(true, Ordering::SeqCst);
+    let killed = killer.join().expect("killer");
+    assert_eq!(killed.len(), KILLS, "killed {killed:?}");
+    assert_eq!(sent_events, (TASKS * 9) as u64);
+
+    let (got, want) = (contents(&provex, graph).await, contents(&clean, &reference).await);
+    assert_eq!(got.len(), want.len());
+    let first_difference = got.iter().zip(&want).find(|(a, b)| a != b);
+    assert!(first_difference.is_none(), "{first_difference:?}");
+    eprintln!(
+        "chaos: {sent_events} events in {REQUESTS} requests, {KILLS} kills ({killed:?}), {resent} requests sent again, {} records compared, {:.1} s",
+        got.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let _ = clean.delete_graph(&reference).await;
+}
