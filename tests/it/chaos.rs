@@ -199,7 +199,7 @@ async fn acknowledged_events_survive_five_sigkills_of_the_database() {
         })
     };
 
-    let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build().unwrap();
+    let client = crate::serve::client();
     let mut resent = 0;
     let mut sent_events = 0u64;
     for (i, body) in bodies.iter().enumerate() {

@@ -115,7 +115,7 @@ async fn the_stream_says_database_restarting_then_goes_on_without_a_gap() {
     ingest_example(&provex, graph).await;
     let (_running, base) = serve_on(provex.clone(), None).await;
     let view: View =
-        reqwest::get(format!("{base}/api/graphs/{graph}/view")).await.unwrap().json().await.unwrap();
+        crate::serve::client().get(format!("{base}/api/graphs/{graph}/view")).send().await.unwrap().json().await.unwrap();
     let mut events = Events::open(&format!("{base}/api/graphs/{graph}/stream?since={}", view.seq)).await;
 
     let pid = kill_server(&provex);
@@ -136,7 +136,7 @@ async fn the_stream_says_database_restarting_then_goes_on_without_a_gap() {
     }
     // Records written after it come next, numbered on.
     let line = r#"{"Global":{"id":"e1","context_id":"c","timestamp_ms":1,"data":{"AgentBooted":{"agent_id":"agent-after","agent_type":"clerk","agent_version":"1","archive_path":"p"}}}}"#;
-    let r = reqwest::Client::new()
+    let r = crate::serve::client()
         .post(format!("{base}/api/graphs/{graph}/events"))
         .header("content-type", "application/x-ndjson")
         .body(format!("{line}\n"))

@@ -35,7 +35,7 @@ describe("the database restarting under an open page", { timeout: 120_000 }, () 
   async function push(from, to) {
     const res = await fetch(`${h.base}/api/graphs/${GRAPH}/events`, {
       method: "POST",
-      headers: { "Content-Type": "application/x-ndjson" },
+      headers: { ...h.auth, "Content-Type": "application/x-ndjson" },
       body: booted(from, to),
     });
     const text = await res.text();
