@@ -5,6 +5,7 @@
 pub mod bulk;
 mod bulk_load;
 pub mod compact;
+pub mod durable;
 pub mod groups;
 pub mod members;
 pub mod raw;
@@ -27,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::model::vocab::Label;
 
 pub use bulk_load::BulkOutcome;
+pub use durable::{Durability, WriteBatch};
 pub use read::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 pub use write::WriteStats;
 
@@ -50,6 +52,8 @@ pub struct Store {
     /// graph: a name is then looked up in that label's index alone before all of them.
     prefix_labels: std::sync::Mutex<HashMap<(String, String), Label>>,
     retry: RetryPolicy,
+    /// The durability barrier's connection and counters.
+    barrier: durable::Barrier,
 }
 
 /// How long a write keeps trying when the server goes away.
@@ -115,6 +119,7 @@ impl Store {
             indexed: Mutex::new(HashSet::new()),
             prefix_labels: std::sync::Mutex::new(HashMap::new()),
             retry: RetryPolicy::default(),
+            barrier: durable::Barrier::default(),
         };
         store.graphs_list().await?;
         Ok(store)
@@ -143,6 +148,7 @@ impl Store {
 
     /// Rebuilds the connection after the server went away.
     async fn reconnect(&self) -> Result<()> {
+        self.barrier.lost();
         let client = build_client(&self.info, &self.url).await?;
         *self.client.write().await = Arc::new(client);
         self.graphs.lock().await.clear();
@@ -161,7 +167,16 @@ impl Store {
         for (k, v) in params {
             q = q.with_param(k, v);
         }
-        let result = q.execute().await.map_err(|e| classify(e, &self.url))?;
+        let result = match q.execute().await.map_err(|e| classify(e, &self.url)) {
+            Ok(r) => r,
+            Err(e) => {
+                if matches!(e, Error::Connection { .. }) {
+                    self.barrier.lost();
+                }
+                return Err(e);
+            }
+        };
+        self.barrier.wrote();
         Ok(result.data.into_values_lossy().collect())
     }
 
@@ -177,7 +192,13 @@ impl Store {
         for (k, v) in params {
             q = q.with_param(k, v);
         }
-        let result = q.execute().await.map_err(|e| missing_graph(classify(e, &self.url), graph))?;
+        let result = q.execute().await.map_err(|e| {
+            let e = classify(e, &self.url);
+            if matches!(e, Error::Connection { .. }) {
+                self.barrier.lost();
+            }
+            missing_graph(e, graph)
+        })?;
         let header = result.header.to_vec();
         Ok((header, result.data.into_values_lossy().collect()))
     }
@@ -227,6 +248,7 @@ impl Store {
     pub async fn delete_graph(&self, graph: &str) -> Result<()> {
         let mut g = self.graph(graph).await?;
         g.delete().await.map_err(|e| classify(e, &self.url))?;
+        self.barrier.wrote();
         self.graphs.lock().await.remove(graph);
         self.indexed.lock().await.remove(graph);
         Ok(())
@@ -295,7 +317,7 @@ fn classify(e: falkordb::FalkorDBError, url: &str) -> Error {
     if connection {
         Error::Connection { url: url.to_owned(), reason }
     } else {
-        Error::Query(reason)
+        durable::refusal(&reason).unwrap_or(Error::Query(reason))
     }
 }
 

@@ -137,6 +137,7 @@ impl Store {
             Ok(v) => v,
             Err(e) if is_connection_error(&e) => {
                 *self.raw.lock().await = None;
+                self.barrier.lost();
                 return Err(Error::Connection { url: self.url.clone(), reason: e.to_string() });
             }
             Err(e) => return Err(super::missing_graph(Error::Query(e.to_string()), graph)),
@@ -191,14 +192,21 @@ impl Store {
         loop {
             let reason = match self.raw_connection().await {
                 Ok(mut con) => match pipe.query_async::<Vec<Value>>(&mut con).await {
-                    Ok(_) => return Ok(()),
+                    Ok(_) => {
+                        self.barrier.wrote();
+                        return Ok(());
+                    }
                     Err(e) if is_connection_error(&e) => e.to_string(),
-                    Err(e) => return Err(Error::Query(e.to_string())),
+                    Err(e) => {
+                        let reason = e.to_string();
+                        return Err(super::durable::refusal(&reason).unwrap_or(Error::Query(reason)));
+                    }
                 },
                 Err(Error::Connection { reason, .. }) => reason,
                 Err(e) => return Err(e),
             };
             *self.raw.lock().await = None;
+            self.barrier.lost();
             if attempt >= self.retry.attempts {
                 return Err(Error::ConnectionLost {
                     during: format!("while writing graph {graph} at {} ({attempt} attempts)", self.url),

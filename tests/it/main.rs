@@ -12,6 +12,7 @@ mod clusters;
 mod clusters_live;
 mod council;
 mod diff;
+mod durable;
 mod events;
 mod fuzz_regressions;
 mod ingest;
