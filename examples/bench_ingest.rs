@@ -342,11 +342,15 @@ async fn main() {
         return;
     }
 
-    // FalkorDB on a free port, with nothing kept.
+    // FalkorDB on a free port, with nothing kept; with PROVEX_BENCH_DURABLE set, as the app
+    // runs it (an append-only file, every acknowledgement waiting until it is on disk).
     let data = tempfile::tempdir().unwrap();
-    let server =
-        PrivateServer::start(&ServerOptions { data_dir: data.path().into(), persist: false, port: None })
-            .unwrap();
+    let server = PrivateServer::start(&ServerOptions {
+        data_dir: data.path().into(),
+        persist: std::env::var_os("PROVEX_BENCH_DURABLE").is_some(),
+        port: None,
+    })
+    .unwrap();
     let url = server.url();
     let provex = Provex::open(ConnectOptions { url: Some(url.clone()), server: None }).await.unwrap();
 

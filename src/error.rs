@@ -57,6 +57,10 @@ pub enum Error {
     /// The generated Cypher would write (or is unbounded): refused before it ran.
     #[error("{0}; nothing was run")]
     WriteRefused(String),
+    /// FalkorDB refused a write or did not confirm it on disk (a full disk, no memory left,
+    /// no fsync in time): what was not confirmed is not acknowledged.
+    #[error("{0}; nothing more was acknowledged")]
+    NotStored(String),
 }
 
 impl Error {
@@ -82,6 +86,7 @@ impl Error {
             Error::LlmNotConfigured => ErrorCode::LlmNotConfigured,
             Error::Llm { .. } => ErrorCode::Llm,
             Error::WriteRefused(_) => ErrorCode::WriteRefused,
+            Error::NotStored(_) => ErrorCode::NotStored,
         }
     }
 

@@ -61,6 +61,9 @@ error_codes! {
     Llm = "llm", 502;
     /// `ask`: the generated Cypher would write (or is unbounded); nothing ran.
     WriteRefused = "write_refused", 400;
+    /// FalkorDB refused a write or did not confirm it on disk (a full disk, no memory
+    /// left); the message names the cause, and nothing unconfirmed was acknowledged.
+    NotStored = "not_stored", 507;
 
     // Requests a transport refuses before the facade runs.
     /// A malformed request: a missing or invalid parameter, a body that is not valid JSON.

@@ -255,11 +255,11 @@ operations! {
     search(SearchRequest) -> Vec<SearchHit> = Get "/graphs/{graph}/search" Query Both [Usage];
     /// Saves the body in the uploads folder and ingests it.
     upload(UploadRequest) -> IngestReport = Post "/graphs/{graph}/upload" Bytes Both
-        [Usage, Io, Input, PayloadTooLarge, ForbiddenPath];
+        [Usage, Io, Input, PayloadTooLarge, ForbiddenPath, NotStored];
     /// Ingests a chunked NDJSON body as it arrives (an agent pushing records while it works):
     /// every open view of the graph grows meanwhile. The body is read as fast as the database
     /// takes it, so a faster sender is slowed down, never dropped. Answers when the body ends.
-    events(EventsRequest) -> IngestReport = Post "/graphs/{graph}/events" Bytes Both [Usage, Input, NotFound];
+    events(EventsRequest) -> IngestReport = Post "/graphs/{graph}/events" Bytes Both [Usage, Input, NotFound, NotStored];
     /// Follows a growing file on the backend's machine, as a job.
     follow(FollowRequest) -> Job = Post "/graphs/{graph}/follow" Json Both [Usage, Io, ForbiddenPath];
     /// Runs the council demo into a graph, as a job.
@@ -271,7 +271,7 @@ operations! {
     /// Stops a job.
     stop_job(JobRequest) -> Job = Delete "/jobs/{id}" Query Both [NotFound];
     /// Ingests files on this machine (the desktop's open dialog and drops).
-    ingest_files(IngestFilesRequest) -> IngestReport = Post "" Json Desktop [Usage, Io, Input, Closing];
+    ingest_files(IngestFilesRequest) -> IngestReport = Post "" Json Desktop [Usage, Io, Input, Closing, NotStored];
     /// The desktop database settings.
     get_settings(NoArgs) -> SettingsView = Post "" Json Desktop [Io];
     /// Saves the desktop database settings (they take effect at the next start).

@@ -237,7 +237,8 @@ impl Provex {
             return Ok(WriteStats::default());
         }
         let delta = stored::take_delta_with_documents(ledger);
-        match self.store.write(graph, &delta).await {
+        // The caller acknowledges the batch this belongs to (Store::commit).
+        match self.store.write_unsynced(graph, &delta).await {
             Ok(stats) => {
                 self.publish(graph, delta);
                 Ok(stats)

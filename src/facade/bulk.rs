@@ -63,7 +63,8 @@ impl Provex {
         if let Some(why) = why {
             tracing::warn!(graph, %why, "building the graph with upserts instead of GRAPH.BULK");
             report.notes.push(format!("written with upserts, not GRAPH.BULK: {why}"));
-            let stats = self.store.write(graph, &delta).await?;
+            // The ingest acknowledges its whole batch at the end (Store::commit).
+            let stats = self.store.write_unsynced(graph, &delta).await?;
             report.nodes_written += stats.nodes;
             report.edges_written += stats.edges;
             report.method = "merge".into();

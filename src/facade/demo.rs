@@ -42,6 +42,8 @@ impl Provex {
         let demo = council::generate();
         let registry = council::demo_registry();
         let mut report = DemoReport { graph: Some(graph.to_owned()), ..Default::default() };
+        // Acknowledged as a whole, once on disk (one barrier, not one per paced record).
+        let batch = self.store.batch();
         let start = tokio::time::Instant::now();
         let mut events = GraphDelta::new();
         let mut docs: Vec<crate::a2ap::Record> = Vec::new();
@@ -80,6 +82,7 @@ impl Provex {
             }
         }
         self.flush_demo(graph, &mut events, &registry, &mut docs).await?;
+        self.store.commit(batch).await?;
         Ok(report)
     }
 
@@ -96,7 +99,8 @@ impl Provex {
         }
         if !events.is_empty() {
             let delta = self.relink(graph, events.take()).await?;
-            self.write(graph, delta).await?;
+            self.store.write_unsynced(graph, &delta).await?;
+            self.publish(graph, delta);
         }
         Ok(())
     }

@@ -224,6 +224,11 @@ impl Provex {
         self.store.url()
     }
 
+    /// How the database makes acknowledged writes durable (known after the first write).
+    pub fn durability(&self) -> crate::store::Durability {
+        self.store.durability()
+    }
+
     /// The private server's supervisor, when this session uses the private server.
     pub fn private_server(&self) -> Option<&Supervisor> {
         self.server.as_deref()
@@ -300,6 +305,8 @@ impl Provex {
                 None
             };
         let extra_keys = opts.keys.as_deref().map(read_registry).transpose()?;
+        // The report acknowledges everything written, so it waits until that is on disk.
+        let batch = self.store.batch();
         let started = Instant::now();
         let (tx, mut rx) = mpsc::channel::<Chunk>(4);
         let coalesce = opts.batch_events as u64;
@@ -419,7 +426,7 @@ impl Provex {
                 report.method = "bulk+merge".into();
             }
             if !chunk.delta.is_empty() {
-                match self.store.write(graph, &chunk.delta).await {
+                match self.store.write_unsynced(graph, &chunk.delta).await {
                     Ok(stats) => {
                         report.nodes_written += stats.nodes;
                         report.edges_written += stats.edges;
@@ -489,6 +496,7 @@ impl Provex {
             return Err(e);
         }
         report.files = files_result?;
+        self.store.commit(batch).await?;
         report.events = report.files.iter().map(|f| f.events).sum();
         report.rejected = report.files.iter().map(|f| f.rejected).sum();
         report.elapsed_ms = started.elapsed().as_millis() as u64;

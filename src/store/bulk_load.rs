@@ -35,6 +35,7 @@ impl Store {
         limits: Limits,
     ) -> Result<BulkOutcome> {
         super::validate_graph_name(graph)?;
+        let batch = self.batch();
         let (tx, rx) = tokio::sync::mpsc::channel::<BulkCommand>(1);
         let encoder =
             tokio::task::spawn_blocking(move || encode_each(&delta, limits, |c| tx.blocking_send(c).is_ok()));
@@ -44,6 +45,9 @@ impl Store {
             (Ok(commands), Ok((nodes, edges))) => {
                 self.ensure_indexes(graph).await?;
                 self.wait_for_indexes(graph).await?;
+                // Built only once it is on disk (a failure leaves the graph for the caller's
+                // upserts to complete: they are idempotent).
+                self.commit(batch).await?;
                 return Ok(BulkOutcome::Built(WriteStats { nodes, edges, queries: commands as u64 }));
             }
             (Ok(done), Err(unsupported)) => (done, Ok(unsupported)),
@@ -113,12 +117,16 @@ impl Store {
                 return Err((
                     done,
                     if e.is_io_error() || e.is_connection_dropped() || e.is_timeout() {
+                        self.barrier.lost();
                         Error::ConnectionLost { during: format!("while bulk-building graph {graph}"), reason }
+                    } else if let Some(refused) = super::durable::refusal(&reason) {
+                        refused
                     } else {
                         Error::Query(format!("GRAPH.BULK on {graph}: {reason}"))
                     },
                 ));
             }
+            self.barrier.wrote();
             done += 1;
         }
         Ok(done)

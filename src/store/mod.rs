@@ -5,6 +5,7 @@
 pub mod bulk;
 mod bulk_load;
 pub mod compact;
+pub mod durable;
 pub mod groups;
 pub mod members;
 pub mod raw;
@@ -28,6 +29,7 @@ use crate::error::{Error, Result};
 use crate::model::vocab::Label;
 
 pub use bulk_load::BulkOutcome;
+pub use durable::{Durability, WriteBatch};
 pub use read::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 pub use reconnect::RetryPolicy;
 pub use write::WriteStats;
@@ -52,6 +54,8 @@ pub struct Store {
     /// graph: a name is then looked up in that label's index alone before all of them.
     prefix_labels: std::sync::Mutex<HashMap<(String, String), Label>>,
     retry: RetryPolicy,
+    /// The durability barrier's connection and counters.
+    barrier: durable::Barrier,
 }
 
 /// Hides the user and password of a URL for messages (`redis://***@host:port`). Text the
@@ -101,6 +105,7 @@ impl Store {
             indexed: Mutex::new(HashSet::new()),
             prefix_labels: std::sync::Mutex::new(HashMap::new()),
             retry: RetryPolicy::default(),
+            barrier: durable::Barrier::default(),
         };
         store.graphs_list().await?;
         Ok(store)
@@ -134,7 +139,16 @@ impl Store {
         for (k, v) in params {
             q = q.with_param(k, v);
         }
-        let result = q.execute().await.map_err(|e| classify(e, &self.url()))?;
+        let result = match q.execute().await.map_err(|e| classify(e, &self.url())) {
+            Ok(r) => r,
+            Err(e) => {
+                if matches!(e, Error::Connection { .. }) {
+                    self.barrier.lost();
+                }
+                return Err(e);
+            }
+        };
+        self.barrier.wrote();
         Ok(result.data.into_values_lossy().collect())
     }
 
@@ -160,7 +174,13 @@ impl Store {
         for (k, v) in params {
             q = q.with_param(k, v);
         }
-        let result = q.execute().await.map_err(|e| missing_graph(classify(e, &self.url()), graph))?;
+        let result = q.execute().await.map_err(|e| {
+            let e = classify(e, &self.url());
+            if matches!(e, Error::Connection { .. }) {
+                self.barrier.lost();
+            }
+            missing_graph(e, graph)
+        })?;
         let header = result.header.to_vec();
         Ok((header, result.data.into_values_lossy().collect()))
     }
@@ -191,6 +211,7 @@ impl Store {
     pub async fn delete_graph(&self, graph: &str) -> Result<()> {
         let mut g = self.graph(graph).await?;
         g.delete().await.map_err(|e| classify(e, &self.url()))?;
+        self.barrier.wrote();
         self.graphs.lock().await.remove(graph);
         self.indexed.lock().await.remove(graph);
         Ok(())
@@ -259,7 +280,7 @@ fn classify(e: falkordb::FalkorDBError, url: &str) -> Error {
     if connection {
         Error::Connection { url: url.to_owned(), reason }
     } else {
-        Error::Query(reason)
+        durable::refusal(&reason).unwrap_or(Error::Query(reason))
     }
 }
 

@@ -142,6 +142,7 @@ impl Store {
             Ok(v) => v,
             Err(e) if is_connection_error(&e) => {
                 *self.raw.lock().await = None;
+                self.barrier.lost();
                 return Err(Error::Connection { url: self.url(), reason: e.to_string() });
             }
             Err(e) => return Err(super::missing_graph(Error::Query(e.to_string()), graph)),
@@ -195,12 +196,19 @@ impl Store {
         self.retrying(Some(&what), || async {
             let mut con = self.raw_connection().await?;
             match pipe.query_async::<Vec<Value>>(&mut con).await {
-                Ok(_) => Ok(()),
+                Ok(_) => {
+                    self.barrier.wrote();
+                    Ok(())
+                }
                 Err(e) if is_connection_error(&e) => {
                     *self.raw.lock().await = None;
+                    self.barrier.lost();
                     Err(Error::Connection { url: self.url(), reason: e.to_string() })
                 }
-                Err(e) => Err(Error::Query(e.to_string())),
+                Err(e) => {
+                    let reason = e.to_string();
+                    Err(super::durable::refusal(&reason).unwrap_or(Error::Query(reason)))
+                }
             }
         })
         .await

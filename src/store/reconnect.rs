@@ -91,6 +91,7 @@ impl Store {
     /// Rebuilds the connections after the server went away (to its new address, when it
     /// has one).
     pub(super) async fn reconnect(&self) -> Result<()> {
+        self.barrier.lost();
         *self.raw.lock().await = None;
         let endpoint = self.endpoint();
         let client = build_client(&endpoint.info, &endpoint.shown).await?;

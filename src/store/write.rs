@@ -205,9 +205,20 @@ impl Store {
         Ok(())
     }
 
-    /// Writes a delta: nodes first, then edges, in queries of at most [`BATCH_ROWS`] rows.
-    /// Every query is an upsert, so writing the same delta again changes nothing.
+    /// Writes a delta: nodes first, then edges, in queries of at most [`BATCH_ROWS`] rows,
+    /// and returns once it is on disk ([`Store::commit`]). Every query is an upsert, so
+    /// writing the same delta again changes nothing.
     pub async fn write(&self, graph: &str, delta: &GraphDelta) -> Result<WriteStats> {
+        let batch = self.batch();
+        let stats = self.write_unsynced(graph, delta).await?;
+        self.commit(batch).await?;
+        Ok(stats)
+    }
+
+    /// [`Store::write`] without the durability barrier, for a caller that writes many deltas
+    /// and acknowledges them together: it takes a [`Store::batch`] before the first and
+    /// calls [`Store::commit`] after the last.
+    pub async fn write_unsynced(&self, graph: &str, delta: &GraphDelta) -> Result<WriteStats> {
         self.ensure_indexes(graph).await?;
         let mut stats = WriteStats::default();
 

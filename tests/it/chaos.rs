@@ -129,7 +129,6 @@ fn canonical(v: &serde_json::Value) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs the private server's append-only file and WAITAOF acknowledgement"]
 async fn acknowledged_events_survive_five_sigkills_of_the_database() {
     let started = Instant::now();
     let dir = tempfile::tempdir().unwrap();

@@ -17,6 +17,7 @@ mod clusters_live;
 mod council;
 mod deep_inputs;
 mod diff;
+mod durable;
 mod events;
 mod fuzz_regressions;
 mod ingest;

@@ -119,14 +119,14 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   search: { method: "GET", path: "/graphs/{graph}/search", args: "query", desktopOnly: false, errors: ["usage"] },
-  upload: { method: "POST", path: "/graphs/{graph}/upload", args: "bytes", desktopOnly: false, errors: ["usage", "io", "input", "payload_too_large", "forbidden_path"] },
-  events: { method: "POST", path: "/graphs/{graph}/events", args: "bytes", desktopOnly: false, errors: ["usage", "input", "not_found"] },
+  upload: { method: "POST", path: "/graphs/{graph}/upload", args: "bytes", desktopOnly: false, errors: ["usage", "io", "input", "payload_too_large", "forbidden_path", "not_stored"] },
+  events: { method: "POST", path: "/graphs/{graph}/events", args: "bytes", desktopOnly: false, errors: ["usage", "input", "not_found", "not_stored"] },
   follow: { method: "POST", path: "/graphs/{graph}/follow", args: "json", desktopOnly: false, errors: ["usage", "io", "forbidden_path"] },
   demo: { method: "POST", path: "/graphs/{graph}/demo", args: "json", desktopOnly: false, errors: ["usage"] },
   tidy: { method: "POST", path: "/graphs/{graph}/tidy", args: "json", desktopOnly: false, errors: ["usage", "not_found"] },
   jobs: { method: "GET", path: "/jobs", args: "query", desktopOnly: false, errors: [] },
   stop_job: { method: "DELETE", path: "/jobs/{id}", args: "query", desktopOnly: false, errors: ["not_found"] },
-  ingest_files: { method: "POST", path: "", args: "json", desktopOnly: true, errors: ["usage", "io", "input", "closing"] },
+  ingest_files: { method: "POST", path: "", args: "json", desktopOnly: true, errors: ["usage", "io", "input", "closing", "not_stored"] },
   get_settings: { method: "POST", path: "", args: "json", desktopOnly: true, errors: ["io"] },
   save_settings: { method: "POST", path: "", args: "json", desktopOnly: true, errors: ["io"] },
   save_file: { method: "POST", path: "", args: "bytes", desktopOnly: true, errors: ["io"] },
@@ -147,7 +147,7 @@ export const STREAMS: { readonly [K in StreamName]: { readonly path: string } } 
 };
 
 /** Every error code, for checking what a server sent. */
-export const ERROR_CODES: readonly ErrorCode[] = ["usage", "connection", "server_missing", "server", "connection_lost", "query", "not_found", "io", "input", "forbidden_path", "llm_not_configured", "llm", "write_refused", "bad_request", "unsupported_media_type", "payload_too_large", "method_not_allowed", "unsupported", "unauthorized", "forbidden_host", "forbidden_origin", "closing", "network", "bad_response", "ipc", "no_graph", "job_failed"];
+export const ERROR_CODES: readonly ErrorCode[] = ["usage", "connection", "server_missing", "server", "connection_lost", "query", "not_found", "io", "input", "forbidden_path", "llm_not_configured", "llm", "write_refused", "not_stored", "bad_request", "unsupported_media_type", "payload_too_large", "method_not_allowed", "unsupported", "unauthorized", "forbidden_host", "closing", "network", "bad_response", "ipc", "no_graph", "job_failed"];
 
 /** The desktop shell's events, by what they carry. */
 export const SHELL_EVENTS = { menu: "provex://menu", ingest: "provex://ingest", notice: "provex://notice" } as const;
