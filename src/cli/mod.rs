@@ -632,15 +632,22 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
                 shutdown_grace: seconds(shutdown_grace, "--shutdown-grace")?,
                 ..Default::default()
             };
-                        // A made token is kept in the data folder for the same user's tools.
+            // A made token is kept in the data folder for the same user's tools.
             let token_dir = match &cli.conn.data_dir {
                 Some(d) => Some(d.clone()),
                 None => {
                     ServerOptions::app_default().ok().and_then(|o| o.data_dir.parent().map(Path::to_path_buf))
                 }
             };
-            let opts =
-                provex::serve::ServeOptions { bind, token, token_dir, ui, open, allow_dirs: allow_dir, limits };
+            let opts = provex::serve::ServeOptions {
+                bind,
+                token,
+                token_dir,
+                ui,
+                open,
+                allow_dirs: allow_dir,
+                limits,
+            };
             provex::serve::run(Arc::new(provex), opts).await?;
         }
         Command::Verify { .. }
