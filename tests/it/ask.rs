@@ -292,7 +292,7 @@ async fn ask_refuses_the_findings_before_falkordb_sees_them() {
     let before = count(&provex, &graph).await;
     let provex = Arc::new(provex);
     let (running, base) = crate::serve::serve_on(provex.clone(), None).await;
-    let http = reqwest::Client::new();
+    let http = crate::serve::client();
     for reply in &replies {
         let (url, _) = stand_in(completion(&format!("```cypher\n{reply}\n```"))).await;
         provex.set_llm(Some(config(&url)));

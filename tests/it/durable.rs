@@ -47,7 +47,7 @@ async fn an_acknowledged_ingest_survives_kill_9_of_the_database() {
     // …and through POST /api/graphs/{g}/events.
     let provex = Arc::new(provex);
     let (running, base) = crate::serve::serve_on(provex.clone(), None).await;
-    let answer = reqwest::Client::new()
+    let answer = crate::serve::client()
         .post(format!("{base}/api/graphs/pushed/events"))
         .header("content-type", "application/x-ndjson")
         .body(example())
@@ -117,7 +117,7 @@ async fn a_refused_write_is_an_error_naming_the_cause() {
 
     // Over HTTP: the `{code, message}` of the cause, not a 200.
     let (running, base) = crate::serve::serve_on(provex.clone(), None).await;
-    let answer = reqwest::Client::new()
+    let answer = crate::serve::client()
         .post(format!("{base}/api/graphs/full2/events"))
         .header("content-type", "application/x-ndjson")
         .body(example())

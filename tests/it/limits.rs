@@ -192,8 +192,7 @@ async fn idle_bodies_hold_no_thread_and_past_the_cap_get_503() {
     );
     // The server still answers reads and opens event streams.
     let t = Instant::now();
-    let health =
-        client().get(format!("{base}/api/health")).timeout(Duration::from_secs(2)).send().await;
+    let health = client().get(format!("{base}/api/health")).timeout(Duration::from_secs(2)).send().await;
     assert!(health.unwrap().status().is_success());
     let _stream = tokio::time::timeout(
         Duration::from_secs(2),

@@ -114,8 +114,14 @@ async fn the_stream_says_database_restarting_then_goes_on_without_a_gap() {
     let graph = "streamed";
     ingest_example(&provex, graph).await;
     let (_running, base) = serve_on(provex.clone(), None).await;
-    let view: View =
-        crate::serve::client().get(format!("{base}/api/graphs/{graph}/view")).send().await.unwrap().json().await.unwrap();
+    let view: View = crate::serve::client()
+        .get(format!("{base}/api/graphs/{graph}/view"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let mut events = Events::open(&format!("{base}/api/graphs/{graph}/stream?since={}", view.seq)).await;
 
     let pid = kill_server(&provex);
