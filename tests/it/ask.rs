@@ -228,13 +228,18 @@ struct Monitor {
 impl Monitor {
     fn start() -> Monitor {
         use std::io::{BufRead, Write};
-        let port = common::url().rsplit(':').next().unwrap().trim_end_matches('/').to_owned();
-        let mut stream = std::net::TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
-        stream.write_all(b"MONITOR\r\n").unwrap();
+        // Only the server's administrative user may watch it.
+        let admin = url::Url::parse(common::admin_url()).unwrap();
+        let mut stream =
+            std::net::TcpStream::connect(format!("127.0.0.1:{}", admin.port().unwrap())).unwrap();
+        let (user, pass) = (admin.username(), admin.password().unwrap());
+        stream.write_all(format!("AUTH {user} {pass}\r\nMONITOR\r\n").as_bytes()).unwrap();
         let mut reader = std::io::BufReader::new(stream);
-        let mut ok = String::new();
-        reader.read_line(&mut ok).unwrap();
-        assert!(ok.starts_with("+OK"), "{ok}");
+        for _ in 0..2 {
+            let mut ok = String::new();
+            reader.read_line(&mut ok).unwrap();
+            assert!(ok.starts_with("+OK"), "{ok}");
+        }
         let seen = Arc::new(Mutex::new(String::new()));
         let s = seen.clone();
         std::thread::spawn(move || {

@@ -6,19 +6,29 @@ use std::sync::OnceLock;
 use provex::facade::{ConnectOptions, Provex};
 use provex::store::server::{PrivateServer, ServerOptions};
 
-static URL: OnceLock<String> = OnceLock::new();
+static URLS: OnceLock<(String, String)> = OnceLock::new();
 
-/// The shared server's URL. The server is started by a thread that lives as long as the
-/// test process, so it dies with the process (the server is tied to its starting thread).
+/// The shared server's URL (with Provex's user and password). The server is started by a
+/// thread that lives as long as the test process, so it dies with the process (the server
+/// is tied to its starting thread).
 pub fn url() -> &'static str {
-    URL.get_or_init(|| {
+    &urls().0
+}
+
+/// The shared server's URL for its owner's administrative user (`MONITOR`, `CONFIG`).
+pub fn admin_url() -> &'static str {
+    &urls().1
+}
+
+fn urls() -> &'static (String, String) {
+    URLS.get_or_init(|| {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let dir = tempfile::tempdir().expect("temp dir");
             let opts = ServerOptions { data_dir: dir.path().to_owned(), persist: false, port: None };
             match PrivateServer::start(&opts) {
                 Ok(server) => {
-                    tx.send(Ok(server.url())).unwrap();
+                    tx.send(Ok((server.url(), server.admin_url().unwrap()))).unwrap();
                     loop {
                         std::thread::park();
                     }

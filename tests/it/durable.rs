@@ -79,7 +79,8 @@ async fn a_snapshot_only_data_folder_keeps_its_graphs() {
         let server = PrivateServer::start(&old).unwrap();
         let provex = open(&server.url()).await;
         ingest_file(&provex, "old", &example()).await.unwrap();
-        let _: () = redis::cmd("SAVE").query_async(&mut raw(&server.url()).await).await.unwrap();
+        let _: () =
+            redis::cmd("SAVE").query_async(&mut raw(&server.admin_url().unwrap()).await).await.unwrap();
     }
     assert!(data.path().join("provex.rdb").is_file());
     assert!(!data.path().join("appendonlydir").exists());
@@ -105,7 +106,7 @@ async fn a_refused_write_is_an_error_naming_the_cause() {
     let opts = ServerOptions { data_dir: data.path().to_owned(), persist: true, port: None };
     let server = PrivateServer::start(&opts).unwrap();
     let provex = Arc::new(open(&server.url()).await);
-    let mut admin = raw(&server.url()).await;
+    let mut admin = raw(&server.admin_url().unwrap()).await;
     let _: () =
         redis::cmd("CONFIG").arg("SET").arg("maxmemory").arg("1").query_async(&mut admin).await.unwrap();
 

