@@ -173,6 +173,14 @@ fn try_lock(dir: &Path) -> Result<Option<std::fs::File>> {
     Ok(Some(file))
 }
 
+/// What waiting on another process's data folder came to.
+enum Attached {
+    /// Its server answers: use it.
+    Server(PrivateServer),
+    /// Nobody holds the folder any more: this process owns it now.
+    Owner(std::fs::File),
+}
+
 impl PrivateServer {
     /// Starts a server and waits until it answers. When another process already runs the
     /// server of a persistent data folder, this one uses it (and does not stop it).
@@ -181,7 +189,10 @@ impl PrivateServer {
         let lock = if opts.persist {
             match try_lock(&opts.data_dir)? {
                 Some(lock) => Some(lock),
-                None => return Self::attach(&opts.data_dir),
+                None => match Self::attach(&opts.data_dir)? {
+                    Attached::Server(server) => return Ok(server),
+                    Attached::Owner(lock) => Some(lock),
+                },
             }
         } else {
             None
@@ -238,8 +249,11 @@ impl PrivateServer {
         matches!(ping(self.port, &self.secret), Ping::Ready)
     }
 
-    /// Uses the server another process runs on this data folder.
-    fn attach(dir: &Path) -> Result<PrivateServer> {
+    /// Uses the server another process runs on this data folder, or takes the folder over
+    /// when the lock comes free while waiting: a lock seen held for a moment can be a copy in
+    /// a process another thread is forking (the descriptor closes only at its `exec`), or an
+    /// owner that just died.
+    fn attach(dir: &Path) -> Result<Attached> {
         let path = dir.join(PORT_FILE);
         let started = Instant::now();
         let mut deadline = started + Duration::from_secs(20);
@@ -249,20 +263,23 @@ impl PrivateServer {
             let secret = Secret::read(dir).ok();
             match port.zip(secret).map(|(p, s)| (p, ping(p, &s), s)) {
                 Some((port, Ping::Ready, secret)) => {
-                    return Ok(PrivateServer {
+                    return Ok(Attached::Server(PrivateServer {
                         child: None,
                         port,
                         data_dir: dir.to_owned(),
                         lock: None,
                         secret,
                         admin: None,
-                    })
+                    }))
                 }
                 // The owner's server is still loading its data.
                 Some((_, Ping::Loading, _)) if Instant::now() < started + MAX_LOADING => {
                     deadline = deadline.max(Instant::now() + Duration::from_secs(5))
                 }
                 _ => {}
+            }
+            if let Some(lock) = try_lock(dir)? {
+                return Ok(Attached::Owner(lock));
             }
             if Instant::now() > deadline {
                 return Err(Error::Server(format!(

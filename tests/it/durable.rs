@@ -69,6 +69,38 @@ async fn an_acknowledged_ingest_survives_kill_9_of_the_database() {
     assert_eq!(after.stats("pushed").await.unwrap().nodes, 61, "the acknowledged POST is on disk");
 }
 
+/// Finding (CI, 2026-11-25): restarting after a crash failed with "another Provex holds
+/// server.lock but its server does not answer" when the lock was seen held for a moment: a
+/// copy of its descriptor lives in a process another thread is forking until that process
+/// runs `exec`. The start now takes the folder over as soon as the lock comes free.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_lock_held_for_a_moment_does_not_fail_the_restart() {
+    use std::os::unix::io::AsRawFd;
+    let data = tempfile::tempdir().unwrap();
+    let opts = ServerOptions { data_dir: data.path().to_owned(), persist: true, port: None };
+    let mut server = PrivateServer::start(&opts).unwrap();
+    let provex = open(&server.url()).await;
+    assert_eq!(ingest_file(&provex, "acked", &example()).await.unwrap(), 61);
+    drop(provex);
+    server.kill();
+
+    // Someone else holds the lock for half a second, as the forked copy would.
+    let held = std::fs::OpenOptions::new().write(true).open(data.path().join("server.lock")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        drop(held);
+    });
+    let started = std::time::Instant::now();
+    let server = PrivateServer::start(&opts).unwrap();
+    release.join().unwrap();
+    assert!(server.owned(), "the folder is taken over, not attached to a dead server");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    let after = open(&server.url()).await;
+    assert_eq!(after.stats("acked").await.unwrap().nodes, 61);
+}
+
 /// A data folder written before the append-only file was kept (a snapshot only) keeps its
 /// graphs, and from then on survives a crash too.
 #[tokio::test(flavor = "multi_thread")]
