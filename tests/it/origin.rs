@@ -331,3 +331,67 @@ async fn the_host_header_is_present_once_and_text() {
     assert_eq!(status, 400);
     running.stop().await;
 }
+
+/// `serve --open` hands the browser a page in the data folder (the owner's only) that goes on
+/// to the address with the token, so the token is never in a command line that other users
+/// can list; the page and the token file are removed when the server stops.
+#[cfg(unix)]
+#[test]
+fn open_gives_the_browser_a_private_page_not_the_token() {
+    use std::io::BufRead;
+    use std::os::unix::fs::PermissionsExt;
+    let data = tempfile::tempdir().unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    let asked = bin.path().join("asked");
+    let opener = bin.path().join("xdg-open");
+    std::fs::write(&opener, format!("#!/bin/sh\nprintf '%s' \"$*\" > {}.part\nmv {0}.part {0}\n", asked.display()))
+        .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.path().display(), std::env::var("PATH").unwrap_or_default());
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("provex"))
+        .args(["--falkordb", common::url(), "--data-dir"])
+        .arg(data.path())
+        .args(["serve", "--bind", "127.0.0.1:0", "--open", "--ui"])
+        .arg(data.path())
+        .env("PATH", path)
+        .env_remove("PROVEX_TOKEN")
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let url = loop {
+        let mut line = String::new();
+        assert!(err.read_line(&mut line).unwrap() > 0, "serve ended before listening");
+        if let Some(rest) = line.split("serving on ").nth(1) {
+            break rest.split_whitespace().next().unwrap().to_owned();
+        }
+    };
+    std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
+    let port: u16 = url.split(':').nth(2).unwrap().split('/').next().unwrap().parse().unwrap();
+    let token_file = serve::token_file(data.path(), port);
+    let token = std::fs::read_to_string(&token_file).unwrap().trim().to_owned();
+    assert!(url.contains(&format!("token={token}")), "{url}");
+
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while !asked.exists() {
+        assert!(std::time::Instant::now() < deadline, "the browser was never asked to open anything");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let argument = std::fs::read_to_string(&asked).unwrap();
+    assert!(!argument.contains(&token), "the token is on the browser's command line: {argument}");
+    let page = std::path::PathBuf::from(&argument);
+    assert!(page.starts_with(data.path()), "{argument}");
+    assert_eq!(std::fs::metadata(&page).unwrap().permissions().mode() & 0o777, 0o600);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let href = url.replace('&', "&amp;");
+    assert!(html.contains(&format!("content=\"0;url={href}\"")), "{html}");
+    assert!(html.contains(&format!("<a href=\"{href}\">")), "{html}");
+
+    // SIGTERM: the page and the token file go with the server.
+    // SAFETY: a signal to the child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert!(child.wait().unwrap().success());
+    assert!(!page.exists(), "the page outlived the server");
+    assert!(!token_file.exists(), "the token file outlived the server");
+}
