@@ -313,7 +313,7 @@ pub enum Command {
         #[arg(long, env = "PROVEX_MAX_BODIES", default_value_t = 64, value_name = "N")]
         max_bodies: usize,
         /// Seconds a request body may send nothing before it is cut (the whole lines before
-        /// it are kept).
+        /// it are kept). A live pusher keeps its body open by sending an empty line.
         #[arg(long, env = "PROVEX_BODY_TIMEOUT", default_value_t = 30.0, value_name = "SECONDS")]
         body_timeout: f64,
         /// MiB that the unfinished lines of all `/events` bodies may hold together; a line

@@ -1,4 +1,4 @@
-//! What no client may take from `provex serve` (issue 26 §3): idle bodies hold no thread and
+//! What no client may take from `provex serve`: idle bodies hold no thread and
 //! are cut after the idle time, bodies past the cap get 503 with `Retry-After` while `GET`s
 //! and event streams still answer, lines in flight share one memory budget, a rejects file
 //! keeps excerpts and hashes under a quota, an opened audit bundle refuses `knowledge/update`,
@@ -523,5 +523,34 @@ async fn an_ingest_whose_client_went_away_stops() {
     let later = boots(provex.clone(), graph.clone()).await;
     assert_eq!(after, later, "the graph kept growing after the client went away");
     assert!(later < N as i64, "the whole file was ingested for a client that was gone ({later})");
+    provex.delete_graph(&graph).await.unwrap();
+}
+
+/// A live pusher that has nothing to say for longer than the idle time keeps its request
+/// open by sending an empty line now and then (README, "Pushing events live"): empty lines
+/// count as activity, are no records and are not rejected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_pusher_keeps_its_body_open_with_empty_lines() {
+    let (provex, graph) = common::open("limits_keepalive").await;
+    let provex = Arc::new(provex);
+    let limits = ServeLimits { body_idle: Duration::from_millis(1500), ..ServeLimits::default() };
+    let (_running, base) = serve_with(provex.clone(), None, limits).await;
+    let answer = tokio::task::block_in_place(|| {
+        let mut r = Raw::events(&base, &graph);
+        r.chunk(&format!("{}\n", booted(1)));
+        // Four times the idle time, with an empty line every half of it.
+        for _ in 0..8 {
+            std::thread::sleep(Duration::from_millis(750));
+            assert!(r.try_chunk("\n"), "the server cut a body that kept sending empty lines");
+        }
+        r.chunk(&format!("{}\n", booted(2)));
+        r.write("0\r\n\r\n");
+        r.answer()
+    });
+    assert_eq!(answer.status, 200, "{} {}", answer.head, answer.body);
+    let report = answer.json();
+    assert_eq!(report["events"], 2, "{report}");
+    assert_eq!(report["rejected"], 0, "{report}");
+    assert!(nodes(&provex, &graph).await >= 2, "both agents are in the graph");
     provex.delete_graph(&graph).await.unwrap();
 }

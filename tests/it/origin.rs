@@ -344,8 +344,11 @@ fn open_gives_the_browser_a_private_page_not_the_token() {
     let bin = tempfile::tempdir().unwrap();
     let asked = bin.path().join("asked");
     let opener = bin.path().join("xdg-open");
-    std::fs::write(&opener, format!("#!/bin/sh\nprintf '%s' \"$*\" > {}.part\nmv {0}.part {0}\n", asked.display()))
-        .unwrap();
+    std::fs::write(
+        &opener,
+        format!("#!/bin/sh\nprintf '%s' \"$*\" > {}.part\nmv {0}.part {0}\n", asked.display()),
+    )
+    .unwrap();
     std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
     let path = format!("{}:{}", bin.path().display(), std::env::var("PATH").unwrap_or_default());
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("provex"))
