@@ -109,6 +109,9 @@ pub fn contract_ts() -> String {
     d.add::<crate::diff::EdgeChange>();
     d.add::<crate::diff::NodeDiff>();
     d.add::<crate::diff::EdgeDiff>();
+    d.add::<crate::diff::SummaryItem>();
+    d.add::<crate::diff::StatusChange>();
+    d.add::<crate::diff::DiffSummary>();
     d.add::<crate::diff::GraphDiff>();
     d.add::<TraceDirection>();
     d.add::<SignatureStatus>();

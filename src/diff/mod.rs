@@ -5,8 +5,12 @@
 //! by its source's name, its type, its kind (the value of `prov:base_type` or
 //! `a2a:relation`, none for a plain edge) and its target's name. A snapshot holds every
 //! property as stored, except the identity itself (`name`, and an edge's kind property).
-//! The output is sorted by identity, so the same two graphs always give the same diff.
+//! Each list is sorted by how much what it holds matters (claims and verifications first,
+//! runtime message rows last: [`node_rank`], [`edge_rank`]), then by identity, so the same
+//! two graphs always give the same diff; a summary of what it means for claims comes first
+//! ([`DiffSummary`]).
 
+mod summary;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -20,6 +24,7 @@ use crate::model::vocab::{A2A_RELATION, NAME, PROV_BASE_TYPE};
 use crate::model::{GraphDelta, PropValue, Props};
 use crate::store::write::{edge_props, node_props};
 
+pub use summary::{edge_rank, node_rank, DiffSummary, StatusChange, SummaryItem};
 pub use text::render_text;
 
 /// Properties by name, as JSON values.
@@ -136,6 +141,9 @@ impl Snapshot {
 pub struct NodeItem {
     pub label: String,
     pub name: String,
+    /// How much it matters: 0 first ([`node_rank`]).
+    #[serde(default)]
+    pub rank: u8,
     pub props: PropMap,
 }
 
@@ -145,6 +153,9 @@ pub struct NodeItem {
 pub struct NodeChange {
     pub label: String,
     pub name: String,
+    /// How much it matters: 0 first ([`node_rank`]).
+    #[serde(default)]
+    pub rank: u8,
     pub before: PropMap,
     pub after: PropMap,
 }
@@ -157,6 +168,9 @@ pub struct EdgeItem {
     pub rel: String,
     pub kind: Option<String>,
     pub target: String,
+    /// How much it matters: 0 first ([`edge_rank`]).
+    #[serde(default)]
+    pub rank: u8,
     pub props: PropMap,
 }
 
@@ -168,11 +182,14 @@ pub struct EdgeChange {
     pub rel: String,
     pub kind: Option<String>,
     pub target: String,
+    /// How much it matters: 0 first ([`edge_rank`]).
+    #[serde(default)]
+    pub rank: u8,
     pub before: PropMap,
     pub after: PropMap,
 }
 
-/// Node differences, each list sorted by label and name.
+/// Node differences, each list sorted by rank, label and name.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct NodeDiff {
     pub added: Vec<NodeItem>,
@@ -180,7 +197,7 @@ pub struct NodeDiff {
     pub changed: Vec<NodeChange>,
 }
 
-/// Edge differences, each list sorted by source, type, kind and target.
+/// Edge differences, each list sorted by rank, source, type, kind and target.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct EdgeDiff {
     pub added: Vec<EdgeItem>,
@@ -191,6 +208,9 @@ pub struct EdgeDiff {
 /// What graph B adds, removes and changes with respect to graph A.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct GraphDiff {
+    /// What the differences mean for claims.
+    #[serde(default)]
+    pub summary: DiffSummary,
     pub nodes: NodeDiff,
     pub edges: EdgeDiff,
 }
@@ -263,10 +283,11 @@ type Listed<'a, K> = Vec<(&'a K, &'a PropMap)>;
 type ChangedList<'a, K> = Vec<(&'a K, PropMap, PropMap)>;
 
 /// Keys of `b` missing from `a`, keys of `a` missing from `b`, and keys of both whose
-/// values differ, each sorted.
+/// values differ, each sorted by rank, then key.
 fn compare<'a, K: Ord + std::hash::Hash + Eq>(
     a: &'a Table<K>,
     b: &'a Table<K>,
+    rank: impl Fn(&K) -> u8,
 ) -> (Listed<'a, K>, Listed<'a, K>, ChangedList<'a, K>) {
     let mut removed = Vec::new();
     let mut changed = Vec::new();
@@ -281,9 +302,9 @@ fn compare<'a, K: Ord + std::hash::Hash + Eq>(
         }
     }
     let mut added: Vec<_> = b.iter().filter(|(k, _)| !a.contains_key(*k)).collect();
-    added.sort_unstable_by(|x, y| x.0.cmp(y.0));
-    removed.sort_unstable_by(|x, y| x.0.cmp(y.0));
-    changed.sort_unstable_by(|x, y| x.0.cmp(y.0));
+    added.sort_unstable_by(|x, y| (rank(x.0), x.0).cmp(&(rank(y.0), y.0)));
+    removed.sort_unstable_by(|x, y| (rank(x.0), x.0).cmp(&(rank(y.0), y.0)));
+    changed.sort_unstable_by(|x, y| (rank(x.0), x.0).cmp(&(rank(y.0), y.0)));
     (added, removed, changed)
 }
 
@@ -292,6 +313,7 @@ pub fn diff(a: &Snapshot, b: &Snapshot) -> GraphDiff {
     let node = |(k, p): (&NodeKey, &PropMap)| NodeItem {
         label: k.label.clone(),
         name: k.name.clone(),
+        rank: node_rank(&k.label),
         props: p.clone(),
     };
     let edge = |(k, p): (&EdgeKey, &PropMap)| EdgeItem {
@@ -299,9 +321,12 @@ pub fn diff(a: &Snapshot, b: &Snapshot) -> GraphDiff {
         rel: k.rel.clone(),
         kind: k.kind.clone(),
         target: k.target.clone(),
+        rank: edge_rank(&k.rel),
         props: p.clone(),
     };
-    let (added, removed, changed) = compare(&a.nodes, &b.nodes);
+    let (added, removed, changed) = compare(&a.nodes, &b.nodes, |k| node_rank(&k.label));
+    let (e_added, e_removed, e_changed) = compare(&a.edges, &b.edges, |k| edge_rank(&k.rel));
+    let summary = summary::summarise(a, b, (&added, &removed), &changed, &e_changed);
     let nodes = NodeDiff {
         added: added.into_iter().map(node).collect(),
         removed: removed.into_iter().map(node).collect(),
@@ -310,28 +335,29 @@ pub fn diff(a: &Snapshot, b: &Snapshot) -> GraphDiff {
             .map(|(k, before, after)| NodeChange {
                 label: k.label.clone(),
                 name: k.name.clone(),
+                rank: node_rank(&k.label),
                 before,
                 after,
             })
             .collect(),
     };
-    let (added, removed, changed) = compare(&a.edges, &b.edges);
     let edges = EdgeDiff {
-        added: added.into_iter().map(edge).collect(),
-        removed: removed.into_iter().map(edge).collect(),
-        changed: changed
+        added: e_added.into_iter().map(edge).collect(),
+        removed: e_removed.into_iter().map(edge).collect(),
+        changed: e_changed
             .into_iter()
             .map(|(k, before, after)| EdgeChange {
                 source: k.source.clone(),
                 rel: k.rel.clone(),
                 kind: k.kind.clone(),
                 target: k.target.clone(),
+                rank: edge_rank(&k.rel),
                 before,
                 after,
             })
             .collect(),
     };
-    GraphDiff { nodes, edges }
+    GraphDiff { summary, nodes, edges }
 }
 
 fn apply_change(props: &mut PropMap, before: &PropMap, after: &PropMap) {

@@ -35,20 +35,25 @@ fn added_removed_and_changed_nodes_and_edges_are_listed_sorted_with_only_the_dif
     b.edges.insert(ek("x", "GENERATED", Some("USED"), "s1"), props(&[]));
     let d = diff(&a, &b);
     let expected = json!({
+        "summary": {
+            "claims_added": [], "claims_removed": [], "verifications_added": [],
+            "verifications_removed": [{"name": "v2", "text": "VALIDATED", "agent": null, "claim": "s1"}],
+            "changes": [],
+        },
         "nodes": {
-            "added": [{"label": "Agent", "name": "x", "props": {"k": [1, 2]}}],
-            "removed": [{"label": "Verification", "name": "v2", "props": {"verdict": "VALIDATED"}}],
+            "added": [{"label": "Agent", "name": "x", "rank": 2, "props": {"k": [1, 2]}}],
+            "removed": [{"label": "Verification", "name": "v2", "rank": 1, "props": {"verdict": "VALIDATED"}}],
             "changed": [{
-                "label": "Statement", "name": "s1",
+                "label": "Statement", "name": "s1", "rank": 0,
                 "before": {"quote": "old", "score": 1},
                 "after": {"added": true, "quote": "new"}
             }]
         },
         "edges": {
-            "added": [{"source": "x", "type": "GENERATED", "kind": "USED", "target": "s1", "props": {}}],
-            "removed": [{"source": "v2", "type": "VALIDATES", "kind": null, "target": "s1", "props": {"w": 0.5}}],
+            "added": [{"source": "x", "type": "GENERATED", "kind": "USED", "target": "s1", "rank": 0, "props": {}}],
+            "removed": [{"source": "v2", "type": "VALIDATES", "kind": null, "target": "s1", "rank": 1, "props": {"w": 0.5}}],
             "changed": [{
-                "source": "v1", "type": "VALIDATES", "kind": null, "target": "s1",
+                "source": "v1", "type": "VALIDATES", "kind": null, "target": "s1", "rank": 1,
                 "before": {}, "after": {"w": 1.5}
             }]
         }
@@ -58,7 +63,9 @@ fn added_removed_and_changed_nodes_and_edges_are_listed_sorted_with_only_the_dif
     assert!(diff(&b, &b).is_empty());
     assert_eq!(
         render_text(&d),
-        "nodes: 1 added, 1 removed, 1 changed; edges: 1 added, 1 removed, 1 changed\n\
+        "claims: 0 added, 0 removed; verifications: 0 added, 1 removed; 0 status changes\n\
+         - verification v2: \"VALIDATED\" of claim s1\n\
+         nodes: 1 added, 1 removed, 1 changed; edges: 1 added, 1 removed, 1 changed\n\
          + node Agent x\n\
          - node Verification v2\n\
          ~ node Statement s1\n    \
@@ -152,9 +159,100 @@ proptest! {
             prop_assert!(c.before.iter().all(|(k, v)| c.after.get(k) != Some(v)));
             prop_assert!(!c.before.is_empty() || !c.after.is_empty());
         }
-        let names: Vec<_> = d.nodes.added.iter().map(|n| (&n.label, &n.name)).collect();
+        let names: Vec<_> = d.nodes.added.iter().map(|n| (n.rank, &n.label, &n.name)).collect();
         let mut sorted = names.clone();
         sorted.sort();
         prop_assert_eq!(names, sorted);
     }
+}
+
+#[test]
+fn the_summary_names_the_claims_and_the_values_that_decide_them_and_lists_go_by_importance() {
+    let mut a = Snapshot::default();
+    a.nodes.insert(
+        nk("Statement", "s1"),
+        props(&[
+            ("claim_text", json!("It passed.")),
+            ("signature_status", json!("valid")),
+            ("consensus_score", json!(0.9)),
+        ]),
+    );
+    a.nodes.insert(
+        nk("Statement", "gone"),
+        props(&[("claim_text", json!("Old claim")), ("author_id", json!("urn:agent:a"))]),
+    );
+    a.nodes.insert(
+        nk("Verification", "v1"),
+        props(&[("verdict", json!("VALIDATED")), ("author_id", json!("urn:agent:b"))]),
+    );
+    a.nodes.insert(nk("Message", "m-1"), props(&[("text", json!("hi"))]));
+    a.nodes.insert(nk("A2AMessageProcessing", "p-1"), props(&[]));
+    a.edges.insert(ek("v1", "VALIDATES", Some("USED"), "s1"), props(&[]));
+    a.edges.insert(
+        ek("s1", "CITES", Some("WAS_DERIVED_FROM"), "c1"),
+        props(&[("quote_text", json!("two million"))]),
+    );
+    let mut b = Snapshot::default();
+    b.nodes.insert(
+        nk("Statement", "s1"),
+        props(&[
+            ("claim_text", json!("It passed.")),
+            ("signature_status", json!("invalid")),
+            ("consensus_score", json!(0.5)),
+        ]),
+    );
+    b.nodes.insert(nk("Statement", "new"), props(&[("claim_text", json!("New claim"))]));
+    b.nodes.insert(
+        nk("Verification", "v1"),
+        props(&[("verdict", json!("CHALLENGED")), ("author_id", json!("urn:agent:b"))]),
+    );
+    b.nodes.insert(nk("Message", "m-1"), props(&[("text", json!("hello"))]));
+    b.edges.insert(ek("v1", "VALIDATES", Some("USED"), "s1"), props(&[]));
+    b.edges.insert(
+        ek("s1", "CITES", Some("WAS_DERIVED_FROM"), "c1"),
+        props(&[("quote_text", json!("five million"))]),
+    );
+    let d = diff(&a, &b);
+    let s = &d.summary;
+    assert_eq!(
+        s.claims_added.iter().map(|c| (&c.name[..], c.text.as_deref())).collect::<Vec<_>>(),
+        [("new", Some("New claim"))]
+    );
+    assert_eq!(
+        (s.claims_removed[0].name.as_str(), s.claims_removed[0].agent.as_deref()),
+        ("gone", Some("urn:agent:a"))
+    );
+    let changes: Vec<(&str, &str, Value, Value)> = s
+        .changes
+        .iter()
+        .map(|c| {
+            (
+                c.what.as_str(),
+                c.claim.as_deref().unwrap(),
+                c.before.clone().unwrap(),
+                c.after.clone().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            ("consensus", "s1", json!(0.9), json!(0.5)),
+            ("signature", "s1", json!("valid"), json!("invalid")),
+            ("quote", "s1", json!("two million"), json!("five million")),
+            ("verdict", "s1", json!("VALIDATED"), json!("CHALLENGED")),
+        ]
+    );
+    // Claims, then verifications, then runtime rows: not alphabetical.
+    let changed: Vec<&str> = d.nodes.changed.iter().map(|n| n.label.as_str()).collect();
+    assert_eq!(changed, ["Statement", "Verification", "Message"]);
+    let removed: Vec<&str> = d.nodes.removed.iter().map(|n| n.label.as_str()).collect();
+    assert_eq!(removed, ["Statement", "A2AMessageProcessing"]);
+    let text = render_text(&d);
+    assert!(
+        text.starts_with("claims: 1 added, 1 removed; verifications: 0 added, 0 removed; 4 status changes\n"),
+        "{text}"
+    );
+    assert!(text.contains("~ quote of claim s1 (CITES c1): \"two million\" -> \"five million\"\n"), "{text}");
+    assert!(diff(&a, &a).summary.is_empty());
 }

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
 
+use super::native;
 use super::relations::{self, RelSpec};
 use crate::model::vocab::{A2A_RELATION, NAME, PROV_BASE_TYPE, PROV_TYPE};
 use crate::store::snapshot::{StoredEdge, StoredNode};
@@ -171,13 +172,6 @@ pub fn local(name: &str) -> String {
     out
 }
 
-/// A property name as a `provex:` attribute name.
-pub fn attr_name(key: &str) -> String {
-    let k: String =
-        key.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
-    format!("provex:{k}")
-}
-
 fn value(v: &Json) -> Option<Value> {
     Some(match v {
         Json::Null => return None,
@@ -191,18 +185,30 @@ fn value(v: &Json) -> Option<Value> {
     })
 }
 
-/// The attributes of a node or edge: its label or type as `prov:type`, then its properties.
-fn attrs(kind_type: &str, props: &BTreeMap<String, Json>, skip: &[&str]) -> Vec<(String, Value)> {
+/// The attributes of a node or edge: its label or type as `prov:type`, then every property
+/// but those in `skip`, each kept with its name and type (`prov::native`).
+fn attrs(kind_type: &str, props: &BTreeMap<String, Json>, skip: &[(&str, &str)]) -> Vec<(String, Value)> {
     let mut out = vec![("prov:type".to_owned(), Value::QName(format!("provex:{}", local(kind_type))))];
     for (k, v) in props {
-        if skip.contains(&k.as_str()) {
+        if skip.iter().any(|(sk, sv)| sk == k && v.as_str() == Some(sv)) {
             continue;
         }
-        if let Some(v) = value(v) {
-            out.push((attr_name(k), v));
+        if let Some(v) = native::attr_value(v) {
+            out.push((native::attr_name(k), v));
         }
     }
     out
+}
+
+/// The properties the store gives a node of this label by itself (`prov:type`,
+/// `prov:base_type`): left out of its record when they hold these values.
+fn derived(label: &str) -> Vec<(&'static str, String)> {
+    let Some(l) = crate::model::Label::parse(label) else { return Vec::new() };
+    let props = crate::store::write::node_props(l, "", &crate::model::Props::new());
+    [PROV_TYPE, PROV_BASE_TYPE]
+        .into_iter()
+        .filter_map(|k| Some((k, props.get(k)?.as_str()?.to_owned())))
+        .collect()
 }
 
 /// A JSON text property as JSON (none when absent or not JSON).
@@ -294,9 +300,11 @@ impl Document {
                 continue;
             }
             native = true;
-            let mut a = attrs(&n.label, &n.props, &[PROV_BASE_TYPE, PROV_TYPE]);
+            let skip = derived(&n.label);
+            let skip: Vec<(&str, &str)> = skip.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let mut a = attrs(&n.label, &n.props, &skip);
             // The name the graph knows the node by (its id is an encoding of it).
-            a.push((attr_name(NAME), Value::Str(n.name.clone())));
+            a.push((native::attr_name(NAME), Value::Str(n.name.clone())));
             doc.records.push(Record {
                 kind,
                 id: format!("pxg:{}", local(&n.name)),
@@ -314,19 +322,22 @@ impl Document {
                 continue;
             };
             native = true;
-            let named = str_prop(&e.props, PROV_BASE_TYPE).and_then(relations::by_prov);
+            // A relation PROV-N writes without attributes cannot keep the edge's properties.
+            let named =
+                str_prop(&e.props, PROV_BASE_TYPE).and_then(relations::by_prov).filter(|s| s.identified);
             let (s, t) = (format!("pxg:{}", local(&e.source)), format!("pxg:{}", local(&e.target)));
             let fits = |spec: &RelSpec, a: Kind, b: Kind| {
                 spec.kinds.iter().zip([a, b]).all(|(k, x)| k.is_none_or(|k| k == x))
             };
-            let (spec, ends) = match named {
-                Some(spec) if fits(spec, ks, kt) => (spec, [s, t]),
-                Some(spec) if fits(spec, kt, ks) => (spec, [t, s]),
-                _ => (relations::influence(), [s, t]),
+            let (spec, ends, reversed) = match named {
+                Some(spec) if fits(spec, ks, kt) => (spec, [s, t], false),
+                Some(spec) if fits(spec, kt, ks) => (spec, [t, s], true),
+                _ => (relations::influence(), [s, t], false),
             };
-            let mut a = attrs(&e.rel, &e.props, &[PROV_BASE_TYPE, A2A_RELATION]);
-            if let Some(Json::String(r)) = e.props.get(A2A_RELATION) {
-                a.push((attr_name(A2A_RELATION), Value::Str(r.clone())));
+            // Every property, the edge's kind (`prov:base_type`, `a2a:relation`) included.
+            let mut a = attrs(&e.rel, &e.props, &[]);
+            if reversed {
+                a.push((native::REVERSED.to_owned(), Value::Bool(true)));
             }
             let mut args: Vec<Option<String>> = vec![None; spec.roles.len()];
             let [a0, a1] = ends;
@@ -336,7 +347,7 @@ impl Document {
                 spec,
                 key: format!("_:r{next_key}"),
                 args,
-                attrs: if spec.identified { a } else { Vec::new() },
+                attrs: a,
                 raw: None,
                 bundle: None,
             });
@@ -364,7 +375,12 @@ impl Document {
             .into_iter()
             .map(|(k, mut props)| {
                 if let Some(kind) = k.kind {
-                    props.insert(PROV_BASE_TYPE.to_owned(), Json::String(kind));
+                    // The two kinds' names are apart: an A2A relation's starts `A2A_`.
+                    let key = match crate::model::ProvRelation::parse(&kind) {
+                        Some(_) => PROV_BASE_TYPE,
+                        None => A2A_RELATION,
+                    };
+                    props.insert(key.to_owned(), Json::String(kind));
                 }
                 StoredEdge { source: k.source, rel: k.rel, target: k.target, props }
             })

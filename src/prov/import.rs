@@ -6,15 +6,17 @@
 //! a relation names but no record declares becomes a node with no bodies (exported as no
 //! record). Prefixes go to a `Namespaces` node, bundles to `Bundle` nodes whose records name
 //! them. A record or relation that cannot be read is rejected with the line it starts on;
-//! the rest of the document is kept.
+//! the rest of the document is kept. A document Provex exported gives back the nodes and
+//! edges it was made from, as they were (`prov::native`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
 
 use serde_json::{json, Map, Value as Json};
 
-use super::doc::{expand, key, Kind, Prefixes};
+use super::doc::{expand, key, Kind, Prefixes, PROVEX_NS};
 use super::keys::Keys;
+use super::native;
 use super::relations::{RelSpec, RELATIONS};
 use crate::model::{Edge, EdgeKind, GraphDelta, Label, Node, NodeRef};
 
@@ -45,6 +47,8 @@ struct Pending {
     bodies: Option<Vec<Json>>,
     loose: Vec<Json>,
     bundle: Option<String>,
+    /// Not written (the prefixes of a document that held only Provex's own records).
+    dropped: bool,
 }
 
 /// An edge's ends and the relation it stands for.
@@ -63,6 +67,12 @@ struct Reader {
     kinds: HashMap<(Option<String>, String), Label>,
     edges: Vec<(EdgeId, Vec<Json>)>,
     edge_at: HashMap<(NodeRef, &'static str, NodeRef), usize>,
+    /// Provex's own nodes and edges (`prov::native`), restored as they were exported.
+    native: GraphDelta,
+    /// Provex's own nodes by the qualified name of their record.
+    native_at: HashMap<String, NodeRef>,
+    /// Records and relations read that were not Provex's own.
+    foreign: u64,
 }
 
 impl Reader {
@@ -144,6 +154,9 @@ impl Reader {
             None => format!("prefixes {hash:016x}"),
         };
         let b_qname = bundle.as_ref().map(|(q, _)| q.clone());
+        // A document Provex exported: its own nodes and edges are restored as they were.
+        let ours = bundle.is_none() && prefixes.get("provex") == Some(PROVEX_NS);
+        let foreign_before = self.foreign;
         let ns = self.node(Label::Namespaces, &scope_name);
         ns.bodies = Some(vec![own_json]);
         ns.bundle = b_qname.clone();
@@ -164,6 +177,18 @@ impl Reader {
                     self.reject(line, format!("{section} {q}: a body is not an object ({bad})"));
                     continue;
                 }
+                if ours {
+                    let nodes: Option<Vec<Node>> = bodies.iter().map(native::node).collect();
+                    if let Some(nodes) = nodes.filter(|n| !n.is_empty()) {
+                        self.native_at.entry(q.clone()).or_insert_with(|| nodes[0].node_ref());
+                        for n in nodes {
+                            self.native.add_node(n);
+                        }
+                        self.out.statements += 1;
+                        continue;
+                    }
+                }
+                self.foreign += 1;
                 let Some(iri) = expand(q, prefixes) else {
                     let line = self.line_of(q, pos);
                     self.reject(line, format!("{section} {q}: its prefix is not declared"));
@@ -194,6 +219,14 @@ impl Reader {
                     one => vec![one],
                 };
                 for body in bodies {
+                    if ours {
+                        if let Some(e) = native::edge(spec, body, |q| self.native_at.get(q).cloned()) {
+                            self.native.add_edge(e);
+                            self.out.statements += 1;
+                            continue;
+                        }
+                    }
+                    self.foreign += 1;
                     match self.relation(spec, k, body, bundle.as_ref(), prefixes) {
                         Ok(()) => self.out.statements += 1,
                         Err(reason) => {
@@ -225,6 +258,10 @@ impl Reader {
                 Some(_) => self.reject(line, "bundle: bundles do not nest".into()),
                 None => self.reject(line, "bundle: not an object of bundles".into()),
             }
+        }
+        let only_ours = own.keys().all(|p| p == "provex" || p == "pxg");
+        if ours && only_ours && self.foreign == foreign_before && !self.native.is_empty() {
+            self.node(Label::Namespaces, &scope_name).dropped = true;
         }
         for k in obj.keys() {
             let known = k == "prefix"
@@ -270,23 +307,30 @@ impl Reader {
         }
         let b_qname = bundle.map(|(q, _)| q.clone());
         // Every name resolved before any node is made: a rejected relation leaves nothing.
-        let mut resolved: [Vec<(Label, String, &str)>; 2] = [Vec::new(), Vec::new()];
+        let mut resolved: [Vec<(Label, String, Option<&str>)>; 2] = [Vec::new(), Vec::new()];
         for (i, end) in resolved.iter_mut().enumerate() {
             for q in &names[i] {
+                if let Some(n) = self.native_at.get(*q).filter(|_| bundle.is_none()) {
+                    end.push((n.label, n.name.clone(), None));
+                    continue;
+                }
                 let iri = expand(q, prefixes)
                     .ok_or_else(|| format!("{}: the prefix of {q} is not declared", spec.roles[i]))?;
                 let declared = self.kinds.get(&(b_qname.clone(), iri.clone())).copied();
                 let l = declared.unwrap_or_else(|| label(spec.kinds[i].unwrap_or(Kind::Entity)));
-                end.push((l, Self::name(bundle, &iri), *q));
+                end.push((l, Self::name(bundle, &iri), Some(*q)));
             }
         }
         let mut ends: [Vec<NodeRef>; 2] = [Vec::new(), Vec::new()];
         for (end, names) in ends.iter_mut().zip(resolved) {
             for (l, name, q) in names {
-                let n = self.node(l, &name);
-                if n.qname.is_empty() {
-                    n.qname = q.to_owned();
-                    n.bundle = b_qname.clone();
+                // Provex's own node (no qualified name here) is there already.
+                if let Some(q) = q {
+                    let n = self.node(l, &name);
+                    if n.qname.is_empty() {
+                        n.qname = q.to_owned();
+                        n.bundle = b_qname.clone();
+                    }
                 }
                 end.push(NodeRef::new(l, name));
             }
@@ -320,7 +364,11 @@ impl Reader {
     }
 
     fn finish(mut self) -> Imported {
+        self.out.delta.extend(std::mem::take(&mut self.native));
         for ((l, name), p) in self.nodes {
+            if p.dropped {
+                continue;
+            }
             let mut n = Node::new(l, name);
             if l == Label::Namespaces {
                 let prefixes = p.bodies.and_then(|mut b| b.pop()).unwrap_or(Json::Null);
@@ -365,6 +413,9 @@ pub fn import(text: &str) -> Result<Imported, (u64, String)> {
         kinds: HashMap::new(),
         edges: Vec::new(),
         edge_at: HashMap::new(),
+        native: GraphDelta::new(),
+        native_at: HashMap::new(),
+        foreign: 0,
     };
     r.scope(&obj, Keys::root(text), None, None);
     Ok(r.finish())

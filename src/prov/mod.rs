@@ -3,12 +3,14 @@
 //! `prov:base_type`, or `wasInfluencedBy` when it has none or its ends do not fit that
 //! relation. A node's semantic label is kept as `prov:type` (an edge's type too), and every
 //! property as an attribute in the `provex:` namespace. Written as PROV-JSON, PROV-N and
-//! PROV-O (Turtle, JSON-LD), all from one [`doc::Document`].
+//! PROV-O (Turtle, JSON-LD), all from one [`doc::Document`]; the attributes keep names, labels
+//! and typed values so that a PROV-JSON export imports as the same graph (`native`).
 
 pub mod doc;
 pub mod import;
 mod json;
 mod keys;
+pub mod native;
 mod provn;
 mod rdf;
 pub mod relations;

@@ -187,7 +187,7 @@ fn missing_server_binaries_name_the_install_command() {
 }
 
 /// `provex diff`: exit code 0 when the two sides are the same, 1 when they differ, 2 on an
-/// error; the JSON is `{"nodes":{"added","removed","changed"},"edges":{…}}`.
+/// error; the JSON is `{"summary":{…},"nodes":{"added","removed","changed"},"edges":{…}}`.
 #[test]
 fn diff_exit_codes_and_json_shape() {
     let graph = format!("t_cli_diff_{}", std::process::id());
@@ -200,7 +200,9 @@ fn diff_exit_codes_and_json_shape() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let empty = serde_json::json!({"added": [], "removed": [], "changed": []});
-    assert_eq!(v, serde_json::json!({"nodes": empty, "edges": empty}));
+    let summary = serde_json::json!({"claims_added": [], "claims_removed": [], "verifications_added": [],
+        "verifications_removed": [], "changes": []});
+    assert_eq!(v, serde_json::json!({"summary": summary, "nodes": empty, "edges": empty}));
 
     // The run without its last event (the writer's reply, `MessageSent` msg-reply-1): that
     // message, its processing activity and their three edges are removed; nothing else.
@@ -214,10 +216,10 @@ fn diff_exit_codes_and_json_shape() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let keys = |o: &serde_json::Value| o.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     // In the order of the specification (serde_json keeps the order of the fields).
-    assert_eq!(keys(&v), ["nodes", "edges"]);
+    assert_eq!(keys(&v), ["summary", "nodes", "edges"]);
     assert_eq!(keys(&v["nodes"]), ["added", "removed", "changed"]);
     assert_eq!(keys(&v["edges"]), ["added", "removed", "changed"]);
-    assert_eq!(keys(&v["edges"]["removed"][0]), ["source", "type", "kind", "target", "props"]);
+    assert_eq!(keys(&v["edges"]["removed"][0]), ["source", "type", "kind", "target", "rank", "props"]);
     for part in ["nodes", "edges"] {
         assert_eq!(v[part]["added"], serde_json::json!([]));
         assert_eq!(v[part]["changed"], serde_json::json!([]));
@@ -237,15 +239,15 @@ fn diff_exit_codes_and_json_shape() {
         v["edges"]["removed"],
         serde_json::json!([
             {"source": "message:msg-reply-1", "type": "WAS_EMITTED_BY", "kind": "WAS_GENERATED_BY",
-             "target": "message_processing:msg-reply-1", "props": {"prov:time": 1763798419500i64}},
+             "target": "message_processing:msg-reply-1", "rank": 4, "props": {"prov:time": 1763798419500i64}},
             {"source": "message_processing:msg-reply-1", "type": "WAS_EXECUTED_BY", "kind": "WAS_ASSOCIATED_WITH",
-             "target": "agent_instance:5f0c1a2e-8d4b-4c1e-9a77-0b1f3c2d4e01",
+             "target": "agent_instance:5f0c1a2e-8d4b-4c1e-9a77-0b1f3c2d4e01", "rank": 4,
              "props": {"prov:role": "executing_agent"}},
             {"source": "message_processing:msg-reply-1", "type": "WAS_INVOKED_BY", "kind": "WAS_ASSOCIATED_WITH",
-             "target": "agent:runner", "props": {"prov:role": "invoking_agent"}},
+             "target": "agent:runner", "rank": 4, "props": {"prov:role": "invoking_agent"}},
         ])
     );
-    // Text: a summary line, then one line per item.
+    // Text: a summary line, then one line per item (no claims part: no claim is touched).
     let out = provex().arg("diff").arg(&graph).arg(&shorter).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);

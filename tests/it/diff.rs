@@ -121,6 +121,38 @@ fn node_ids(items: &[NodeItem]) -> Vec<(String, String)> {
 ///
 /// Nothing is added.
 fn assert_expected(d: &GraphDiff, statement_a: &Value, statement_b: &Value, forged: &Value) {
+    // First, what it means for claims: the verification dropped, the consensus it leaves,
+    // the altered claim's signature and evidence, and its quote.
+    let s = &d.summary;
+    assert!(s.claims_added.is_empty() && s.claims_removed.is_empty() && s.verifications_added.is_empty());
+    let dropped = &s.verifications_removed;
+    assert_eq!(dropped.len(), 1);
+    assert_eq!(
+        (
+            dropped[0].name.as_str(),
+            dropped[0].text.as_deref(),
+            dropped[0].agent.as_deref(),
+            dropped[0].claim.as_deref()
+        ),
+        (DROPPED, Some("VALIDATED"), Some(GPT5), Some(CONTRADICTION))
+    );
+    let changes: Vec<(&str, &str, &str, Value, Value)> = s
+        .changes
+        .iter()
+        .map(|c| {
+            let (b, a) = (c.before.clone().unwrap(), c.after.clone().unwrap());
+            (c.claim.as_deref().unwrap(), c.what.as_str(), c.label.as_str(), b, a)
+        })
+        .collect();
+    let mut want = vec![
+        (ALTERED, "signature", "Statement", json!("valid"), json!("invalid")),
+        (ALTERED, "evidence", "Statement", json!("match"), json!("mismatch")),
+        (ALTERED, "quote", "CITES", json!(QUOTE), json!(ALTERED_QUOTE)),
+        (ALTERED, "evidence", "CITES", json!("match"), json!("mismatch")),
+        (CONTRADICTION, "consensus", "Statement", json!(0.915), json!(0.93)),
+    ];
+    want.sort_by(|x, y| x.0.cmp(y.0));
+    assert_eq!(changes, want);
     assert!(d.nodes.added.is_empty(), "{:?}", d.nodes.added);
     assert!(d.edges.added.is_empty(), "{:?}", d.edges.added);
     assert_eq!(node_ids(&d.nodes.removed), [("Verification".to_owned(), DROPPED.to_owned())]);
@@ -135,28 +167,29 @@ fn assert_expected(d: &GraphDiff, statement_a: &Value, statement_b: &Value, forg
             e(DROPPED, "VALIDATES", Some("USED"), CONTRADICTION),
         ]
     );
+    // Claims first, then verifications, then the transcript's chunk: by importance.
     let changed = serde_json::to_value(&d.nodes.changed).unwrap();
     assert_eq!(
         changed,
         json!([
-            {"label": "Chunk", "name": CHUNK,
-             "before": {"evidence_status": "match"}, "after": {"evidence_status": "mismatch"}},
-            {"label": "Statement", "name": ALTERED,
+            {"label": "Statement", "name": ALTERED, "rank": 0,
              "before": {"a2ap:document": envelope(8, statement_a), "evidence_status": "match",
                         "signature_status": "valid"},
              "after": {"a2ap:document": envelope(8, statement_b), "evidence_status": "mismatch",
                        "signature_status": "invalid"}},
-            {"label": "Statement", "name": CONTRADICTION,
+            {"label": "Statement", "name": CONTRADICTION, "rank": 0,
              "before": {"consensus_score": 0.915}, "after": {"consensus_score": 0.93}},
-            {"label": "Verification", "name": FORGED,
+            {"label": "Verification", "name": FORGED, "rank": 1,
              "before": {"a2ap:document": envelope(36, forged)},
              "after": {"a2ap:document": envelope(35, forged)}},
+            {"label": "Chunk", "name": CHUNK, "rank": 2,
+             "before": {"evidence_status": "match"}, "after": {"evidence_status": "mismatch"}},
         ])
     );
     assert_eq!(
         serde_json::to_value(&d.edges.changed).unwrap(),
         json!([{
-            "source": ALTERED, "type": "CITES", "kind": "WAS_DERIVED_FROM", "target": CHUNK,
+            "source": ALTERED, "type": "CITES", "kind": "WAS_DERIVED_FROM", "target": CHUNK, "rank": 0,
             "before": {"evidence_status": "match", "quote_text": QUOTE},
             "after": {"evidence_status": "mismatch", "quote_text": ALTERED_QUOTE},
         }])

@@ -41,6 +41,7 @@ mod props_resp;
 mod props_trustgraph;
 mod prov_export;
 mod prov_import;
+mod prov_round_trip;
 mod reads;
 mod serve;
 mod server;

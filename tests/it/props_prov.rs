@@ -1,15 +1,19 @@
 //! Property tests of the PROV-JSON importer (`prov::import`) over random valid documents:
 //! nothing valid is rejected, every record keeps exactly the bodies the document gave it,
 //! every relation is kept once, and export → import is a fixed point. Arbitrary text is the
-//! fuzz target's (`prov_json`), whose check this reuses.
+//! fuzz target's (`prov_json`), whose check this reuses. And the other way: any graph of
+//! Provex's own exported as PROV-JSON imports as the same graph (names, labels, properties
+//! with their types, edge types, kinds and directions).
 
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use provex::diff::Snapshot;
+use provex::diff::{diff, render_text, Snapshot};
+use provex::model::{A2aRelation, Edge, EdgeKind, GraphDelta, Label, Node, PropValue, ProvRelation, RelType};
 use provex::prov::doc::key;
 use provex::prov::import::import;
 use provex::prov::relations::RELATIONS;
+use provex::prov::{Document, ProvFormat};
 use serde_json::{json, Map, Value};
 
 use crate::fuzz_regressions::checks;
@@ -74,8 +78,64 @@ fn document() -> impl Strategy<Value = Value> {
         })
 }
 
+fn prop_value() -> impl Strategy<Value = PropValue> {
+    let scalar = prop_oneof![
+        "\\PC{0,10}".prop_map(PropValue::Str),
+        any::<i64>().prop_map(PropValue::Int),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(PropValue::Float),
+        any::<bool>().prop_map(PropValue::Bool),
+    ];
+    prop_oneof![4 => scalar.clone(), 1 => prop::collection::vec(scalar, 0..4).prop_map(PropValue::List)]
+}
+
+/// Property names: any text but the node's identity and the kinds the store derives.
+fn props() -> impl Strategy<Value = Vec<(String, PropValue)>> {
+    let key = "[a-z:%_ é/-]{1,8}"
+        .prop_filter("not derived", |k| !k.starts_with("prov:") && k != "name" && k != "a2a:relation");
+    prop::collection::vec((key, prop_value()), 0..4)
+}
+
+/// A graph of Provex's own nodes and edges: labels but the PROV import's own, any names
+/// (two nodes may share one), any edge type, kind and properties.
+fn native_graph() -> impl Strategy<Value = GraphDelta> {
+    let labels: Vec<Label> =
+        Label::ALL.iter().copied().filter(|l| !matches!(l, Label::Namespaces | Label::Bundle)).collect();
+    let node = (prop::sample::select(labels), "\\PC{0,8}", props());
+    let kind = prop_oneof![
+        Just(EdgeKind::Plain),
+        prop::sample::select(ProvRelation::ALL).prop_map(EdgeKind::Prov),
+        prop::sample::select(A2aRelation::ALL).prop_map(EdgeKind::A2a),
+    ];
+    let edge = (0usize..16, prop::sample::select(RelType::ALL), kind, 0usize..16, props());
+    (prop::collection::vec(node, 1..8), prop::collection::vec(edge, 0..12)).prop_map(|(nodes, edges)| {
+        let mut d = GraphDelta::new();
+        let mut refs = Vec::new();
+        for (label, name, props) in nodes {
+            let mut n = Node::new(label, name);
+            n.props.extend(props.into_iter().map(|(k, v)| (k.into(), v)));
+            refs.push(n.node_ref());
+            d.add_node(n);
+        }
+        for (a, rel, kind, b, props) in edges {
+            let mut e = Edge::new(rel, kind, refs[a % refs.len()].clone(), refs[b % refs.len()].clone());
+            e.props.extend(props.into_iter().map(|(k, v)| (k.into(), v)));
+            d.add_edge(e);
+        }
+        d
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_graph_of_provex_own_imports_back_as_the_same_graph(delta in native_graph()) {
+        let text = ProvFormat::ProvJson.write(&Document::from_delta("g", &delta));
+        let imported = import(&text).unwrap();
+        prop_assert_eq!(&imported.rejected, &vec![]);
+        let d = diff(&Snapshot::from_delta(&delta), &Snapshot::from_delta(&imported.delta));
+        prop_assert!(d.is_empty(), "{}\n{}", render_text(&d), text);
+    }
 
     #[test]
     fn valid_documents_import_whole_and_export_to_a_fixed_point(doc in document()) {

@@ -3,34 +3,50 @@
 
 import { describe, expect, it, vi } from "vitest";
 import type { GraphDiff } from "../src/api/contract";
-import { diffItems, edgeEnds, nodeMarks, showChange, showValue, sideOf, visibleOn } from "../src/diff/overlay";
+import { claimLines, diffItems, edgeEnds, nodeMarks, showChange, showValue, sideOf, visibleOn } from "../src/diff/overlay";
 import { ComparePanel, type CompareHost } from "../src/ui/compare";
 import { node } from "./helpers";
 
 const DIFF: GraphDiff = {
+  summary: {
+    claims_added: [], claims_removed: [{ name: "s9", text: "An old claim", agent: "urn:agent:a", claim: null }],
+    verifications_added: [{ name: "v-new", text: "VALIDATED", agent: "urn:agent:b", claim: "s1" }],
+    verifications_removed: [{ name: "v-dropped", text: "VALIDATED", agent: null, claim: "s2" }],
+    changes: [{ what: "quote", claim: "s3", label: "CITES", name: "s3", target: "c1", property: "quote_text", before: "one point two", after: "one point five" }],
+  },
   nodes: {
-    added: [{ label: "Verification", name: "v-new", props: { verdict: "VALIDATED" } }],
-    removed: [{ label: "Verification", name: "v-dropped", props: { verdict: "VALIDATED", confidence: 0.9 } }],
-    changed: [{ label: "Statement", name: "s1", before: { quote: "one point two", consensus: 0.9 }, after: { quote: "one point five", consensus: 0.9, extra: true } }],
+    added: [{ label: "Verification", name: "v-new", rank: 1, props: { verdict: "VALIDATED" } }],
+    removed: [{ label: "Verification", name: "v-dropped", rank: 1, props: { verdict: "VALIDATED", confidence: 0.9 } }],
+    changed: [{ label: "Statement", name: "s1", rank: 0, before: { quote: "one point two", consensus: 0.9 }, after: { quote: "one point five", consensus: 0.9, extra: true } }],
   },
   edges: {
     added: [],
-    removed: [{ source: "v-dropped", type: "VALIDATES", kind: null, target: "s2", props: {} }],
-    changed: [{ source: "s3", type: "CITES", kind: null, target: "c1", before: { w: 1 }, after: { w: 2 } }],
+    removed: [{ source: "v-dropped", type: "VALIDATES", kind: null, target: "s2", rank: 1, props: {} }],
+    changed: [{ source: "s3", type: "CITES", kind: null, target: "c1", rank: 0, before: { w: 1 }, after: { w: 2 } }],
   },
 };
 
 describe("diff overlay", () => {
-  it("lists nodes then edges, added, removed, changed, with only the properties that differ", () => {
+  it("lists by importance (claims first), then nodes before edges, added, removed, changed, with only the properties that differ", () => {
     const items = diffItems(DIFF);
     expect(items.map((i) => `${i.change} ${i.what} ${i.key}`)).toEqual([
-      "added node v-new", "removed node v-dropped", "changed node s1",
-      "removed edge v-dropped -VALIDATES-> s2", "changed edge s3 -CITES-> c1",
+      "changed node s1", "changed edge s3 -CITES-> c1",
+      "added node v-new", "removed node v-dropped", "removed edge v-dropped -VALIDATES-> s2",
     ]);
-    expect(items[2].props).toEqual([["extra", undefined, true], ["quote", "one point two", "one point five"]]);
-    expect(items[1].props).toEqual([["confidence", 0.9, undefined], ["verdict", "VALIDATED", undefined]]);
-    expect(items[3].focus).toBe("v-dropped");
-    expect(edgeEnds(items[4].key)).toEqual(["s3", "c1"]);
+    expect(items[0].props).toEqual([["extra", undefined, true], ["quote", "one point two", "one point five"]]);
+    expect(items[3].props).toEqual([["confidence", 0.9, undefined], ["verdict", "VALIDATED", undefined]]);
+    expect(items[4].focus).toBe("v-dropped");
+    expect(edgeEnds(items[1].key)).toEqual(["s3", "c1"]);
+  });
+
+  it("says what the diff means for claims, in lines", () => {
+    expect(claimLines(DIFF).map((l) => `${l.change} ${l.what} ${l.text} ${l.claim}`)).toEqual([
+      "removed claim-removed Claim removed: “An old claim” by urn:agent:a s9",
+      "added verification-added Verification added: VALIDATED by urn:agent:b s1",
+      "removed verification-removed Verification removed: VALIDATED s2",
+      "changed quote Quote (CITES c1) s3",
+    ]);
+    expect(claimLines(DIFF)[3]).toMatchObject({ before: "one point two", after: "one point five" });
   });
 
   it("draws additions on the other graph and removals on the base, changes on both", () => {
@@ -38,8 +54,8 @@ describe("diff overlay", () => {
     expect(sideOf("b", "a", "b")).toBe("b");
     expect(sideOf("a", "a", "b")).toBe("a");
     expect(sideOf("x", "a", "b")).toBeNull();
-    expect(items.filter((i) => visibleOn(i, "b")).map((i) => i.key)).toEqual(["v-new", "s1", "s3 -CITES-> c1"]);
-    expect(items.filter((i) => visibleOn(i, "a")).map((i) => i.key)).toEqual(["v-dropped", "s1", "v-dropped -VALIDATES-> s2", "s3 -CITES-> c1"]);
+    expect(items.filter((i) => visibleOn(i, "b")).map((i) => i.key)).toEqual(["s1", "s3 -CITES-> c1", "v-new"]);
+    expect(items.filter((i) => visibleOn(i, "a")).map((i) => i.key)).toEqual(["s1", "s3 -CITES-> c1", "v-dropped", "v-dropped -VALIDATES-> s2"]);
     expect(items.filter((i) => visibleOn(i, null))).toEqual([]);
   });
 
@@ -47,10 +63,10 @@ describe("diff overlay", () => {
     const items = diffItems(DIFF);
     const drawnA = new Set(["v-dropped", "s1", "s2", "s3", "c1"]);
     expect([...nodeMarks(items, "a", (id) => drawnA.has(id))]).toEqual([
-      ["v-dropped", "removed"], ["s1", "changed"], ["s2", "changed"], ["s3", "changed"], ["c1", "changed"],
+      ["s1", "changed"], ["s3", "changed"], ["c1", "changed"], ["v-dropped", "removed"], ["s2", "changed"],
     ]);
     const drawnB = new Set(["v-new", "s1"]);
-    expect([...nodeMarks(items, "b", (id) => drawnB.has(id))]).toEqual([["v-new", "added"], ["s1", "changed"]]);
+    expect([...nodeMarks(items, "b", (id) => drawnB.has(id))]).toEqual([["s1", "changed"], ["v-new", "added"]]);
   });
 
   it("shows values in a line", () => {
@@ -91,16 +107,24 @@ describe("ComparePanel", () => {
     expect([...highlighted].sort()).toEqual(["c1", "s1", "s3", "v-new"]);
     expect([...p.marksEl.querySelectorAll(".diff-mark")].map((m) => `${(m as HTMLElement).dataset.id}${m.textContent}`).sort())
       .toEqual(["c1~", "s1~", "s3~", "v-new+"]);
-    await p.step(0); // added v-new: selected and centred
-    expect(app.select).toHaveBeenLastCalledWith("v-new", { focus: true, from: "panel" });
-    await p.step(1); // removed v-dropped is only in a: nothing selected, and it says so
-    expect(app.select).toHaveBeenCalledTimes(1);
-    expect(p.el.querySelector('[data-testid="compare-detail"]')?.textContent).toContain("Not in the drawn graph: open a to see it.");
-    await p.step(2); // changed s1, with its properties before and after
+    // What it means for claims comes first; a line's claim is shown when it is drawn.
+    expect(p.el.querySelector(".compare-body")?.firstElementChild?.getAttribute("data-testid")).toBe("compare-claims");
+    const quote = p.el.querySelector<HTMLButtonElement>('[data-what="quote"] .claim-of')!;
+    expect(quote.disabled).toBe(false);
+    quote.click();
+    expect(app.select).toHaveBeenLastCalledWith("s3", { focus: true, from: "panel" });
+    expect(p.el.querySelector<HTMLButtonElement>('[data-what="verification-removed"] .claim-of')!.disabled).toBe(true);
+    app.select.mockClear();
+    await p.step(0); // the changed claim s1, with its properties before and after
     expect(app.select).toHaveBeenLastCalledWith("s1", { focus: true, from: "panel" });
-    expect(p.el.querySelector('[data-testid="compare-position"]')?.textContent).toBe("3 of 5");
+    expect(p.el.querySelector('[data-testid="compare-position"]')?.textContent).toBe("1 of 5");
     const rows = [...p.el.querySelectorAll('[data-testid="compare-detail"] tbody tr')].map((r) => r.textContent);
     expect(rows).toEqual(["extra—true", "quoteone point twoone point five"]);
+    await p.step(2); // added v-new: selected and centred
+    expect(app.select).toHaveBeenLastCalledWith("v-new", { focus: true, from: "panel" });
+    await p.step(3); // removed v-dropped is only in a: nothing selected, and it says so
+    expect(app.select).toHaveBeenCalledTimes(2);
+    expect(p.el.querySelector('[data-testid="compare-detail"]')?.textContent).toContain("Not in the drawn graph: open a to see it.");
     await p.step(-1); // wraps to the last
     expect(p.el.querySelector('[data-testid="compare-position"]')?.textContent).toBe("5 of 5");
     p.el.querySelector<HTMLButtonElement>('[data-testid="compare-swap"]')!.click();

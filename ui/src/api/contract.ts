@@ -280,19 +280,82 @@ export type PathResult = { nodes: Array<NodeRecord>, edges: Array<EdgeRecord>, }
 
 export type Table = { columns: Array<string>, rows: Array<Array<JsonValue>>, };
 
-export type NodeItem = { label: string, name: string, props: { [key in string]: JsonValue }, };
+export type NodeItem = { label: string, name: string, 
+/**
+ * How much it matters: 0 first ([`node_rank`]).
+ */
+rank: number, props: { [key in string]: JsonValue }, };
 
-export type NodeChange = { label: string, name: string, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
+export type NodeChange = { label: string, name: string, 
+/**
+ * How much it matters: 0 first ([`node_rank`]).
+ */
+rank: number, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
 
-export type EdgeItem = { source: string, type: string, kind: string | null, target: string, props: { [key in string]: JsonValue }, };
+export type EdgeItem = { source: string, type: string, kind: string | null, target: string, 
+/**
+ * How much it matters: 0 first ([`edge_rank`]).
+ */
+rank: number, props: { [key in string]: JsonValue }, };
 
-export type EdgeChange = { source: string, type: string, kind: string | null, target: string, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
+export type EdgeChange = { source: string, type: string, kind: string | null, target: string, 
+/**
+ * How much it matters: 0 first ([`edge_rank`]).
+ */
+rank: number, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
 
 export type NodeDiff = { added: Array<NodeItem>, removed: Array<NodeItem>, changed: Array<NodeChange>, };
 
 export type EdgeDiff = { added: Array<EdgeItem>, removed: Array<EdgeItem>, changed: Array<EdgeChange>, };
 
-export type GraphDiff = { nodes: NodeDiff, edges: EdgeDiff, };
+export type SummaryItem = { name: string, 
+/**
+ * What it says: a claim's text, a verification's verdict.
+ */
+text: string | null, 
+/**
+ * The agent that signed it.
+ */
+agent: string | null, 
+/**
+ * A verification's statement.
+ */
+claim: string | null, };
+
+export type StatusChange = { 
+/**
+ * `claim`, `standing`, `verified`, `consensus`, `signature`, `evidence`, `quote`,
+ * `verdict` or `counted`.
+ */
+what: string, 
+/**
+ * The statement it bears on.
+ */
+claim: string | null, 
+/**
+ * The node's label, or the edge's type.
+ */
+label: string, 
+/**
+ * The node's name, or the edge's source.
+ */
+name: string, 
+/**
+ * The edge's target (none for a node).
+ */
+target: string | null, property: string, before: JsonValue | null, after: JsonValue | null, };
+
+export type DiffSummary = { claims_added: Array<SummaryItem>, claims_removed: Array<SummaryItem>, verifications_added: Array<SummaryItem>, verifications_removed: Array<SummaryItem>, 
+/**
+ * Claims first (by name), then by what changed in [`WATCHED`] order.
+ */
+changes: Array<StatusChange>, };
+
+export type GraphDiff = { 
+/**
+ * What the differences mean for claims.
+ */
+summary: DiffSummary, nodes: NodeDiff, edges: EdgeDiff, };
 
 export type TraceDirection = "up" | "down";
 

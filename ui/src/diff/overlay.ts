@@ -22,6 +22,8 @@ export interface DiffItem {
   label: string;
   /** Properties that differ: name → [before, after] (undefined: absent on that side). */
   props: Array<[string, JsonValue | undefined, JsonValue | undefined]>;
+  /** How much it matters (the diff's rank): 0, claims, first. */
+  rank: number;
 }
 
 /** Which side of the diff the open graph is: `a` (the base: removals are drawn), `b` (the
@@ -47,15 +49,17 @@ function wholeProps(props: Record<string, JsonValue>, change: "added" | "removed
   return Object.keys(props).sort().map((k) => (change === "added" ? [k, undefined, props[k]] : [k, props[k], undefined]));
 }
 
-/** Every difference as a list: nodes before edges, within each added, removed, changed. */
+/** Every difference as a list, by how much it matters (claims and verifications first,
+ *  runtime message rows last); within a rank, nodes before edges, then added, removed,
+ *  changed, each in the diff's order. */
 export function diffItems(d: GraphDiff): DiffItem[] {
   const out: DiffItem[] = [];
   const node = (change: Change, n: NodeItem | NodeChange): DiffItem => ({
-    change, what: "node", key: n.name, focus: n.name, label: n.label,
+    change, what: "node", key: n.name, focus: n.name, label: n.label, rank: n.rank,
     props: "props" in n ? wholeProps(n.props, change as "added" | "removed") : changedProps(n.before, n.after),
   });
   const edge = (change: Change, e: EdgeItem | EdgeChange): DiffItem => ({
-    change, what: "edge", key: edgeKey(e), focus: e.source, label: e.type,
+    change, what: "edge", key: edgeKey(e), focus: e.source, label: e.type, rank: e.rank,
     props: "props" in e ? wholeProps(e.props, change as "added" | "removed") : changedProps(e.before, e.after),
   });
   for (const n of d.nodes.added) out.push(node("added", n));
@@ -64,7 +68,8 @@ export function diffItems(d: GraphDiff): DiffItem[] {
   for (const e of d.edges.added) out.push(edge("added", e));
   for (const e of d.edges.removed) out.push(edge("removed", e));
   for (const e of d.edges.changed) out.push(edge("changed", e));
-  return out;
+  // A stable sort: within a rank the order above is kept.
+  return out.sort((x, y) => x.rank - y.rank);
 }
 
 /** Whether an item can be seen on the side open: added things live in `b`, removed in `a`,
@@ -123,4 +128,43 @@ export function showChange(before: JsonValue | undefined, after: JsonValue | und
   const from = Math.max(0, i - Math.floor(max / 3));
   const cut = (t: string) => `${from > 0 ? "…" : ""}${t.slice(from, from + max)}${from + max < t.length ? "…" : ""}`;
   return [cut(a), cut(b)];
+}
+
+/** What a changed value is called in the claims summary. */
+const WHAT: Record<string, string> = {
+  claim: "Claim text", standing: "Standing", verified: "Verified", consensus: "Consensus",
+  signature: "Signature", evidence: "Evidence", quote: "Quote", verdict: "Verdict", counted: "Counted in consensus",
+};
+
+/** One line of the claims summary: what happened, to which claim (a name), and the glyph. */
+export interface ClaimLine {
+  change: Change;
+  /** `claim-added`, `claim-removed`, `verification-added`, `verification-removed`, or what changed. */
+  what: string;
+  text: string;
+  /** The statement it is about, to show. */
+  claim: string | null;
+  before?: JsonValue;
+  after?: JsonValue;
+}
+
+/** The diff's summary as lines: claims added and removed, verifications added and removed,
+ *  then each changed verdict, consensus, status and quote (the diff's order). */
+export function claimLines(d: GraphDiff): ClaimLine[] {
+  const s = d.summary;
+  const by = (agent: string | null) => (agent ? ` by ${agent}` : "");
+  const out: ClaimLine[] = [];
+  for (const c of s.claims_added) out.push({ change: "added", what: "claim-added", text: `New claim: “${c.text ?? c.name}”${by(c.agent)}`, claim: c.name });
+  for (const c of s.claims_removed) out.push({ change: "removed", what: "claim-removed", text: `Claim removed: “${c.text ?? c.name}”${by(c.agent)}`, claim: c.name });
+  for (const v of s.verifications_added) out.push({ change: "added", what: "verification-added", text: `Verification added: ${v.text ?? "no verdict"}${by(v.agent)}`, claim: v.claim });
+  for (const v of s.verifications_removed) out.push({ change: "removed", what: "verification-removed", text: `Verification removed: ${v.text ?? "no verdict"}${by(v.agent)}`, claim: v.claim });
+  for (const c of s.changes) {
+    const where = c.label === "Statement" ? "" : c.label === "Verification" ? ` (verification ${c.name})` : ` (${c.label} ${c.target ?? ""})`;
+    out.push({
+      change: "changed", what: c.what, claim: c.claim,
+      text: `${WHAT[c.what] ?? c.what}${where}`,
+      before: c.before ?? undefined, after: c.after ?? undefined,
+    });
+  }
+  return out;
 }

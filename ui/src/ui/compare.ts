@@ -1,13 +1,16 @@
 // Compare two graphs (issue 15 §4) in the explorer: a panel over the canvas that runs
 // `diff` between the open graph and another, marks what differs on the drawing (+ added,
 // − removed, ~ changed: a glyph and a colour each, the rest dimmed), and lists every
-// difference to step through, each with its properties before and after. Removals are drawn
-// on the base graph and additions on the other: "Open the other" swaps which is drawn.
+// difference to step through, each with its properties before and after. What the diff means
+// for claims comes first (claims and verifications added and removed, changed verdicts,
+// consensus, signatures and quotes), and the list goes by importance: claims before runtime
+// rows. Removals are drawn on the base graph and additions on the other: "Open the other"
+// swaps which is drawn.
 
 import type { Backend } from "../api/backend";
 import type { GraphDiff, ViewNode } from "../api/contract";
 import type { GraphCanvasApi } from "../canvas/types";
-import { CHANGE_GLYPH, CHANGE_WORD, counts, diffItems, nodeMarks, showChange, sideOf, visibleOn, type Change, type DiffItem } from "../diff/overlay";
+import { CHANGE_GLYPH, CHANGE_WORD, claimLines, counts, diffItems, nodeMarks, showChange, sideOf, visibleOn, type Change, type DiffItem } from "../diff/overlay";
 import type { SelectFn } from "../host";
 import { h, replace } from "./dom";
 import { errorState } from "./states";
@@ -163,6 +166,7 @@ export class ComparePanel {
       (["added", "removed", "changed"] as Change[]).map((ch) => `${CHANGE_GLYPH[ch]}${c[k][ch]} ${ch}`).join(" · ");
     const current = this.index >= 0 ? d.items[this.index] : null;
     replace(this.body,
+      this.claims(d.result, side),
       h("p", { class: "compare-summary", testid: "compare-summary" },
         h("strong", null, d.b), " against ", h("strong", null, d.a), ": ",
         d.items.length === 0 ? "no differences." : `nodes ${sum("nodes")}; edges ${sum("edges")}.`),
@@ -183,6 +187,36 @@ export class ComparePanel {
             h("span", { class: "diff-glyph", "data-change": it.change }, CHANGE_GLYPH[it.change]),
             h("span", { class: "compare-what" }, `${CHANGE_WORD[it.change]} ${it.what} ${it.label}`),
             h("span", { class: "compare-key" }, it.key))))));
+  }
+
+  /** What the diff means for claims, first: each line names its claim, and selects it
+   *  when the drawn graph has it. */
+  private claims(d: GraphDiff, side: "a" | "b" | null): HTMLElement {
+    const lines = claimLines(d);
+    const claimText = (name: string | null): string | null => {
+      if (!name) return null;
+      const own = [...d.summary.claims_added, ...d.summary.claims_removed].find((c) => c.name === name)?.text;
+      const drawn = this.app.model.nodes.get(name)?.label;
+      return own ?? drawn ?? name;
+    };
+    return h("section", { class: "compare-claims", testid: "compare-claims", "aria-label": "What changed for claims" },
+      h("h3", null, "Claims"),
+      lines.length === 0
+        ? h("p", { class: "muted" }, "No claim, verification, verdict, consensus, signature or quote differs.")
+        : h("ul", null, lines.map((l) => {
+          const about = l.what.startsWith("claim-") ? null : claimText(l.claim);
+          const [was, is] = l.before === undefined && l.after === undefined ? ["", ""] : showChange(l.before, l.after, 90);
+          const drawn = l.claim !== null && side !== null && this.app.model.nodes.has(l.claim);
+          return h("li", { "data-what": l.what, "data-change": l.change },
+            h("span", { class: "diff-glyph", "data-change": l.change, "aria-hidden": "true" }, CHANGE_GLYPH[l.change]),
+            h("span", { class: "claim-line" },
+              h("span", { class: "compare-what" }, l.text),
+              was || is ? h("span", { class: "claim-values" }, " ", h("span", { class: "before" }, was), " → ", h("span", { class: "after" }, is)) : null,
+              about ? h("button", {
+                class: "claim-of", disabled: !drawn, title: drawn ? "Show the claim" : "Not in the drawn graph",
+                onclick: () => { if (l.claim) void this.app.select(l.claim, { focus: true, from: "panel" }); },
+              }, `“${about}”`) : null));
+        })));
   }
 
   private detail(it: DiffItem, side: "a" | "b" | null): HTMLElement {
