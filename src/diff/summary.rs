@@ -24,6 +24,8 @@ pub struct SummaryItem {
     pub agent: Option<String>,
     /// A verification's statement.
     pub claim: Option<String>,
+    /// That statement's text (in B, else in A).
+    pub claim_text: Option<String>,
 }
 
 /// One changed value that bears on a claim.
@@ -34,6 +36,8 @@ pub struct StatusChange {
     pub what: String,
     /// The statement it bears on.
     pub claim: Option<String>,
+    /// That statement's text (in B, else in A).
+    pub claim_text: Option<String>,
     /// The node's label, or the edge's type.
     pub label: String,
     /// The node's name, or the edge's source.
@@ -137,13 +141,29 @@ fn verified_statements<'a>(a: &'a Snapshot, b: &'a Snapshot) -> HashMap<&'a str,
         .collect()
 }
 
-fn item(k: &NodeKey, p: &PropMap, claims: &HashMap<&str, &str>) -> SummaryItem {
+/// A statement's text, in `b`, else in `a`.
+fn claim_text(a: &Snapshot, b: &Snapshot, name: &str) -> Option<String> {
+    let key = NodeKey { label: STATEMENT.to_owned(), name: name.to_owned() };
+    b.nodes
+        .get(&key)
+        .and_then(|p| text(p, "claim_text"))
+        .or_else(|| a.nodes.get(&key).and_then(|p| text(p, "claim_text")))
+}
+
+fn item(
+    k: &NodeKey,
+    p: &PropMap,
+    claims: &HashMap<&str, &str>,
+    texts: impl Fn(&str) -> Option<String>,
+) -> SummaryItem {
     let statement = k.label == STATEMENT;
+    let claim = if statement { None } else { claims.get(k.name.as_str()).map(|s| (*s).to_owned()) };
     SummaryItem {
         name: k.name.clone(),
         text: text(p, if statement { "claim_text" } else { "verdict" }),
         agent: text(p, "author_id"),
-        claim: if statement { None } else { claims.get(k.name.as_str()).map(|s| (*s).to_owned()) },
+        claim_text: if statement { text(p, "claim_text") } else { claim.as_deref().and_then(texts) },
+        claim,
     }
 }
 
@@ -163,6 +183,7 @@ fn watched(
         out.push(StatusChange {
             what: (*what).to_owned(),
             claim: claim.map(str::to_owned),
+            claim_text: None,
             label: label.to_owned(),
             name: name.to_owned(),
             target: target.map(str::to_owned),
@@ -185,7 +206,10 @@ pub(super) fn summarise(
     let claims = verified_statements(a, b);
     let (added, removed) = nodes;
     let of = |list: &[Listed<'_>], label: &str| -> Vec<SummaryItem> {
-        list.iter().filter(|(k, _)| k.label == label).map(|(k, p)| item(k, p, &claims)).collect()
+        list.iter()
+            .filter(|(k, _)| k.label == label)
+            .map(|(k, p)| item(k, p, &claims, |n| claim_text(a, b, n)))
+            .collect()
     };
     let mut changes = Vec::new();
     for (k, before, after) in changed_nodes {
@@ -200,6 +224,9 @@ pub(super) fn summarise(
         if k.rel == CITES {
             watched(&mut changes, (&k.rel, &k.source, Some(&k.target)), Some(&k.source), before, after);
         }
+    }
+    for c in &mut changes {
+        c.claim_text = c.claim.as_deref().and_then(|n| claim_text(a, b, n));
     }
     let order = |c: &StatusChange| WATCHED.iter().position(|(l, p, _)| *l == c.label && *p == c.property);
     changes.sort_by(|x, y| {

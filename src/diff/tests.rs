@@ -37,7 +37,7 @@ fn added_removed_and_changed_nodes_and_edges_are_listed_sorted_with_only_the_dif
     let expected = json!({
         "summary": {
             "claims_added": [], "claims_removed": [], "verifications_added": [],
-            "verifications_removed": [{"name": "v2", "text": "VALIDATED", "agent": null, "claim": "s1"}],
+            "verifications_removed": [{"name": "v2", "text": "VALIDATED", "agent": null, "claim": "s1", "claim_text": null}],
             "changes": [],
         },
         "nodes": {
@@ -222,6 +222,7 @@ fn the_summary_names_the_claims_and_the_values_that_decide_them_and_lists_go_by_
         (s.claims_removed[0].name.as_str(), s.claims_removed[0].agent.as_deref()),
         ("gone", Some("urn:agent:a"))
     );
+    assert!(s.changes.iter().all(|c| c.claim_text.as_deref() == Some("It passed.")));
     let changes: Vec<(&str, &str, Value, Value)> = s
         .changes
         .iter()

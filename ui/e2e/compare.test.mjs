@@ -1,7 +1,9 @@
 // Comparing two runs in the explorer (issue 15 §4): the council demo's files ingested as
 // run 1, and as run 2 by an agent version that drops a verification and alters a quote.
 // Compare… marks on the drawing what differs, with the counts the API's diff gives, steps
-// through the list, and shows the dropped verification marked "−" on the base run.
+// through the list, and shows the dropped verification marked "−" on the base run. What the
+// runs mean for claims comes first (the dropped verification, the consensus it leaves, the
+// altered claim's signature, evidence and quote), and the list goes claims first.
 
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -64,6 +66,36 @@ describe("compare two runs", { timeout: 180_000 }, () => {
       + `edges +${c("edges", "added")} added · −${c("edges", "removed")} removed · ~${c("edges", "changed")} changed.`);
     const total = ["nodes", "edges"].reduce((s, k) => s + c(k, "added") + c(k, "removed") + c(k, "changed"), 0);
     assert.equal(await page.getByTestId("compare-list").locator("li").count(), total);
+    // The claims summary comes first, before the counts and the list.
+    const claims = page.getByTestId("compare-claims");
+    assert.ok(await claims.isVisible(), "the claims summary is shown");
+    const first = await page.locator('[data-testid="compare"] .compare-body > *').first().getAttribute("data-testid");
+    assert.equal(first, "compare-claims", "the claims summary is the first thing in the panel");
+    const lines = await claims.locator("li").evaluateAll((ls) => ls.map((l) => ({ what: l.dataset.what, text: l.textContent })));
+    const line = (what, re) => lines.find((l) => l.what === what && re.test(l.text));
+    assert.ok(line("verification-removed", /Verification removed: VALIDATED by urn:agent:gpt-5/), JSON.stringify(lines));
+    assert.ok(line("consensus", /0\.915 → 0\.93/), JSON.stringify(lines));
+    assert.ok(line("signature", /valid → invalid/), JSON.stringify(lines));
+    assert.ok(line("quote", /two million.*→.*five million/), JSON.stringify(lines));
+    assert.equal(lines.length, diff.summary.verifications_removed.length + diff.summary.changes.length);
+    // The altered claim's lines are under its text, which shows it on the drawing.
+    const altered = claims.locator(`[data-claim="${ALTERED}"]`);
+    assert.match(await altered.locator(".claim-of").textContent(), /Finance Director projected a \$1\.2 million parks shortfall/);
+    assert.deepEqual(await altered.locator("li").evaluateAll((ls) => ls.map((l) => l.dataset.what)), ["signature", "evidence", "quote", "evidence"]);
+    await altered.locator(".claim-of").click();
+    await until(() => page.evaluate((id) => window.provex.app.selection.includes(id), ALTERED), { what: "the altered claim shown" });
+    // The list goes by importance: the claims' changes first, not alphabetical.
+    const listed = await page.getByTestId("compare-list").locator("li").evaluateAll((ls) => ls.map((l) => l.textContent));
+    assert.match(listed[0], /^~Changed node Statement/, listed.slice(0, 5).join(" | "));
+    const claimsAt = listed.flatMap((t, i) => (/ node (Statement|Verification)/.test(t) ? [i] : []));
+    const othersAt = listed.flatMap((t, i) => (/ node (?!Statement|Verification)/.test(t) ? [i] : []));
+    assert.ok(othersAt.length > 0 && Math.max(...claimsAt) < Math.min(...othersAt), `claims and verifications before other nodes: ${listed.join(" | ")}`);
+    await artifact(page, "compare-claims-light.png");
+    await page.getByTestId("theme-toggle").click();
+    await page.waitForSelector('html[data-theme="dark"]');
+    await artifact(page, "compare-claims-dark.png");
+    await page.getByTestId("theme-toggle").click();
+    await page.waitForSelector('html[data-theme="light"]');
     // The altered statement is marked changed on the drawing, and the drawing is dimmed around it.
     const marks = page.getByTestId("diff-marks");
     await page.evaluate((id) => window.provex.canvas.focus(id, 0), ALTERED);

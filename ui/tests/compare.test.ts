@@ -3,16 +3,16 @@
 
 import { describe, expect, it, vi } from "vitest";
 import type { GraphDiff } from "../src/api/contract";
-import { claimLines, diffItems, edgeEnds, nodeMarks, showChange, showValue, sideOf, visibleOn } from "../src/diff/overlay";
+import { claimGroups, diffItems, edgeEnds, nodeMarks, showChange, showValue, sideOf, visibleOn } from "../src/diff/overlay";
 import { ComparePanel, type CompareHost } from "../src/ui/compare";
 import { node } from "./helpers";
 
 const DIFF: GraphDiff = {
   summary: {
-    claims_added: [], claims_removed: [{ name: "s9", text: "An old claim", agent: "urn:agent:a", claim: null }],
-    verifications_added: [{ name: "v-new", text: "VALIDATED", agent: "urn:agent:b", claim: "s1" }],
-    verifications_removed: [{ name: "v-dropped", text: "VALIDATED", agent: null, claim: "s2" }],
-    changes: [{ what: "quote", claim: "s3", label: "CITES", name: "s3", target: "c1", property: "quote_text", before: "one point two", after: "one point five" }],
+    claims_added: [], claims_removed: [{ name: "s9", text: "An old claim", agent: "urn:agent:a", claim: null, claim_text: "An old claim" }],
+    verifications_added: [{ name: "v-new", text: "VALIDATED", agent: "urn:agent:b", claim: "s1", claim_text: "Claim one" }],
+    verifications_removed: [{ name: "v-dropped", text: "VALIDATED", agent: null, claim: "s2", claim_text: null }],
+    changes: [{ what: "quote", claim: "s3", claim_text: "Claim three", label: "CITES", name: "s3", target: "c1", property: "quote_text", before: "one point two", after: "one point five" }],
   },
   nodes: {
     added: [{ label: "Verification", name: "v-new", rank: 1, props: { verdict: "VALIDATED" } }],
@@ -39,14 +39,15 @@ describe("diff overlay", () => {
     expect(edgeEnds(items[1].key)).toEqual(["s3", "c1"]);
   });
 
-  it("says what the diff means for claims, in lines", () => {
-    expect(claimLines(DIFF).map((l) => `${l.change} ${l.what} ${l.text} ${l.claim}`)).toEqual([
-      "removed claim-removed Claim removed: “An old claim” by urn:agent:a s9",
-      "added verification-added Verification added: VALIDATED by urn:agent:b s1",
-      "removed verification-removed Verification removed: VALIDATED s2",
-      "changed quote Quote (CITES c1) s3",
+  it("says what the diff means for claims, by claim", () => {
+    const groups = claimGroups(DIFF);
+    expect(groups.map((g) => [g.claim, g.claimText, g.lines.map((l) => `${l.change} ${l.what} ${l.text}`)])).toEqual([
+      ["s9", "An old claim", ["removed claim-removed Claim removed by urn:agent:a"]],
+      ["s1", "Claim one", ["added verification-added Verification added: VALIDATED by urn:agent:b"]],
+      ["s2", null, ["removed verification-removed Verification removed: VALIDATED"]],
+      ["s3", "Claim three", ["changed quote Quote"]],
     ]);
-    expect(claimLines(DIFF)[3]).toMatchObject({ before: "one point two", after: "one point five" });
+    expect(groups[3].lines[0]).toMatchObject({ before: "one point two", after: "one point five" });
   });
 
   it("draws additions on the other graph and removals on the base, changes on both", () => {
@@ -109,11 +110,11 @@ describe("ComparePanel", () => {
       .toEqual(["c1~", "s1~", "s3~", "v-new+"]);
     // What it means for claims comes first; a line's claim is shown when it is drawn.
     expect(p.el.querySelector(".compare-body")?.firstElementChild?.getAttribute("data-testid")).toBe("compare-claims");
-    const quote = p.el.querySelector<HTMLButtonElement>('[data-what="quote"] .claim-of')!;
+    const quote = p.el.querySelector<HTMLButtonElement>('[data-claim="s3"] .claim-of')!;
     expect(quote.disabled).toBe(false);
     quote.click();
     expect(app.select).toHaveBeenLastCalledWith("s3", { focus: true, from: "panel" });
-    expect(p.el.querySelector<HTMLButtonElement>('[data-what="verification-removed"] .claim-of')!.disabled).toBe(true);
+    expect(p.el.querySelector<HTMLButtonElement>('[data-claim="s2"] .claim-of')!.disabled).toBe(true);
     app.select.mockClear();
     await p.step(0); // the changed claim s1, with its properties before and after
     expect(app.select).toHaveBeenLastCalledWith("s1", { focus: true, from: "panel" });

@@ -320,7 +320,11 @@ agent: string | null,
 /**
  * A verification's statement.
  */
-claim: string | null, };
+claim: string | null, 
+/**
+ * That statement's text (in B, else in A).
+ */
+claim_text: string | null, };
 
 export type StatusChange = { 
 /**
@@ -332,6 +336,10 @@ what: string,
  * The statement it bears on.
  */
 claim: string | null, 
+/**
+ * That statement's text (in B, else in A).
+ */
+claim_text: string | null, 
 /**
  * The node's label, or the edge's type.
  */

@@ -136,35 +136,45 @@ const WHAT: Record<string, string> = {
   signature: "Signature", evidence: "Evidence", quote: "Quote", verdict: "Verdict", counted: "Counted in consensus",
 };
 
-/** One line of the claims summary: what happened, to which claim (a name), and the glyph. */
+/** One line of the claims summary. */
 export interface ClaimLine {
   change: Change;
   /** `claim-added`, `claim-removed`, `verification-added`, `verification-removed`, or what changed. */
   what: string;
   text: string;
-  /** The statement it is about, to show. */
-  claim: string | null;
   before?: JsonValue;
   after?: JsonValue;
 }
 
-/** The diff's summary as lines: claims added and removed, verifications added and removed,
- *  then each changed verdict, consensus, status and quote (the diff's order). */
-export function claimLines(d: GraphDiff): ClaimLine[] {
+/** The lines about one claim (or about none, `claim` null). */
+export interface ClaimGroup {
+  claim: string | null;
+  /** The claim's text, when the diff knows it. */
+  claimText: string | null;
+  lines: ClaimLine[];
+}
+
+/** The diff's summary grouped by claim, claims in the order they first come: claims added
+ *  and removed, verifications added and removed, then each changed verdict, consensus,
+ *  status and quote (the diff's order). */
+export function claimGroups(d: GraphDiff): ClaimGroup[] {
   const s = d.summary;
   const by = (agent: string | null) => (agent ? ` by ${agent}` : "");
-  const out: ClaimLine[] = [];
-  for (const c of s.claims_added) out.push({ change: "added", what: "claim-added", text: `New claim: “${c.text ?? c.name}”${by(c.agent)}`, claim: c.name });
-  for (const c of s.claims_removed) out.push({ change: "removed", what: "claim-removed", text: `Claim removed: “${c.text ?? c.name}”${by(c.agent)}`, claim: c.name });
-  for (const v of s.verifications_added) out.push({ change: "added", what: "verification-added", text: `Verification added: ${v.text ?? "no verdict"}${by(v.agent)}`, claim: v.claim });
-  for (const v of s.verifications_removed) out.push({ change: "removed", what: "verification-removed", text: `Verification removed: ${v.text ?? "no verdict"}${by(v.agent)}`, claim: v.claim });
+  const groups = new Map<string | null, ClaimGroup>();
+  const add = (claim: string | null, claimText: string | null, line: ClaimLine) => {
+    let g = groups.get(claim);
+    if (!g) groups.set(claim, g = { claim, claimText, lines: [] });
+    g.claimText ??= claimText;
+    g.lines.push(line);
+  };
+  for (const c of s.claims_added) add(c.name, c.text, { change: "added", what: "claim-added", text: `New claim${by(c.agent)}` });
+  for (const c of s.claims_removed) add(c.name, c.text, { change: "removed", what: "claim-removed", text: `Claim removed${by(c.agent)}` });
+  for (const v of s.verifications_added) add(v.claim, v.claim_text, { change: "added", what: "verification-added", text: `Verification added: ${v.text ?? "no verdict"}${by(v.agent)}` });
+  for (const v of s.verifications_removed) add(v.claim, v.claim_text, { change: "removed", what: "verification-removed", text: `Verification removed: ${v.text ?? "no verdict"}${by(v.agent)}` });
   for (const c of s.changes) {
-    const where = c.label === "Statement" ? "" : c.label === "Verification" ? ` (verification ${c.name})` : ` (${c.label} ${c.target ?? ""})`;
-    out.push({
-      change: "changed", what: c.what, claim: c.claim,
-      text: `${WHAT[c.what] ?? c.what}${where}`,
-      before: c.before ?? undefined, after: c.after ?? undefined,
-    });
+    const text = c.label === "CITES" ? (c.what === "quote" ? "Quote" : "Evidence of its quote")
+      : c.label === "Verification" ? `${WHAT[c.what] ?? c.what} of verification ${c.name}` : (WHAT[c.what] ?? c.what);
+    add(c.claim, c.claim_text, { change: "changed", what: c.what, text, before: c.before ?? undefined, after: c.after ?? undefined });
   }
-  return out;
+  return [...groups.values()];
 }

@@ -10,7 +10,7 @@
 import type { Backend } from "../api/backend";
 import type { GraphDiff, ViewNode } from "../api/contract";
 import type { GraphCanvasApi } from "../canvas/types";
-import { CHANGE_GLYPH, CHANGE_WORD, claimLines, counts, diffItems, nodeMarks, showChange, sideOf, visibleOn, type Change, type DiffItem } from "../diff/overlay";
+import { CHANGE_GLYPH, CHANGE_WORD, claimGroups, counts, diffItems, nodeMarks, showChange, sideOf, visibleOn, type Change, type DiffItem } from "../diff/overlay";
 import type { SelectFn } from "../host";
 import { h, replace } from "./dom";
 import { errorState } from "./states";
@@ -189,34 +189,30 @@ export class ComparePanel {
             h("span", { class: "compare-key" }, it.key))))));
   }
 
-  /** What the diff means for claims, first: each line names its claim, and selects it
-   *  when the drawn graph has it. */
+  /** What the diff means for claims, first: by claim, each naming its claim, which is
+   *  selected on a click when the drawn graph has it. */
   private claims(d: GraphDiff, side: "a" | "b" | null): HTMLElement {
-    const lines = claimLines(d);
-    const claimText = (name: string | null): string | null => {
-      if (!name) return null;
-      const own = [...d.summary.claims_added, ...d.summary.claims_removed].find((c) => c.name === name)?.text;
-      const drawn = this.app.model.nodes.get(name)?.label;
-      return own ?? drawn ?? name;
-    };
+    const groups = claimGroups(d);
     return h("section", { class: "compare-claims", testid: "compare-claims", "aria-label": "What changed for claims" },
       h("h3", null, "Claims"),
-      lines.length === 0
+      groups.length === 0
         ? h("p", { class: "muted" }, "No claim, verification, verdict, consensus, signature or quote differs.")
-        : h("ul", null, lines.map((l) => {
-          const about = l.what.startsWith("claim-") ? null : claimText(l.claim);
-          const [was, is] = l.before === undefined && l.after === undefined ? ["", ""] : showChange(l.before, l.after, 90);
-          const drawn = l.claim !== null && side !== null && this.app.model.nodes.has(l.claim);
-          return h("li", { "data-what": l.what, "data-change": l.change },
-            h("span", { class: "diff-glyph", "data-change": l.change, "aria-hidden": "true" }, CHANGE_GLYPH[l.change]),
-            h("span", { class: "claim-line" },
-              h("span", { class: "compare-what" }, l.text),
-              was || is ? h("span", { class: "claim-values" }, " ", h("span", { class: "before" }, was), " → ", h("span", { class: "after" }, is)) : null,
-              about ? h("button", {
-                class: "claim-of", disabled: !drawn, title: drawn ? "Show the claim" : "Not in the drawn graph",
-                onclick: () => { if (l.claim) void this.app.select(l.claim, { focus: true, from: "panel" }); },
-              }, `“${about}”`) : null));
-        })));
+        : groups.map((g) => {
+          const drawn = g.claim !== null && side !== null && this.app.model.nodes.has(g.claim);
+          return h("div", { class: "claim-group", "data-claim": g.claim ?? "" },
+            g.claim === null ? null : h("button", {
+              class: "claim-of", disabled: !drawn, title: drawn ? "Show the claim" : "Not in the drawn graph",
+              onclick: () => { if (g.claim) void this.app.select(g.claim, { focus: true, from: "panel" }); },
+            }, `“${g.claimText ?? g.claim}”`),
+            h("ul", null, g.lines.map((l) => {
+              const [was, is] = l.before === undefined && l.after === undefined ? ["", ""] : showChange(l.before, l.after, 90);
+              return h("li", { "data-what": l.what, "data-change": l.change },
+                h("span", { class: "diff-glyph", "data-change": l.change, "aria-hidden": "true" }, CHANGE_GLYPH[l.change]),
+                h("span", { class: "claim-line" },
+                  h("span", { class: "compare-what" }, l.text),
+                  was || is ? h("span", { class: "claim-values" }, " ", h("span", { class: "before" }, was), " → ", h("span", { class: "after" }, is)) : null));
+            })));
+        }));
   }
 
   private detail(it: DiffItem, side: "a" | "b" | null): HTMLElement {
