@@ -19,6 +19,7 @@ mod deep_inputs;
 mod diff;
 mod durable;
 mod events;
+mod examples;
 mod fuzz_regressions;
 mod ingest;
 mod knowledge;
