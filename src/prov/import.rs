@@ -14,7 +14,7 @@ use std::hash::BuildHasher;
 
 use serde_json::{json, Map, Value as Json};
 
-use super::doc::{expand, key, Kind, Prefixes, PROVEX_NS};
+use super::doc::{expand, key, local, Kind, Prefixes, GRAPH_NS, PROVEX_NS};
 use super::keys::Keys;
 use super::native;
 use super::relations::{RelSpec, RELATIONS};
@@ -155,7 +155,9 @@ impl Reader {
         };
         let b_qname = bundle.as_ref().map(|(q, _)| q.clone());
         // A document Provex exported: its own nodes and edges are restored as they were.
-        let ours = bundle.is_none() && prefixes.get("provex") == Some(PROVEX_NS);
+        let ours = bundle.is_none()
+            && prefixes.get("provex") == Some(PROVEX_NS)
+            && prefixes.get("pxg").is_some_and(|g| g.starts_with(GRAPH_NS));
         let foreign_before = self.foreign;
         let ns = self.node(Label::Namespaces, &scope_name);
         ns.bodies = Some(vec![own_json]);
@@ -179,7 +181,11 @@ impl Reader {
                 }
                 if ours {
                     let nodes: Option<Vec<Node>> = bodies.iter().map(native::node).collect();
-                    if let Some(nodes) = nodes.filter(|n| !n.is_empty()) {
+                    // The id export gives a node: `pxg:` and its name, encoded.
+                    let named = |n: &Vec<Node>| {
+                        n.iter().all(|n| q.strip_prefix("pxg:") == Some(local(&n.name).as_str()))
+                    };
+                    if let Some(nodes) = nodes.filter(|n| !n.is_empty() && named(n)) {
                         self.native_at.entry(q.clone()).or_insert_with(|| nodes[0].node_ref());
                         for n in nodes {
                             self.native.add_node(n);
@@ -188,12 +194,12 @@ impl Reader {
                         continue;
                     }
                 }
-                self.foreign += 1;
                 let Some(iri) = expand(q, prefixes) else {
                     let line = self.line_of(q, pos);
                     self.reject(line, format!("{section} {q}: its prefix is not declared"));
                     continue;
                 };
+                self.foreign += 1;
                 let l = label(kind);
                 self.kinds.entry((b_qname.clone(), iri.clone())).or_insert(l);
                 let name = Self::name(bundle.as_ref(), &iri);
@@ -226,9 +232,11 @@ impl Reader {
                             continue;
                         }
                     }
-                    self.foreign += 1;
                     match self.relation(spec, k, body, bundle.as_ref(), prefixes) {
-                        Ok(()) => self.out.statements += 1,
+                        Ok(()) => {
+                            self.out.statements += 1;
+                            self.foreign += 1;
+                        }
                         Err(reason) => {
                             let line = self.line_of(k, pos);
                             self.reject(line, format!("{} {k}: {reason}", spec.name))
