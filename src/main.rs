@@ -23,6 +23,14 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = cli::Cli::parse();
+    // A command that prints and ends (`provex diff … | head`) ends quietly when its reader
+    // stops early, as Unix tools do, rather than panicking on the closed pipe. The server and
+    // the follower keep the runtime's default (the signal ignored, the error handled).
+    #[cfg(unix)]
+    if !matches!(cli.command, cli::Command::Serve { .. } | cli::Command::Ingest { .. }) {
+        // SAFETY: restores the default action of SIGPIPE before any thread is started.
+        unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {

@@ -281,3 +281,22 @@ fn verify_help_explains_trust_and_fingerprints() {
         assert!(help.contains(needle), "{needle:?} not in:\n{help}");
     }
 }
+
+/// `provex … | head` ends quietly, as Unix tools do, instead of a panic on the closed pipe.
+#[test]
+fn a_reader_that_stops_early_gets_no_panic() {
+    let graph = format!("t_cli_pipe_{}", std::process::id());
+    let example = common::repo().join("examples/a2a-run.jsonl");
+    let out = provex().args(["ingest", "--graph", &graph]).arg(&example).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bin = assert_cmd::cargo::cargo_bin("provex");
+    let script = format!(
+        "'{}' --falkordb '{}' query -g {graph} 'UNWIND range(1, 200000) AS x RETURN x' | head -c 1 >/dev/null",
+        bin.display(),
+        common::url()
+    );
+    let out = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
