@@ -325,7 +325,9 @@ impl PrivateServer {
             } else {
                 cmd.args(["--save", "", "--appendonly", "no"]);
             }
-            cmd.arg("--loadmodule").arg(&bins.module).args(MODULE_ARGS)
+            cmd.arg("--loadmodule")
+                .arg(&bins.module)
+                .args(MODULE_ARGS)
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
@@ -491,13 +493,13 @@ const AOF_DIR: &str = "appendonlydir";
 /// `MATCH … MERGE` upserts of an ingest then replayed far slower than they first ran (one
 /// ingest of 6,300 events: 21 s; four: 240 s), the larger ones hit the limit and were rolled
 /// back, and the graph came back without writes that had been acknowledged.
-const MODULE_ARGS: [&str; 6] =
-    ["TIMEOUT_DEFAULT", "10000", "TIMEOUT_MAX", "60000", "EFFECTS_THRESHOLD", "0"];
+const MODULE_ARGS: [&str; 6] = ["TIMEOUT_DEFAULT", "10000", "TIMEOUT_MAX", "60000", "EFFECTS_THRESHOLD", "0"];
 
 /// The append-only file is rewritten as a snapshot once its log part reached 16 MB and
 /// doubled since the last rewrite, so that a start after a crash loads a snapshot and a
 /// short log (Redis' default waits for 64 MB of log).
-const AOF_REWRITE: [&str; 4] = ["--auto-aof-rewrite-min-size", "16mb", "--auto-aof-rewrite-percentage", "100"];
+const AOF_REWRITE: [&str; 4] =
+    ["--auto-aof-rewrite-min-size", "16mb", "--auto-aof-rewrite-percentage", "100"];
 /// The snapshot file's name.
 const RDB_FILE: &str = "provex.rdb";
 

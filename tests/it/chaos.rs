@@ -188,11 +188,13 @@ async fn acknowledged_events_survive_five_sigkills_of_the_database() {
                 // SAFETY: a signal to the server this test's facade started.
                 assert_eq!(unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) }, 0);
                 killed.push(pid);
-                let deadline = Instant::now() + Duration::from_secs(60);
+                let at = Instant::now();
+                let deadline = at + Duration::from_secs(60);
                 while !(sup.pid().is_some_and(|p| p != pid) && matches!(sup.health(), Health::Up { .. })) {
                     assert!(Instant::now() < deadline, "the server did not come back");
                     std::thread::sleep(Duration::from_millis(5));
                 }
+                eprintln!("chaos: kill {k} (pid {pid}): up again after {:.1} s", at.elapsed().as_secs_f64());
             }
             killed
         })
@@ -230,7 +232,9 @@ async fn acknowledged_events_survive_five_sigkills_of_the_database() {
     assert_eq!(killed.len(), KILLS, "killed {killed:?}");
     assert_eq!(sent_events, (TASKS * 9) as u64);
 
-    let (got, want) = (contents(&provex, graph).await, contents(&clean, &reference).await);
+    eprintln!("chaos: requests done at {:.1} s", started.elapsed().as_secs_f64());
+    // The two servers read at once: these reads are the longest part of the test.
+    let (got, want) = tokio::join!(contents(&provex, graph), contents(&clean, &reference));
     assert_eq!(got.len(), want.len());
     let first_difference = got.iter().zip(&want).find(|(a, b)| a != b);
     assert!(first_difference.is_none(), "{first_difference:?}");
