@@ -320,13 +320,14 @@ impl PrivateServer {
             // request (20 samples), where a batch of 5,000 rows costs one fsync either way.
             if opts.persist {
                 cmd.args(["--save", "", "--appendfsync", "always", "--appenddirname", AOF_DIR])
-                    .args(["--appendonly", if migrate { "no" } else { "yes" }]);
+                    .args(["--appendonly", if migrate { "no" } else { "yes" }])
+                    .args(AOF_REWRITE);
             } else {
                 cmd.args(["--save", "", "--appendonly", "no"]);
             }
             cmd.arg("--loadmodule")
                 .arg(&bins.module)
-                .args(["TIMEOUT_DEFAULT", "10000", "TIMEOUT_MAX", "60000"])
+                .args(MODULE_ARGS)
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
@@ -345,6 +346,10 @@ impl PrivateServer {
             let ready = server.wait_ready(Duration::from_secs(20));
             let ready = match ready {
                 Ok(()) if migrate => enable_aof(port, &admin, &opts.data_dir),
+                Ok(()) if opts.persist => {
+                    fold_log(port, &admin, &opts.data_dir);
+                    Ok(())
+                }
                 other => other,
             };
             match ready {
@@ -479,6 +484,22 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
 
 /// The folder of the append-only file, inside the data folder.
 const AOF_DIR: &str = "appendonlydir";
+
+/// FalkorDB's own settings. Every query has a time limit (`TIMEOUT_DEFAULT`, up to
+/// `TIMEOUT_MAX` when a query asks for more), and every write reaches the append-only file
+/// as its effects (`EFFECTS_THRESHOLD 0`: the nodes, edges and properties it changed), never
+/// as its query text. FalkorDB otherwise logs a write that changed things quickly as its
+/// text, and a start replays that text as new queries under the default time limit; the
+/// `MATCH … MERGE` upserts of an ingest then replayed far slower than they first ran (one
+/// ingest of 6,300 events: 21 s; four: 240 s), the larger ones hit the limit and were rolled
+/// back, and the graph came back without writes that had been acknowledged.
+const MODULE_ARGS: [&str; 6] = ["TIMEOUT_DEFAULT", "10000", "TIMEOUT_MAX", "60000", "EFFECTS_THRESHOLD", "0"];
+
+/// The append-only file is rewritten as a snapshot once its log part reached 16 MB and
+/// doubled since the last rewrite, so that a start after a crash loads a snapshot and a
+/// short log (Redis' default waits for 64 MB of log).
+const AOF_REWRITE: [&str; 4] =
+    ["--auto-aof-rewrite-min-size", "16mb", "--auto-aof-rewrite-percentage", "100"];
 /// The snapshot file's name.
 const RDB_FILE: &str = "provex.rdb";
 
@@ -514,6 +535,29 @@ fn enable_aof(port: u16, admin: &Secret, dir: &Path) -> std::result::Result<(), 
             return Err("the append-only file was not written in time".into());
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The log part of the append-only file (`*.incr.aof`) a start replayed is rewritten into
+/// a snapshot in the background when it is over 1 MiB, so that the next start loads the
+/// snapshot instead of replaying the log again (a folder written before writes were logged
+/// as their effects holds query text that replays slowly, see [`MODULE_ARGS`]).
+fn fold_log(port: u16, admin: &Secret, dir: &Path) {
+    let log_bytes: u64 = std::fs::read_dir(dir.join(AOF_DIR))
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".incr.aof"))
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0);
+    if log_bytes > 1 << 20 {
+        let reply = secret::roundtrip(port, ADMIN_USER, admin, &["BGREWRITEAOF"], Duration::from_secs(5));
+        if !matches!(&reply, Reply::Text(t) if t.starts_with('+')) {
+            tracing::warn!(?reply, "the append-only file could not be rewritten as a snapshot");
+        }
     }
 }
 
