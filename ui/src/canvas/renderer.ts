@@ -10,7 +10,9 @@ import { DataTexture, createContext, type GLContext } from "./gl";
 import { PointerControls } from "./interaction";
 import { firstViewState } from "./first-view";
 import { LabelLayer } from "./labels";
-import { PixelLod, type LineStyle, type LodView } from "./lod";
+import { DOT_MAX_PX, PixelLod, type LineStyle, type LodView } from "./lod";
+import { FrameCost, type FrameCostReport } from "./cost";
+import { MAX_DENSITY, MIN_DENSITY, Picture, pictureFrame } from "./picture";
 import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
 import { NH, NODE_STRIDE, NW, Scene } from "./scene";
 import { palette, type Palette } from "./style";
@@ -25,11 +27,18 @@ const STATS_RING = 1024;
 const POINTS_BELOW_PX = 12;
 /** Edges are drawn as plain lines, without heads, while nodes are shorter than this. */
 const LINES_BELOW_PX = 5;
-/** One node per device pixel is drawn while no node is wider than this (CSS px), and
- *  plain lines are merged where they coincide (lod.ts), in graphs with at least
- *  LOD_MIN_RECORDS nodes and edges (below that, drawing them all is cheap anyway). */
-const LOD_NODES_BELOW_PX = 4;
+/** One node per device pixel is drawn while most nodes (LOD_SHARE of them) are no wider
+ *  than DOT_MAX_PX CSS px (wider ones are drawn each), and plain lines are merged where
+ *  they coincide (lod.ts), in graphs with at least LOD_MIN_RECORDS nodes and edges (below
+ *  that, drawing them all is cheap anyway). */
+const LOD_SHARE = 0.9;
 const LOD_MIN_RECORDS = 2000;
+/** A view drawn from the cached picture at another zoom or place is drawn again exactly
+ *  once the camera has rested this long (ms). */
+const SETTLE_MS = 150;
+/** While the camera moves, a picture drawn again is drawn this much finer, so that
+ *  zooming in further can go on from it. */
+const HEADROOM = 1.5;
 
 export class GraphCanvas implements GraphCanvasApi {
   /** The WebGL canvas; it receives the pointer events. */
@@ -49,6 +58,22 @@ export class GraphCanvas implements GraphCanvasApi {
   private readonly uniforms = new FrameUniforms();
   private readonly visible = new VisibleSet();
   private readonly lod = new PixelLod();
+  /** What the last frame cost, by layer (see cost.ts). */
+  private readonly cost = new FrameCost();
+  /** The cached drawing of a zoomed-out view (picture.ts) and its own level of detail,
+   *  which leaves hover to be drawn over it. */
+  private picture: Picture | null = null;
+  private readonly pictureLod = new PixelLod(true);
+  private readonly pictureView: LodView = { x: 0, y: 0, scale: 1, width: 1, height: 1, dpr: 1 };
+  private readonly pictureKey: number[] = [];
+  private readonly savedView = new Float32Array(4);
+  private liveNodes: Float32Array = new Float32Array(4096);
+  private liveEdges: Float32Array = new Float32Array(4096);
+  private settleTimer: ReturnType<typeof setTimeout> | null = null;
+  private settleDue = false;
+  /** Whether zoomed-out views of large graphs are drawn from a cached picture (off: every
+   *  frame draws the graph, for measuring and comparing). */
+  pictures = true;
   private readonly lodView: LodView = { x: 0, y: 0, scale: 1, width: 1, height: 1, dpr: 1 };
   private readonly lineStyle: LineStyle;
   private readonly lodPlan: LodPlan;
@@ -170,6 +195,8 @@ export class GraphCanvas implements GraphCanvasApi {
       this.visible.changed = true;
       this.nodeTexture = new DataTexture(ctx, this.scene.nodes, NODES_PER_ROW);
       this.edgeTexture = new DataTexture(ctx, this.scene.edges, EDGES_PER_ROW);
+      // Without one (no framebuffers), every frame is drawn directly.
+      this.picture = safe(() => new Picture(ctx));
       return null;
     } catch (err) {
       this.dropGL();
@@ -182,6 +209,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.programs = null;
     this.nodeTexture = null;
     this.edgeTexture = null;
+    this.picture = null;
   }
 
   private resize(): void {
@@ -221,13 +249,20 @@ export class GraphCanvas implements GraphCanvasApi {
     this.timer = null;
     if (this.destroyed) return;
     const t0 = now();
+    const cost = this.cost;
+    cost.begin();
     const dpr = this.container.ownerDocument.defaultView?.devicePixelRatio || 1;
     if (dpr !== this.dpr) this.resize();
     const cameraMoving = this.camera.step(t0);
     const time = (t0 - this.epoch) / 1000;
     this.draw(time);
-    this.events.onView?.(this.camera.visibleBounds(this.viewRect));
+    // What the app draws after each frame (the minimap, marks over nodes) counts as
+    // overlays, but for the minimap's own share (which the app times as "minimap").
+    const mini = cost.layers.minimap.ms;
+    cost.time("overlays", () => this.events.onView?.(this.camera.visibleBounds(this.viewRect), cost));
+    cost.layers.overlays.ms -= cost.layers.minimap.ms - mini;
     const t1 = now();
+    cost.scriptMs = t1 - t0;
     // While frames follow each other the time between them is what the eye sees (it
     // includes compositing and the GPU); a frame on its own counts its drawing time.
     const continuous = this.requestedAt - this.lastFrameEnd < CONTINUOUS_MS;
@@ -243,7 +278,7 @@ export class GraphCanvas implements GraphCanvasApi {
 
   private draw(time: number): void {
     this.drawGL(time);
-    this.drawOverlay(time);
+    this.cost.time("labels", () => this.drawOverlay(time));
   }
 
   private drawGL(time: number): void {
@@ -263,21 +298,20 @@ export class GraphCanvas implements GraphCanvasApi {
     const maxSide = Math.max(this.scene.maxNodeWidth, this.scene.maxNodeHeight) * cam.scale;
     u.nodePoints = maxSide <= POINTS_BELOW_PX && 2 * (maxSide + 24) * this.dpr < ctx.maxPointSize;
     u.edgeLines = this.scene.maxNodeHeight * cam.scale < LINES_BELOW_PX;
-    gl.viewport(0, 0, this.element.width, this.element.height);
-    const bg = u.background;
-    gl.clearColor(bg[0], bg[1], bg[2], 1);
-    gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
     const scene = this.scene;
     // Zoomed far out on a large graph: what the pixels can show (see lod.ts).
     const plan = this.lodPlan;
     const large = scene.nodeCount + scene.edgeCount >= LOD_MIN_RECORDS;
-    plan.nodes = large && u.nodePoints && maxSide <= LOD_NODES_BELOW_PX;
+    plan.nodes = large && u.nodePoints && scene.sideAtShare(LOD_SHARE) * cam.scale <= DOT_MAX_PX;
     // Nodes 5 px tall or more: long edges' bodies as lines, their heads and short edges by
     // the shader (EdgeSplit in lod.ts); at any zoom, since long edges cross every view.
     plan.split = large && !u.edgeLines && this.splitEdges;
     plan.edges = large && (u.edgeLines || plan.split);
+    plan.plainOnly = false;
+    // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
+    if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.drawFromPicture(time)) return;
+    this.settleDue = false;
+    this.beginScreen();
     if (plan.nodes || plan.edges) {
       const v = this.lodView;
       v.x = cam.x;
@@ -287,13 +321,135 @@ export class GraphCanvas implements GraphCanvasApi {
       v.height = cam.height;
       v.dpr = this.dpr;
       this.lineStyle.dim = u.dim;
-      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle, plan.split);
+      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle, plan.split, this.cost);
       plan.width = this.element.width;
       plan.height = this.element.height;
     }
     if (plan.nodes) this.visible.off();
-    else this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges);
-    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null);
+    else this.cost.time("nodes", () => this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges));
+    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null, this.cost);
+  }
+
+  /** Clears the screen for a frame (blending as the programs want it). */
+  private beginScreen(): void {
+    const gl = this.gl!.gl, bg = this.uniforms.background;
+    gl.viewport(0, 0, this.element.width, this.element.height);
+    gl.clearColor(bg[0], bg[1], bg[2], 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+  }
+
+  /** Draws the frame from the cached picture of the whole graph (drawing that again first
+   *  when the graph or its style changed, the zoom left the range it covers, or the view
+   *  rests elsewhere than it was drawn for), then what it leaves out: selected and glowing
+   *  nodes, the hovered node and its edges. False when no picture can be had (too large at
+   *  this zoom, or the GPU refuses): then the frame is drawn directly. */
+  private drawFromPicture(time: number): boolean {
+    const pic = this.picture, progs = this.programs, nt = this.nodeTexture, et = this.edgeTexture;
+    if (!pic || !progs || !nt || !et) return false;
+    const scene = this.scene, cam = this.camera, dpr = this.dpr, cost = this.cost, u = this.uniforms;
+    const key = [scene.version, scene.stableLooks, scene.nodeCount, scene.edgeCount, this.lineStyle.serial, dpr,
+      this.element.width, this.element.height];
+    const same = pic.frame !== null && key.every((k, i) => this.pictureKey[i] === k);
+    const density = pic.density(cam.scale, dpr);
+    const fits = same && density >= MIN_DENSITY && density <= MAX_DENSITY;
+    const exact = fits && Math.abs(density - 1) < 1e-9 && this.aligned();
+    if (!fits || (this.settleDue && !exact)) {
+      // Drawn again finer while moving on from a picture; pixel for pixel once at rest.
+      const finer = !this.settleDue && pic.frame !== null && now() - this.lastFrameEnd < 4 * CONTINUOUS_MS;
+      if (!this.drawPicture(time, finer ? HEADROOM : 1)) return false;
+      this.pictureKey.length = 0;
+      this.pictureKey.push(...key);
+    }
+    this.settleDue = false;
+    if (!(Math.abs(pic.density(cam.scale, dpr) - 1) < 1e-9 && this.aligned())) this.settleLater();
+    this.beginScreen();
+    pic.draw(u.view, cost);
+    // Over it, what it leaves out, as it looks now.
+    const lod = this.pictureLod;
+    let n = 0, m = 0;
+    for (let k = lod.plainCount; k < lod.nodeCount; k++) n = this.pushLive(n, lod.nodes[k]);
+    const h = scene.hovered;
+    if (h >= 0 && h < scene.nodeCount && scene.isShown(h)) {
+      n = this.pushLive(n, h);
+      for (const e of scene.adj[h]) {
+        if (m === this.liveEdges.length) this.liveEdges = doubled(this.liveEdges);
+        this.liveEdges[m++] = e;
+      }
+    }
+    progs.drawLive(nt, et, u, lod, this.liveNodes, n, this.liveEdges, m, cost);
+    return true;
+  }
+
+  private pushLive(n: number, i: number): number {
+    if (n === this.liveNodes.length) this.liveNodes = doubled(this.liveNodes);
+    this.liveNodes[n] = i;
+    return n + 1;
+  }
+
+  /** Whether the picture's texels fall on the screen's pixels with the camera as it is. */
+  private aligned(): boolean {
+    const f = this.picture?.frame, cam = this.camera;
+    if (!f) return false;
+    const sx = ((f.minX - cam.x) * cam.scale + cam.width / 2) * this.dpr;
+    const sy = ((f.minY - cam.y) * cam.scale + cam.height / 2) * this.dpr;
+    return Math.abs(sx - Math.round(sx)) < 1e-3 && Math.abs(sy - Math.round(sy)) < 1e-3;
+  }
+
+  /** Asks for a frame once the camera has rested SETTLE_MS (each call puts it off). */
+  private settleLater(): void {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      this.settleDue = true;
+      this.requestRender();
+    }, SETTLE_MS);
+  }
+
+  /** Draws the whole graph into the picture at the camera's zoom, `finer` times the
+   *  screen's pixel density. */
+  private drawPicture(time: number, finer: number): boolean {
+    const pic = this.picture!, progs = this.programs!, nt = this.nodeTexture!, et = this.edgeTexture!;
+    const scene = this.scene, cam = this.camera, u = this.uniforms, cost = this.cost;
+    const b = scene.bounds();
+    if (!b) return false;
+    // Room for the widest node's outline and the smallest dots (1.5 CSS px) beyond centres.
+    const m = 4 / cam.scale;
+    const frame = pictureFrame({ minX: b.minX - m, minY: b.minY - m, maxX: b.maxX + m, maxY: b.maxY + m },
+      cam.scale, this.dpr * finer, cam.x, cam.y, cam.width, cam.height, Math.min(4096, this.gl!.maxTextureSize));
+    if (!frame) return false;
+    const v = this.pictureView;
+    v.scale = frame.scale;
+    v.dpr = frame.dpr;
+    v.width = frame.width / frame.dpr;
+    v.height = frame.height / frame.dpr;
+    v.x = frame.minX + v.width / 2 / frame.scale;
+    v.y = frame.minY + v.height / 2 / frame.scale;
+    this.lineStyle.dim = u.dim;
+    this.pictureLod.update(scene, v, time, true, true, this.lineStyle, false, cost);
+    if (!pic.begin(frame, cost)) return false;
+    const saved = this.savedView, px = u.px, css = u.css;
+    saved.set(u.view);
+    u.view[0] = v.x;
+    u.view[1] = v.y;
+    u.view[2] = (2 * v.scale) / v.width;
+    u.view[3] = (-2 * v.scale) / v.height;
+    u.px = 1 / (v.scale * v.dpr);
+    u.css = 1 / v.scale;
+    u.hover = false;
+    const gl = this.gl!.gl;
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    this.visible.off();
+    const plan = { lod: this.pictureLod, nodes: true, edges: true, split: false, width: frame.width, height: frame.height, plainOnly: true };
+    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan, cost);
+    pic.end();
+    u.view.set(saved);
+    u.px = px;
+    u.css = css;
+    u.hover = true;
+    return true;
   }
 
   private drawOverlay(time: number): void {
@@ -301,6 +457,7 @@ export class GraphCanvas implements GraphCanvasApi {
     if (!ctx) return;
     if (this.labels.wouldDraw(this.camera, this.scene)) {
       this.labels.draw(ctx, this.camera, this.scene, time, this.pal);
+      this.cost.layers.labels.drawCalls = this.labels.drawn.length;
       this.overlayDrawn = true;
     } else if (this.overlayDrawn) {
       ctx.clearRect(0, 0, this.camera.width, this.camera.height);
@@ -480,6 +637,11 @@ export class GraphCanvas implements GraphCanvasApi {
     return sceneToSVG(this.scene, this.pal, this.time());
   }
 
+  /** What the last frame cost, by layer: script, draw calls, vertices, uploads (cost.ts). */
+  frameCost(): FrameCostReport {
+    return this.cost.report();
+  }
+
   /** Frames so far, and the mean over the last second that had frames (see frame()). */
   stats(): FrameStats {
     const t = this.lastFrameEnd;
@@ -499,6 +661,7 @@ export class GraphCanvas implements GraphCanvasApi {
     const view = this.container.ownerDocument.defaultView;
     if (this.raf && view) view.cancelAnimationFrame(this.raf);
     if (this.timer) clearTimeout(this.timer);
+    if (this.settleTimer) clearTimeout(this.settleTimer);
     this.raf = 0;
     this.timer = null;
     this.resizeObserver?.disconnect();
@@ -506,6 +669,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.controls.destroy();
     if (this.gl && !this.gl.gl.isContextLost()) {
       this.programs?.destroy();
+      this.picture?.destroy();
       this.nodeTexture?.destroy();
       this.edgeTexture?.destroy();
       this.gl.gl.getExtension("WEBGL_lose_context")?.loseContext();
@@ -523,6 +687,12 @@ export function createCanvas(container: HTMLElement, events: CanvasEvents = {}, 
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
+}
+
+function doubled(a: Float32Array): Float32Array {
+  const b = new Float32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 function safe<T>(fn: () => T | null): T | null {
