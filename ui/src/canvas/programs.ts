@@ -524,10 +524,9 @@ export class GraphPrograms {
     cost.draw("nodes", count * vpn);
   }
 
-  /** Draws, over a cached picture, what it leaves out: the level of detail's nodes after
-   *  its plain ones (selected, glowing; `extra` more listed after them, the hovered one) and
-   *  the edges in `edgeList` (the hovered node's), as they look now. */
-  drawLive(nodes: DataTexture, edges: DataTexture, f: FrameUniforms, lod: PixelLod, live: Float32Array, liveCount: number,
+  /** Draws, over a cached picture, what it leaves out, as it looks now: the nodes listed
+   *  in `live` (selected, glowing, hovered) and the edges in `edgeList` (the hovered node's). */
+  drawLive(nodes: DataTexture, edges: DataTexture, f: FrameUniforms, live: Float32Array, liveCount: number,
     edgeList: Float32Array, edgeCount: number, cost: FrameCost): void {
     nodes.sync(0);
     cost.upload("overlays", nodes.uploadBytes);
@@ -541,7 +540,6 @@ export class GraphPrograms {
       cost.upload("overlays", this.liveNodes.upload(7, live, liveCount));
       this.drawNodes(nodes, f, this.liveNodes, 7, true, 0, liveCount, cost);
     }
-    void lod;
   }
 
   /** Sets the uniforms both programs have: which records to draw (all, or those listed

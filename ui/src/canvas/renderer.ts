@@ -12,7 +12,7 @@ import { firstViewState } from "./first-view";
 import { LabelLayer } from "./labels";
 import { DOT_MAX_PX, PixelLod, type LineStyle, type LodView } from "./lod";
 import { FrameCost, type FrameCostReport } from "./cost";
-import { MAX_DENSITY, MIN_DENSITY, Picture, pictureFrame } from "./picture";
+import { PictureLayer, type PictureHost } from "./picture-layer";
 import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
 import { NH, NODE_STRIDE, NW, Scene } from "./scene";
 import { palette, type Palette } from "./style";
@@ -33,12 +33,7 @@ const LINES_BELOW_PX = 5;
  *  that, drawing them all is cheap anyway). */
 const LOD_SHARE = 0.9;
 const LOD_MIN_RECORDS = 2000;
-/** A view drawn from the cached picture at another zoom or place is drawn again exactly
- *  once the camera has rested this long (ms). */
-const SETTLE_MS = 150;
-/** While the camera moves, a picture drawn again is drawn this much finer, so that
- *  zooming in further can go on from it. */
-const HEADROOM = 1.5;
+
 
 export class GraphCanvas implements GraphCanvasApi {
   /** The WebGL canvas; it receives the pointer events. */
@@ -60,17 +55,8 @@ export class GraphCanvas implements GraphCanvasApi {
   private readonly lod = new PixelLod();
   /** What the last frame cost, by layer (see cost.ts). */
   private readonly cost = new FrameCost();
-  /** The cached drawing of a zoomed-out view (picture.ts) and its own level of detail,
-   *  which leaves hover to be drawn over it. */
-  private picture: Picture | null = null;
-  private readonly pictureLod = new PixelLod(true);
-  private readonly pictureView: LodView = { x: 0, y: 0, scale: 1, width: 1, height: 1, dpr: 1 };
-  private readonly pictureKey: number[] = [];
-  private readonly savedView = new Float32Array(4);
-  private liveNodes: Float32Array = new Float32Array(4096);
-  private liveEdges: Float32Array = new Float32Array(4096);
-  private settleTimer: ReturnType<typeof setTimeout> | null = null;
-  private settleDue = false;
+  /** The cached drawing of a zoomed-out view (picture-layer.ts). */
+  private picture: PictureLayer | null = null;
   /** Whether zoomed-out views of large graphs are drawn from a cached picture (off: every
    *  frame draws the graph, for measuring and comparing). */
   pictures = true;
@@ -196,7 +182,7 @@ export class GraphCanvas implements GraphCanvasApi {
       this.nodeTexture = new DataTexture(ctx, this.scene.nodes, NODES_PER_ROW);
       this.edgeTexture = new DataTexture(ctx, this.scene.edges, EDGES_PER_ROW);
       // Without one (no framebuffers), every frame is drawn directly.
-      this.picture = safe(() => new Picture(ctx));
+      this.picture = safe(() => new PictureLayer(ctx, () => this.requestRender()));
       return null;
     } catch (err) {
       this.dropGL();
@@ -309,8 +295,9 @@ export class GraphCanvas implements GraphCanvasApi {
     plan.edges = large && (u.edgeLines || plan.split);
     plan.plainOnly = false;
     // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
-    if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.drawFromPicture(time)) return;
-    this.settleDue = false;
+    if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
+      && this.picture.drawFrame(this.pictureHost(), time)) return;
+    this.picture?.rested();
     this.beginScreen();
     if (plan.nodes || plan.edges) {
       const v = this.lodView;
@@ -330,6 +317,15 @@ export class GraphCanvas implements GraphCanvasApi {
     progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null, this.cost);
   }
 
+  /** What the cached picture draws with (null until WebGL is set up). */
+  private pictureHost(): PictureHost | null {
+    const programs = this.programs, nodes = this.nodeTexture, edges = this.edgeTexture, gl = this.gl;
+    if (!programs || !nodes || !edges || !gl) return null;
+    return { gl, programs, nodes, edges, scene: this.scene, camera: this.camera, uniforms: this.uniforms, visible: this.visible,
+      lineStyle: this.lineStyle, dpr: this.dpr, cost: this.cost, canvasWidth: this.element.width, canvasHeight: this.element.height,
+      moving: now() - this.lastFrameEnd < 4 * CONTINUOUS_MS, beginScreen: () => this.beginScreen() };
+  }
+
   /** Clears the screen for a frame (blending as the programs want it). */
   private beginScreen(): void {
     const gl = this.gl!.gl, bg = this.uniforms.background;
@@ -338,118 +334,6 @@ export class GraphCanvas implements GraphCanvasApi {
     gl.clear(gl.COLOR_BUFFER_BIT);
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
-  }
-
-  /** Draws the frame from the cached picture of the whole graph (drawing that again first
-   *  when the graph or its style changed, the zoom left the range it covers, or the view
-   *  rests elsewhere than it was drawn for), then what it leaves out: selected and glowing
-   *  nodes, the hovered node and its edges. False when no picture can be had (too large at
-   *  this zoom, or the GPU refuses): then the frame is drawn directly. */
-  private drawFromPicture(time: number): boolean {
-    const pic = this.picture, progs = this.programs, nt = this.nodeTexture, et = this.edgeTexture;
-    if (!pic || !progs || !nt || !et) return false;
-    const scene = this.scene, cam = this.camera, dpr = this.dpr, cost = this.cost, u = this.uniforms;
-    const key = [scene.version, scene.stableLooks, scene.nodeCount, scene.edgeCount, this.lineStyle.serial, dpr,
-      this.element.width, this.element.height];
-    const same = pic.frame !== null && key.every((k, i) => this.pictureKey[i] === k);
-    const density = pic.density(cam.scale, dpr);
-    const fits = same && density >= MIN_DENSITY && density <= MAX_DENSITY;
-    const exact = fits && Math.abs(density - 1) < 1e-9 && this.aligned();
-    if (!fits || (this.settleDue && !exact)) {
-      // Drawn again finer while moving on from a picture; pixel for pixel once at rest.
-      const finer = !this.settleDue && pic.frame !== null && now() - this.lastFrameEnd < 4 * CONTINUOUS_MS;
-      if (!this.drawPicture(time, finer ? HEADROOM : 1)) return false;
-      this.pictureKey.length = 0;
-      this.pictureKey.push(...key);
-    }
-    this.settleDue = false;
-    if (!(Math.abs(pic.density(cam.scale, dpr) - 1) < 1e-9 && this.aligned())) this.settleLater();
-    this.beginScreen();
-    pic.draw(u.view, cost);
-    // Over it, what it leaves out, as it looks now.
-    const lod = this.pictureLod;
-    let n = 0, m = 0;
-    for (let k = lod.plainCount; k < lod.nodeCount; k++) n = this.pushLive(n, lod.nodes[k]);
-    const h = scene.hovered;
-    if (h >= 0 && h < scene.nodeCount && scene.isShown(h)) {
-      n = this.pushLive(n, h);
-      for (const e of scene.adj[h]) {
-        if (m === this.liveEdges.length) this.liveEdges = doubled(this.liveEdges);
-        this.liveEdges[m++] = e;
-      }
-    }
-    progs.drawLive(nt, et, u, lod, this.liveNodes, n, this.liveEdges, m, cost);
-    return true;
-  }
-
-  private pushLive(n: number, i: number): number {
-    if (n === this.liveNodes.length) this.liveNodes = doubled(this.liveNodes);
-    this.liveNodes[n] = i;
-    return n + 1;
-  }
-
-  /** Whether the picture's texels fall on the screen's pixels with the camera as it is. */
-  private aligned(): boolean {
-    const f = this.picture?.frame, cam = this.camera;
-    if (!f) return false;
-    const sx = ((f.minX - cam.x) * cam.scale + cam.width / 2) * this.dpr;
-    const sy = ((f.minY - cam.y) * cam.scale + cam.height / 2) * this.dpr;
-    return Math.abs(sx - Math.round(sx)) < 1e-3 && Math.abs(sy - Math.round(sy)) < 1e-3;
-  }
-
-  /** Asks for a frame once the camera has rested SETTLE_MS (each call puts it off). */
-  private settleLater(): void {
-    if (this.settleTimer) clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = null;
-      this.settleDue = true;
-      this.requestRender();
-    }, SETTLE_MS);
-  }
-
-  /** Draws the whole graph into the picture at the camera's zoom, `finer` times the
-   *  screen's pixel density. */
-  private drawPicture(time: number, finer: number): boolean {
-    const pic = this.picture!, progs = this.programs!, nt = this.nodeTexture!, et = this.edgeTexture!;
-    const scene = this.scene, cam = this.camera, u = this.uniforms, cost = this.cost;
-    const b = scene.bounds();
-    if (!b) return false;
-    // Room for the widest node's outline and the smallest dots (1.5 CSS px) beyond centres.
-    const m = 4 / cam.scale;
-    const frame = pictureFrame({ minX: b.minX - m, minY: b.minY - m, maxX: b.maxX + m, maxY: b.maxY + m },
-      cam.scale, this.dpr * finer, cam.x, cam.y, cam.width, cam.height, Math.min(4096, this.gl!.maxTextureSize));
-    if (!frame) return false;
-    const v = this.pictureView;
-    v.scale = frame.scale;
-    v.dpr = frame.dpr;
-    v.width = frame.width / frame.dpr;
-    v.height = frame.height / frame.dpr;
-    v.x = frame.minX + v.width / 2 / frame.scale;
-    v.y = frame.minY + v.height / 2 / frame.scale;
-    this.lineStyle.dim = u.dim;
-    this.pictureLod.update(scene, v, time, true, true, this.lineStyle, false, cost);
-    if (!pic.begin(frame, cost)) return false;
-    const saved = this.savedView, px = u.px, css = u.css;
-    saved.set(u.view);
-    u.view[0] = v.x;
-    u.view[1] = v.y;
-    u.view[2] = (2 * v.scale) / v.width;
-    u.view[3] = (-2 * v.scale) / v.height;
-    u.px = 1 / (v.scale * v.dpr);
-    u.css = 1 / v.scale;
-    u.hover = false;
-    const gl = this.gl!.gl;
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
-    this.visible.off();
-    const plan = { lod: this.pictureLod, nodes: true, edges: true, split: false, width: frame.width, height: frame.height, plainOnly: true };
-    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan, cost);
-    pic.end();
-    u.view.set(saved);
-    u.px = px;
-    u.css = css;
-    u.hover = true;
-    return true;
   }
 
   private drawOverlay(time: number): void {
@@ -661,7 +545,7 @@ export class GraphCanvas implements GraphCanvasApi {
     const view = this.container.ownerDocument.defaultView;
     if (this.raf && view) view.cancelAnimationFrame(this.raf);
     if (this.timer) clearTimeout(this.timer);
-    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.picture?.stop();
     this.raf = 0;
     this.timer = null;
     this.resizeObserver?.disconnect();
@@ -687,12 +571,6 @@ export function createCanvas(container: HTMLElement, events: CanvasEvents = {}, 
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
-}
-
-function doubled(a: Float32Array): Float32Array {
-  const b = new Float32Array(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 function safe<T>(fn: () => T | null): T | null {
