@@ -15,8 +15,9 @@ import type { FrameUniforms, GraphPrograms } from "./programs";
 import type { Scene } from "./scene";
 
 /** A view drawn from the picture at another zoom or place is drawn again exactly once the
- *  camera has rested this long (ms). */
-const SETTLE_MS = 150;
+ *  camera has rested this long (ms): longer than the gaps between frames of a slow machine
+ *  being dragged (on a loaded one, 150 ms drew the picture again mid-drag). */
+const SETTLE_MS = 400;
 /** While the camera moves, a picture drawn again is drawn this much finer, so that
  *  zooming in further can go on from it. */
 const HEADROOM = 1.5;
