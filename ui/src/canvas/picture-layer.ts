@@ -1,6 +1,6 @@
 //! When the renderer draws a frame from the cached picture of a zoomed-out graph
 //! (picture.ts), and how: the picture is drawn again when the graph or its look changed,
-//! when the zoom leaves the range the texture covers (finer while the camera moves, so
+//! when the zoom leaves the range the texture covers (finer when zoomed in past it, so
 //! zooming on can go on from it), and pixel for pixel once the view has rested elsewhere
 //! than it was drawn for; what it leaves out (selected and glowing nodes, the hovered node
 //! and its edges) is drawn over it every frame as it looks then.
@@ -18,8 +18,8 @@ import type { Scene } from "./scene";
  *  camera has rested this long (ms): longer than the gaps between frames of a slow machine
  *  being dragged (on a loaded one, 150 ms drew the picture again mid-drag). */
 const SETTLE_MS = 400;
-/** While the camera moves, a picture drawn again is drawn this much finer, so that
- *  zooming in further can go on from it. */
+/** A picture drawn again because the camera zoomed in past it is drawn this much finer,
+ *  so that zooming in further can go on from it. */
 const HEADROOM = 1.5;
 
 /** What drawing a frame from the picture needs of the renderer. */
@@ -38,8 +38,6 @@ export interface PictureHost {
   /** The canvas in device px. */
   canvasWidth: number;
   canvasHeight: number;
-  /** Whether frames are following each other (the camera is being moved). */
-  moving: boolean;
   /** Clears the screen for the frame. */
   beginScreen(): void;
 }
@@ -73,7 +71,9 @@ export class PictureLayer {
     const density = pic.density(cam.scale, dpr);
     const fits = same && density >= MIN_DENSITY && density <= MAX_DENSITY;
     if (!fits || (this.settleDue && !this.exact(cam, dpr))) {
-      const finer = !this.settleDue && pic.frame !== null && host.moving;
+      // Zoomed in past it: drawn finer, so that zooming on goes on from it (whatever the
+      // frame rate); for anything else, pixel for pixel.
+      const finer = same && density < MIN_DENSITY && !this.settleDue;
       if (!this.drawPicture(host, time, finer ? HEADROOM : 1)) return false;
       this.key.length = 0;
       this.key.push(...key);

@@ -323,7 +323,7 @@ export class GraphCanvas implements GraphCanvasApi {
     if (!programs || !nodes || !edges || !gl) return null;
     return { gl, programs, nodes, edges, scene: this.scene, camera: this.camera, uniforms: this.uniforms, visible: this.visible,
       lineStyle: this.lineStyle, dpr: this.dpr, cost: this.cost, canvasWidth: this.element.width, canvasHeight: this.element.height,
-      moving: now() - this.lastFrameEnd < 4 * CONTINUOUS_MS, beginScreen: () => this.beginScreen() };
+      beginScreen: () => this.beginScreen() };
   }
 
   /** Clears the screen for a frame (blending as the programs want it). */
