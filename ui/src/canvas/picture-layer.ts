@@ -54,8 +54,9 @@ export class PictureLayer {
   private settleTimer: ReturnType<typeof setTimeout> | null = null;
   private settleDue = false;
 
-  /** `redraw` asks the renderer for a frame (when the view has rested). */
-  constructor(ctx: GLContext, private readonly redraw: () => void) {
+  /** `redraw` asks the renderer for a frame (when the view has rested); `busy` says
+   *  whether one is asked for already (the camera still moving). */
+  constructor(ctx: GLContext, private readonly redraw: () => void, private readonly busy: () => boolean) {
     this.picture = new Picture(ctx);
   }
 
@@ -135,6 +136,11 @@ export class PictureLayer {
     if (this.settleTimer) clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => {
       this.settleTimer = null;
+      // A frame is asked for already: the view has not rested (only the frames are slow).
+      if (this.busy()) {
+        this.settleLater();
+        return;
+      }
       this.settleDue = true;
       this.redraw();
     }, SETTLE_MS);

@@ -182,7 +182,7 @@ export class GraphCanvas implements GraphCanvasApi {
       this.nodeTexture = new DataTexture(ctx, this.scene.nodes, NODES_PER_ROW);
       this.edgeTexture = new DataTexture(ctx, this.scene.edges, EDGES_PER_ROW);
       // Without one (no framebuffers), every frame is drawn directly.
-      this.picture = safe(() => new PictureLayer(ctx, () => this.requestRender()));
+      this.picture = safe(() => new PictureLayer(ctx, () => this.requestRender(), () => this.raf !== 0 || this.timer !== null));
       return null;
     } catch (err) {
       this.dropGL();
