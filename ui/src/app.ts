@@ -166,8 +166,14 @@ export class App implements
         this.hoverCard.show(n, id ? this.canvas.screenPosition(id) : null, area.clientWidth, area.clientHeight, this.names);
       },
       onActivate: (id) => void this.activate(id),
-      onView: (v) => {
-        this.minimap.setView(v);
+      onView: (v, cost) => {
+        if (cost) {
+          cost.time("minimap", () => this.minimap.setView(v));
+          cost.layers.minimap.drawCalls += this.minimap.lastOps;
+          cost.upload("minimap", this.minimap.lastUploadBytes);
+        } else {
+          this.minimap.setView(v);
+        }
         this.compare.reposition();
         const w = this.canvasArea.el.clientWidth;
         if (w > 0 && v.maxX > v.minX) this.clusterNav.viewChanged(w / (v.maxX - v.minX), w, this.canvasArea.el.clientHeight);

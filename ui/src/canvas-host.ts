@@ -5,6 +5,7 @@
 import type { NodeMove, ViewEdge, ViewNode } from "./api/contract";
 import { GraphCanvas } from "./canvas/renderer";
 import type { CanvasEvents, FrameStats, GraphCanvasApi, Theme } from "./canvas/types";
+import { FrameCost, type FrameCostReport } from "./canvas/cost";
 
 export function createCanvas(container: HTMLElement, events: CanvasEvents, theme: Theme): { canvas: GraphCanvasApi; problem: string | null } {
   try {
@@ -52,6 +53,9 @@ export class NullCanvas implements GraphCanvasApi {
   }
   stats(): FrameStats {
     return { frames: 0, msPerFrame: 0, nodes: this.nodes.size, edges: this.edges };
+  }
+  frameCost(): FrameCostReport {
+    return new FrameCost().report();
   }
   destroy(): void {}
 }

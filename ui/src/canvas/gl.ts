@@ -120,8 +120,14 @@ export class DataTexture {
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
   }
 
+  /** Uploads the last sync made: how many, and their bytes. */
+  uploads = 0;
+  uploadBytes = 0;
+
   private upload(x: number, y: number, w: number, h: number, data: Float32Array, allocate: boolean): void {
     const gl = this.ctx.gl;
+    this.uploads++;
+    this.uploadBytes += data.byteLength;
     if (allocate) {
       const internal = this.ctx.webgl2 ? (gl as WebGL2RenderingContext).RGBA32F : gl.RGBA;
       gl.texImage2D(gl.TEXTURE_2D, 0, internal, w, h, 0, gl.RGBA, gl.FLOAT, data);
@@ -135,6 +141,8 @@ export class DataTexture {
     const gl = this.ctx.gl, src = this.source;
     gl.activeTexture(gl.TEXTURE0 + unit);
     gl.bindTexture(gl.TEXTURE_2D, this.texture);
+    this.uploads = 0;
+    this.uploadBytes = 0;
     if (!src.dirty) return;
     const up = src.takeUpload();
     if (up.kind === "none") return;
@@ -190,7 +198,8 @@ export class ListTexture {
     gl.bindTexture(gl.TEXTURE_2D, this.texture);
   }
 
-  upload(unit: number, list: Float32Array, count: number): void {
+  /** Returns the bytes sent. */
+  upload(unit: number, list: Float32Array, count: number): number {
     const gl = this.ctx.gl;
     this.bind(unit);
     const perRow = this.width * 4;
@@ -199,10 +208,11 @@ export class ListTexture {
       this.height = rows;
       const internal = this.ctx.webgl2 ? (gl as WebGL2RenderingContext).RGBA32F : gl.RGBA;
       gl.texImage2D(gl.TEXTURE_2D, 0, internal, this.width, rows, 0, gl.RGBA, gl.FLOAT, list.subarray(0, rows * perRow));
-      return;
+      return rows * perRow * 4;
     }
     const used = Math.ceil(count / perRow);
     if (used > 0) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.width, used, gl.RGBA, gl.FLOAT, list.subarray(0, used * perRow));
+    return used * perRow * 4;
   }
 
   destroy(): void {

@@ -57,14 +57,17 @@ export class LineProgram {
     this.colorLoc = gl.getAttribLocation(this.prog.program, "a_color");
   }
 
-  /** Draws `lod`'s lines (or quads) on a canvas of `width` x `height` device pixels (blending as set). */
-  draw(lod: PixelLod, width: number, height: number): void {
-    if (lod.lineCount === 0) return;
+  /** Draws `lod`'s lines (or quads) on a canvas of `width` x `height` device pixels (blending as set);
+   *  returns the bytes of vertices it sent (0: the buffer held them already). */
+  draw(lod: PixelLod, width: number, height: number): number {
+    if (lod.lineCount === 0) return 0;
+    let sent = 0;
     const gl = this.ctx.gl;
     if (!this.buffer) this.buffer = gl.createBuffer();
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
     if (this.sentSerial !== lod.lineSerial || this.sentFrom !== lod) {
-      gl.bufferData(gl.ARRAY_BUFFER, lod.lineBytes.subarray(0, lod.lineCount * lod.lineVertices * LINE_VERTEX_BYTES), gl.DYNAMIC_DRAW);
+      sent = lod.lineCount * lod.lineVertices * LINE_VERTEX_BYTES;
+      gl.bufferData(gl.ARRAY_BUFFER, lod.lineBytes.subarray(0, sent), gl.DYNAMIC_DRAW);
       this.sentSerial = lod.lineSerial;
       this.sentFrom = lod;
     }
@@ -79,6 +82,7 @@ export class LineProgram {
     // The other programs read no attributes (WebGL1's vertex ids enable their own).
     gl.disableVertexAttribArray(c);
     gl.disableVertexAttribArray(0);
+    return sent;
   }
 
   destroy(): void {

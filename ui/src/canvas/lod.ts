@@ -32,6 +32,7 @@
 
 import { bodyEnds, bodyLineAlpha } from "./arrows";
 import { RunMerger, type RunSink } from "./runs";
+import type { FrameCost } from "./cost";
 import { EDGE_STRIDE, EFLAGS, EKIND, Flag, GLOW_SECONDS, NFLAGS, NGLOW, NH, NODE_STRIDE, NPX, NPY, NSHAPE, NW, NX, NY,
   type Scene } from "./scene";
 
@@ -52,6 +53,10 @@ export interface LineStyle {
   /** Changes whenever the colours do (theme switch). */
   serial: number;
 }
+
+/** Nodes up to this many CSS px wide and tall on screen count as dots: one per device pixel
+ *  is drawn; wider ones are all drawn. */
+export const DOT_MAX_PX = 4;
 
 /** Opacity of a plain line, and of an emphasised one (highlighted, or the hovered node's). */
 export const LINE_ALPHA = 0.55;
@@ -218,6 +223,7 @@ export class PixelLod {
   /** Per pixel (numbered by nodeTable): the node shown there. */
   private shown = new Int32Array(4096);
   private special: number[] = [];
+  private wide: number[] = [];
   private readonly nodeKey = new Float64Array(KEY_LENGTH).fill(NaN);
   private readonly edgeKey = new Float64Array(KEY_LENGTH).fill(NaN);
   /** Merged lines so far in the current merge. */
@@ -225,18 +231,33 @@ export class PixelLod {
   private readonly bodyAt = new Float64Array(4);
   /** With `split`: the edges the shader draws whole, and those it draws only the heads of. */
   readonly split = new EdgeSplit();
+  /** The first `plainCount` of `nodes` are the ordinary ones (in drawing order); after them
+   *  come the selected, hovered and glowing ones, drawn on top. */
+  plainCount = 0;
+
+  /** `ignoreHover`: the hovered node and its edges are drawn as if not hovered (and hover
+   *  changes recompute nothing), for a drawing that shows hover separately. */
+  constructor(private readonly ignoreHover = false) {}
 
   /** Recomputes what changed since the last call: the node list when `nodes`, the lines
    *  when `edges` (with `split`, only the bodies of long edges, see EdgeSplit). Nothing is recomputed while neither the view, the graph nor the style
    *  changed (but always while nodes move, since they are drawn between two places). */
-  update(scene: Scene, view: LodView, time: number, nodes: boolean, edges: boolean, style: LineStyle, split = false): void {
+  update(scene: Scene, view: LodView, time: number, nodes: boolean, edges: boolean, style: LineStyle, split = false,
+    cost: FrameCost | null = null): void {
     const moving = time < scene.moveUntil;
-    const redoNodes = nodes && (stale(this.nodeKey, view, scene, 0) || moving);
-    const redoEdges = edges && (stale(this.edgeKey, view, scene, style.serial * 2 + (split ? 1 : 0)) || moving);
+    const looks = this.ignoreHover ? scene.stableLooks : scene.looks;
+    const redoNodes = nodes && (stale(this.nodeKey, view, scene, looks, 0) || moving);
+    const redoEdges = edges && (stale(this.edgeKey, view, scene, looks, style.serial * 2 + (split ? 1 : 0)) || moving);
     if (!redoNodes && !redoEdges) return;
+    const t0 = now();
     this.project(scene, view, scene.moveProgress(time));
     if (redoNodes) this.pickNodes(scene, view, time);
+    const t1 = now();
     if (redoEdges) this.mergeEdges(scene, view, style, split);
+    if (cost) {
+      cost.layers.nodes.ms += t1 - t0;
+      cost.layers.edges.ms += now() - t1;
+    }
   }
 
   /** Device-pixel centres of all nodes, where they are drawn at move progress `p`. */
@@ -260,7 +281,12 @@ export class PixelLod {
     const n = scene.nodeCount, d = scene.nodes.data, sx = this.sx, sy = this.sy;
     const table = this.nodeTable;
     table.reset();
-    const margin = Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * v.scale * v.dpr / 2 + NODE_MARGIN;
+    const k = v.scale * v.dpr;
+    const margin = Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * k / 2 + NODE_MARGIN;
+    // Nodes wider than a dot on screen (a few wide ones among many small) are all drawn.
+    const big = DOT_MAX_PX * v.dpr / k, wide = this.wide;
+    wide.length = 0;
+    const stand = this.ignoreHover ? Flag.Selected : Flag.Selected | Flag.Hover;
     const maxX = v.width * v.dpr + margin, maxY = v.height * v.dpr + margin;
     const special = this.special;
     special.length = 0;
@@ -270,23 +296,29 @@ export class PixelLod {
       const flags = d[o + NFLAGS];
       if (flags & Flag.Hidden) continue;
       const age = time - d[o + NGLOW];
-      if (flags & (Flag.Selected | Flag.Hover) || (age >= 0 && age < GLOW_SECONDS)) {
+      if (flags & stand || (age >= 0 && age < GLOW_SECONDS)) {
         special.push(i);
         continue;
       }
       const x = sx[i], y = sy[i];
       if (!(x >= -margin && y >= -margin && x <= maxX && y <= maxY)) continue;
+      if (d[o + NW] > big || d[o + NH] > big) {
+        wide.push(i);
+        continue;
+      }
       const pixel = table.lookup((coord(x) + COORD_OFFSET) * COORD_RANGE + coord(y) + COORD_OFFSET, 0);
       // Drawn later covers it, unless only the earlier one stands out of a highlight.
       if (table.added || !(flags & Flag.Dim) || d[shown[pixel] * NODE_STRIDE + NFLAGS] & Flag.Dim) shown[pixel] = i;
     }
     table.settle();
-    const used = table.count, count = used + special.length;
+    const used = table.count + wide.length, count = used + special.length;
     if (this.nodes.length < count) this.nodes = new Float32Array(grown(this.nodes.length, count));
     const out = this.nodes;
-    for (let k = 0; k < used; k++) out[k] = shown[k];
+    for (let j = 0; j < table.count; j++) out[j] = shown[j];
+    for (let j = 0; j < wide.length; j++) out[table.count + j] = wide[j];
     out.subarray(0, used).sort();
-    for (let k = 0; k < special.length; k++) out[used + k] = special[k];
+    for (let j = 0; j < special.length; j++) out[used + j] = special[j];
+    this.plainCount = used;
     this.nodeCount = count;
     this.nodeSerial++;
   }
@@ -307,6 +339,7 @@ export class PixelLod {
     const reach = Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * k / 2 + 12 * dpr + NODE_MARGIN;
     const bodyAlpha = bodyLineAlpha(dpr / cell), ends = this.bodyAt, minPx = 1.5;
     let exact = 0, heads = 0;
+    const strongFlags = this.ignoreHover ? Flag.Highlight : Flag.Highlight | Flag.Hover;
     for (let e = 0, o = 0; e < m; e++, o += EDGE_STRIDE) {
       const flags = ed[o + EFLAGS];
       if (flags & Flag.Hidden) continue;
@@ -315,7 +348,7 @@ export class PixelLod {
       let alpha: number;
       if (split) {
         const inA = x0 >= 0 && x0 <= W && y0 >= 0 && y0 <= H, inB = x1 >= 0 && x1 <= W && y1 >= 0 && y1 <= H;
-        if ((inA && inB) || (flags & (Flag.Highlight | Flag.Hover) && meets(x0, y0, x1, y1, -reach, -reach, W + reach, H + reach))) {
+        if ((inA && inB) || (flags & strongFlags && meets(x0, y0, x1, y1, -reach, -reach, W + reach, H + reach))) {
           exact = this.split.pushExact(exact, e);
           continue;
         }
@@ -328,7 +361,7 @@ export class PixelLod {
         x0 = ends[0]; y0 = ends[1]; x1 = ends[2]; y1 = ends[3];
         alpha = bodyAlpha * (flags & Flag.Dim ? dim : 1);
       } else {
-        const strong = flags & (Flag.Highlight | Flag.Hover);
+        const strong = flags & strongFlags;
         alpha = (strong ? STRONG_LINE_ALPHA : LINE_ALPHA) * (flags & Flag.Dim ? dim : 1);
       }
       if (cell !== 1) {
@@ -512,13 +545,13 @@ export class PixelLod {
 
 /** Whether what `k` was computed for differs from this view, graph and style (and
  *  records them in `k`). */
-function stale(k: Float64Array, v: LodView, scene: Scene, style: number): boolean {
+function stale(k: Float64Array, v: LodView, scene: Scene, looks: number, style: number): boolean {
   const same = k[0] === v.x && k[1] === v.y && k[2] === v.scale && k[3] === v.width && k[4] === v.height
-    && k[5] === v.dpr && k[6] === scene.version && k[7] === scene.looks && k[8] === scene.nodeCount
+    && k[5] === v.dpr && k[6] === scene.version && k[7] === looks && k[8] === scene.nodeCount
     && k[9] === scene.edgeCount && k[10] === style;
   if (same) return false;
   k[0] = v.x; k[1] = v.y; k[2] = v.scale; k[3] = v.width; k[4] = v.height; k[5] = v.dpr;
-  k[6] = scene.version; k[7] = scene.looks; k[8] = scene.nodeCount; k[9] = scene.edgeCount; k[10] = style;
+  k[6] = scene.version; k[7] = looks; k[8] = scene.nodeCount; k[9] = scene.edgeCount; k[10] = style;
   return true;
 }
 
@@ -577,4 +610,8 @@ function meets(x0: number, y0: number, x1: number, y1: number, minX: number, min
     if (tb < t1) t1 = tb;
   }
   return t0 <= t1;
+}
+
+function now(): number {
+  return typeof performance !== "undefined" ? performance.now() : Date.now();
 }

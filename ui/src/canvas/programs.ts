@@ -13,6 +13,8 @@ import { ListTexture, linkProgram, type DataTexture, type GLContext, type Progra
 import type { VisibleSet } from "./culling";
 import { LineProgram } from "./lines";
 import type { PixelLod } from "./lod";
+import type { FrameCost } from "./cost";
+import { NODE_STRIDE, NSTATUS } from "./scene";
 
 const LIST_TEXELS_PER_ROW = ListTexture.TEXELS_PER_ROW;
 
@@ -31,6 +33,9 @@ export interface LodPlan {
   split: boolean;
   width: number;
   height: number;
+  /** Draw only the level of detail's ordinary nodes (not the selected, hovered or glowing
+   *  ones after them: see PixelLod.plainCount). */
+  plainOnly?: boolean;
 }
 
 /** Everything the shaders read per frame, preallocated and refilled in place. */
@@ -54,6 +59,8 @@ export class FrameUniforms {
   /** Level of detail: nodes as points, edges as plain lines. */
   nodePoints = false;
   edgeLines = false;
+  /** Whether hovered nodes look hovered (off while drawing a cached picture). */
+  hover = true;
 
   setPalette(p: Palette): void {
     for (let k = 0; k < 4; k++) {
@@ -132,6 +139,7 @@ ${common}`;
 
 const NODE_VS = `
 uniform vec4 u_view;
+uniform float u_hover;
 uniform float u_px;
 uniform float u_time;
 uniform vec2 u_move;
@@ -168,6 +176,8 @@ void main() {
   vec4 box = nodeTexel(inst, 1.0);
   vec4 meta = nodeTexel(inst, 2.0);
   float flags = meta.x;
+  // Without hover (a cached picture draws it apart): as if the node were not hovered.
+  if (u_hover < 0.5 && bit(flags, 16.0) > 0.5) flags -= 16.0;
   vec2 c = mix(pos.zw, pos.xy, moveT(u_move, u_time));
   // Never smaller than a dot, so a zoomed-out 50k graph still shows every node.
   vec2 hs = max(box.xy * 0.5, vec2(u_px * 1.5));
@@ -383,7 +393,7 @@ void main() {
 }
 `;
 
-const NODE_UNIFORMS = ["u_list", "u_listTex", "u_useList", "u_nodes", "u_nodeTex", "u_view", "u_px", "u_css", "u_time", "u_move", "u_points", "u_fill",
+const NODE_UNIFORMS = ["u_list", "u_listTex", "u_useList", "u_nodes", "u_nodeTex", "u_view", "u_hover", "u_px", "u_css", "u_time", "u_move", "u_points", "u_fill",
   "u_stroke", "u_badge", "u_dim", "u_ring", "u_glow", "u_bg"];
 const EDGE_UNIFORMS = ["u_list", "u_listTex", "u_useList", "u_nodes", "u_nodeTex", "u_edges", "u_edgeTex", "u_view", "u_px", "u_css", "u_time", "u_move",
   "u_dim", "u_lines", "u_heads", "u_edge"];
@@ -397,6 +407,9 @@ export class GraphPrograms {
   private edgeList: ListTexture;
   private lodList: ListTexture;
   private lodListSerial = -1;
+  private lodListFrom: PixelLod | null = null;
+  private liveNodes: ListTexture;
+  private liveEdges: ListTexture;
   private exactList: ListTexture;
   private headList: ListTexture;
   private splitSerial = -1;
@@ -413,25 +426,31 @@ export class GraphPrograms {
     this.lodList = new ListTexture(ctx);
     this.exactList = new ListTexture(ctx);
     this.headList = new ListTexture(ctx);
+    this.liveNodes = new ListTexture(ctx);
+    this.liveEdges = new ListTexture(ctx);
     this.lines = new LineProgram(ctx);
   }
 
   /** Draws the edges then the nodes (nodes on top): all of them, only those in
-   *  `visible` when its lists are active, or what `plan` replaces them with. */
+   *  `visible` when its lists are active, or what `plan` replaces them with; counts what
+   *  it submits in `cost`. */
   draw(nodes: DataTexture, nodeCount: number, edges: DataTexture, edgeCount: number, visible: VisibleSet,
-    f: FrameUniforms, plan: LodPlan | null = null): void {
-    const { gl } = this.ctx;
+    f: FrameUniforms, plan: LodPlan | null, cost: FrameCost): void {
     nodes.sync(0);
+    cost.upload("nodes", nodes.uploadBytes);
     edges.sync(1);
+    cost.upload("edges", edges.uploadBytes);
     const useList = visible.active;
     const edgeListTex = this.edgeList;
     let nodeListTex = this.nodeList;
+    let nodeList: Float32Array | null = null;
     if (useList) {
       nodeCount = visible.nodeCount;
       edgeCount = visible.edgeCount;
+      nodeList = visible.nodes;
       if (visible.changed) {
-        this.nodeList.upload(2, visible.nodes, nodeCount);
-        this.edgeList.upload(3, visible.edges, edgeCount);
+        cost.upload("nodes", this.nodeList.upload(2, visible.nodes, nodeCount));
+        cost.upload("edges", this.edgeList.upload(3, visible.edges, edgeCount));
         visible.changed = false;
       } else {
         this.nodeList.bind(2);
@@ -441,17 +460,21 @@ export class GraphPrograms {
     let nodeUseList = useList;
     if (plan?.nodes) {
       nodeUseList = true;
-      nodeCount = plan.lod.nodeCount;
+      nodeCount = plan.plainOnly ? plan.lod.plainCount : plan.lod.nodeCount;
       nodeListTex = this.lodList;
-      if (this.lodListSerial !== plan.lod.nodeSerial) {
-        this.lodList.upload(4, plan.lod.nodes, nodeCount);
+      nodeList = plan.lod.nodes;
+      if (this.lodListSerial !== plan.lod.nodeSerial || this.lodListFrom !== plan.lod) {
+        cost.upload("nodes", this.lodList.upload(4, plan.lod.nodes, plan.lod.nodeCount));
         this.lodListSerial = plan.lod.nodeSerial;
+        this.lodListFrom = plan.lod;
       } else {
         this.lodList.bind(4);
       }
     }
     if (plan?.edges) {
-      this.lines.draw(plan.lod, plan.width, plan.height);
+      const lines = plan.lod.lineCount * plan.lod.lineVertices;
+      cost.upload("edges", this.lines.draw(plan.lod, plan.width, plan.height));
+      if (lines > 0) cost.draw("edges", lines);
       edgeCount = 0;
     }
     const nodeUnit = nodeListTex === this.lodList ? 4 : 2;
@@ -460,33 +483,62 @@ export class GraphPrograms {
       const fresh = this.splitSerial !== split.serial;
       this.splitSerial = split.serial;
       if (split.exactCount > 0) {
-        if (fresh) this.exactList.upload(5, split.exact, split.exactCount);
+        if (fresh) cost.upload("edges", this.exactList.upload(5, split.exact, split.exactCount));
         else this.exactList.bind(5);
-        this.drawEdges(nodes, edges, f, split.exactCount, this.exactList, 5, true, 9);
+        this.drawEdges(nodes, edges, f, split.exactCount, this.exactList, 5, true, 9, cost);
       }
       if (split.headCount > 0) {
-        if (fresh) this.headList.upload(6, split.heads, split.headCount);
+        if (fresh) cost.upload("edges", this.headList.upload(6, split.heads, split.headCount));
         else this.headList.bind(6);
-        this.drawEdges(nodes, edges, f, split.headCount, this.headList, 6, true, 3);
+        this.drawEdges(nodes, edges, f, split.headCount, this.headList, 6, true, 3, cost);
       }
     } else if (edgeCount > 0) {
-      this.drawEdges(nodes, edges, f, edgeCount, edgeListTex, 3, useList, f.edgeLines ? 2 : 9);
+      this.drawEdges(nodes, edges, f, edgeCount, edgeListTex, 3, useList, f.edgeLines ? 2 : 9, cost);
     }
     if (nodeCount > 0) {
-      const vpn = f.nodePoints ? 1 : 6;
-      this.ids?.bind(nodeCount * vpn);
-      const u = this.node.uniform;
-      gl.useProgram(this.node.program);
-      this.setShared(u, nodeListTex, nodeUnit, nodeUseList, nodes, f);
-      gl.uniform1f(u.u_points, f.nodePoints ? 1 : 0);
-      gl.uniform4fv(u.u_fill, f.fill);
-      gl.uniform4fv(u.u_stroke, f.stroke);
-      gl.uniform4fv(u.u_badge, f.badge);
-      gl.uniform1f(u.u_dim, f.dim);
-      gl.uniform4fv(u.u_ring, f.ring);
-      gl.uniform4fv(u.u_glow, f.glow);
-      gl.uniform4fv(u.u_bg, f.background);
-      gl.drawArrays(f.nodePoints ? gl.POINTS : gl.TRIANGLES, 0, nodeCount * vpn);
+      this.drawNodes(nodes, f, nodeListTex, nodeUnit, nodeUseList, 0, nodeCount, cost);
+      cost.layers.badges.vertices += badgeCount(nodes.source.data, nodeList, nodeCount) * (f.nodePoints ? 1 : 6);
+    }
+  }
+
+  /** Draws records `first`.. `first + count` of the node list bound to `unit` (or the
+   *  node records themselves without `useList`). */
+  drawNodes(nodes: DataTexture, f: FrameUniforms, list: ListTexture, unit: number, useList: boolean,
+    first: number, count: number, cost: FrameCost): void {
+    const { gl } = this.ctx;
+    const vpn = f.nodePoints ? 1 : 6;
+    this.ids?.bind((first + count) * vpn);
+    const u = this.node.uniform;
+    gl.useProgram(this.node.program);
+    this.setShared(u, list, unit, useList, nodes, f);
+    gl.uniform1f(u.u_points, f.nodePoints ? 1 : 0);
+    gl.uniform1f(u.u_hover, f.hover ? 1 : 0);
+    gl.uniform4fv(u.u_fill, f.fill);
+    gl.uniform4fv(u.u_stroke, f.stroke);
+    gl.uniform4fv(u.u_badge, f.badge);
+    gl.uniform1f(u.u_dim, f.dim);
+    gl.uniform4fv(u.u_ring, f.ring);
+    gl.uniform4fv(u.u_glow, f.glow);
+    gl.uniform4fv(u.u_bg, f.background);
+    gl.drawArrays(f.nodePoints ? gl.POINTS : gl.TRIANGLES, first * vpn, count * vpn);
+    cost.draw("nodes", count * vpn);
+  }
+
+  /** Draws, over a cached picture, what it leaves out, as it looks now: the nodes listed
+   *  in `live` (selected, glowing, hovered) and the edges in `edgeList` (the hovered node's). */
+  drawLive(nodes: DataTexture, edges: DataTexture, f: FrameUniforms, live: Float32Array, liveCount: number,
+    edgeList: Float32Array, edgeCount: number, cost: FrameCost): void {
+    nodes.sync(0);
+    cost.upload("overlays", nodes.uploadBytes);
+    edges.sync(1);
+    cost.upload("overlays", edges.uploadBytes);
+    if (edgeCount > 0) {
+      cost.upload("overlays", this.liveEdges.upload(6, edgeList, edgeCount));
+      this.drawEdges(nodes, edges, f, edgeCount, this.liveEdges, 6, true, f.edgeLines ? 2 : 9, cost);
+    }
+    if (liveCount > 0) {
+      cost.upload("overlays", this.liveNodes.upload(7, live, liveCount));
+      this.drawNodes(nodes, f, this.liveNodes, 7, true, 0, liveCount, cost);
     }
   }
 
@@ -511,7 +563,7 @@ export class GraphPrograms {
    *  (bound to texture `unit`); `vpe` vertices each: 2 plain lines, 9 quads with heads, 3
    *  heads only. */
   private drawEdges(nodes: DataTexture, edges: DataTexture, f: FrameUniforms, count: number, list: ListTexture, unit: number,
-    useList: boolean, vpe: number): void {
+    useList: boolean, vpe: number, cost: FrameCost): void {
     const { gl } = this.ctx;
     this.ids?.bind(count * vpe);
     const u = this.edge.uniform;
@@ -524,6 +576,7 @@ export class GraphPrograms {
     gl.uniform1f(u.u_heads, vpe === 3 ? 1 : 0);
     gl.uniform4fv(u.u_edge, f.edge);
     gl.drawArrays(vpe === 2 ? gl.LINES : gl.TRIANGLES, 0, count * vpe);
+    cost.draw("edges", count * vpe);
   }
 
   destroy(): void {
@@ -535,6 +588,16 @@ export class GraphPrograms {
     this.lodList.destroy();
     this.exactList.destroy();
     this.headList.destroy();
+    this.liveNodes.destroy();
+    this.liveEdges.destroy();
     this.lines.destroy();
   }
+}
+
+/** How many of the first `count` records listed in `list` (of all records, without a list)
+ *  carry a signature badge. */
+function badgeCount(data: Float32Array, list: Float32Array | null, count: number): number {
+  let n = 0;
+  for (let k = 0; k < count; k++) if (data[(list ? list[k] : k) * NODE_STRIDE + NSTATUS] > 0) n++;
+  return n;
 }

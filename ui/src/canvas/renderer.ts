@@ -10,7 +10,9 @@ import { DataTexture, createContext, type GLContext } from "./gl";
 import { PointerControls } from "./interaction";
 import { firstViewState } from "./first-view";
 import { LabelLayer } from "./labels";
-import { PixelLod, type LineStyle, type LodView } from "./lod";
+import { DOT_MAX_PX, PixelLod, type LineStyle, type LodView } from "./lod";
+import { FrameCost, type FrameCostReport } from "./cost";
+import { PictureLayer, type PictureHost } from "./picture-layer";
 import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
 import { NH, NODE_STRIDE, NW, Scene } from "./scene";
 import { palette, type Palette } from "./style";
@@ -25,11 +27,13 @@ const STATS_RING = 1024;
 const POINTS_BELOW_PX = 12;
 /** Edges are drawn as plain lines, without heads, while nodes are shorter than this. */
 const LINES_BELOW_PX = 5;
-/** One node per device pixel is drawn while no node is wider than this (CSS px), and
- *  plain lines are merged where they coincide (lod.ts), in graphs with at least
- *  LOD_MIN_RECORDS nodes and edges (below that, drawing them all is cheap anyway). */
-const LOD_NODES_BELOW_PX = 4;
+/** One node per device pixel is drawn while most nodes (LOD_SHARE of them) are no wider
+ *  than DOT_MAX_PX CSS px (wider ones are drawn each), and plain lines are merged where
+ *  they coincide (lod.ts), in graphs with at least LOD_MIN_RECORDS nodes and edges (below
+ *  that, drawing them all is cheap anyway). */
+const LOD_SHARE = 0.9;
 const LOD_MIN_RECORDS = 2000;
+
 
 export class GraphCanvas implements GraphCanvasApi {
   /** The WebGL canvas; it receives the pointer events. */
@@ -49,6 +53,13 @@ export class GraphCanvas implements GraphCanvasApi {
   private readonly uniforms = new FrameUniforms();
   private readonly visible = new VisibleSet();
   private readonly lod = new PixelLod();
+  /** What the last frame cost, by layer (see cost.ts). */
+  private readonly cost = new FrameCost();
+  /** The cached drawing of a zoomed-out view (picture-layer.ts). */
+  private picture: PictureLayer | null = null;
+  /** Whether zoomed-out views of large graphs are drawn from a cached picture (off: every
+   *  frame draws the graph, for measuring and comparing). */
+  pictures = true;
   private readonly lodView: LodView = { x: 0, y: 0, scale: 1, width: 1, height: 1, dpr: 1 };
   private readonly lineStyle: LineStyle;
   private readonly lodPlan: LodPlan;
@@ -170,6 +181,8 @@ export class GraphCanvas implements GraphCanvasApi {
       this.visible.changed = true;
       this.nodeTexture = new DataTexture(ctx, this.scene.nodes, NODES_PER_ROW);
       this.edgeTexture = new DataTexture(ctx, this.scene.edges, EDGES_PER_ROW);
+      // Without one (no framebuffers), every frame is drawn directly.
+      this.picture = safe(() => new PictureLayer(ctx, () => this.requestRender(), () => this.raf !== 0 || this.timer !== null));
       return null;
     } catch (err) {
       this.dropGL();
@@ -182,6 +195,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.programs = null;
     this.nodeTexture = null;
     this.edgeTexture = null;
+    this.picture = null;
   }
 
   private resize(): void {
@@ -221,13 +235,20 @@ export class GraphCanvas implements GraphCanvasApi {
     this.timer = null;
     if (this.destroyed) return;
     const t0 = now();
+    const cost = this.cost;
+    cost.begin();
     const dpr = this.container.ownerDocument.defaultView?.devicePixelRatio || 1;
     if (dpr !== this.dpr) this.resize();
     const cameraMoving = this.camera.step(t0);
     const time = (t0 - this.epoch) / 1000;
     this.draw(time);
-    this.events.onView?.(this.camera.visibleBounds(this.viewRect));
+    // What the app draws after each frame (the minimap, marks over nodes) counts as
+    // overlays, but for the minimap's own share (which the app times as "minimap").
+    const mini = cost.layers.minimap.ms;
+    cost.time("overlays", () => this.events.onView?.(this.camera.visibleBounds(this.viewRect), cost));
+    cost.layers.overlays.ms -= cost.layers.minimap.ms - mini;
     const t1 = now();
+    cost.scriptMs = t1 - t0;
     // While frames follow each other the time between them is what the eye sees (it
     // includes compositing and the GPU); a frame on its own counts its drawing time.
     const continuous = this.requestedAt - this.lastFrameEnd < CONTINUOUS_MS;
@@ -243,7 +264,7 @@ export class GraphCanvas implements GraphCanvasApi {
 
   private draw(time: number): void {
     this.drawGL(time);
-    this.drawOverlay(time);
+    this.cost.time("labels", () => this.drawOverlay(time));
   }
 
   private drawGL(time: number): void {
@@ -263,21 +284,21 @@ export class GraphCanvas implements GraphCanvasApi {
     const maxSide = Math.max(this.scene.maxNodeWidth, this.scene.maxNodeHeight) * cam.scale;
     u.nodePoints = maxSide <= POINTS_BELOW_PX && 2 * (maxSide + 24) * this.dpr < ctx.maxPointSize;
     u.edgeLines = this.scene.maxNodeHeight * cam.scale < LINES_BELOW_PX;
-    gl.viewport(0, 0, this.element.width, this.element.height);
-    const bg = u.background;
-    gl.clearColor(bg[0], bg[1], bg[2], 1);
-    gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
     const scene = this.scene;
     // Zoomed far out on a large graph: what the pixels can show (see lod.ts).
     const plan = this.lodPlan;
     const large = scene.nodeCount + scene.edgeCount >= LOD_MIN_RECORDS;
-    plan.nodes = large && u.nodePoints && maxSide <= LOD_NODES_BELOW_PX;
+    plan.nodes = large && u.nodePoints && scene.sideAtShare(LOD_SHARE) * cam.scale <= DOT_MAX_PX;
     // Nodes 5 px tall or more: long edges' bodies as lines, their heads and short edges by
     // the shader (EdgeSplit in lod.ts); at any zoom, since long edges cross every view.
     plan.split = large && !u.edgeLines && this.splitEdges;
     plan.edges = large && (u.edgeLines || plan.split);
+    plan.plainOnly = false;
+    // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
+    if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
+      && this.picture.drawFrame(this.pictureHost(), time)) return;
+    this.picture?.rested();
+    this.beginScreen();
     if (plan.nodes || plan.edges) {
       const v = this.lodView;
       v.x = cam.x;
@@ -287,13 +308,32 @@ export class GraphCanvas implements GraphCanvasApi {
       v.height = cam.height;
       v.dpr = this.dpr;
       this.lineStyle.dim = u.dim;
-      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle, plan.split);
+      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle, plan.split, this.cost);
       plan.width = this.element.width;
       plan.height = this.element.height;
     }
     if (plan.nodes) this.visible.off();
-    else this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges);
-    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null);
+    else this.cost.time("nodes", () => this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges));
+    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null, this.cost);
+  }
+
+  /** What the cached picture draws with (null until WebGL is set up). */
+  private pictureHost(): PictureHost | null {
+    const programs = this.programs, nodes = this.nodeTexture, edges = this.edgeTexture, gl = this.gl;
+    if (!programs || !nodes || !edges || !gl) return null;
+    return { gl, programs, nodes, edges, scene: this.scene, camera: this.camera, uniforms: this.uniforms, visible: this.visible,
+      lineStyle: this.lineStyle, dpr: this.dpr, cost: this.cost, canvasWidth: this.element.width, canvasHeight: this.element.height,
+      beginScreen: () => this.beginScreen() };
+  }
+
+  /** Clears the screen for a frame (blending as the programs want it). */
+  private beginScreen(): void {
+    const gl = this.gl!.gl, bg = this.uniforms.background;
+    gl.viewport(0, 0, this.element.width, this.element.height);
+    gl.clearColor(bg[0], bg[1], bg[2], 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
   }
 
   private drawOverlay(time: number): void {
@@ -301,6 +341,7 @@ export class GraphCanvas implements GraphCanvasApi {
     if (!ctx) return;
     if (this.labels.wouldDraw(this.camera, this.scene)) {
       this.labels.draw(ctx, this.camera, this.scene, time, this.pal);
+      this.cost.layers.labels.drawCalls = this.labels.drawn.length;
       this.overlayDrawn = true;
     } else if (this.overlayDrawn) {
       ctx.clearRect(0, 0, this.camera.width, this.camera.height);
@@ -480,6 +521,11 @@ export class GraphCanvas implements GraphCanvasApi {
     return sceneToSVG(this.scene, this.pal, this.time());
   }
 
+  /** What the last frame cost, by layer: script, draw calls, vertices, uploads (cost.ts). */
+  frameCost(): FrameCostReport {
+    return this.cost.report();
+  }
+
   /** Frames so far, and the mean over the last second that had frames (see frame()). */
   stats(): FrameStats {
     const t = this.lastFrameEnd;
@@ -499,6 +545,7 @@ export class GraphCanvas implements GraphCanvasApi {
     const view = this.container.ownerDocument.defaultView;
     if (this.raf && view) view.cancelAnimationFrame(this.raf);
     if (this.timer) clearTimeout(this.timer);
+    this.picture?.stop();
     this.raf = 0;
     this.timer = null;
     this.resizeObserver?.disconnect();
@@ -506,6 +553,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.controls.destroy();
     if (this.gl && !this.gl.gl.isContextLost()) {
       this.programs?.destroy();
+      this.picture?.destroy();
       this.nodeTexture?.destroy();
       this.edgeTexture?.destroy();
       this.gl.gl.getExtension("WEBGL_lose_context")?.loseContext();

@@ -33,6 +33,17 @@ export function moveEase(t: number): number {
   return c * c * (3 - 2 * c);
 }
 
+/** Quarter-octave buckets of node sides from 1 to 2^16 world units (see Scene.sideAtShare). */
+const SIDE_BUCKETS = 65;
+function sideBucket(w: number, h: number): number {
+  const side = w > h ? w : h;
+  const b = side > 1 ? Math.ceil(Math.log2(side) * 4) : 0;
+  return b < SIDE_BUCKETS - 1 ? b : SIDE_BUCKETS - 1;
+}
+function sideOfBucket(b: number): number {
+  return 2 ** (b / 4);
+}
+
 export class Scene {
   readonly nodes = new InstanceArray(NODE_STRIDE, 1024);
   readonly edges = new InstanceArray(EDGE_STRIDE, 1024);
@@ -69,6 +80,10 @@ export class Scene {
   /** The tallest node box seen (labels are skipped while even it is too small to read). */
   maxNodeHeight = 0;
   maxNodeWidth = 0;
+  /** Nodes by the larger side of their box, in quarter octaves (see sideAtShare). */
+  private readonly sides = new Uint32Array(SIDE_BUCKETS);
+  /** The part of `looks` that hover changes made (see stableLooks). */
+  private hoverLooks = 0;
   /** Bumped whenever node positions, sizes or visibility change. */
   version = 0;
   private boundsAt = -1;
@@ -86,6 +101,25 @@ export class Scene {
   /** Changes whenever any node or edge record does (flags, data, positions). */
   get looks(): number {
     return this.nodes.revision + this.edges.revision;
+  }
+
+  /** Changes whenever a record changes other than by hovering (a drawing that leaves
+   *  hover out, like the cached picture of renderer.ts, need not follow the pointer). */
+  get stableLooks(): number {
+    return this.looks - this.hoverLooks;
+  }
+
+  /** The side (world units, the larger of width and height) that `share` (0..1) of the
+   *  nodes are no larger than, to within a quarter octave: what a zoom makes of most nodes,
+   *  whatever a few wide ones do. */
+  sideAtShare(share: number): number {
+    const want = Math.max(1, Math.ceil(share * this.nodes.count));
+    let seen = 0;
+    for (let b = 0; b < SIDE_BUCKETS; b++) {
+      seen += this.sides[b];
+      if (seen >= want) return sideOfBucket(b);
+    }
+    return this.maxNodeWidth > this.maxNodeHeight ? this.maxNodeWidth : this.maxNodeHeight;
   }
 
   get nodeCount(): number {
@@ -116,6 +150,8 @@ export class Scene {
     this.glowUntil = NO_GLOW;
     this.maxNodeHeight = 0;
     this.maxNodeWidth = 0;
+    this.sides.fill(0);
+    this.hoverLooks = 0;
     let sum = 0;
     for (const n of nodes) sum += Math.max(n.w, n.h);
     this.grid = new SpatialGrid(nodes.length ? Math.max(8, (2 * sum) / nodes.length) : 256);
@@ -175,6 +211,7 @@ export class Scene {
     d[o + NSHAPE] = shapeOf(v.base_type);
     d[o + NSTATUS] = statusCode(v.status);
     d[o + NGLOW] = glowAt;
+    this.sides[sideBucket(v.w, v.h)]++;
     if (v.h > this.maxNodeHeight) this.maxNodeHeight = v.h;
     if (v.w > this.maxNodeWidth) this.maxNodeWidth = v.w;
     this.ensureShown(i + 1);
@@ -190,6 +227,8 @@ export class Scene {
     const d = this.nodes.data, o = i * NODE_STRIDE;
     const shape = shapeOf(v.base_type);
     const sized = d[o + NW] !== v.w || d[o + NH] !== v.h || d[o + NSHAPE] !== shape;
+    this.sides[sideBucket(d[o + NW], d[o + NH])]--;
+    this.sides[sideBucket(v.w, v.h)]++;
     d[o + NW] = v.w;
     d[o + NH] = v.h;
     d[o + NSHAPE] = shape;
@@ -340,10 +379,11 @@ export class Scene {
   /** Marks the hovered node (and its edges); -1 for none. Returns whether it changed. */
   setHover(i: number): boolean {
     if (i === this.hovered) return false;
-    const old = this.hovered;
+    const old = this.hovered, before = this.looks;
     this.hovered = i;
     if (old >= 0 && old < this.nodes.count) this.refreshNode(old, true);
     if (i >= 0) this.refreshNode(i, true);
+    this.hoverLooks += this.looks - before;
     return true;
   }
 

@@ -2,6 +2,7 @@
 //! renderer.ts). Positions are the core's layout pixels; the canvas never lays out.
 
 import type { NodeMove, ViewEdge, ViewNode } from "../api/contract";
+import type { FrameCost, FrameCostReport } from "./cost";
 
 export type Theme = "light" | "dark";
 
@@ -11,8 +12,9 @@ export interface CanvasEvents {
   onHover?(id: string | null): void;
   /** Double click on a node: the app expands it (large graphs) or opens its trail. */
   onActivate?(id: string): void;
-  /** After a frame: the world rectangle on screen (the minimap follows it). */
-  onView?(view: { minX: number, minY: number, maxX: number, maxY: number }): void;
+  /** After a frame: the world rectangle on screen (the minimap follows it), and the frame's
+   *  cost record, where what this draws may count itself (cost.ts). */
+  onView?(view: { minX: number, minY: number, maxX: number, maxY: number }, cost?: FrameCost): void;
 }
 
 export interface FrameStats {
@@ -57,6 +59,8 @@ export interface GraphCanvasApi {
   /** The current view (visible nodes and edges) as a standalone SVG document. */
   toSVG(): string;
   stats(): FrameStats;
+  /** What the last frame cost, by layer (script, draw calls, vertices, uploads). */
+  frameCost(): FrameCostReport;
   /** The node labels the last frame drew: node id, font size in CSS px, text. */
   drawnLabels(): { id: string, font: number, text: string }[];
   destroy(): void;
