@@ -45,4 +45,6 @@ mod reads;
 mod serve;
 mod server;
 mod supervise;
+mod tlog;
+mod tlog_proofs;
 mod trustgraph;
