@@ -25,4 +25,5 @@ pub mod layout;
 pub mod lineage;
 pub mod serve;
 pub mod store;
+pub mod tlog;
 pub mod trustgraph;

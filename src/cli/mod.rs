@@ -1,6 +1,7 @@
 //! The `provex` command line: argument parsing and one facade call per command.
 
 pub mod lineage;
+pub mod log;
 pub mod output;
 
 use std::io::IsTerminal;
@@ -146,6 +147,11 @@ pub enum Command {
         graph: GraphArg,
         #[command(flatten)]
         format: FormatArg,
+    },
+    /// The graph's tamper-evident log: checkpoints, inclusion and consistency proofs.
+    Log {
+        #[command(subcommand)]
+        command: log::LogCommand,
     },
     /// Signing keys and key registries.
     Keys {
@@ -504,6 +510,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
         }
         Command::Keys { command } => return keys(command),
+        Command::Log { command: log::LogCommand::Verify { file: Some(file), key, graph: None, .. } } => {
+            let (text, ok) = log::verify_file(&file, key.as_deref())?;
+            print!("{text}");
+            return Ok(if ok { 0 } else { EXIT_FAILED });
+        }
         Command::Contract { root } => {
             for (path, text) in provex::api::typescript::generated() {
                 let out = root.join(path);
@@ -549,9 +560,29 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     let mut out = std::io::stdout().lock();
     match command {
         Command::Verify { graph: Some(graph), keys, format, .. } => {
-            let report = provex.verify_graph(&graph, keys.as_deref()).await?;
-            write!(out, "{}", render(&report, format.into())?)?;
-            return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
+            // A graph of other sources has no A2AP documents: only its log is checked.
+            let a2ap_ok = match provex.verify_graph(&graph, keys.as_deref()).await {
+                Ok(report) => {
+                    write!(out, "{}", render(&report, format.into())?)?;
+                    report.exit_code() == 0
+                }
+                Err(provex::Error::NotFound { what: "A2AP documents in graph", .. }) => true,
+                Err(e) => return Err(e.into()),
+            };
+            // What the graph holds, re-hashed against its tamper-evident log.
+            let check = provex.verify_graph_log(&graph).await?;
+            let log_ok = check.mismatches.is_empty() && check.checkpoint_matches;
+            if matches!(format, VerifyFormat::Text) {
+                write!(out, "{}", log::render_check(&check))?;
+            } else {
+                eprint!("{}", log::render_check(&check));
+            }
+            return Ok(if a2ap_ok && log_ok { 0 } else { EXIT_FAILED });
+        }
+        Command::Log { command } => {
+            let (text, ok) = log::run(&provex, command).await?;
+            write!(out, "{text}")?;
+            return Ok(if ok { 0 } else { EXIT_FAILED });
         }
         Command::Bundle { graph, statements, all: _, out: path, sign } => {
             let text = provex.bundle(&graph.graph, &statements, sign.as_deref()).await?;

@@ -69,7 +69,10 @@ impl Provex {
         let mut snap = Snapshot::default();
         snap.nodes.reserve(nodes.len());
         snap.edges.reserve(edges.len());
-        for n in nodes {
+        for mut n in nodes {
+            // The log's bookkeeping (which leaves, what digest) is not the node's content.
+            n.props.remove(crate::tlog::LEAVES_PROP);
+            n.props.remove(crate::tlog::DIGEST_PROP);
             snap.nodes.insert(NodeKey { label: n.label, name: n.name }, n.props);
         }
         for e in edges {

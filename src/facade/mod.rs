@@ -18,6 +18,7 @@ mod live;
 mod paths;
 mod reasoning;
 mod relink;
+pub mod tlog;
 
 pub use a2ap::{
     add_key, generate_key, is_bundle_file, read_registry, read_trust, sign_file, verify_bundle_file,
@@ -149,6 +150,8 @@ pub struct Provex {
     knowledge: knowledge::KnowledgeHub,
     /// The chat endpoint of `ask`, read from the environment on first use (or `set_llm`).
     llm: ask::LlmSlot,
+    /// The graphs' tamper-evident logs' frontiers.
+    logs: tlog::Logs,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -197,6 +200,7 @@ impl Provex {
             similar: Default::default(),
             knowledge: Default::default(),
             llm: Default::default(),
+            logs: Default::default(),
         })
     }
 
@@ -374,6 +378,7 @@ impl Provex {
         // Chunks that queued while a write ran go out together with the next one (up to a
         // batch): a following reader sends small chunks often, and the writer keeps up.
         let mut carry: Option<Chunk> = None;
+        let mut logged = false;
         loop {
             let mut chunk = match carry.take() {
                 Some(c) => c,
@@ -395,6 +400,18 @@ impl Provex {
             // Stopped (a closing window, a stopped job): write nothing more.
             if cancel.load(Ordering::Relaxed) {
                 break;
+            }
+            // The batch's records join the graph's log before its nodes are written: a crash
+            // leaves leaves without nodes, never nodes without leaves.
+            if !chunk.leaves.is_empty() {
+                match self.log_append(graph, &chunk.leaves).await {
+                    Ok(first) => chunk.delta.stamp_log_leaves(first),
+                    Err(e) => {
+                        write_error = Some(e);
+                        break;
+                    }
+                }
+                logged = true;
             }
             for r in &chunk.rejected {
                 observer.rejected(r);
@@ -496,6 +513,13 @@ impl Provex {
             return Err(e);
         }
         report.files = files_result?;
+        if logged {
+            // A signed checkpoint after each ingest (kept beside the log). What was written
+            // stands without it: `provex log checkpoint` makes one later.
+            if let Err(e) = self.log_checkpoint(graph).await {
+                tracing::warn!(graph, "no checkpoint of the log after this ingest: {e}");
+            }
+        }
         self.store.commit(batch).await?;
         report.events = report.files.iter().map(|f| f.events).sum();
         report.rejected = report.files.iter().map(|f| f.rejected).sum();

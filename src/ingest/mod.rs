@@ -247,6 +247,8 @@ pub struct Chunk {
     pub rejected: Vec<Rejected>,
     /// Keys an audit bundle marks trusted, for its documents.
     pub keys: Vec<crate::a2ap::KeyEntry>,
+    /// The log leaves of the records accepted, in order (see src/tlog/).
+    pub leaves: Vec<crate::tlog::Hash>,
     /// Bytes of the file read so far.
     pub offset: u64,
     pub file: PathBuf,
@@ -256,7 +258,8 @@ impl Chunk {
     /// Appends the next chunk of the same file.
     pub fn absorb(&mut self, next: Chunk) {
         debug_assert_eq!(self.file, next.file);
-        self.delta.extend(next.delta);
+        self.delta.extend_shifted(next.delta, self.leaves.len() as u32);
+        self.leaves.extend(next.leaves);
         self.records.extend(next.records);
         self.events += next.events;
         self.rejected.extend(next.rejected);
@@ -511,6 +514,8 @@ impl reader::LineSink for FileIngest<'_> {
     fn line(&mut self, line: RawLine<'_>, offset: u64) -> Flow {
         self.report.lines += 1;
         self.offset = offset;
+        let events_before = self.report.events;
+        self.chunk.delta.begin_record(self.chunk.leaves.len() as u32);
         if self.format == Format::Auto {
             // A stream: the first line that is recognised decides.
             match std::str::from_utf8(line.bytes).map_err(|e| e.to_string()).and_then(detect_line) {
@@ -550,6 +555,17 @@ impl reader::LineSink for FileIngest<'_> {
                 }
                 Err(reason) => self.reject(line.number, reason, line.bytes),
             }
+        }
+        if self.report.events > events_before {
+            // An accepted record: its leaf in the graph's log.
+            let received = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            self.chunk.leaves.push(crate::tlog::leaf_hash(
+                &self.path.to_string_lossy(),
+                received,
+                line.bytes,
+            ));
         }
         if self.failure.is_some() {
             return Flow::Stop;

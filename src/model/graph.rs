@@ -209,6 +209,28 @@ pub struct GraphDelta {
     edge_hashes: Vec<u64>,
     edge_index: HashTable<usize>,
     hasher: Fast,
+    /// The log leaves (by position among this delta's records) each node came from,
+    /// beside `nodes`; a node is marked while a record is begun ([`GraphDelta::begin_record`]).
+    /// Boxed: most deltas (a UI's, a knowledge update's) carry none.
+    leaves: Option<Box<LeafMarks>>,
+}
+
+/// The log leaves (by position among a delta's records) each node came from, by node
+/// position (shorter than the nodes when the last ones came from none), and the record
+/// being read.
+#[derive(Clone, Default)]
+struct LeafMarks {
+    node_leaves: Vec<Vec<u32>>,
+    record: Option<u32>,
+}
+
+impl LeafMarks {
+    fn of(&mut self, i: usize) -> &mut Vec<u32> {
+        if self.node_leaves.len() <= i {
+            self.node_leaves.resize_with(i + 1, Vec::new);
+        }
+        &mut self.node_leaves[i]
+    }
 }
 
 impl std::fmt::Debug for GraphDelta {
@@ -250,6 +272,7 @@ impl GraphDelta {
             edge_hashes: Vec::with_capacity(edges),
             edge_index: HashTable::with_capacity(edges),
             hasher: Fast::default(),
+            leaves: None,
         }
     }
 
@@ -270,15 +293,57 @@ impl GraphDelta {
             |&i| nodes[i].label == label && nodes[i].name == name,
             |&i| hashes[i],
         );
-        match entry {
-            hash_table::Entry::Occupied(e) => NodeId(*e.get()),
+        let i = match entry {
+            hash_table::Entry::Occupied(e) => *e.get(),
             hash_table::Entry::Vacant(e) => {
                 let i = nodes.len();
                 nodes.push(Node::new(label, name));
                 hashes.push(hash);
                 e.insert(i);
-                NodeId(i)
+                i
             }
+        };
+        self.mark(i);
+        NodeId(i)
+    }
+
+    /// From now on the nodes added or updated came from record `ordinal` of this delta's
+    /// batch (a leaf of the graph's log, see src/tlog/).
+    pub fn begin_record(&mut self, ordinal: u32) {
+        self.leaves.get_or_insert_with(Default::default).record = Some(ordinal);
+    }
+
+    fn mark(&mut self, i: usize) {
+        if let Some(m) = self.leaves.as_deref_mut() {
+            let Some(r) = m.record else { return };
+            let leaves = m.of(i);
+            if leaves.last() != Some(&r) {
+                leaves.push(r);
+            }
+        }
+    }
+
+    /// The records (by position in this delta's batch) each node came from, in node order.
+    pub fn node_leaves(&self) -> &[Vec<u32>] {
+        self.leaves.as_deref().map_or(&[], |m| &m.node_leaves)
+    }
+
+    /// Sets each node's `log_leaves` (the log indexes of the records it came from, its
+    /// batch's first record being leaf `base`) and `log_digest` (see
+    /// [`crate::tlog::props_digest`]) before the delta is written.
+    pub fn stamp_log_leaves(&mut self, base: u64) {
+        let Some(marks) = self.leaves.as_deref() else { return };
+        for (node, leaves) in self.nodes.iter_mut().zip(&marks.node_leaves) {
+            // A node only named (an edge's end, a placeholder) holds nothing of its records.
+            if leaves.is_empty() || node.props.is_empty() {
+                continue;
+            }
+            node.props.remove(crate::tlog::DIGEST_PROP);
+            node.props.remove(crate::tlog::LEAVES_PROP);
+            let digest = crate::tlog::props_digest(&node.props);
+            let list = leaves.iter().map(|l| PropValue::Int((base + u64::from(*l)) as i64)).collect();
+            node.props.insert(crate::tlog::LEAVES_PROP.into(), PropValue::List(list));
+            node.props.insert(crate::tlog::DIGEST_PROP.into(), PropValue::Str(digest));
         }
     }
 
@@ -321,6 +386,10 @@ impl GraphDelta {
     }
 
     pub fn add_node(&mut self, node: Node) {
+        self.add_node_at(node);
+    }
+
+    fn add_node_at(&mut self, node: Node) -> usize {
         let hash = node_hash(&self.hasher, node.label, &node.name);
         let (nodes, hashes) = (&mut self.nodes, &mut self.node_hashes);
         let entry = self.node_index.entry(
@@ -328,14 +397,21 @@ impl GraphDelta {
             |&i| nodes[i].label == node.label && nodes[i].name == node.name,
             |&i| hashes[i],
         );
-        match entry {
-            hash_table::Entry::Occupied(e) => nodes[*e.get()].props.extend(node.props),
+        let i = match entry {
+            hash_table::Entry::Occupied(e) => {
+                nodes[*e.get()].props.extend(node.props);
+                *e.get()
+            }
             hash_table::Entry::Vacant(e) => {
-                e.insert(nodes.len());
+                let i = nodes.len();
+                e.insert(i);
                 nodes.push(node);
                 hashes.push(hash);
+                i
             }
-        }
+        };
+        self.mark(i);
+        i
     }
 
     pub fn add_edge(&mut self, edge: Edge) {
@@ -363,8 +439,32 @@ impl GraphDelta {
 
     /// Merges another delta into this one.
     pub fn extend(&mut self, other: GraphDelta) {
+        self.extend_shifted(other, 0);
+    }
+
+    /// Merges the delta of the next records of a batch into this one: its records'
+    /// positions come after `shift` records of this one.
+    pub fn extend_shifted(&mut self, other: GraphDelta, shift: u32) {
+        let mut leaves = other.leaves.map(|m| m.node_leaves).unwrap_or_default().into_iter();
         for node in other.nodes {
-            self.add_node(node);
+            let theirs = leaves.next().unwrap_or_default();
+            // A node that names its own records is not marked with the one being read here
+            // (a node of a delta built aside, with no marks, is).
+            let current = match self.leaves.as_deref_mut() {
+                Some(m) if !theirs.is_empty() => m.record.take(),
+                _ => None,
+            };
+            let i = self.add_node_at(node);
+            if let Some(r) = current {
+                self.leaves.get_or_insert_with(Default::default).record = Some(r);
+            }
+            for l in theirs {
+                let l = l + shift;
+                let marks = self.leaves.get_or_insert_with(Default::default).of(i);
+                if !marks.contains(&l) {
+                    marks.push(l);
+                }
+            }
         }
         for edge in other.edges {
             self.add_edge(edge);
@@ -514,6 +614,41 @@ mod tests {
         p.set_str("k", "six");
         assert_eq!(p["k"], PropValue::Str("six".into()));
         assert_eq!(p.len(), 1);
+    }
+
+    #[test]
+    fn nodes_name_the_records_they_came_from_across_merged_batches() {
+        let with = |d: &mut GraphDelta, name: &str| {
+            let n = d.upsert_node(Label::A2ATask, name);
+            d.node_props(n).insert("k".into(), PropValue::Str(name.into()));
+        };
+        let mut a = GraphDelta::new();
+        a.begin_record(0);
+        with(&mut a, "A");
+        with(&mut a, "B");
+        a.begin_record(1);
+        with(&mut a, "B");
+        with(&mut a, "C");
+        // A bare end of an edge: named, no properties, nothing to stamp.
+        a.upsert_node(Label::A2ATask, "bare");
+        let mut b = GraphDelta::new();
+        b.begin_record(0);
+        with(&mut b, "C");
+        b.add_node(Node::new(Label::A2ATask, "D").with("k", "D"));
+        a.extend_shifted(b, 2);
+        assert_eq!(a.node_leaves(), &[vec![0], vec![0, 1], vec![1, 2], vec![1], vec![2]]);
+        a.stamp_log_leaves(10);
+        let leaves = |name: &str| {
+            a.node(&NodeRef::new(Label::A2ATask, name)).unwrap().props.get("log_leaves").cloned()
+        };
+        let list = |v: &[i64]| Some(PropValue::List(v.iter().map(|i| PropValue::Int(*i)).collect()));
+        assert_eq!(leaves("A"), list(&[10]));
+        assert_eq!(leaves("B"), list(&[10, 11]));
+        assert_eq!(leaves("C"), list(&[11, 12]));
+        assert_eq!(leaves("D"), list(&[12]));
+        assert_eq!(leaves("bare"), None);
+        let digest = a.node(&NodeRef::new(Label::A2ATask, "D")).unwrap().props.get("log_digest").cloned();
+        assert!(matches!(digest, Some(PropValue::Str(d)) if d.starts_with("v1:") && d.ends_with("|k")));
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod bulk_load;
 pub mod compact;
 pub mod durable;
 pub mod groups;
+pub mod log;
 pub mod members;
 pub mod raw;
 pub mod read;

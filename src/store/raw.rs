@@ -97,7 +97,7 @@ fn is_connection_error(e: &redis::RedisError) -> bool {
 }
 
 impl Store {
-    async fn raw_connection(&self) -> Result<MultiplexedConnection> {
+    pub(super) async fn raw_connection(&self) -> Result<MultiplexedConnection> {
         if let Some(c) = self.raw.lock().await.as_ref() {
             return Ok(c.clone());
         }

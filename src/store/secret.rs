@@ -23,7 +23,9 @@ pub const SECRET_FILE: &str = "server.secret";
 
 /// Every command Provex sends to FalkorDB, in ACL notation: graph queries and bulk loads,
 /// the durability barrier (`INCR` of its marker key, `WAITAOF`), `INFO` (replication and
-/// server mode), `PING`, and the client library's `CLIENT SETINFO` at connection time.
+/// server mode), `PING`, the client library's `CLIENT SETINFO` at connection time, and the
+/// tamper-evident log's key reads and its compare-and-append script (`EVAL`; a script runs
+/// with this user's rights, so it can do nothing the list does not grant).
 /// Nothing administrative (`CONFIG`, `DEBUG`, `MODULE`, `ACL`, `SHUTDOWN`, `SAVE`, …).
 pub const COMMANDS: &[&str] = &[
     "ping",
@@ -36,6 +38,12 @@ pub const COMMANDS: &[&str] = &[
     "graph.list",
     "graph.delete",
     "graph.bulk",
+    "strlen",
+    "getrange",
+    "append",
+    "get",
+    "set",
+    "eval",
 ];
 
 /// The ACL rules of a user that may run exactly [`COMMANDS`] on every key and no channel.

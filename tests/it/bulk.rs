@@ -26,7 +26,12 @@ async fn everything(provex: &Provex, graph: &str) -> Vec<String> {
          labels(b) AS lb, b.name AS b",
     ] {
         let table = provex.query(graph, q).await.unwrap();
-        lines.extend(table.rows.iter().map(|r| serde_json::to_string(r).unwrap()));
+        lines.extend(
+            table
+                .rows
+                .iter()
+                .map(|r| serde_json::to_string(&common::without_log(serde_json::json!(r))).unwrap()),
+        );
     }
     lines.sort();
     lines

@@ -100,3 +100,21 @@ pub async fn graph_text(provex: &Provex, graph: &str) -> String {
 pub fn repo() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
+
+/// A value read back without the tamper-evident log's bookkeeping properties (which leaves
+/// a node came from, and their digest): what re-ingesting or another build path keeps equal.
+pub fn without_log(mut v: serde_json::Value) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(o) => {
+                o.remove(provex::tlog::LEAVES_PROP);
+                o.remove(provex::tlog::DIGEST_PROP);
+                o.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}

@@ -84,3 +84,22 @@ fn ask_differential_inputs() {
 fn audit_bundle_inputs() {
     replay("audit_bundle", checks::audit_bundle);
 }
+
+#[test]
+fn tlog_proof_inputs() {
+    replay("tlog_proof", checks::tlog_proof);
+    // The saved valid proofs hold with their signer's key: the check above reaches the
+    // proof arithmetic, not only the parser.
+    for name in ["inclusion", "consistency"] {
+        let data = inputs("tlog_proof").into_iter().find(|(n, _)| n == name).expect(name).1;
+        let held = match provex::tlog::proof::parse(&data).unwrap() {
+            provex::tlog::proof::ProofFile::Inclusion(p) => {
+                provex::tlog::proof::verify_inclusion(&p, Some(checks::TLOG_FUZZ_KEY)).is_ok()
+            }
+            provex::tlog::proof::ProofFile::Consistency(p) => {
+                provex::tlog::proof::verify_consistency(&p, Some(checks::TLOG_FUZZ_KEY)).is_ok()
+            }
+        };
+        assert!(held, "{name} does not hold");
+    }
+}

@@ -47,4 +47,6 @@ mod reads;
 mod serve;
 mod server;
 mod supervise;
+mod tlog;
+mod tlog_proofs;
 mod trustgraph;

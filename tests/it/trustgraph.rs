@@ -37,7 +37,11 @@ async fn rows(provex: &Provex, graph: &str, q: &str) -> Vec<String> {
         .iter()
         .map(|r| {
             r.iter()
-                .map(|v| v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string()))
+                .map(|v| {
+                    v.as_str()
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| common::without_log(v.clone()).to_string())
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         })

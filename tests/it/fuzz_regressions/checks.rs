@@ -375,3 +375,57 @@ pub fn audit_bundle(data: &[u8]) {
         }
     }
 }
+
+/// The verifier key of the saved `tlog_proof` inputs' signer (seed of 32 bytes of 7).
+pub const TLOG_FUZZ_KEY: &str = "provex/fuzz+e004b49c+AepKbGPinFIKvvVQexMuxfmVR3auvr57kkIe6mkURtIs";
+
+/// `tlog_proof`: any bytes as a signed checkpoint and as a proof file of the tamper-evident
+/// log (`provex log verify FILE`); no panic; a refusal has a reason; a proof that holds
+/// still holds after being written out and read again, and one that holds with the key
+/// holds without it.
+pub fn tlog_proof(data: &[u8]) {
+    use provex::tlog::checkpoint;
+    use provex::tlog::proof::{self, ProofFile};
+    for key in [None, Some(TLOG_FUZZ_KEY)] {
+        match checkpoint::open(data, key) {
+            Err(e) => assert!(!e.to_string().trim().is_empty(), "checkpoint refused without a reason"),
+            Ok(cp) => assert!(!cp.origin.is_empty(), "a checkpoint without an origin"),
+        }
+    }
+    let parsed = match proof::parse(data) {
+        Err(e) => {
+            assert!(!e.to_string().trim().is_empty(), "proof refused without a reason");
+            return;
+        }
+        Ok(p) => p,
+    };
+    match parsed {
+        ProofFile::Inclusion(p) => {
+            let signed = proof::verify_inclusion(&p, Some(TLOG_FUZZ_KEY));
+            let unsigned = proof::verify_inclusion(&p, None);
+            if let Err(e) = &unsigned {
+                assert!(!e.to_string().trim().is_empty());
+            }
+            if signed.is_ok() {
+                assert!(unsigned.is_ok(), "holds with the key but not without");
+                let again = serde_json::to_vec(&p).unwrap();
+                let Ok(ProofFile::Inclusion(back)) = proof::parse(&again) else { panic!("not read back") };
+                assert!(proof::verify_inclusion(&back, Some(TLOG_FUZZ_KEY)).is_ok());
+            }
+        }
+        ProofFile::Consistency(p) => {
+            let signed = proof::verify_consistency(&p, Some(TLOG_FUZZ_KEY));
+            let unsigned = proof::verify_consistency(&p, None);
+            if let Err(e) = &unsigned {
+                assert!(!e.to_string().trim().is_empty());
+            }
+            if let Ok((old, new)) = signed {
+                assert!(unsigned.is_ok(), "holds with the key but not without");
+                assert!(old.size <= new.size && old.origin == new.origin);
+                let again = serde_json::to_vec(&p).unwrap();
+                let Ok(ProofFile::Consistency(back)) = proof::parse(&again) else { panic!("not read back") };
+                assert!(proof::verify_consistency(&back, Some(TLOG_FUZZ_KEY)).is_ok());
+            }
+        }
+    }
+}

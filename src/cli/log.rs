@@ -1,0 +1,178 @@
+//! `provex log …`: the tamper-evident log of a graph (docs/FORMATS.md, "Tamper-evident
+//! log"): signed checkpoints, inclusion and consistency proofs, and checking them offline.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context as _};
+use clap::Subcommand;
+use provex::facade::tlog::GraphCheck;
+use provex::facade::Provex;
+use provex::tlog::checkpoint;
+use provex::tlog::proof::{self, ProofFile};
+
+#[derive(Debug, Subcommand)]
+pub enum LogCommand {
+    /// Sign a checkpoint of the graph's log now and print it (a C2SP signed note).
+    Checkpoint {
+        #[arg(long, short)]
+        graph: String,
+        /// Write it here as well.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Print the instance's verifier key (give it to auditors: `log verify --key`).
+    Key,
+    /// An inclusion proof that a record is in the log, at a new checkpoint.
+    Prove {
+        #[arg(long, short)]
+        graph: String,
+        /// The leaf's index in the log.
+        #[arg(long, required_unless_present = "node", conflicts_with = "node")]
+        index: Option<u64>,
+        /// A node: the proof is for the last record it came from.
+        #[arg(long)]
+        node: Option<String>,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// A consistency proof that the log now extends an earlier checkpoint.
+    Consistency {
+        #[arg(long, short)]
+        graph: String,
+        /// The earlier checkpoint (a file `log checkpoint` wrote).
+        #[arg(long, value_name = "CHECKPOINT")]
+        since: PathBuf,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Check a proof or a checkpoint file offline (exit 1 if it does not hold); or, with
+    /// --graph, re-hash what the graph holds against its log and name every node changed
+    /// behind it.
+    Verify {
+        /// A proof file (inclusion or consistency) or a signed checkpoint.
+        #[arg(required_unless_present = "graph", conflicts_with = "graph")]
+        file: Option<PathBuf>,
+        /// The instance's verifier key (`provex log key`), or a file holding it; without it
+        /// signatures are not checked (and the output says so).
+        #[arg(long)]
+        key: Option<String>,
+        #[arg(long, short)]
+        graph: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn read_key(key: Option<&str>) -> anyhow::Result<Option<String>> {
+    Ok(match key {
+        None => None,
+        Some(k) if std::path::Path::new(k).is_file() => {
+            Some(std::fs::read_to_string(k).with_context(|| k.to_owned())?.trim().to_owned())
+        }
+        Some(k) => Some(k.trim().to_owned()),
+    })
+}
+
+fn emit(text: &str, out: Option<&PathBuf>) -> anyhow::Result<String> {
+    if let Some(p) = out {
+        std::fs::write(p, text).with_context(|| p.display().to_string())?;
+    }
+    Ok(text.to_owned())
+}
+
+/// Checks a proof or checkpoint file offline; returns the text and whether it holds.
+pub fn verify_file(file: &PathBuf, key: Option<&str>) -> anyhow::Result<(String, bool)> {
+    let key = read_key(key)?;
+    let bytes = std::fs::read(file).with_context(|| file.display().to_string())?;
+    let unsigned = if key.is_none() { " (signature not checked: give --key)" } else { "" };
+    let name = file.display();
+    if bytes.first() == Some(&b'{') {
+        let parsed = match proof::parse(&bytes) {
+            Ok(p) => p,
+            Err(e) => return Ok((format!("{name}: {e}\n"), false)),
+        };
+        return Ok(match parsed {
+            ProofFile::Inclusion(p) => match proof::verify_inclusion(&p, key.as_deref()) {
+                Ok(cp) => (
+                    format!("{name}: leaf {} is in {} at size {}{unsigned}\n", p.index, cp.origin, cp.size),
+                    true,
+                ),
+                Err(e) => (format!("{name}: {e}\n"), false),
+            },
+            ProofFile::Consistency(p) => match proof::verify_consistency(&p, key.as_deref()) {
+                Ok((old, new)) => (
+                    format!(
+                        "{name}: {} at size {} extends size {}{unsigned}\n",
+                        new.origin, new.size, old.size
+                    ),
+                    true,
+                ),
+                Err(e) => (format!("{name}: {e}\n"), false),
+            },
+        });
+    }
+    Ok(match checkpoint::open(&bytes, key.as_deref()) {
+        Ok(cp) => (format!("{name}: checkpoint of {} at size {}{unsigned}\n", cp.origin, cp.size), true),
+        Err(e) => (format!("{name}: {e}\n"), false),
+    })
+}
+
+/// The text of a graph's log check.
+pub fn render_check(check: &GraphCheck) -> String {
+    let mut s = format!(
+        "log of {}: {} leaves, {} nodes re-hashed, checkpoint {}\n",
+        check.graph,
+        check.log_size,
+        check.nodes_checked,
+        if check.checkpoint_matches { "matches" } else { "DOES NOT MATCH the log" }
+    );
+    for m in &check.mismatches {
+        s.push_str(&format!(
+            "changed behind the log: {} ({}, leaves {:?}): {}\n",
+            m.name, m.label, m.leaves, m.reason
+        ));
+    }
+    s
+}
+
+/// Runs a log command that needs the database; returns its output and whether it holds.
+pub async fn run(provex: &Provex, command: LogCommand) -> anyhow::Result<(String, bool)> {
+    Ok(match command {
+        LogCommand::Checkpoint { graph, out } => {
+            let note = provex.log_checkpoint(&graph).await?;
+            (emit(&String::from_utf8_lossy(&note), out.as_ref())?, true)
+        }
+        LogCommand::Key => (format!("{}\n", provex.log_key()?.verifier_key()), true),
+        LogCommand::Prove { graph, index, node, out } => {
+            let index = match (index, node) {
+                (Some(i), _) => i,
+                (None, Some(name)) => {
+                    let n = provex.node(&graph, &name).await?;
+                    let leaves =
+                        n.properties.get(provex::tlog::LEAVES_PROP).and_then(|v| v.as_array()).cloned();
+                    match leaves.and_then(|l| l.last().and_then(serde_json::Value::as_u64)) {
+                        Some(i) => i,
+                        None => bail!("node {name} names no leaf of the log (it was written before the log or not by an ingest)"),
+                    }
+                }
+                (None, None) => bail!("give --index or --node"),
+            };
+            let p = provex.log_prove(&graph, index).await?;
+            (emit(&(serde_json::to_string_pretty(&p)? + "\n"), out.as_ref())?, true)
+        }
+        LogCommand::Consistency { graph, since, out } => {
+            let old = std::fs::read(&since).with_context(|| since.display().to_string())?;
+            let p = provex.log_consistency(&graph, &old).await?;
+            (emit(&(serde_json::to_string_pretty(&p)? + "\n"), out.as_ref())?, true)
+        }
+        LogCommand::Verify { graph: Some(graph), json, .. } => {
+            let check = provex.verify_graph_log(&graph).await?;
+            let ok = check.mismatches.is_empty() && check.checkpoint_matches;
+            let text = if json { serde_json::to_string_pretty(&check)? + "\n" } else { render_check(&check) };
+            (text, ok)
+        }
+        LogCommand::Verify { file: Some(file), key, .. } => verify_file(&file, key.as_deref())?,
+        LogCommand::Verify { .. } => bail!("give a file or --graph"),
+    })
+}

@@ -1,0 +1,289 @@
+//! A session's side of the graphs' tamper-evident logs (src/tlog/, docs/FORMATS.md
+//! "Tamper-evident log"): appending each batch's leaves before its nodes are written, with
+//! each graph's frontier kept in memory; signed checkpoints; inclusion and consistency
+//! proofs; and re-hashing what a graph holds against what its records gave it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde::Serialize;
+use tlog_tiles::{prove_record, prove_tree, stored_hash_index};
+
+use super::Provex;
+use crate::error::{Error, Result};
+use crate::tlog::checkpoint::{self, InstanceKey};
+use crate::tlog::proof::{encode_hash, Consistency, Inclusion, CONSISTENCY_TYPE, INCLUSION_TYPE};
+use crate::tlog::{Fetched, Frontier, Hash, Wanted};
+
+/// The frontiers of the logs this session appended to or read.
+#[derive(Default)]
+pub(crate) struct Logs {
+    open: tokio::sync::Mutex<HashMap<String, Frontier>>,
+    /// Where the instance key is kept, when not in the data folder.
+    key_dir: std::sync::Mutex<Option<PathBuf>>,
+}
+
+/// A node whose stored form no longer matches what its records gave it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Mismatch {
+    pub name: String,
+    pub label: String,
+    pub leaves: Vec<i64>,
+    /// The properties whose stored values differ from (or are missing against) the digest.
+    pub reason: String,
+}
+
+/// What `verify --graph` found.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct GraphCheck {
+    pub graph: String,
+    pub log_size: u64,
+    pub nodes_checked: u64,
+    /// Whether the log's root is the one its latest signed checkpoint holds.
+    pub checkpoint_matches: bool,
+    pub mismatches: Vec<Mismatch>,
+}
+
+fn tlog_err(e: tlog_tiles::Error) -> Error {
+    Error::Query(format!("log: {e}"))
+}
+
+impl Provex {
+    /// The folder of the instance key: the data folder, or the default one.
+    fn key_dir(&self) -> Result<PathBuf> {
+        if let Some(d) = self.logs.key_dir.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone() {
+            return Ok(d);
+        }
+        match &self.data_dir {
+            Some(d) => Ok(d.clone()),
+            None => Ok(crate::store::server::ServerOptions::app_default()?
+                .data_dir
+                .parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or_default()),
+        }
+    }
+
+    /// Keeps the instance key in `dir` instead of the data folder (a session on a shared
+    /// server has none of its own).
+    pub fn set_log_key_dir(&self, dir: PathBuf) {
+        *self.logs.key_dir.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(dir);
+    }
+
+    /// The instance's checkpoint key (made on first use).
+    pub fn log_key(&self) -> Result<InstanceKey> {
+        InstanceKey::load_or_create(&self.key_dir()?)
+    }
+
+    async fn load_frontier(&self, graph: &str) -> Result<Frontier> {
+        let stored = self.store.log_stored(graph).await?;
+        let size = crate::tlog::size_for_stored(stored).ok_or_else(|| {
+            Error::Query(format!("the log of graph {graph} is damaged: {stored} stored hashes"))
+        })?;
+        let hashes = self.store.log_read(graph, &Frontier::indexes(size)).await?;
+        Frontier::from_hashes(size, hashes)
+            .ok_or_else(|| Error::Query(format!("the log of graph {graph} is damaged")))
+    }
+
+    /// Appends leaves to a graph's log; returns the index of the first.
+    pub(crate) async fn log_append(&self, graph: &str, leaves: &[Hash]) -> Result<u64> {
+        let mut open = self.logs.open.lock().await;
+        let mut frontier = match open.remove(graph) {
+            Some(f) => f,
+            None => self.load_frontier(graph).await?,
+        };
+        let first = frontier.size();
+        if leaves.is_empty() {
+            open.insert(graph.to_owned(), frontier);
+            return Ok(first);
+        }
+        let at = stored_hash_index(0, first);
+        let mut bytes = Vec::with_capacity(leaves.len() * 64);
+        let mut next = frontier.clone();
+        for leaf in leaves {
+            next.append(*leaf, &mut bytes);
+        }
+        // On failure the frontier is read again next time, from what the server holds.
+        self.store.log_append(graph, at, &bytes).await?;
+        frontier = next;
+        open.insert(graph.to_owned(), frontier);
+        Ok(first)
+    }
+
+    /// The current size and root of a graph's log.
+    pub async fn log_head(&self, graph: &str) -> Result<(u64, Hash)> {
+        let mut open = self.logs.open.lock().await;
+        let f = match open.get(graph) {
+            Some(f) => f.clone(),
+            None => {
+                let f = self.load_frontier(graph).await?;
+                open.insert(graph.to_owned(), f.clone());
+                f
+            }
+        };
+        Ok((f.size(), f.root()))
+    }
+
+    /// Signs and keeps a checkpoint of a graph's log as it is now; returns its note.
+    pub async fn log_checkpoint(&self, graph: &str) -> Result<Vec<u8>> {
+        crate::store::validate_graph_name(graph)?;
+        let (size, root) = self.log_head(graph).await?;
+        let note = self.log_key()?.sign(graph, size, root)?;
+        self.store.log_set_checkpoint(graph, &note).await?;
+        Ok(note)
+    }
+
+    /// The hashes of a proof: which ones it needs is found first, then they are read in
+    /// one round trip.
+    async fn fetch_for<T>(
+        &self,
+        graph: &str,
+        build: impl Fn(&ReadFn<'_>) -> Result<T, tlog_tiles::Error>,
+    ) -> Result<T> {
+        let wanted = Wanted::default();
+        build(&|i| tlog_tiles::HashReader::read_hashes(&wanted, i)).map_err(tlog_err)?;
+        let indexes = wanted.0.into_inner();
+        let hashes = self.store.log_read(graph, &indexes).await?;
+        let fetched = Fetched(indexes.into_iter().zip(hashes).collect());
+        build(&|i| tlog_tiles::HashReader::read_hashes(&fetched, i)).map_err(tlog_err)
+    }
+
+    /// The consistency path from the log's first `n` leaves to its first `t`.
+    async fn consistency_path(&self, graph: &str, t: u64, n: u64) -> Result<Vec<Hash>> {
+        if n == 0 || n >= t {
+            return Ok(Vec::new());
+        }
+        self.fetch_for(graph, |r| prove_tree(t, n, &Reader(r))).await
+    }
+
+    /// An inclusion proof of leaf `index` at a new checkpoint of the graph's log.
+    pub async fn log_prove(&self, graph: &str, index: u64) -> Result<Inclusion> {
+        let note = self.log_checkpoint(graph).await?;
+        let cp = checkpoint::open(&note, None).map_err(|e| Error::Query(e.to_string()))?;
+        if index >= cp.size {
+            return Err(Error::NotFound {
+                what: "log leaf",
+                name: format!("{index} (the log has {} leaves)", cp.size),
+            });
+        }
+        let size = cp.size;
+        let path = self.fetch_for(graph, |r| prove_record(size, index, &Reader(r))).await?;
+        let leaf = self.store.log_read(graph, &[stored_hash_index(0, index)]).await?[0];
+        Ok(Inclusion {
+            kind: INCLUSION_TYPE.into(),
+            checkpoint: String::from_utf8_lossy(&note).into_owned(),
+            index,
+            leaf_hash: encode_hash(&leaf),
+            path: path.iter().map(encode_hash).collect(),
+        })
+    }
+
+    /// A consistency proof from an earlier checkpoint of the graph's log to a new one.
+    pub async fn log_consistency(&self, graph: &str, old_note: &[u8]) -> Result<Consistency> {
+        let old = checkpoint::open(old_note, None)
+            .map_err(|e| Error::BadRequest(format!("the earlier checkpoint: {e}")))?;
+        let note = self.log_checkpoint(graph).await?;
+        let new = checkpoint::open(&note, None).map_err(|e| Error::Query(e.to_string()))?;
+        if old.size > new.size {
+            return Err(Error::BadRequest(format!(
+                "the earlier checkpoint has {} leaves, more than the log's {}",
+                old.size, new.size
+            )));
+        }
+        let path = self.consistency_path(graph, new.size, old.size).await?;
+        Ok(Consistency {
+            kind: CONSISTENCY_TYPE.into(),
+            old: String::from_utf8_lossy(old_note).into_owned(),
+            new: String::from_utf8_lossy(&note).into_owned(),
+            path: path.iter().map(encode_hash).collect(),
+        })
+    }
+
+    /// Re-hashes what each node of the graph holds against the digest its records gave it,
+    /// and checks the log against its latest signed checkpoint.
+    pub async fn verify_graph_log(&self, graph: &str) -> Result<GraphCheck> {
+        let (size, root) = self.log_head(graph).await?;
+        let checkpoint_matches = match self.store.log_checkpoint(graph).await? {
+            Some(note) => {
+                let key = self.log_key()?;
+                match checkpoint::open(&note, Some(&key.verifier_key())) {
+                    // The log only grows: a checkpoint of an earlier size is checked by proof.
+                    Ok(cp) if cp.size == size => cp.root == root,
+                    Ok(cp) if cp.size < size => {
+                        let now =
+                            checkpoint::Opened { origin: cp.origin.clone(), size, root, signed_by: vec![] };
+                        let path = self.consistency_path(graph, size, cp.size).await?;
+                        crate::tlog::proof::check_consistency(&cp, &now, &path).is_ok()
+                    }
+                    _ => false,
+                }
+            }
+            None => size == 0,
+        };
+        let rows = self
+            .store
+            .run_ro(
+                graph,
+                &format!(
+                    "MATCH (n) WHERE n.{d} IS NOT NULL RETURN n.name, labels(n)[0], n.{l}, n.{d}, properties(n)",
+                    d = crate::tlog::DIGEST_PROP,
+                    l = crate::tlog::LEAVES_PROP
+                ),
+                vec![],
+            )
+            .await?
+            .1;
+        let mut mismatches = Vec::new();
+        for row in &rows {
+            let [name, label, leaves, digest, props] = row.as_slice() else { continue };
+            let name = crate::store::value::as_string(name).unwrap_or_default();
+            let digest = crate::store::value::as_string(digest).unwrap_or_default();
+            let leaves: Vec<i64> = match leaves {
+                falkordb::FalkorValue::Array(a) => a.iter().filter_map(crate::store::value::as_i64).collect(),
+                _ => Vec::new(),
+            };
+            let stored = crate::store::value::to_json(props);
+            let names: Vec<&str> = digest
+                .split_once('|')
+                .map(|(_, n)| n.split(' ').filter(|s| !s.is_empty()).collect())
+                .unwrap_or_default();
+            let pairs = names
+                .iter()
+                .map(|k| ((*k).to_owned(), stored.get(*k).cloned().unwrap_or(serde_json::Value::Null)));
+            let again = crate::tlog::digest_pairs(pairs);
+            let out_of_log = leaves.iter().any(|l| *l < 0 || *l as u64 >= size);
+            if again != digest || out_of_log {
+                let reason = if out_of_log {
+                    format!("names leaves past the log's {size}")
+                } else {
+                    "its stored properties differ from what its records gave it".to_owned()
+                };
+                mismatches.push(Mismatch {
+                    name,
+                    label: crate::store::value::as_string(label).unwrap_or_default(),
+                    leaves,
+                    reason,
+                });
+            }
+        }
+        Ok(GraphCheck {
+            graph: graph.to_owned(),
+            log_size: size,
+            nodes_checked: rows.len() as u64,
+            checkpoint_matches,
+            mismatches,
+        })
+    }
+}
+
+/// A [`tlog_tiles::HashReader`] over a closure.
+struct Reader<'a>(&'a ReadFn<'a>);
+
+/// Reads stored hashes by index.
+type ReadFn<'a> = dyn Fn(&[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> + 'a;
+
+impl tlog_tiles::HashReader for Reader<'_> {
+    fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
+        (self.0)(indexes)
+    }
+}

@@ -1,0 +1,137 @@
+//! Where a graph's tamper-evident log lives (src/tlog/): its RFC 9162 tree as stored
+//! hashes (in the order of Go's `tlog` and C2SP tlog-tiles) in one string key beside the
+//! graph, `provex:log:<graph>`, and its latest signed checkpoint in
+//! `provex:log:<graph>:checkpoint`. An append is one compare-and-append script, so it is
+//! whole or absent after a crash, a second writer cannot interleave, and sending it again
+//! after a lost reply changes nothing; the leaves of a batch are appended before its nodes
+//! are written, and the durability barrier covers both.
+
+use redis::Value;
+
+use super::Store;
+use crate::error::{Error, Result};
+use crate::tlog::{Hash, HASH_BYTES};
+
+/// The key of a graph's stored hashes.
+pub fn log_key(graph: &str) -> String {
+    format!("provex:log:{graph}")
+}
+
+/// The key of a graph's latest signed checkpoint.
+pub fn checkpoint_key(graph: &str) -> String {
+    format!("provex:log:{graph}:checkpoint")
+}
+
+/// Appends ARGV[2] at byte ARGV[1]: 1 when appended, 2 when exactly these bytes are there
+/// already (a resent append), 0 when the log is not as the writer knew it.
+const APPEND: &str = r"
+local len = redis.call('STRLEN', KEYS[1])
+local at = tonumber(ARGV[1])
+if len == at then
+  redis.call('APPEND', KEYS[1], ARGV[2])
+  return 1
+end
+local n = string.len(ARGV[2])
+if len >= at + n and redis.call('GETRANGE', KEYS[1], at, at + n - 1) == ARGV[2] then
+  return 2
+end
+return 0
+";
+
+impl Store {
+    async fn log_cmd<T: redis::FromRedisValue + Send>(
+        &self,
+        pipe: &redis::Pipeline,
+        write: bool,
+    ) -> Result<T> {
+        let what = "the log".to_owned();
+        self.retrying(write.then_some(what.as_str()), || async {
+            let mut con = self.raw_connection().await?;
+            match pipe.query_async::<T>(&mut con).await {
+                Ok(v) => {
+                    if write {
+                        self.barrier.wrote();
+                    }
+                    Ok(v)
+                }
+                Err(e) if e.is_io_error() || e.is_connection_dropped() || e.is_timeout() => {
+                    *self.raw.lock().await = None;
+                    self.barrier.lost();
+                    Err(Error::Connection { url: self.url(), reason: e.to_string() })
+                }
+                Err(e) => {
+                    let reason = e.to_string();
+                    Err(super::durable::refusal(&reason).unwrap_or(Error::Query(reason)))
+                }
+            }
+        })
+        .await
+    }
+
+    /// How many hashes a graph's log stores.
+    pub async fn log_stored(&self, graph: &str) -> Result<u64> {
+        super::validate_graph_name(graph)?;
+        let mut pipe = redis::pipe();
+        pipe.cmd("STRLEN").arg(log_key(graph));
+        let (len,): (u64,) = self.log_cmd(&pipe, false).await?;
+        if len % HASH_BYTES != 0 {
+            return Err(Error::Query(format!("the log of graph {graph} is damaged: {len} bytes")));
+        }
+        Ok(len / HASH_BYTES)
+    }
+
+    /// The stored hashes at these indexes, in one round trip.
+    pub async fn log_read(&self, graph: &str, indexes: &[u64]) -> Result<Vec<Hash>> {
+        super::validate_graph_name(graph)?;
+        if indexes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let key = log_key(graph);
+        let mut pipe = redis::pipe();
+        for i in indexes {
+            pipe.cmd("GETRANGE").arg(&key).arg(i * HASH_BYTES).arg(i * HASH_BYTES + HASH_BYTES - 1);
+        }
+        let parts: Vec<Vec<u8>> = self.log_cmd(&pipe, false).await?;
+        parts
+            .into_iter()
+            .zip(indexes)
+            .map(|(b, i)| {
+                b.try_into()
+                    .map(Hash)
+                    .map_err(|_| Error::Query(format!("the log of graph {graph} has no stored hash {i}")))
+            })
+            .collect()
+    }
+
+    /// Appends stored hashes at hash index `at` (where the writer knows the log ends).
+    pub async fn log_append(&self, graph: &str, at: u64, bytes: &[u8]) -> Result<()> {
+        super::validate_graph_name(graph)?;
+        let mut pipe = redis::pipe();
+        pipe.cmd("EVAL").arg(APPEND).arg(1).arg(log_key(graph)).arg(at * HASH_BYTES).arg(bytes);
+        let (done,): (i64,) = self.log_cmd(&pipe, true).await?;
+        if done == 0 {
+            return Err(Error::Query(format!(
+                "the log of graph {graph} changed under this writer (another Provex appends to it); nothing was appended"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Keeps a graph's latest signed checkpoint.
+    pub async fn log_set_checkpoint(&self, graph: &str, note: &[u8]) -> Result<()> {
+        super::validate_graph_name(graph)?;
+        let mut pipe = redis::pipe();
+        pipe.cmd("SET").arg(checkpoint_key(graph)).arg(note);
+        let _: Value = self.log_cmd(&pipe, true).await?;
+        Ok(())
+    }
+
+    /// A graph's latest signed checkpoint, if it has one.
+    pub async fn log_checkpoint(&self, graph: &str) -> Result<Option<Vec<u8>>> {
+        super::validate_graph_name(graph)?;
+        let mut pipe = redis::pipe();
+        pipe.cmd("GET").arg(checkpoint_key(graph));
+        let (note,): (Option<Vec<u8>>,) = self.log_cmd(&pipe, false).await?;
+        Ok(note)
+    }
+}

@@ -1,0 +1,250 @@
+//! The tamper-evident log of each graph (docs/FORMATS.md, "Tamper-evident log"): every
+//! record Provex accepts becomes a leaf of an append-only Merkle tree hashed as RFC 9162
+//! does (SHA-256, `0x00` leaves, `0x01` interior nodes), so that a signed checkpoint of the
+//! tree proves later that nothing was removed or rewritten. The tree's hashes are kept in
+//! FalkorDB beside the graph (`store/log.rs`); this module keeps the frontier in memory so
+//! that appending never re-reads or re-hashes the tree.
+
+pub mod checkpoint;
+pub mod proof;
+
+use sha2::{Digest, Sha256};
+use tlog_tiles::{stored_hash_index, stored_hashes_for_record_hash, sub_tree_index, tree_hash, HashReader};
+
+pub use tlog_tiles::{check_record, check_tree, prove_record, prove_tree, Hash};
+
+/// The node property naming the log leaves a node came from (a list of leaf indexes).
+pub const LEAVES_PROP: &str = "log_leaves";
+/// The node property holding the digest of the properties its records gave it.
+pub const DIGEST_PROP: &str = "log_digest";
+
+/// The digest of a node's properties as its records gave them (docs/FORMATS.md,
+/// "Tamper-evident log"): `v1:` then the lowercase hex SHA-256 of, for each property in
+/// name order, its name, a NUL, its value as JSON (as FalkorDB gives it back) and a line
+/// break; then the names, space-separated after a `|`, so that the stored form can be
+/// re-hashed property by property.
+pub fn props_digest(props: &crate::model::Props) -> String {
+    let pairs = props.iter().map(|(k, v)| {
+        (k.as_ref().to_owned(), crate::store::value::to_json(&crate::store::value::prop_param(v)))
+    });
+    digest_pairs(pairs)
+}
+
+/// The digest of named JSON values, in the order given (names sorted by the caller).
+pub fn digest_pairs(pairs: impl Iterator<Item = (String, serde_json::Value)>) -> String {
+    let mut h = Sha256::new();
+    let mut names = Vec::new();
+    for (k, v) in pairs {
+        h.update(k.as_bytes());
+        h.update([0]);
+        h.update(v.to_string().as_bytes());
+        h.update(b"\n");
+        names.push(k);
+    }
+    let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    format!("v1:{hex}|{}", names.join(" "))
+}
+
+/// The bytes of one stored hash.
+pub const HASH_BYTES: u64 = 32;
+
+/// The leaf hash of one record as received (docs/FORMATS.md, "Tamper-evident log"):
+/// `SHA-256(0x00 || entry)` where `entry` is the big-endian `u16` length of the source's
+/// UTF-8 name, that name, the big-endian `u64` time of receipt in Unix milliseconds, and the
+/// record's bytes (its line without the line break, or the request body's line).
+pub fn leaf_hash(source: &str, received_ms: u64, record: &[u8]) -> Hash {
+    let name = source.as_bytes();
+    let name = &name[..name.len().min(u16::MAX as usize)];
+    let mut h = Sha256::new();
+    h.update([0x00]);
+    h.update((name.len() as u16).to_be_bytes());
+    h.update(name);
+    h.update(received_ms.to_be_bytes());
+    h.update(record);
+    Hash(h.finalize().into())
+}
+
+/// The entry [`leaf_hash`] hashes, spelled out (for verifiers and tests).
+pub fn leaf_entry(source: &str, received_ms: u64, record: &[u8]) -> Vec<u8> {
+    let name = source.as_bytes();
+    let name = &name[..name.len().min(u16::MAX as usize)];
+    let mut e = Vec::with_capacity(2 + name.len() + 8 + record.len());
+    e.extend_from_slice(&(name.len() as u16).to_be_bytes());
+    e.extend_from_slice(name);
+    e.extend_from_slice(&received_ms.to_be_bytes());
+    e.extend_from_slice(record);
+    e
+}
+
+/// The right edge of a log: its size and the hashes of its complete subtrees, largest
+/// first (at most 64), with their stored-hash indexes. Enough to append and to compute the
+/// root hash without reading anything else.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Frontier {
+    size: u64,
+    nodes: Vec<(u64, Hash)>,
+}
+
+impl HashReader for Frontier {
+    fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
+        indexes
+            .iter()
+            .map(|i| {
+                self.nodes
+                    .iter()
+                    .find(|(at, _)| at == i)
+                    .map(|(_, h)| *h)
+                    .ok_or(tlog_tiles::Error::IndexesNotInTree)
+            })
+            .collect()
+    }
+}
+
+impl Frontier {
+    /// The stored-hash indexes of the frontier of a log of `size` leaves (what
+    /// [`Frontier::from_hashes`] takes, in that order).
+    pub fn indexes(size: u64) -> Vec<u64> {
+        sub_tree_index(0, size, Vec::new())
+    }
+
+    /// The frontier of a log of `size` leaves from the hashes at [`Frontier::indexes`].
+    pub fn from_hashes(size: u64, hashes: Vec<Hash>) -> Option<Frontier> {
+        let indexes = Self::indexes(size);
+        (indexes.len() == hashes.len())
+            .then(|| Frontier { size, nodes: indexes.into_iter().zip(hashes).collect() })
+    }
+
+    /// How many leaves the log has.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Appends a leaf; its stored hashes (the leaf's, then those of the subtrees it
+    /// completes) are added to `out` as raw bytes, to be written at
+    /// `stored_hash_index(0, size)` (the end of what is stored).
+    pub fn append(&mut self, leaf: Hash, out: &mut Vec<u8>) {
+        let n = self.size;
+        let hashes =
+            stored_hashes_for_record_hash(n, leaf, self).expect("the frontier holds every completed subtree");
+        let completed = hashes.len() - 1;
+        self.nodes.truncate(self.nodes.len() - completed);
+        let top = *hashes.last().expect("at least the leaf");
+        self.nodes.push((stored_hash_index(completed as u8, n >> completed), top));
+        for h in &hashes {
+            out.extend_from_slice(&h.0);
+        }
+        self.size += 1;
+    }
+
+    /// The root hash of the tree (RFC 9162 §2.1.1; the empty tree's is SHA-256 of nothing).
+    pub fn root(&self) -> Hash {
+        tree_hash(self.size, self).expect("the frontier holds the tree's subtrees")
+    }
+}
+
+/// The number of leaves of a log whose stored hashes take `stored` hashes, or `None` when
+/// no log size stores exactly that many (a damaged log).
+pub fn size_for_stored(stored: u64) -> Option<u64> {
+    let (mut lo, mut hi) = (0u64, stored);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if tlog_tiles::stored_hash_count(mid) < stored {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    (tlog_tiles::stored_hash_count(lo) == stored).then_some(lo)
+}
+
+/// Reads hashes from stored hashes laid out as the store keeps them (32 bytes each).
+pub struct StoredHashes<'a>(pub &'a [u8]);
+
+impl HashReader for StoredHashes<'_> {
+    fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
+        indexes
+            .iter()
+            .map(|&i| {
+                let at = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| i.checked_mul(32))
+                    .ok_or(tlog_tiles::Error::IndexesNotInTree)?;
+                let b = self.0.get(at..at + 32).ok_or(tlog_tiles::Error::IndexesNotInTree)?;
+                Ok(Hash(b.try_into().expect("32 bytes")))
+            })
+            .collect()
+    }
+}
+
+/// Reads hashes from a map of those already fetched (after [`Wanted`] named them).
+pub struct Fetched(pub std::collections::HashMap<u64, Hash>);
+
+impl HashReader for Fetched {
+    fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
+        indexes.iter().map(|i| self.0.get(i).copied().ok_or(tlog_tiles::Error::IndexesNotInTree)).collect()
+    }
+}
+
+/// Records which stored hashes a proof needs, answering with zeros: which hashes a
+/// proof reads depends on the sizes alone, so a first run names them and a second, after
+/// they were fetched in one round trip, builds the proof.
+#[derive(Default)]
+pub struct Wanted(pub std::cell::RefCell<Vec<u64>>);
+
+impl HashReader for Wanted {
+    fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
+        self.0.borrow_mut().extend_from_slice(indexes);
+        Ok(vec![Hash([0; 32]); indexes.len()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole tree kept as stored hashes, as the store keeps it.
+    fn build(n: u64) -> (Frontier, Vec<u8>) {
+        let mut f = Frontier::default();
+        let mut stored = Vec::new();
+        for i in 0..n {
+            f.append(leaf_hash("t", i, &i.to_be_bytes()), &mut stored);
+        }
+        (f, stored)
+    }
+
+    #[test]
+    fn the_leaf_hash_is_rfc_9162s_of_the_entry() {
+        let e = leaf_entry("file.jsonl", 1_700_000_000_000, b"{\"a\":1}");
+        assert_eq!(leaf_hash("file.jsonl", 1_700_000_000_000, b"{\"a\":1}"), tlog_tiles::record_hash(&e));
+        let mut direct = Sha256::new();
+        direct.update([0u8]);
+        direct.update(&e);
+        assert_eq!(
+            leaf_hash("file.jsonl", 1_700_000_000_000, b"{\"a\":1}").0,
+            <[u8; 32]>::from(direct.finalize())
+        );
+    }
+
+    #[test]
+    fn stored_hashes_count_and_size_invert() {
+        for n in 0..300u64 {
+            let (f, stored) = build(n);
+            assert_eq!(stored.len() as u64, tlog_tiles::stored_hash_count(n) * HASH_BYTES);
+            assert_eq!(size_for_stored(stored.len() as u64 / HASH_BYTES), Some(n));
+            assert_eq!(f.size(), n);
+        }
+        // Between two sizes' counts lies no size.
+        assert_eq!(size_for_stored(2), None);
+    }
+
+    #[test]
+    fn a_frontier_read_back_from_the_stored_hashes_goes_on_alike() {
+        for n in [0u64, 1, 2, 3, 7, 8, 100, 255, 256, 1000] {
+            let (f, stored) = build(n);
+            let at = |i: u64| Hash(stored[(i * 32) as usize..(i * 32 + 32) as usize].try_into().unwrap());
+            let again = Frontier::from_hashes(n, Frontier::indexes(n).into_iter().map(at).collect()).unwrap();
+            assert_eq!(again, f);
+            assert_eq!(again.root(), f.root());
+        }
+    }
+}
