@@ -50,7 +50,7 @@ where
 }
 
 pub async fn tidy(p: &Provex, graph: &str) -> Result<usize> {
-    p.tidy(graph).await
+    p.tidy(graph).await.map(|moves| moves.len())
 }
 
 /// Writes every node and edge of a graph as JSON (`{"nodes": [...], "edges": [...]}`).

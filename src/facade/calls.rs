@@ -302,8 +302,14 @@ impl Handlers for Call<'_> {
         self.provex.start_demo(&req.graph, req.pace_ms)
     }
 
-    async fn tidy(&self, req: GraphRequest) -> Result<()> {
-        self.provex.tidy(&req.graph).await.map(drop)
+    async fn tidy(&self, req: TidyRequest) -> Result<TidyResult> {
+        let save = req.save.unwrap_or(false);
+        let moves = if save {
+            self.provex.tidy(&req.graph).await?
+        } else {
+            self.provex.tidy_preview(&req.graph).await?
+        };
+        Ok(TidyResult { moves, saved: save })
     }
 
     async fn jobs(&self, _: NoArgs) -> Result<Vec<Job>> {

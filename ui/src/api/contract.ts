@@ -77,6 +77,8 @@ limit: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, };
 
 export type NodeMove = { id: string, x: number, y: number, };
 
+export type TidyResult = { moves: Array<NodeMove>, saved: boolean, };
+
 export type KnowledgeChange = { 
 /**
  * The statement's id (`kg:` + SHA-256 of its triple).
@@ -491,6 +493,13 @@ export type FollowRequest = { graph: string, path: string,
 format?: string, };
 
 export type DemoRequest = { graph: string, pace_ms?: number, };
+
+export type TidyRequest = { graph: string, 
+/**
+ * Apply it to the layout every viewer is served (the moves go out on the graph's
+ * stream); without it the served layout is left as it is.
+ */
+save?: boolean, };
 
 export type JobRequest = { id: string, };
 

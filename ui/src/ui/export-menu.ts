@@ -85,7 +85,9 @@ export class ExportMenu {
     const ids = [...new Set(this.app.selection)];
     const graph = this.app.graph;
     if (ids.length === 0 || !graph) {
-      this.app.toasts.info("Select one or more nodes first (shift-click adds to the selection).");
+      this.app.toasts.info(graph
+        ? "Nothing is selected, so there is nothing to export: click a node (shift-click adds more), then choose Selection as JSON again."
+        : "Nothing is selected: open a graph and click a node first.");
       return;
     }
     const m = this.app.model;
