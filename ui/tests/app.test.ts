@@ -317,7 +317,9 @@ describe("the app", () => {
     backend.jobs.mockResolvedValue([job] as never);
     backend.views.push(view([node("a", 0)], [], { graph: "council2", seq: 3 }));
     const target = one("ingest-graph") as HTMLInputElement;
-    expect(target.value).toBe("council");
+    // Nothing is filled in for the open graph: ingest makes a new graph unless merging is chosen.
+    expect(target.value).toBe("");
+    expect((one("ingest-merge") as HTMLInputElement).checked).toBe(false);
     target.value = "council2";
     (document.querySelector('[aria-label="Pace in milliseconds"]') as HTMLInputElement).value = "50";
     one("demo-button").click();

@@ -36,7 +36,7 @@ export class TopBar {
   graphs: string[] = [];
   private picker = h("select", { class: "graph-picker", testid: "graph-picker", "aria-label": "Graph", title: "Graph" });
   private searchInput = h("input", {
-    class: "search-input", testid: "search-input", type: "search", placeholder: "Search claims, quotes, verdicts: “forged”, “challenged”  ( / )",
+    class: "search-input", testid: "search-input", type: "search", placeholder: "Search claims, verdicts, problems  ( / )", title: "Search node text, and verdicts or problems such as “forged”, “challenged”, “mismatch” ( / )",
     "aria-label": "Search", autocomplete: "off", spellcheck: "false",
     role: "combobox", "aria-autocomplete": "list", "aria-expanded": "false", "aria-controls": "provex-search-results",
   });
