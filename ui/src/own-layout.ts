@@ -45,6 +45,8 @@ export class OwnLayout {
     h("button", { class: "btn btn-small btn-ghost", testid: "own-layout-shared", title: "Forget your layout and show the one everyone is shown", onclick: () => this.useShared() }, "Shared layout"));
   /** The positions before each of this viewer's tidy-ups; the first is the shared layout. */
   private history: Positions[] = [];
+  /** Where this viewer's own layout puts the nodes (null: the shared layout is shown). */
+  private mine: Positions | null = null;
 
   constructor(private readonly app: OwnLayoutHost) {}
 
@@ -122,6 +124,7 @@ export class OwnLayout {
   /** A view was drawn: the graph's own layout, if this browser kept one, is drawn over it. */
   viewShown(): void {
     this.history = [];
+    this.mine = null;
     const graph = this.app.graph;
     const kept = graph && this.app.model.mode === "whole" ? load(graph) : null;
     if (kept) {
@@ -131,6 +134,7 @@ export class OwnLayout {
       if (moves.length > 0) {
         this.history.push(shared);
         this.move(moves, 0);
+        this.mine = this.positions();
       }
     }
     this.render();
@@ -141,13 +145,21 @@ export class OwnLayout {
    *  were kept out of the drawing. */
   sharedMoved(moves: readonly NodeMove[]): boolean {
     const shared = this.history[0];
-    if (!shared) return false;
-    const own = this.positionsOf(moves.map((m) => m.id));
+    const mine = this.mine;
+    if (!shared || !mine) return false;
+    // The model has taken the moves already: nodes of this viewer's layout go back to where
+    // it has them; nodes it does not place (arrived since) follow the shared layout.
+    const follow: NodeMove[] = [];
     for (const m of moves) {
-      if (m.id in shared) shared[m.id] = [m.x, m.y];
+      shared[m.id] = [m.x, m.y];
       const n = this.app.model.nodes.get(m.id);
-      const mine = own[m.id];
-      if (n && mine) [n.x, n.y] = mine;
+      const own = mine[m.id];
+      if (n && own) [n.x, n.y] = own;
+      else if (n) follow.push(m);
+    }
+    if (follow.length > 0) {
+      this.app.canvas.applyMoves(follow, MOVE_MS);
+      this.app.nodesMoved();
     }
     return true;
   }
@@ -163,15 +175,6 @@ export class OwnLayout {
   private positions(): Positions {
     const out: Positions = {};
     for (const n of this.app.model.nodes.values()) out[n.id] = [n.x, n.y];
-    return out;
-  }
-
-  private positionsOf(ids: readonly string[]): Positions {
-    const out: Positions = {};
-    for (const id of ids) {
-      const n = this.app.model.nodes.get(id);
-      if (n) out[id] = [n.x, n.y];
-    }
     return out;
   }
 
@@ -200,15 +203,17 @@ export class OwnLayout {
 
   private store(): void {
     const graph = this.app.graph;
+    this.mine = this.positions();
     if (!graph) return;
     try {
-      localStorage.setItem(storageKey(graph), JSON.stringify(this.positions()));
+      localStorage.setItem(storageKey(graph), JSON.stringify(this.mine));
     } catch {
       this.app.toasts.info("Your layout could not be kept in this browser: it lasts until the page is reloaded.");
     }
   }
 
   private forget(): void {
+    this.mine = null;
     const graph = this.app.graph;
     if (!graph) return;
     try {

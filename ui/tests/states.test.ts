@@ -72,7 +72,7 @@ describe("the Timeline's empty state", () => {
     return new TimelinePanel({
       backend: { query: vi.fn(async () => ({ columns: [], rows: [] })) },
       graph,
-      model: { minArrival: () => -1, maxArrival: () => -1, byArrival: () => [], edgeList: () => [] } as unknown as TimelineHost["model"],
+      model: { minArrival: () => -1, maxArrival: () => -1, byArrival: () => [], edgeList: () => [], mode: "whole" } as unknown as TimelineHost["model"],
       timelineAt: null,
       setTimeline: vi.fn(),
       select: vi.fn(async () => {}),

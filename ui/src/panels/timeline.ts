@@ -25,7 +25,7 @@ export function replayRate(count: number): number {
 export interface TimelineHost {
   readonly backend: Pick<Backend, "query">;
   readonly graph: string | null;
-  readonly model: Pick<GraphModel, "minArrival" | "maxArrival" | "byArrival" | "edgeList">;
+  readonly model: Pick<GraphModel, "minArrival" | "maxArrival" | "byArrival" | "edgeList" | "mode">;
   /** The position shown: nodes with a later arrival are hidden. Null: all (live). */
   readonly timelineAt: number | null;
   setTimeline(at: number | null): void;
@@ -121,8 +121,10 @@ export class TimelinePanel {
 
   render(): void {
     this.syncSlider();
-    this.loadTimes();
     const loaded = this.app.model.byArrival();
+    // Times are read for a graph drawn whole (a cluster view stands for more nodes than are
+    // worth reading), once the tab is seen; otherwise the rows keep the order they arrived in.
+    if (this.app.model.mode === "whole" && loaded.length > 0 && this.el.isConnected && !this.el.closest("[hidden]")) this.loadTimes();
     const times = effectiveTimes(loaded, this.app.model.edgeList(), this.ownTimes);
     const nodes = inTimeOrder(loaded, times);
     const at = this.app.timelineAt ?? this.max();
