@@ -223,7 +223,7 @@ export class TopBar {
     replace(this.searchResults, this.hits.map((hit, i) =>
       h("li", { role: "option", id: `provex-search-hit-${i}`, "aria-selected": "false", testid: "search-option" },
         h("button", {
-          class: "search-result", testid: "search-result", "data-id": hit.id, type: "button", tabindex: "-1",
+          class: "search-result", testid: "search-result", "data-id": hit.id, type: "button", tabindex: "-1", title: hit.snippet || hit.id,
           onmousedown: (ev) => ev.preventDefault(),
           onclick: () => {
             this.showResults(false);
