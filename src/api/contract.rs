@@ -399,6 +399,8 @@ pub enum MenuAction {
     ExportSvg,
     ExportPng,
     Help,
+    /// View ▸ Tidy Layout: the page tidies its own layout (Save for everyone is its choice).
+    Tidy,
 }
 
 /// Where an ingest started by the shell (open, import, drop) is.

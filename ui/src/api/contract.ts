@@ -384,7 +384,7 @@ embeddings_key?: string, llm_url?: string, llm_model?: string,
  */
 llm_key?: string, };
 
-export type MenuAction = "export-svg" | "export-png" | "help";
+export type MenuAction = "export-svg" | "export-png" | "help" | "tidy";
 
 export type MenuEvent = { action: MenuAction, 
 /**
@@ -476,7 +476,7 @@ export type UploadRequest = { graph: string,
  */
 name: string, 
 /**
- * `a2a`, `a2ap`, or none to detect.
+ * `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
  */
 format?: string, };
 
@@ -488,7 +488,7 @@ format?: string, };
 
 export type FollowRequest = { graph: string, path: string, 
 /**
- * `a2a`, `a2ap`, or none to detect.
+ * `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
  */
 format?: string, };
 
