@@ -223,6 +223,10 @@ operations! {
     diff(DiffRequest) -> GraphDiff = Get "/diff" Query Both [Usage, NotFound];
     /// The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD).
     export_prov(ExportRequest) -> ExportedDocument = Get "/graphs/{graph}/export" Query Both [Usage, NotFound];
+    /// A self-verifying audit bundle (JSON-LD) of statements (every one when none are named),
+    /// signed with a key file on the backend's machine when one is named (`provex bundle`).
+    bundle(BundleRequest) -> ExportedDocument = Post "/graphs/{graph}/bundle" Json Both
+        [Usage, NotFound, Io, Input, ForbiddenPath];
     /// The prompt lineages of a graph (seed 002): each with its root, size, heads and time span.
     lineages(GraphRequest) -> Vec<LineageSummary> = Get "/graphs/{graph}/lineages" Query Both [Usage, NotFound];
     /// The whole lineage of a prompt (`id`: a UUID or `prompt:<uuid>`): prompts with their

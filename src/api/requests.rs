@@ -225,6 +225,18 @@ pub struct SaveFileRequest {
     pub name: String,
 }
 
+/// An audit bundle of a graph's statements (all of them when none are named), signed with
+/// the key file at `key` (a path on the backend's machine) when one is given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct BundleRequest {
+    pub graph: String,
+    #[serde(default)]
+    pub statements: Option<Vec<String>>,
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
 /// A tidy-up of a graph's layout: a preview for the caller alone, unless `save`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(optional_fields)]

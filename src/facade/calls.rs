@@ -210,6 +210,21 @@ impl Handlers for Call<'_> {
         })
     }
 
+    async fn bundle(&self, req: BundleRequest) -> Result<ExportedDocument> {
+        let key = match req.key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+            Some(k) => Some(self.provex.key_file_path(k)?),
+            None => None,
+        };
+        let statements = req.statements.unwrap_or_default();
+        let text = self.provex.bundle(&req.graph, &statements, key.as_deref()).await?;
+        Ok(ExportedDocument {
+            format: "audit-bundle".to_owned(),
+            media_type: "application/ld+json".to_owned(),
+            file_name: format!("provex-{}-bundle.jsonld", req.graph),
+            text,
+        })
+    }
+
     async fn ask(&self, req: AskRequest) -> Result<crate::ask::Answer> {
         self.provex.ask(&req.graph, &req.question).await
     }

@@ -6,6 +6,7 @@
 // Expected values come from the API, never hard-coded.
 
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ROOT, artifact, errorToasts, runDemo, start, until } from "./harness.mjs";
@@ -112,6 +113,29 @@ describe("what a stranger hit", { timeout: 240_000 }, () => {
     await page.getByTestId("export-menu").click();
     await page.getByTestId("export-selection").click();
     await until(async () => (await infoToasts()).some((t) => /nothing is selected/i.test(t)), { what: "a toast that nothing is selected" });
+  });
+
+  it("Export ▸ Audit bundle writes every claim, or the selected ones, signed with the key named", async () => {
+    const keyFile = join(h.dataDir, "auditor-key.json");
+    await h.cli("keys", "generate", "--id", "urn:key:auditor", "--agent", "urn:agent:auditor", "--out", keyFile);
+    const bundleOf = async () => {
+      await page.getByTestId("export-menu").click();
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-bundle").click()]);
+      return JSON.parse(await readFile(await download.path(), "utf8"));
+    };
+    await page.evaluate(() => window.provex.app.clearSelection());
+    const all = await bundleOf();
+    assert.deepEqual([...all["provex:statements"]].sort(), trails.map((t) => t.statement_id).sort(), "every claim");
+    assert.ok(!JSON.stringify(all).includes("urn:key:auditor"), "unsigned without a key");
+    const one = trails[0].statement_id;
+    await page.evaluate((id) => window.provex.select(id), one);
+    await page.getByTestId("export-menu").click();
+    await page.getByTestId("bundle-key").fill(keyFile);
+    await page.getByTestId("export-menu").click();
+    const signed = await bundleOf();
+    assert.deepEqual(signed["provex:statements"], [one], "the selected claim");
+    assert.ok(JSON.stringify(signed).includes("urn:key:auditor"), "signed with the key named");
+    assert.deepEqual(await errorToasts(page), []);
   });
 
   it("a write in the Console is answered in words", async () => {

@@ -113,6 +113,7 @@ class FakeTransport implements Transport {
   tidy = vi.fn(async () => null);
   cluster_edges = vi.fn(async () => []);
   export_prov = vi.fn(async (r: { graph: string, format: string }) => ({ format: r.format, media_type: "application/json", file_name: `provex-${r.graph}.json`, text: "{}" }));
+  bundle = vi.fn();
   sessions = vi.fn(async () => []);
   ask = vi.fn();
   knowledge = vi.fn();

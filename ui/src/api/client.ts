@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { Answer, AskRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -32,6 +32,7 @@ export interface Requests {
   path: PathRequest;
   diff: DiffRequest;
   export_prov: ExportRequest;
+  bundle: BundleRequest;
   lineages: GraphRequest;
   lineage: NodeRequest;
   lineage_compare: LineageCompareRequest;
@@ -69,6 +70,7 @@ export interface Responses {
   path: PathResult | null;
   diff: GraphDiff;
   export_prov: ExportedDocument;
+  bundle: ExportedDocument;
   lineages: Array<LineageSummary>;
   lineage: LineageGraph;
   lineage_compare: Comparison;
@@ -108,6 +110,7 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   path: { method: "GET", path: "/graphs/{graph}/path", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   diff: { method: "GET", path: "/diff", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   export_prov: { method: "GET", path: "/graphs/{graph}/export", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  bundle: { method: "POST", path: "/graphs/{graph}/bundle", args: "json", desktopOnly: false, errors: ["usage", "not_found", "io", "input", "forbidden_path"] },
   lineages: { method: "GET", path: "/graphs/{graph}/lineages", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   lineage: { method: "GET", path: "/graphs/{graph}/lineage", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   lineage_compare: { method: "GET", path: "/graphs/{graph}/lineage/compare", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -247,6 +250,14 @@ export class Client {
   /** The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD). */
   exportProv(req: ExportRequest): Promise<ExportedDocument> {
     return this.transport.call("export_prov", req);
+  }
+
+  /**
+   * A self-verifying audit bundle (JSON-LD) of statements (every one when none are named),
+   * signed with a key file on the backend's machine when one is named (`provex bundle`).
+   */
+  bundle(req: BundleRequest): Promise<ExportedDocument> {
+    return this.transport.call("bundle", req);
   }
 
   /** The prompt lineages of a graph (seed 002): each with its root, size, heads and time span. */

@@ -456,6 +456,8 @@ export type DiffRequest = { a: string, b: string, };
 
 export type ExportRequest = { graph: string, format: string, };
 
+export type BundleRequest = { graph: string, statements?: Array<string>, key?: string, };
+
 export type LineageCompareRequest = { graph: string, a: string, b: string, };
 
 export type QueryRequest = { graph: string, cypher: string, };

@@ -18,7 +18,7 @@ const SEARCH_LIMIT = 20;
 
 /** What the top bar needs of the app: its own controls' and those of its two menus. */
 export interface TopBarHost extends IngestHost, ExportHost {
-  readonly backend: Pick<Backend, "search" | "node" | "upload" | "follow" | "demo" | "exportProv">;
+  readonly backend: Pick<Backend, "search" | "node" | "upload" | "follow" | "demo" | "exportProv" | "bundle">;
   readonly model: Pick<GraphModel, "nodes" | "nodeList" | "edgeList" | "seq">;
   readonly names: ReadonlyMap<string, string>;
   readonly filters: FilterState;
