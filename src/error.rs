@@ -54,7 +54,8 @@ pub enum Error {
     /// The chat endpoint failed or answered something unusable.
     #[error("the chat endpoint {url}: {reason}")]
     Llm { url: String, reason: String },
-    /// The generated Cypher would write (or is unbounded): refused before it ran.
+    /// A query would write (or is unbounded): refused before it ran, or by FalkorDB's
+    /// read-only mode.
     #[error("{0}; nothing was run")]
     WriteRefused(String),
     /// FalkorDB refused a write or did not confirm it on disk (a full disk, no memory left,

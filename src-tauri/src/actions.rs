@@ -1,5 +1,5 @@
 //! What the menu and a drop of files do: ingest files (into a new graph named after the
-//! first file, or into the graph the window shows), export a graph, tidy its layout. The
+//! first file, or into the graph the window shows), export a graph. The
 //! page hears of it through `provex://ingest` and `provex://notice` events.
 
 use std::path::PathBuf;
@@ -84,18 +84,5 @@ pub async fn export_json(app: &AppHandle) {
     match result {
         Ok(()) => notify(app, NoticeLevel::Info, format!("Exported “{graph}” to {}", path.display())),
         Err(e) => notify(app, NoticeLevel::Error, format!("Export of “{graph}” failed: {}", e.message)),
-    }
-}
-
-/// View ▸ Tidy Layout: the moves reach the page on its stream.
-pub async fn tidy(app: &AppHandle) {
-    let shell = app.state::<Shell>();
-    let Some(graph) = shell.current_graph() else { return };
-    let result = match shell.provex().await {
-        Ok(p) => ops::tidy(&p, &graph).await.map_err(api),
-        Err(e) => Err(e),
-    };
-    if let Err(e) = result {
-        notify(app, NoticeLevel::Error, format!("Tidy-up failed: {}", e.message));
     }
 }

@@ -146,7 +146,7 @@ pub fn handle(app: &AppHandle, id: &str) {
         EXPORT_SVG => ask_page(&app, MenuAction::ExportSvg),
         EXPORT_PNG => ask_page(&app, MenuAction::ExportPng),
         SHORTCUTS => ask_page(&app, MenuAction::Help),
-        TIDY => spawn(async move { actions::tidy(&app).await }),
+        TIDY => ask_page(&app, MenuAction::Tidy),
         QUIT => app.exit(0),
         RELOAD => {
             if let Some(w) = app.get_webview_window("main") {

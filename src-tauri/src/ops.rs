@@ -1,6 +1,6 @@
 //! What the shell does beyond the declared operations (which `commands::call` runs through
 //! the core's `provex::facade::Call`): the first start, streams, and the menu's actions
-//! (ingest, export, tidy), as plain async functions of the facade, testable without a window.
+//! (ingest, export), as plain async functions of the facade, testable without a window.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -47,10 +47,6 @@ where
     let (backlog, rx) = p.watch(req, since).await?;
     let task = tokio::spawn(crate::stream::forward(p, req.clone(), since, backlog, rx, send));
     Ok(shell.add_subscription(webview, task))
-}
-
-pub async fn tidy(p: &Provex, graph: &str) -> Result<usize> {
-    p.tidy(graph).await
 }
 
 /// Writes every node and edge of a graph as JSON (`{"nodes": [...], "edges": [...]}`).

@@ -309,12 +309,19 @@ async fn streams_uploads_jobs_and_tidy_up_through_a_subscription() {
     let after: Stats = run(&p, &h, "stats", json!({"graph": g}), None).await.unwrap();
     assert_eq!(after.nodes, stats.nodes);
 
-    // Tidy-up moves arrive on the stream.
-    let _: () = run(&p, &h, "tidy", json!({"graph": g}), None).await.unwrap();
+    // A tidy-up is a preview for the window that asked; saved, its moves arrive on the
+    // stream (the same moves).
+    let preview: provex::api::TidyResult = run(&p, &h, "tidy", json!({"graph": g}), None).await.unwrap();
+    assert!(!preview.saved);
+    let saved: provex::api::TidyResult =
+        run(&p, &h, "tidy", json!({"graph": g, "save": true}), None).await.unwrap();
+    assert!(saved.saved);
+    assert_eq!(saved.moves, preview.moves);
     loop {
         match next(&mut rx).await {
-            StreamMessage::Moves { seq, .. } => {
+            StreamMessage::Moves { seq, moves, .. } => {
                 assert!(seq > last);
+                assert_eq!(moves, saved.moves, "the preview sent nothing on the stream");
                 break;
             }
             StreamMessage::Batch { seq, .. } => last = seq,

@@ -145,6 +145,14 @@ pub struct NodeMove {
     pub y: f64,
 }
 
+/// What a tidy-up moves: where each node goes, and whether that is now the layout every
+/// viewer is served (`saved`) or a preview for the caller alone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct TidyResult {
+    pub moves: Vec<NodeMove>,
+    pub saved: bool,
+}
+
 /// Which A2AP document a verification update is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
@@ -391,6 +399,8 @@ pub enum MenuAction {
     ExportSvg,
     ExportPng,
     Help,
+    /// View ▸ Tidy Layout: the page tidies its own layout (Save for everyone is its choice).
+    Tidy,
 }
 
 /// Where an ingest started by the shell (open, import, drop) is.

@@ -45,7 +45,7 @@ error_codes! {
     Server = "server", 500;
     /// The database went away during an operation.
     ConnectionLost = "connection_lost", 503;
-    /// A query was refused or failed (a write in the read-only console, a syntax error).
+    /// A query failed (a syntax error, an unknown function, the server's time-out).
     Query = "query", 400;
     /// No such graph, node, statement, job or API route.
     NotFound = "not_found", 404;
@@ -59,7 +59,8 @@ error_codes! {
     LlmNotConfigured = "llm_not_configured", 503;
     /// `ask`: the chat endpoint is down or answered something unusable.
     Llm = "llm", 502;
-    /// `ask`: the generated Cypher would write (or is unbounded); nothing ran.
+    /// A query would write (Cypher typed in a console, or what `ask` generated) or is
+    /// unbounded; nothing ran.
     WriteRefused = "write_refused", 400;
     /// FalkorDB refused a write or did not confirm it on disk (a full disk, no memory
     /// left); the message names the cause, and nothing unconfirmed was acknowledged.

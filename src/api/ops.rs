@@ -223,6 +223,10 @@ operations! {
     diff(DiffRequest) -> GraphDiff = Get "/diff" Query Both [Usage, NotFound];
     /// The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD).
     export_prov(ExportRequest) -> ExportedDocument = Get "/graphs/{graph}/export" Query Both [Usage, NotFound];
+    /// A self-verifying audit bundle (JSON-LD) of statements (every one when none are named),
+    /// signed with a key file on the backend's machine when one is named (`provex bundle`).
+    bundle(BundleRequest) -> ExportedDocument = Post "/graphs/{graph}/bundle" Json Both
+        [Usage, NotFound, Io, Input, ForbiddenPath];
     /// The prompt lineages of a graph (seed 002): each with its root, size, heads and time span.
     lineages(GraphRequest) -> Vec<LineageSummary> = Get "/graphs/{graph}/lineages" Query Both [Usage, NotFound];
     /// The whole lineage of a prompt (`id`: a UUID or `prompt:<uuid>`): prompts with their
@@ -238,7 +242,7 @@ operations! {
     /// synthesis), each step with its parts, the dialog, and the nodes of other sources it names.
     reasoning(NodeRequest) -> ReasoningChain = Get "/graphs/{graph}/reasoning" Query Both [Usage, NotFound];
     /// Read-only Cypher.
-    query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query];
+    query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query, WriteRefused];
     /// A question in plain language: a chat endpoint writes Cypher from the graph's real
     /// schema; it runs read-only and the answer shows it.
     ask(AskRequest) -> crate::ask::Answer = Post "/graphs/{graph}/ask" Json Both
@@ -264,8 +268,9 @@ operations! {
     follow(FollowRequest) -> Job = Post "/graphs/{graph}/follow" Json Both [Usage, Io, ForbiddenPath];
     /// Runs the council demo into a graph, as a job.
     demo(DemoRequest) -> Job = Post "/graphs/{graph}/demo" Json Both [Usage];
-    /// Re-lays a graph out; the moves arrive on its stream.
-    tidy(GraphRequest) -> () = Post "/graphs/{graph}/tidy" Json Both [Usage, NotFound];
+    /// Re-lays a graph out: a preview of the moves for the caller alone, or with `save` the
+    /// layout every viewer is served (the moves also arrive on its stream).
+    tidy(TidyRequest) -> TidyResult = Post "/graphs/{graph}/tidy" Json Both [Usage, NotFound];
     /// The background jobs.
     jobs(NoArgs) -> Vec<Job> = Get "/jobs" Query Both [];
     /// Stops a job.

@@ -166,7 +166,7 @@ pub struct UploadRequest {
     pub graph: String,
     /// The file's name, for the uploads folder and the rejects file.
     pub name: String,
-    /// `a2a`, `a2ap`, or none to detect.
+    /// `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
     #[serde(default)]
     pub format: Option<String>,
 }
@@ -198,7 +198,7 @@ pub struct IngestFilesRequest {
 pub struct FollowRequest {
     pub graph: String,
     pub path: String,
-    /// `a2a`, `a2ap`, or none to detect.
+    /// `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
     #[serde(default)]
     pub format: Option<String>,
 }
@@ -223,6 +223,29 @@ pub struct JobRequest {
 pub struct SaveFileRequest {
     /// The suggested file name.
     pub name: String,
+}
+
+/// An audit bundle of a graph's statements (all of them when none are named), signed with
+/// the key file at `key` (a path on the backend's machine) when one is given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct BundleRequest {
+    pub graph: String,
+    #[serde(default)]
+    pub statements: Option<Vec<String>>,
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// A tidy-up of a graph's layout: a preview for the caller alone, unless `save`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct TidyRequest {
+    pub graph: String,
+    /// Apply it to the layout every viewer is served (the moves go out on the graph's
+    /// stream); without it the served layout is left as it is.
+    #[serde(default)]
+    pub save: Option<bool>,
 }
 
 /// A graph's stream of changes after `since` (the `seq` of its view or last message).

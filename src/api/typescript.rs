@@ -72,6 +72,7 @@ pub fn contract_ts() -> String {
     d.add::<ViewMode>();
     d.add::<View>();
     d.add::<NodeMove>();
+    d.add::<TidyResult>();
     d.add::<KnowledgeChange>();
     d.add::<VerificationKind>();
     d.add::<VerificationUpdate>();

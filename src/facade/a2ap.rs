@@ -266,6 +266,12 @@ impl Provex {
         report.ok_or_else(|| Error::NotFound { what: "A2AP documents in graph", name: graph.to_owned() })
     }
 
+    /// A key file a UI names to sign a bundle with, when it lies inside the folders this
+    /// backend may read ([`Provex::restrict_paths`]).
+    pub fn key_file_path(&self, path: &str) -> Result<std::path::PathBuf> {
+        self.paths.check(Path::new(path), "the key file")
+    }
+
     /// An audit bundle of `statements` (every statement when empty) of a graph, as JSON-LD
     /// text, signed with `key` when one is given.
     pub async fn bundle(&self, graph: &str, statements: &[String], key: Option<&Path>) -> Result<String> {

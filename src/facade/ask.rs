@@ -83,9 +83,9 @@ impl Provex {
         let q = check::prepare(&q).map_err(|why| Error::WriteRefused(format!("{why}: {q}")))?;
         let (columns, rows) = match self.store.run_ro(graph, &q, vec![]).await {
             Ok(r) => r,
-            Err(Error::Query(m)) if m.to_lowercase().contains("read-only") || m.contains("RO_QUERY") => {
+            Err(Error::WriteRefused(_)) => {
                 return Err(Error::WriteRefused(format!(
-                    "FalkorDB refused the generated Cypher as a write ({m}): {q}"
+                    "FalkorDB refused the generated Cypher as a write: {q}"
                 )))
             }
             Err(Error::Query(m)) => return Err(Error::Query(format!("{m} (the generated Cypher: {q})"))),

@@ -210,6 +210,21 @@ impl Handlers for Call<'_> {
         })
     }
 
+    async fn bundle(&self, req: BundleRequest) -> Result<ExportedDocument> {
+        let key = match req.key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+            Some(k) => Some(self.provex.key_file_path(k)?),
+            None => None,
+        };
+        let statements = req.statements.unwrap_or_default();
+        let text = self.provex.bundle(&req.graph, &statements, key.as_deref()).await?;
+        Ok(ExportedDocument {
+            format: "audit-bundle".to_owned(),
+            media_type: "application/ld+json".to_owned(),
+            file_name: format!("provex-{}-bundle.jsonld", req.graph),
+            text,
+        })
+    }
+
     async fn ask(&self, req: AskRequest) -> Result<crate::ask::Answer> {
         self.provex.ask(&req.graph, &req.question).await
     }
@@ -302,8 +317,14 @@ impl Handlers for Call<'_> {
         self.provex.start_demo(&req.graph, req.pace_ms)
     }
 
-    async fn tidy(&self, req: GraphRequest) -> Result<()> {
-        self.provex.tidy(&req.graph).await.map(drop)
+    async fn tidy(&self, req: TidyRequest) -> Result<TidyResult> {
+        let save = req.save.unwrap_or(false);
+        let moves = if save {
+            self.provex.tidy(&req.graph).await?
+        } else {
+            self.provex.tidy_preview(&req.graph).await?
+        };
+        Ok(TidyResult { moves, saved: save })
     }
 
     async fn jobs(&self, _: NoArgs) -> Result<Vec<Job>> {

@@ -35,6 +35,24 @@ fn snippet(text: &str, needle_lower: &str) -> String {
     out.replace('\n', " ")
 }
 
+/// Characters of a claim or quote quoted after a problem.
+const PROBLEM_TEXT: usize = 90;
+
+/// A node found by a problem: the problem in words, who (for a verification), and the claim
+/// or quote it concerns.
+fn problem_hit(p: crate::store::problems::ProblemHit) -> SearchHit {
+    let mut out = p.problem.describe.to_owned();
+    if let Some(agent) = &p.agent {
+        out.push_str(&format!(" · by {agent}"));
+    }
+    if let Some(text) = p.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        let cut: String = text.chars().take(PROBLEM_TEXT).collect();
+        let more = if cut.len() < text.len() { "…" } else { "" };
+        out.push_str(&format!(" · “{}{more}”", cut.replace('\n', " ")));
+    }
+    SearchHit { id: p.name, label: p.label, field: p.problem.field.to_owned(), snippet: out }
+}
+
 /// A safe local name for an uploaded file: its base name, with anything unusual replaced.
 fn upload_name(name: &str) -> String {
     let base = name.rsplit(['/', '\\']).next().unwrap_or("upload");
@@ -51,26 +69,35 @@ fn upload_name(name: &str) -> String {
 }
 
 impl Provex {
-    /// Nodes whose name, claim, quote or content contains `q` (any case), in creation
-    /// order, with the field that matched and a snippet.
+    /// First the nodes with the verdict, signature or evidence status `q` names ("forged",
+    /// "challenged", "mismatch": see [`crate::store::problems`]), then those whose name,
+    /// claim, quote or content contains `q` (any case), each in creation order, with the
+    /// field that matched and a snippet.
     pub async fn search(&self, graph: &str, q: &str, limit: u32) -> Result<Vec<SearchHit>> {
         crate::store::validate_graph_name(graph)?;
         let q = q.trim();
         if q.is_empty() {
             return Ok(Vec::new());
         }
+        let limit = limit.clamp(1, MAX_HITS);
         let needle = q.to_lowercase();
-        let rows = self.store.search(graph, q, limit.clamp(1, MAX_HITS)).await?;
-        Ok(rows
-            .into_iter()
-            .map(|(id, label, values)| {
-                let (field, text) = values
-                    .into_iter()
-                    .find(|(_, v)| v.to_lowercase().contains(&needle))
-                    .unwrap_or_else(|| ("name".to_owned(), id.clone()));
-                SearchHit { snippet: snippet(&text, &needle), id, label, field }
-            })
-            .collect())
+        let mut hits: Vec<SearchHit> =
+            self.store.search_problems(graph, q, limit).await?.into_iter().map(problem_hit).collect();
+        let rows = self.store.search(graph, q, limit).await?;
+        for (id, label, values) in rows {
+            if hits.len() >= limit as usize {
+                break;
+            }
+            if hits.iter().any(|h| h.id == id) {
+                continue;
+            }
+            let (field, text) = values
+                .into_iter()
+                .find(|(_, v)| v.to_lowercase().contains(&needle))
+                .unwrap_or_else(|| ("name".to_owned(), id.clone()));
+            hits.push(SearchHit { snippet: snippet(&text, &needle), id, label, field });
+        }
+        Ok(hits)
     }
 
     /// A source document's full text, from the A2AP documents stored in the graph.

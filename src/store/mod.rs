@@ -9,6 +9,7 @@ pub mod durable;
 pub mod groups;
 pub mod log;
 pub mod members;
+pub mod problems;
 pub mod raw;
 pub mod read;
 mod reconnect;
@@ -181,7 +182,7 @@ impl Store {
             if matches!(e, Error::Connection { .. }) {
                 self.barrier.lost();
             }
-            missing_graph(e, graph)
+            write_refused(missing_graph(e, graph))
         })?;
         let header = result.header.to_vec();
         Ok((header, result.data.into_values_lossy().collect()))
@@ -253,6 +254,22 @@ pub(crate) fn missing_graph(e: Error, graph: &str) -> Error {
     }
 }
 
+/// What a read-only query that would write is told, in place of FalkorDB's "graph.RO_QUERY
+/// is to be executed only on read-only queries".
+pub const WRITE_IN_READ_ONLY: &str =
+    "this query would change the graph (CREATE, MERGE, SET, REMOVE or DELETE), \
+     and queries here only read it; to add data, ingest a file";
+
+/// FalkorDB's refusal of a write sent as a read-only query, said in words (`write_refused`).
+pub(crate) fn write_refused(e: Error) -> Error {
+    match e {
+        Error::Query(m) if m.contains("RO_QUERY") || m.to_ascii_lowercase().contains("only on read-only") => {
+            Error::WriteRefused(WRITE_IN_READ_ONLY.to_owned())
+        }
+        e => e,
+    }
+}
+
 /// Tells connection failures (worth a retry) from query errors.
 fn classify(e: falkordb::FalkorDBError, url: &str) -> Error {
     use falkordb::FalkorDBError as F;
@@ -289,6 +306,20 @@ fn classify(e: falkordb::FalkorDBError, url: &str) -> Error {
 #[cfg(test)]
 mod url_tests {
     use super::*;
+
+    #[test]
+    fn a_write_in_a_read_only_query_is_said_in_words() {
+        let e =
+            write_refused(Error::Query("graph.RO_QUERY is to be executed only on read-only queries".into()));
+        assert!(matches!(e, Error::WriteRefused(_)), "{e:?}");
+        assert_eq!(e.code(), crate::error::ErrorCode::WriteRefused);
+        let text = e.to_string();
+        assert!(!text.contains("RO_QUERY") && text.contains("would change the graph"), "{text}");
+        assert!(text.ends_with("nothing was run"), "{text}");
+        // Other query errors are left as they are.
+        let other = write_refused(Error::Query("Invalid input 'X'".into()));
+        assert!(matches!(other, Error::Query(ref m) if m == "Invalid input 'X'"), "{other:?}");
+    }
 
     #[test]
     fn redact_hides_user_and_password() {

@@ -271,3 +271,67 @@ fn layout_from_a_trace_file_and_from_the_graph() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("zz"));
 }
+
+/// Search finds nodes by what the UI says about them, not only by their text: "forged" the
+/// forged verification, "altered" and "mismatch" the altered claim and its quote,
+/// "challenged" the challenged claims and the challenges, "invalid" the forged verification
+/// and the altered claim; each before any node whose text merely contains the word.
+#[tokio::test(flavor = "multi_thread")]
+async fn search_finds_verdicts_signatures_and_evidence_problems() {
+    let demo = council::generate();
+    let s = &demo.statements;
+    let (provex, graph) = common::open("council_search").await;
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    let ids = |hits: &[provex::api::SearchHit]| hits.iter().map(|h| h.id.clone()).collect::<Vec<_>>();
+    let column = |rows: provex::store::Table| -> Vec<String> {
+        rows.rows.into_iter().map(|r| r[0].as_str().unwrap().to_owned()).collect()
+    };
+
+    let forged = provex.search(&graph, "forged", 20).await.unwrap();
+    assert_eq!(ids(&forged), vec![demo.forged_verification.clone()], "{forged:?}");
+    assert_eq!(forged[0].label, "Verification");
+    assert_eq!(forged[0].field, "signature");
+    assert!(forged[0].snippet.starts_with("Forged verification"), "{}", forged[0].snippet);
+
+    let mismatching_quotes = column(
+        provex.query(&graph, "MATCH (c:Chunk {evidence_status: 'mismatch'}) RETURN c.name").await.unwrap(),
+    );
+    assert_eq!(mismatching_quotes.len(), 1);
+    for word in ["altered", "mismatch"] {
+        let hits = provex.search(&graph, word, 20).await.unwrap();
+        let found = ids(&hits);
+        assert_eq!(found[0], s.parking_study_altered, "{word}: {hits:?}");
+        assert!(found.contains(&mismatching_quotes[0]), "{word}: the quote: {hits:?}");
+        assert!(
+            hits.iter().take(2).all(|h| h.field == "signature" || h.field == "evidence"),
+            "{word}: {hits:?}"
+        );
+    }
+
+    let challenged = provex.search(&graph, "challenged", 50).await.unwrap();
+    let found = ids(&challenged);
+    let challenges = column(
+        provex
+            .query(&graph, "MATCH (v:Verification) WHERE v.verdict = 'CHALLENGED' RETURN v.name")
+            .await
+            .unwrap(),
+    );
+    let want_claims = [s.bike_pilot_march.clone(), s.parks_approved.clone()];
+    let n = want_claims.len() + challenges.len();
+    let mut first: Vec<String> = found[..n].to_vec();
+    first.sort();
+    let mut want: Vec<String> = want_claims.iter().chain(&challenges).cloned().collect();
+    want.sort();
+    assert_eq!(first, want, "challenged claims and challenges come first: {challenged:?}");
+    assert!(challenged[..n].iter().all(|h| h.field == "verdict"));
+
+    let invalid = ids(&provex.search(&graph, "invalid", 20).await.unwrap());
+    assert_eq!(
+        invalid[..2].to_vec(),
+        vec![demo.forged_verification.clone(), s.parking_study_altered.clone()]
+    );
+    // Text search still works, after the problems (none named here).
+    let text = provex.search(&graph, "bike lane", 20).await.unwrap();
+    assert!(text.iter().any(|h| h.id == s.bike_pilot_march), "{text:?}");
+    provex.delete_graph(&graph).await.unwrap();
+}

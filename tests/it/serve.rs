@@ -187,6 +187,25 @@ async fn council_demo_through_the_api() {
     let hits: Vec<Value> = get(&format!("{base}/api/graphs/{graph}/search?q={}", enc(&word))).await;
     assert!(hits.iter().any(|h| h["id"] == statement.id.as_str()), "{word}: {hits:?}");
 
+    // An audit bundle of one statement, or of every one, as `provex bundle` writes it.
+    let one: Value =
+        post(&format!("{base}/api/graphs/{graph}/bundle"), serde_json::json!({"statements": [statement.id]}))
+            .await;
+    assert_eq!(one["media_type"], "application/ld+json");
+    let bundle: Value = serde_json::from_str(one["text"].as_str().unwrap()).unwrap();
+    assert_eq!(bundle["provex:statements"], serde_json::json!([statement.id]));
+    let all: Value = post(&format!("{base}/api/graphs/{graph}/bundle"), serde_json::json!({})).await;
+    let bundle: Value = serde_json::from_str(all["text"].as_str().unwrap()).unwrap();
+    assert_eq!(bundle["provex:statements"].as_array().unwrap().len() as u64, stats.labels["Statement"]);
+    let r = client()
+        .post(format!("{base}/api/graphs/{graph}/bundle"))
+        .json(&serde_json::json!({"key": "/no/such/key.json"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400, "a key file that cannot be read");
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "io");
+
     // Reads that go through the same facade as the CLI.
     let node: Value = get(&format!("{base}/api/graphs/{graph}/node?id={}", enc(&statement.id))).await;
     assert_eq!(node["label"], "Statement");
@@ -208,8 +227,12 @@ async fn council_demo_through_the_api() {
         .send()
         .await
         .unwrap();
+    // A write in the read-only console is said in words, not as the server's RO_QUERY text.
     assert_eq!(r.status(), 400);
-    assert_eq!(r.json::<Value>().await.unwrap()["code"], "query");
+    let e: Value = r.json().await.unwrap();
+    assert_eq!(e["code"], "write_refused", "{e}");
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("would change the graph") && !message.contains("RO_QUERY"), "{message}");
     let r = client().get(format!("{base}/api/graphs/bad%20name/stats")).send().await.unwrap();
     assert_eq!(r.status(), 400);
     assert_eq!(r.json::<Value>().await.unwrap()["code"], "usage");

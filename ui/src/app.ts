@@ -43,6 +43,8 @@ import { HoverCard } from "./ui/hover-card";
 import { Minimap, minimapColours } from "./ui/minimap";
 import { ComparePanel, type CompareHost } from "./ui/compare";
 import { Welcome, welcomed, type WelcomeHost } from "./ui/welcome";
+import { MissingGraph } from "./ui/missing-graph";
+import { OwnLayout, type OwnLayoutHost } from "./own-layout";
 import { demoWithWalkthrough, uploadFile } from "./first-run";
 import { inTauri } from "./backends";
 
@@ -56,7 +58,7 @@ const REFRESH_MS = 400;
 export class App implements
   ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
   NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost, KeyHost, LineagesHost,
-  ReasoningHost {
+  ReasoningHost, OwnLayoutHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
@@ -82,6 +84,10 @@ export class App implements
   /** Roots of the neighbourhoods expanded before the current one, for "Back". */
   readonly expandHistory: Place[] = [];
   readonly help = new HelpOverlay();
+  /** Said when the address names a graph the server does not have. */
+  readonly missing = new MissingGraph(this);
+  /** This viewer's own layout (a tidy-up kept in this browser), over the shared one. */
+  readonly ownLayout = new OwnLayout(this);
 
   private readonly details: DetailsPanel;
   private readonly trail: TrailView;
@@ -118,6 +124,8 @@ export class App implements
     this.canvasArea = new CanvasArea(this, this.theme);
     this.welcome = new Welcome(this, inTauri());
     this.canvasArea.el.appendChild(this.welcome.el);
+    this.canvasArea.el.appendChild(this.missing.el);
+    this.canvasArea.el.appendChild(this.ownLayout.el);
     this.canvasArea.el.appendChild(this.hoverCard.el);
     this.canvasArea.el.append(this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
     // One overlay over the canvas at a time.
@@ -189,8 +197,15 @@ export class App implements
     await this.refreshGraphs();
     const wanted = wantedGraph();
     const graphs = this.topbar.graphs;
+    const asked = new URL(window.location.href).searchParams.get("graph");
     const first = wanted && graphs.includes(wanted) ? wanted : graphs[0] ?? null;
-    if (first) {
+    if (asked !== null && !graphs.includes(asked)) {
+      // The address names a graph that is not there: say so, and open nothing in its place.
+      this.model.clear();
+      this.canvas.setGraph([], []);
+      this.statusbar.render();
+      this.missing.show(asked, graphs);
+    } else if (first) {
       // A first visit that did not ask for a graph gets the welcome over it.
       if (!welcomed() && !new URL(window.location.href).searchParams.get("graph")) this.welcome.show();
       await this.openGraph(first);
@@ -231,6 +246,10 @@ export class App implements
 
   // ---------------------------------------------------------------- graphs and views
 
+  knownGraphs(): readonly string[] {
+    return this.topbar.graphs;
+  }
+
   async refreshGraphs(): Promise<void> {
     try {
       this.topbar.setGraphs(await this.backend.graphs(), this.graph);
@@ -243,6 +262,7 @@ export class App implements
   async openGraph(graph: string, root?: string, opts: { waitForGraph?: boolean, cluster?: string } = {}): Promise<void> {
     const token = ++this.loadToken;
     if (this.started) this.welcome.hide();
+    this.missing.hide();
     this.stream.close();
     if (graph !== this.graph) {
       this.expandHistory.length = 0;
@@ -291,6 +311,7 @@ export class App implements
   }
 
   private afterViewChange(): void {
+    this.ownLayout.viewShown();
     this.applyVisibility();
     this.canvas.setHighlight(null);
     this.notice.render();
@@ -378,6 +399,8 @@ export class App implements
         if (this.graph) void this.openGraph(this.graph, this.model.mode === "neighbourhood" ? this.model.root ?? undefined : undefined);
         break;
       case "moves":
+        // While this viewer's own layout is shown, the shared layout's moves wait behind it.
+        if (this.ownLayout.sharedMoved(change.moves)) break;
         this.canvas.applyMoves(change.moves, 600);
         this.statusbar.render();
         this.refresh.schedule();
@@ -548,13 +571,12 @@ export class App implements
     this.topbar.renderTheme();
   }
 
-  async tidy(): Promise<void> {
-    if (!this.graph) return;
-    try {
-      await this.backend.tidy({ graph: this.graph });
-      if (this.model.mode !== "whole") this.toasts.info("Tidy-up moves arrive on the live stream, which a neighbourhood view does not follow.");
-    } catch (e) {
-      this.toasts.error(e, "Tidy-up");
-    }
+  /** Tidies the layout for this viewer alone (see own-layout.ts). */
+  tidy(): Promise<void> {
+    return this.ownLayout.tidy();
+  }
+
+  nodesMoved(): void {
+    this.minimap.setNodes(this.model.nodeList());
   }
 }

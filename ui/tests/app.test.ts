@@ -113,6 +113,7 @@ class FakeTransport implements Transport {
   tidy = vi.fn(async () => null);
   cluster_edges = vi.fn(async () => []);
   export_prov = vi.fn(async (r: { graph: string, format: string }) => ({ format: r.format, media_type: "application/json", file_name: `provex-${r.graph}.json`, text: "{}" }));
+  bundle = vi.fn();
   sessions = vi.fn(async () => []);
   ask = vi.fn();
   knowledge = vi.fn();
@@ -317,7 +318,9 @@ describe("the app", () => {
     backend.jobs.mockResolvedValue([job] as never);
     backend.views.push(view([node("a", 0)], [], { graph: "council2", seq: 3 }));
     const target = one("ingest-graph") as HTMLInputElement;
-    expect(target.value).toBe("council");
+    // Nothing is filled in for the open graph: ingest makes a new graph unless merging is chosen.
+    expect(target.value).toBe("");
+    expect((one("ingest-merge") as HTMLInputElement).checked).toBe(false);
     target.value = "council2";
     (document.querySelector('[aria-label="Pace in milliseconds"]') as HTMLInputElement).value = "50";
     one("demo-button").click();

@@ -9,6 +9,7 @@ import type { ReasoningChain, ReasoningStep, SessionSummary } from "../src/api/c
 import { ReasoningPanel, LIVE_MS, type ReasoningHost } from "../src/panels/reasoning";
 import {
   dialogByStep, facts, linksByStep, prettyArguments, selectedEdges, sessionMeta, statusText, stepKind, stepTitle, toolOf,
+  stepsAfterQuestion,
 } from "../src/reasoning/chain";
 import { reasoningStep } from "../src/walkthrough/steps";
 import { edge, node } from "./helpers";
@@ -117,7 +118,9 @@ describe("how a chain reads", () => {
     expect(s.nodeId).toBe(answer.id);
     expect(s.links).toEqual(["s-vote", "s-homes"]);
     expect(s.statementId).toBe("s-vote");
-    expect(s.caption).toBe("A researcher asks an agent “What did they say about zoning?” Its reasoning takes 4 steps, and its answer draws on 2 of these claims: open one to see its evidence.");
+    // Counted as the chain's header counts them: the steps after the question.
+    expect(stepsAfterQuestion(full.chain)).toBe(full.chain.length - 1);
+    expect(s.caption).toBe(`A researcher asks an agent “What did they say about zoning?” Its reasoning takes ${full.chain.length - 1} steps after the question, and its answer draws on 2 of these claims: open one to see its evidence.`);
     expect(reasoningStep(chainOf([question], { links: [] })).statementId).toBeNull();
   });
 });

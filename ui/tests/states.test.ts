@@ -70,8 +70,9 @@ describe("the Details panel's states", () => {
 describe("the Timeline's empty state", () => {
   function timeline(graph: string | null) {
     return new TimelinePanel({
+      backend: { query: vi.fn(async () => ({ columns: [], rows: [] })) },
       graph,
-      model: { minArrival: () => -1, maxArrival: () => -1, byArrival: () => [] } as unknown as TimelineHost["model"],
+      model: { minArrival: () => -1, maxArrival: () => -1, byArrival: () => [], edgeList: () => [], mode: "whole" } as unknown as TimelineHost["model"],
       timelineAt: null,
       setTimeline: vi.fn(),
       select: vi.fn(async () => {}),

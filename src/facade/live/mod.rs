@@ -341,9 +341,9 @@ impl Provex {
     }
 
     /// Re-lays a graph's view out, keeping the drawing's order as far as it can; the moves
-    /// go out on the stream as one `moves` message. Returns how many nodes moved. Runs on a
-    /// blocking thread: reads and deltas of every graph go on meanwhile.
-    pub async fn tidy(&self, graph: &str) -> Result<usize> {
+    /// go out on the stream as one `moves` message, and are returned. Runs on a blocking
+    /// thread: reads and deltas of every graph go on meanwhile.
+    pub async fn tidy(&self, graph: &str) -> Result<Vec<crate::api::NodeMove>> {
         let view = self.live_view(graph, None).await?;
         match view.tidy().await? {
             Some(moved) => Ok(moved),
@@ -352,5 +352,12 @@ impl Provex {
                 Err(Error::Server(format!("the view of {graph} broke; it is loaded again on next use")))
             }
         }
+    }
+
+    /// The moves a tidy-up of a graph's view would make, for one viewer to try: the layout
+    /// every viewer is served, and the graph's stream, are left as they are.
+    pub async fn tidy_preview(&self, graph: &str) -> Result<Vec<crate::api::NodeMove>> {
+        let view = self.live_view(graph, None).await?;
+        view.tidy_preview().await
     }
 }

@@ -276,8 +276,8 @@ impl State {
     }
 
     /// Takes a tidy-up's moves into the drawing and sends them as one `moves` message.
-    /// Returns how many nodes moved.
-    pub(super) fn apply_moves(&mut self, moves: Vec<Move>) -> usize {
+    /// Returns the moves of the nodes drawn.
+    pub(super) fn apply_moves(&mut self, moves: Vec<Move>) -> Vec<NodeMove> {
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {
             if let Some(n) = self.nodes.get_mut(&m.id) {
@@ -286,10 +286,18 @@ impl State {
                 out.push(NodeMove { id: m.id, x: m.to[0], y: m.to[1] });
             }
         }
-        let moved = out.len();
         let seq = self.stream.next_seq();
-        self.stream.publish(StreamMessage::Moves { graph: self.graph.clone(), seq, moves: out });
-        moved
+        self.stream.publish(StreamMessage::Moves { graph: self.graph.clone(), seq, moves: out.clone() });
+        out
+    }
+
+    /// A tidy-up's moves of the nodes drawn, changing nothing (a preview for one viewer).
+    pub(super) fn preview_moves(&self, moves: Vec<Move>) -> Vec<NodeMove> {
+        moves
+            .into_iter()
+            .filter(|m| self.nodes.contains_key(&m.id))
+            .map(|m| NodeMove { id: m.id, x: m.to[0], y: m.to[1] })
+            .collect()
     }
 
     pub(super) fn snapshot(&self, limit: u32, total_edges: u64) -> View {

@@ -160,7 +160,7 @@ async fn a_tidy_up_blocks_neither_readers_nor_other_graphs() {
     let moved = tidy.await.unwrap().unwrap().unwrap();
     // The moves first, then the delta that waited, placed by the tidied layout.
     match &*a_rx.try_recv().unwrap() {
-        StreamMessage::Moves { seq, moves, .. } => assert_eq!((*seq, moves.len()), (2, moved)),
+        StreamMessage::Moves { seq, moves, .. } => assert_eq!((*seq, moves), (2, &moved)),
         other => panic!("expected moves, got {other:?}"),
     }
     assert_eq!(batch_of(&a_rx.try_recv().unwrap()), (3, vec!["a_late"], 1));
@@ -239,4 +239,47 @@ fn a_partial_update_keeps_what_it_leaves_out() {
     assert_eq!(v.agent.as_deref(), Some("urn:agent:a"));
     assert_eq!(v.text.as_deref(), Some("The council approved the zoning change."));
     assert_eq!(v.status.as_deref(), Some("invalid"));
+}
+
+/// A tidy-up preview is the caller's alone: the served drawing, the stream and the layout
+/// stay as they were; saving it afterwards makes exactly the moves the preview showed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tidy_up_preview_changes_nothing_that_is_served() {
+    let views = LiveViews::default();
+    let log = Mutex::new(0);
+    let a = loaded(&views, "a");
+    let ids: Vec<String> = (0..40).map(|i| format!("a{i}")).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    // Appended in pieces, so that a tidy-up changes the drawing.
+    for piece in ids.chunks(7) {
+        let edges: Vec<(&str, &str)> = piece
+            .iter()
+            .filter_map(|id| {
+                let i: usize = id[1..].parse().unwrap();
+                (i > 0).then(|| (ids[(i - 1) / 3], *id))
+            })
+            .collect();
+        publish(&views, &log, "a", piece, &edges);
+    }
+    let mut rx = a.state().stream.subscribe();
+    let before = a.state().snapshot(100, 0);
+
+    let preview = a.tidy_preview().await.unwrap();
+    assert!(!preview.is_empty(), "the appended drawing is untidy");
+    assert_eq!(a.state().snapshot(100, 0), before, "the served view is unchanged");
+    assert!(rx.try_recv().is_err(), "nothing went out on the stream");
+    // A second preview of the same drawing shows the same moves.
+    assert_eq!(a.tidy_preview().await.unwrap(), preview);
+
+    let saved = a.tidy().await.unwrap().unwrap();
+    assert_eq!(saved, preview, "saving makes the moves the preview showed");
+    match &*rx.try_recv().unwrap() {
+        StreamMessage::Moves { moves, .. } => assert_eq!(moves, &preview),
+        other => panic!("expected moves, got {other:?}"),
+    }
+    let after = a.state().snapshot(100, 0);
+    for m in &preview {
+        let n = after.nodes.iter().find(|n| n.id == m.id).unwrap();
+        assert_eq!((n.x, n.y), (m.x, m.y));
+    }
 }

@@ -1,22 +1,24 @@
 //! Tidy-up of a live view off every lock: the layout is taken out of the view, re-laid on a
 //! blocking thread, and put back with its moves. Meanwhile the view still answers reads
 //! (its drawing is unchanged until the moves go out) and deltas for it wait in its inbox;
-//! other graphs are not touched at all.
+//! other graphs are not touched at all. A preview re-lays a copy of the layout instead,
+//! so one viewer can try a tidy-up without changing what anyone else is served.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use super::state::{panic_text, GraphView};
+use crate::api::NodeMove;
 use crate::error::{Error, Result};
 
 impl GraphView {
     /// Re-lays the view out, keeping the drawing's order as far as it can; the moves go
     /// out on the stream as one `moves` message, before any delta that arrived meanwhile.
-    /// Returns how many nodes moved, or `None` when the view broke (the caller drops it).
+    /// Returns the moves, or `None` when the view broke (the caller drops it).
     ///
     /// The work runs to its end even if the caller stops waiting, so the layout always
     /// goes back into the view.
-    pub(super) async fn tidy(self: &Arc<Self>) -> Result<Option<usize>> {
+    pub(super) async fn tidy(self: &Arc<Self>) -> Result<Option<Vec<NodeMove>>> {
         let gate = self.tidying.clone().lock_owned().await;
         let layout = {
             let mut st = self.state();
@@ -46,7 +48,7 @@ impl GraphView {
                     drop(st);
                     tracing::debug!(
                         graph = view.graph,
-                        moved,
+                        moved = moved.len(),
                         ms = started.elapsed().as_millis() as u64,
                         "view tidied"
                     );
@@ -61,5 +63,33 @@ impl GraphView {
             }
         });
         work.await.map_err(|e| Error::Server(format!("tidy-up thread: {e}")))
+    }
+
+    /// The moves a tidy-up would make, worked out on a copy of the layout: the view, its
+    /// stream and every other viewer see nothing of it. Waits for a tidy-up under way.
+    pub(super) async fn tidy_preview(self: &Arc<Self>) -> Result<Vec<NodeMove>> {
+        let gate = self.tidying.clone().lock_owned().await;
+        let layout = {
+            let st = self.state();
+            if st.broken {
+                return Err(Error::Server(format!(
+                    "the view of {} broke; it is loaded again on next use",
+                    self.graph
+                )));
+            }
+            st.layout.clone()
+        };
+        drop(gate);
+        let Some(mut layout) = layout else {
+            return Err(Error::Server(format!("the view of {} is not loaded", self.graph)));
+        };
+        let graph = self.graph.clone();
+        let moves = tokio::task::spawn_blocking(move || {
+            catch_unwind(AssertUnwindSafe(|| layout.tidy_up()))
+                .map_err(|p| Error::Server(format!("the tidy-up of {graph} panicked: {}", panic_text(&*p))))
+        })
+        .await
+        .map_err(|e| Error::Server(format!("tidy-up thread: {e}")))??;
+        Ok(self.state().preview_moves(moves))
     }
 }

@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { Answer, AskRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -32,6 +32,7 @@ export interface Requests {
   path: PathRequest;
   diff: DiffRequest;
   export_prov: ExportRequest;
+  bundle: BundleRequest;
   lineages: GraphRequest;
   lineage: NodeRequest;
   lineage_compare: LineageCompareRequest;
@@ -47,7 +48,7 @@ export interface Requests {
   events: EventsRequest;
   follow: FollowRequest;
   demo: DemoRequest;
-  tidy: GraphRequest;
+  tidy: TidyRequest;
   jobs: NoArgs;
   stop_job: JobRequest;
   ingest_files: IngestFilesRequest;
@@ -69,6 +70,7 @@ export interface Responses {
   path: PathResult | null;
   diff: GraphDiff;
   export_prov: ExportedDocument;
+  bundle: ExportedDocument;
   lineages: Array<LineageSummary>;
   lineage: LineageGraph;
   lineage_compare: Comparison;
@@ -84,7 +86,7 @@ export interface Responses {
   events: IngestReport;
   follow: Job;
   demo: Job;
-  tidy: null;
+  tidy: TidyResult;
   jobs: Array<Job>;
   stop_job: Job;
   ingest_files: IngestReport;
@@ -108,12 +110,13 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   path: { method: "GET", path: "/graphs/{graph}/path", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   diff: { method: "GET", path: "/diff", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   export_prov: { method: "GET", path: "/graphs/{graph}/export", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  bundle: { method: "POST", path: "/graphs/{graph}/bundle", args: "json", desktopOnly: false, errors: ["usage", "not_found", "io", "input", "forbidden_path"] },
   lineages: { method: "GET", path: "/graphs/{graph}/lineages", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   lineage: { method: "GET", path: "/graphs/{graph}/lineage", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   lineage_compare: { method: "GET", path: "/graphs/{graph}/lineage/compare", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   sessions: { method: "GET", path: "/graphs/{graph}/sessions", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   reasoning: { method: "GET", path: "/graphs/{graph}/reasoning", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
-  query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query"] },
+  query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query", "write_refused"] },
   ask: { method: "POST", path: "/graphs/{graph}/ask", args: "json", desktopOnly: false, errors: ["usage", "query", "llm_not_configured", "llm", "write_refused"] },
   knowledge: { method: "GET", path: "/graphs/{graph}/knowledge", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -249,6 +252,14 @@ export class Client {
     return this.transport.call("export_prov", req);
   }
 
+  /**
+   * A self-verifying audit bundle (JSON-LD) of statements (every one when none are named),
+   * signed with a key file on the backend's machine when one is named (`provex bundle`).
+   */
+  bundle(req: BundleRequest): Promise<ExportedDocument> {
+    return this.transport.call("bundle", req);
+  }
+
   /** The prompt lineages of a graph (seed 002): each with its root, size, heads and time span. */
   lineages(req: GraphRequest): Promise<Array<LineageSummary>> {
     return this.transport.call("lineages", req);
@@ -343,8 +354,11 @@ export class Client {
     return this.transport.call("demo", req);
   }
 
-  /** Re-lays a graph out; the moves arrive on its stream. */
-  tidy(req: GraphRequest): Promise<null> {
+  /**
+   * Re-lays a graph out: a preview of the moves for the caller alone, or with `save` the
+   * layout every viewer is served (the moves also arrive on its stream).
+   */
+  tidy(req: TidyRequest): Promise<TidyResult> {
     return this.transport.call("tidy", req);
   }
 

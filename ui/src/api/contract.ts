@@ -77,6 +77,8 @@ limit: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, };
 
 export type NodeMove = { id: string, x: number, y: number, };
 
+export type TidyResult = { moves: Array<NodeMove>, saved: boolean, };
+
 export type KnowledgeChange = { 
 /**
  * The statement's id (`kg:` + SHA-256 of its triple).
@@ -453,7 +455,7 @@ embeddings_key?: string, llm_url?: string, llm_model?: string,
  */
 llm_key?: string, };
 
-export type MenuAction = "export-svg" | "export-png" | "help";
+export type MenuAction = "export-svg" | "export-png" | "help" | "tidy";
 
 export type MenuEvent = { action: MenuAction, 
 /**
@@ -525,6 +527,8 @@ export type DiffRequest = { a: string, b: string, };
 
 export type ExportRequest = { graph: string, format: string, };
 
+export type BundleRequest = { graph: string, statements?: Array<string>, key?: string, };
+
 export type LineageCompareRequest = { graph: string, a: string, b: string, };
 
 export type QueryRequest = { graph: string, cypher: string, };
@@ -545,7 +549,7 @@ export type UploadRequest = { graph: string,
  */
 name: string, 
 /**
- * `a2a`, `a2ap`, or none to detect.
+ * `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
  */
 format?: string, };
 
@@ -557,11 +561,18 @@ format?: string, };
 
 export type FollowRequest = { graph: string, path: string, 
 /**
- * `a2a`, `a2ap`, or none to detect.
+ * `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
  */
 format?: string, };
 
 export type DemoRequest = { graph: string, pace_ms?: number, };
+
+export type TidyRequest = { graph: string, 
+/**
+ * Apply it to the layout every viewer is served (the moves go out on the graph's
+ * stream); without it the served layout is left as it is.
+ */
+save?: boolean, };
 
 export type JobRequest = { id: string, };
 

@@ -53,6 +53,7 @@ interface AppHooks {
   openGraph?(graph: string): Promise<void>;
   canvas?: { toSVG(): string; toPNG(): Promise<Blob> };
   help?: { toggle(open?: boolean): void };
+  tidy?(): Promise<void>;
 }
 
 function appHooks(): AppHooks | undefined {
@@ -181,6 +182,10 @@ export class TauriTransport implements Transport {
       }
       case "help":
         app?.help?.toggle(true);
+        return;
+      case "tidy":
+        // The viewer's own layout until they save it for everyone (see own-layout.ts).
+        await app?.tidy?.();
         return;
       default:
         console.warn("provex: unknown menu action", d.action);

@@ -35,6 +35,17 @@ export function stepKind(step: Pick<ReasoningStep, "types" | "failed">): StepKin
 }
 
 /** A property as text ("" when absent); lists joined with ", ". */
+/** The steps of a chain after its question: how the session list, the chain's header and
+ *  the walkthrough all count a session's reasoning. */
+export function stepsAfterQuestion(chain: readonly Pick<ReasoningStep, "types" | "failed">[]): number {
+  return chain.filter((s) => stepKind(s) !== "question").length;
+}
+
+/** "3 steps after the question". */
+export function stepsText(n: number): string {
+  return `${n} step${n === 1 ? "" : "s"} after the question`;
+}
+
 export function prop(step: Pick<ReasoningStep, "properties">, key: string): string {
   return textOf(step.properties[key]);
 }

@@ -18,7 +18,7 @@ export const PROV_FORMATS: readonly (readonly [string, string])[] = [
 
 /** What the Export menu needs of the app. */
 export interface ExportHost {
-  readonly backend: Pick<Backend, "node" | "exportProv">;
+  readonly backend: Pick<Backend, "node" | "exportProv" | "bundle">;
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes" | "edgeList" | "seq">;
   readonly canvas: Pick<GraphCanvasApi, "toPNG" | "toSVG">;
@@ -29,6 +29,9 @@ export interface ExportHost {
 export class ExportMenu {
   readonly summary = h("summary", { class: "btn", testid: "export-menu" }, "Export");
   readonly body: HTMLElement;
+  private keyPath = h("input", {
+    class: "input", testid: "bundle-key", placeholder: "optional: /path/to/key.json on the server", "aria-label": "Key file to sign the bundle with", spellcheck: "false",
+  });
 
   /** `closeMenus` closes the top bar's menus once an export starts. */
   constructor(private readonly app: ExportHost, private readonly closeMenus: () => void) {
@@ -36,6 +39,9 @@ export class ExportMenu {
       h("button", { class: "menu-item", testid: "export-png", onclick: () => void this.exportPng() }, "View as PNG"),
       h("button", { class: "menu-item", testid: "export-svg", onclick: () => this.exportSvg() }, "View as SVG"),
       h("button", { class: "menu-item", testid: "export-selection", onclick: () => void this.exportSelection() }, "Selection as JSON"),
+      h("div", { class: "menu-heading", role: "presentation" }, "Audit bundle"),
+      h("label", { class: "field menu-field" }, h("span", null, "Sign with key file"), this.keyPath),
+      h("button", { class: "menu-item", testid: "export-bundle", title: "The selected claims (or every claim), their verifications, sources and keys, verifiable offline", onclick: () => void this.exportBundle() }, "Audit bundle (JSON-LD)"),
       h("div", { class: "menu-heading", role: "presentation" }, "Graph as W3C PROV"),
       ...PROV_FORMATS.map(([format, label]) =>
         h("button", { class: "menu-item", testid: `export-${format}`, onclick: () => void this.exportProv(format) }, label)));
@@ -54,6 +60,26 @@ export class ExportMenu {
       download(doc.file_name, new Blob([doc.text], { type: doc.media_type }));
     } catch (e) {
       this.app.toasts.error(e, `Exporting ${graph} as ${format}`);
+    }
+  }
+
+  /** An audit bundle of the selected claims (every claim when none is selected), signed
+   *  with the key file named, as `provex bundle` writes it. */
+  private async exportBundle(): Promise<void> {
+    this.closeMenus();
+    const graph = this.app.graph;
+    if (!graph) {
+      this.app.toasts.info("Open a graph first.");
+      return;
+    }
+    const statements = [...new Set(this.app.selection)].filter((id) => this.app.model.nodes.get(id)?.label === "Statement");
+    const key = this.keyPath.value.trim();
+    try {
+      const doc = await this.app.backend.bundle({ graph, statements, ...(key ? { key } : {}) });
+      download(doc.file_name, new Blob([doc.text], { type: doc.media_type }));
+      this.app.toasts.info(`${statements.length > 0 ? `${statements.length} selected claim${statements.length === 1 ? "" : "s"}` : "Every claim"} bundled${key ? ", signed" : " (unsigned: it verifies only once signed)"}.`);
+    } catch (e) {
+      this.app.toasts.error(e, "Writing the audit bundle");
     }
   }
 
@@ -85,7 +111,9 @@ export class ExportMenu {
     const ids = [...new Set(this.app.selection)];
     const graph = this.app.graph;
     if (ids.length === 0 || !graph) {
-      this.app.toasts.info("Select one or more nodes first (shift-click adds to the selection).");
+      this.app.toasts.info(graph
+        ? "Nothing is selected, so there is nothing to export: click a node (shift-click adds more), then choose Selection as JSON again."
+        : "Nothing is selected: open a graph and click a node first.");
       return;
     }
     const m = this.app.model;

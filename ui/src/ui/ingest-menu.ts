@@ -1,17 +1,41 @@
 // The Ingest menu of the top bar: upload a file, follow a growing file, run the council
-// demo, each into the graph named in its "Into graph" field. Its own module so the top bar
-// does not need the backend's ingest operations or the jobs.
+// demo. A file goes into a new graph named after it unless the user names a graph or chooses
+// to merge it into the open one. Its own module so the top bar does not need the backend's
+// ingest operations or the jobs.
 
 import type { Backend } from "../api/backend";
 import type { Job } from "../api/contract";
 import type { Notifier } from "../host";
 import { h } from "./dom";
+import { graphNameFor } from "./welcome";
+
+/** Every format the core reads, as `provex ingest --format` names it (docs/FORMATS.md), with
+ *  what the menu calls it; "" detects it from the file's first record. */
+export const INGEST_FORMATS: readonly (readonly [string, string])[] = [
+  ["", "Detect from the file"],
+  ["a2a", "A2A runtime events"],
+  ["a2ap", "A2AP documents or audit bundle"],
+  ["prov-json", "W3C PROV-JSON"],
+  ["lineage", "Prompt-lineage records"],
+  ["trustgraph", "TrustGraph explain stream"],
+];
+
+/** `base`, or `base-2`, `base-3`… : the first that is not among `taken`. */
+export function freshName(base: string, taken: readonly string[]): string {
+  if (!taken.includes(base)) return base;
+  for (let i = 2; ; i++) {
+    const name = `${base}-${i}`;
+    if (!taken.includes(name)) return name;
+  }
+}
 
 /** What the Ingest menu needs of the app. */
 export interface IngestHost {
   readonly backend: Pick<Backend, "upload" | "follow" | "demo">;
   readonly graph: string | null;
   readonly toasts: Notifier;
+  /** The graphs the server has, as last listed. */
+  knownGraphs(): readonly string[];
   refreshGraphs(): Promise<void>;
   openGraph(graph: string, root?: string, opts?: { waitForGraph?: boolean }): Promise<void>;
   /** A job was started: show it and watch it until it ends. */
@@ -21,13 +45,18 @@ export interface IngestHost {
 export class IngestMenu {
   readonly summary = h("summary", { class: "btn", testid: "ingest-menu" }, "Ingest");
   readonly body: HTMLElement;
-  private target = h("input", { class: "input", testid: "ingest-graph", "aria-label": "Target graph", placeholder: "graph name", spellcheck: "false" });
+  private target = h("input", {
+    class: "input", testid: "ingest-graph", "aria-label": "Into graph", placeholder: "a new graph named after the file", spellcheck: "false",
+  });
+  private merge = h("input", { type: "checkbox", testid: "ingest-merge", disabled: true });
+  private mergeName = h("span", { testid: "ingest-merge-name" }, "the open graph");
 
   /** `closeMenus` closes the top bar's menus once an action starts. */
   constructor(private readonly app: IngestHost, private readonly closeMenus: () => void) {
     const file = h("input", { type: "file", class: "sr-only", testid: "upload-input", accept: ".jsonl,.json,.jsonld,.ndjson,.txt,application/json,application/ld+json" });
-    const format = h("select", { class: "input", "aria-label": "Format" },
-      h("option", { value: "" }, "detect"), h("option", { value: "a2a" }, "A2A events"), h("option", { value: "a2ap" }, "A2AP documents"));
+    const format = h("select", { class: "input", testid: "ingest-format", "aria-label": "Format" },
+      INGEST_FORMATS.map(([value, name]) => h("option", { value }, name)));
+    this.merge.addEventListener("change", () => this.mergeChanged());
     const path = h("input", { class: "input", placeholder: "/path/to/events.jsonl", "aria-label": "Path to follow", spellcheck: "false" });
     const pace = h("input", { class: "input input-narrow", type: "number", min: "0", step: "50", value: "200", "aria-label": "Pace in milliseconds" });
     file.addEventListener("change", () => {
@@ -37,9 +66,10 @@ export class IngestMenu {
     });
     this.body = h("div", { class: "menu-body ingest" },
       h("label", { class: "field" }, h("span", null, "Into graph"), this.target),
+      h("label", { class: "inline ingest-merge" }, this.merge, " Merge into ", this.mergeName, " instead"),
       h("div", { class: "menu-section" },
         h("h3", null, "Upload a file"),
-        h("p", { class: "hint" }, "A2A runtime events or A2AP documents (JSON lines)."),
+        h("p", { class: "hint" }, "A2A runtime events, A2AP documents or an audit bundle, W3C PROV-JSON, prompt-lineage records or a TrustGraph explain stream."),
         h("div", { class: "row" }, format,
           h("button", { class: "btn", testid: "upload-button", onclick: () => file.click() }, "Choose file…"), file)),
       h("div", { class: "menu-section" },
@@ -55,24 +85,31 @@ export class IngestMenu {
           h("button", { class: "btn btn-primary", testid: "demo-button", onclick: () => void this.demo(Number(pace.value)) }, "Run demo"))));
   }
 
-  /** The graph list was loaded: an empty target becomes the open graph (or "council"). */
-  defaultTarget(current: string | null): void {
-    if (!this.target.value) this.target.value = current ?? "council";
+  /** A graph was opened: it can be merged into, when chosen; a new graph stays the default. */
+  graphOpened(graph: string): void {
+    this.merge.disabled = false;
+    this.mergeName.textContent = `“${graph}”`;
+    if (this.merge.checked) this.target.value = graph;
   }
 
-  /** A graph was opened: ingest goes into it unless told otherwise. */
-  setTarget(graph: string): void {
-    this.target.value = graph;
+  private mergeChanged(): void {
+    const open = this.app.graph;
+    const merging = this.merge.checked && !!open;
+    this.target.disabled = merging;
+    this.target.value = merging ? open : "";
   }
 
-  private targetGraph(fallback: string): string {
-    const g = this.target.value.trim() || fallback;
-    this.target.value = g;
-    return g;
+  /** The graph to write into: the open one when merging, the one typed, else a new graph
+   *  named after `source` (a file's name), made unique among the graphs there are. */
+  private targetGraph(source: string): string {
+    if (this.merge.checked && this.app.graph) return this.app.graph;
+    const typed = this.target.value.trim();
+    if (typed) return typed;
+    return freshName(graphNameFor(source), this.app.knownGraphs());
   }
 
   private async upload(file: File, format: string | undefined): Promise<void> {
-    const graph = this.targetGraph(this.app.graph ?? "uploads");
+    const graph = this.targetGraph(file.name);
     this.closeMenus();
     this.app.toasts.info(`Uploading ${file.name} into “${graph}”…`, 3000);
     try {
@@ -91,7 +128,7 @@ export class IngestMenu {
       this.app.toasts.info("Type the path of the file to follow.");
       return;
     }
-    const graph = this.targetGraph(this.app.graph ?? "live");
+    const graph = this.targetGraph(path.split(/[\\/]/).pop() || "live");
     this.closeMenus();
     try {
       const job = await this.app.backend.follow({ graph, path, format: format ?? undefined });
@@ -103,7 +140,7 @@ export class IngestMenu {
   }
 
   private async demo(paceMs: number): Promise<void> {
-    const graph = this.targetGraph("council");
+    const graph = this.merge.checked && this.app.graph ? this.app.graph : this.target.value.trim() || "council";
     this.closeMenus();
     try {
       const job = await this.app.backend.demo({ graph, pace_ms: Number.isFinite(paceMs) && paceMs > 0 ? Math.round(paceMs) : undefined });

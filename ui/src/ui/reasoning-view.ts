@@ -8,7 +8,7 @@
 import type { Backend } from "../api/backend";
 import type { CrossLink, ReasoningChain } from "../api/contract";
 import type { SelectFn } from "../host";
-import { KIND_NAME, dialogByStep, linksByStep, statusText, statusTone, stepKind, when } from "../reasoning/chain";
+import { KIND_NAME, dialogByStep, linksByStep, statusText, statusTone, stepsAfterQuestion, stepsText, when } from "../reasoning/chain";
 import { h, replace } from "./dom";
 import { dialogTitle, stepCard } from "./reasoning-step";
 import { errorState } from "./states";
@@ -143,10 +143,10 @@ export class ReasoningView {
     const tone = statusTone(c.status);
     const started = c.chain[0]?.properties["prov:startedAtTime"];
     // Counted as the session list counts them: the steps after the question.
-    const n = c.chain.filter((s) => stepKind(s) !== "question").length;
+    const n = stepsAfterQuestion(c.chain);
     replace(this.sub,
       h("span", { class: `pill pill-small tone-${tone} session-status`, testid: "reasoning-status", "data-status": c.status }, statusText(c.status)),
-      h("span", { class: "muted" }, ` ${KIND_NAME[kindOf(c.session)] ?? "session"} · ${n} step${n === 1 ? "" : "s"} after the question${typeof started === "string" ? ` · asked ${when(started)}` : ""}`));
+      h("span", { class: "muted", testid: "reasoning-step-count", "data-steps": String(n) }, ` ${KIND_NAME[kindOf(c.session)] ?? "session"} · ${stepsText(n)}${typeof started === "string" ? ` · asked ${when(started)}` : ""}`));
     if (!inChain && c.latest) {
       replace(this.note, "The session has gone on past the step shown. ",
         h("button", { class: "btn btn-small", testid: "reasoning-follow", onclick: () => void this.open(c.session, { follow: true }) }, "Follow it to its latest step"));

@@ -25,6 +25,12 @@ const DATABASE_TEXT: Record<string, string> = {
   failed: "Database down",
 };
 
+/** What "seq N" in the status bar means. */
+export function seqHelp(seq: number): string {
+  return `Update ${seq}: this view holds every change the server has streamed for the graph up to its update number ${seq}. `
+    + "Each batch of new records (or a saved tidy-up) is one update; if one were missed, the view would load again.";
+}
+
 /** What the status bar shows, and the one thing it can do (stop a job). */
 export interface StatusHost {
   readonly model: Pick<GraphModel, "nodes" | "edges" | "seq" | "mode" | "totalNodes">;
@@ -52,9 +58,11 @@ export class StatusBar {
 
   render(): void {
     const m = this.app.model;
-    this.counts.textContent = m.mode === "clusters"
-      ? `${m.nodes.size.toLocaleString("en")} clusters of ${m.totalNodes.toLocaleString("en")} nodes · seq ${m.seq}`
-      : `${m.nodes.size.toLocaleString("en")} nodes · ${m.edges.size.toLocaleString("en")} edges · seq ${m.seq}`;
+    replace(this.counts,
+      m.mode === "clusters"
+        ? `${m.nodes.size.toLocaleString("en")} clusters of ${m.totalNodes.toLocaleString("en")} nodes · `
+        : `${m.nodes.size.toLocaleString("en")} nodes · ${m.edges.size.toLocaleString("en")} edges · `,
+      h("abbr", { class: "status-seq", testid: "status-seq", title: seqHelp(m.seq) }, `seq ${m.seq}`));
     const s = this.app.streamState;
     this.stream.textContent = s !== "off" || m.mode === "whole" ? STREAM_TEXT[s]
       : m.mode === "neighbourhood" ? "Neighbourhood view (not live)" : "Cluster view (not live)";

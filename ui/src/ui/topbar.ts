@@ -18,7 +18,7 @@ const SEARCH_LIMIT = 20;
 
 /** What the top bar needs of the app: its own controls' and those of its two menus. */
 export interface TopBarHost extends IngestHost, ExportHost {
-  readonly backend: Pick<Backend, "search" | "node" | "upload" | "follow" | "demo" | "exportProv">;
+  readonly backend: Pick<Backend, "search" | "node" | "upload" | "follow" | "demo" | "exportProv" | "bundle">;
   readonly model: Pick<GraphModel, "nodes" | "nodeList" | "edgeList" | "seq">;
   readonly names: ReadonlyMap<string, string>;
   readonly filters: FilterState;
@@ -36,11 +36,14 @@ export class TopBar {
   graphs: string[] = [];
   private picker = h("select", { class: "graph-picker", testid: "graph-picker", "aria-label": "Graph", title: "Graph" });
   private searchInput = h("input", {
-    class: "search-input", testid: "search-input", type: "search", placeholder: "Search nodes, claims, quotes  ( / )",
+    class: "search-input", testid: "search-input", type: "search", placeholder: "Search claims, verdicts, problems  ( / )", title: "Search node text, and verdicts or problems such as “forged”, “challenged”, “mismatch” ( / )",
     "aria-label": "Search", autocomplete: "off", spellcheck: "false",
+    role: "combobox", "aria-autocomplete": "list", "aria-expanded": "false", "aria-controls": "provex-search-results",
   });
-  private searchResults = h("ul", { class: "search-results", role: "listbox", hidden: true });
+  private searchResults = h("ul", { class: "search-results", id: "provex-search-results", role: "listbox", "aria-label": "Search results", hidden: true });
   private hits: SearchHit[] = [];
+  /** The result the arrow keys are on (-1: none); focus stays in the search box. */
+  private active = -1;
   private searchTimer: ReturnType<typeof setTimeout> | null = null;
   private pendingSearch: Promise<SearchHit[]> | null = null;
   private searchedFor = "";
@@ -58,8 +61,8 @@ export class TopBar {
     this.picker.addEventListener("focus", () => void this.app.refreshGraphs());
     this.searchInput.addEventListener("input", () => this.onSearchInput());
     this.searchInput.addEventListener("keydown", (ev) => this.onSearchKey(ev));
-    this.searchInput.addEventListener("blur", () => setTimeout(() => { this.searchResults.hidden = true; }, 200));
-    this.searchInput.addEventListener("focus", () => { if (this.hits.length > 0) this.searchResults.hidden = false; });
+    this.searchInput.addEventListener("blur", () => setTimeout(() => this.showResults(false), 200));
+    this.searchInput.addEventListener("focus", () => { if (this.hits.length > 0) this.showResults(true); });
 
     const filters = this.menu("Filters", this.filterSummary, this.filterBody);
     filters.addEventListener("toggle", () => { if (filters.open) this.refreshFilters(); });
@@ -93,7 +96,7 @@ export class TopBar {
   closeMenus(): boolean {
     let closed = false;
     for (const m of this.menus) if (m.open) { m.open = false; closed = true; }
-    if (!this.searchResults.hidden) { this.searchResults.hidden = true; closed = true; }
+    if (!this.searchResults.hidden) { this.showResults(false); closed = true; }
     return closed;
   }
 
@@ -109,16 +112,16 @@ export class TopBar {
     this.graphs = [...graphs].sort((a, b) => a.localeCompare(b));
     if (current && !this.graphs.includes(current)) this.graphs.unshift(current);
     replace(this.picker,
-      this.graphs.length === 0 ? h("option", { value: "", disabled: true }, "No graphs") : null,
+      this.graphs.length === 0 ? h("option", { value: "", disabled: true }, "No graphs")
+        : current ? null : h("option", { value: "", disabled: true }, "Choose a graph…"),
       this.graphs.map((g) => h("option", { value: g }, g)));
-    if (current) this.picker.value = current;
-    this.ingest.defaultTarget(current);
+    this.picker.value = current ?? "";
   }
 
   setCurrent(graph: string): void {
     if (!this.graphs.includes(graph)) this.setGraphs([...this.graphs, graph], graph);
     this.picker.value = graph;
-    this.ingest.setTarget(graph);
+    this.ingest.graphOpened(graph);
   }
 
   // ---------------------------------------------------------------- search
@@ -165,40 +168,67 @@ export class TopBar {
 
   private async onSearchKey(ev: KeyboardEvent): Promise<void> {
     if (ev.key === "Escape") {
-      this.searchResults.hidden = true;
+      this.showResults(false);
       this.searchInput.blur();
       return;
     }
-    if (ev.key === "ArrowDown") {
+    if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
       ev.preventDefault();
-      (this.searchResults.querySelector("button") as HTMLButtonElement | null)?.focus();
+      if (this.hits.length === 0) return;
+      if (this.searchResults.hidden) this.showResults(true);
+      const last = this.hits.length - 1;
+      this.setActive(ev.key === "ArrowDown" ? Math.min(this.active + 1, last) : Math.max(this.active - 1, -1));
       return;
     }
     if (ev.key !== "Enter") return;
     ev.preventDefault();
     const q = this.searchInput.value.trim();
     if (!q) return;
-    const hits = q === this.searchedFor && this.pendingSearch ? await this.pendingSearch : await this.search(q);
+    const chosen = this.active >= 0 && q === this.searchedFor ? this.hits[this.active] : undefined;
+    const hits = chosen ? [chosen] : q === this.searchedFor && this.pendingSearch ? await this.pendingSearch : await this.search(q);
     const first = hits[0];
     if (!first) {
       this.app.toasts.info(`Nothing matches “${q}”.`);
       return;
     }
-    this.searchResults.hidden = true;
+    this.showResults(false);
     await this.app.select(first.id, { focus: true, from: "search" });
   }
 
+  private showResults(shown: boolean): void {
+    this.searchResults.hidden = !shown;
+    this.searchInput.setAttribute("aria-expanded", String(shown));
+  }
+
+  /** Moves the arrow keys' place to result `i` (-1: none), and scrolls it into view. */
+  private setActive(i: number): void {
+    this.active = i;
+    const options = this.searchResults.querySelectorAll<HTMLElement>("li[role=option]");
+    options.forEach((o, k) => {
+      o.setAttribute("aria-selected", String(k === i));
+      o.classList.toggle("active", k === i);
+    });
+    const on = options[i];
+    if (on) {
+      this.searchInput.setAttribute("aria-activedescendant", on.id);
+      on.scrollIntoView({ block: "nearest" });
+    } else {
+      this.searchInput.removeAttribute("aria-activedescendant");
+    }
+  }
+
   private renderHits(): void {
-    replace(this.searchResults, this.hits.map((hit) =>
-      h("li", null,
+    this.active = -1;
+    this.searchInput.removeAttribute("aria-activedescendant");
+    replace(this.searchResults, this.hits.map((hit, i) =>
+      h("li", { role: "option", id: `provex-search-hit-${i}`, "aria-selected": "false", testid: "search-option" },
         h("button", {
-          class: "search-result", testid: "search-result", "data-id": hit.id, type: "button",
+          class: "search-result", testid: "search-result", "data-id": hit.id, type: "button", tabindex: "-1", title: hit.snippet || hit.id,
           onmousedown: (ev) => ev.preventDefault(),
           onclick: () => {
-            this.searchResults.hidden = true;
+            this.showResults(false);
             void this.app.select(hit.id, { focus: true, from: "search" });
           },
-          onkeydown: (ev) => this.onResultKey(ev as KeyboardEvent),
         },
         h("span", { class: "chip" }, hit.label),
         h("span", { class: "hit-snippet" }, hit.snippet || hit.id),
@@ -206,18 +236,7 @@ export class TopBar {
     if (this.hits.length === 0 && this.searchInput.value.trim()) {
       this.searchResults.appendChild(h("li", { class: "empty" }, "No matches"));
     }
-    this.searchResults.hidden = this.searchInput.value.trim() === "";
-  }
-
-  private onResultKey(ev: KeyboardEvent): void {
-    const b = ev.currentTarget as HTMLElement;
-    const li = b.parentElement;
-    if (ev.key === "ArrowDown") (li?.nextElementSibling?.querySelector("button") as HTMLElement | null)?.focus();
-    else if (ev.key === "ArrowUp") {
-      const prev = li?.previousElementSibling?.querySelector("button") as HTMLElement | null;
-      (prev ?? this.searchInput).focus();
-    } else return;
-    ev.preventDefault();
+    this.showResults(this.searchInput.value.trim() !== "");
   }
 
   // ---------------------------------------------------------------- filters

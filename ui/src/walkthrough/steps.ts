@@ -4,6 +4,7 @@
 // Pure: the panel fetches the trails and plays the steps.
 
 import type { ReasoningChain, Trail } from "../api/contract";
+import { stepsAfterQuestion, stepsText } from "../reasoning/chain";
 import { agentName, clip, score, verdictVerb } from "../trail/labels";
 
 export interface Step {
@@ -74,12 +75,12 @@ export function reasoningStep(c: ReasoningChain): Step {
   const statements = [...new Set(c.links.filter((l) => l.label === "Statement").map((l) => l.id))];
   const answer = c.chain[c.chain.length - 1];
   const q = clip(c.question ?? "", 120);
-  const steps = c.chain.length;
+  const steps = stepsAfterQuestion(c.chain);
   const drawn = statements.length > 0
     ? `its answer draws on ${statements.length} of these claim${statements.length === 1 ? "" : "s"}: open one to see its evidence`
     : "its answer cites none of these claims";
   return {
     kind: "reasoning", statementId: statements[0] ?? null, nodeId: answer?.id ?? c.selected, verificationId: null, links: statements,
-    caption: `A researcher asks an agent “${q}”${/[?.!]$/.test(q) ? "" : "."} Its reasoning takes ${steps} step${steps === 1 ? "" : "s"}, and ${drawn}.`,
+    caption: `A researcher asks an agent “${q}”${/[?.!]$/.test(q) ? "" : "."} Its reasoning takes ${stepsText(steps)}, and ${drawn}.`,
   };
 }
