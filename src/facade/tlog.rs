@@ -44,6 +44,9 @@ pub struct GraphCheck {
     pub mismatches: Vec<Mismatch>,
 }
 
+/// How many times an append is tried against a log that moved under it.
+const LOG_APPEND_TRIES: usize = 8;
+
 fn tlog_err(e: tlog_tiles::Error) -> Error {
     Error::Query(format!("log: {e}"))
 }
@@ -92,22 +95,30 @@ impl Provex {
             Some(f) => f,
             None => self.load_frontier(graph).await?,
         };
-        let first = frontier.size();
-        if leaves.is_empty() {
-            open.insert(graph.to_owned(), frontier);
-            return Ok(first);
+        // When the log no longer ends where this session left it (another Provex appended,
+        // or the server came back without it), the frontier is read again from what the
+        // server holds and the leaves go after that. On an error it is read again next time.
+        for _ in 0..LOG_APPEND_TRIES {
+            let first = frontier.size();
+            if leaves.is_empty() {
+                open.insert(graph.to_owned(), frontier);
+                return Ok(first);
+            }
+            let at = stored_hash_index(0, first);
+            let mut bytes = Vec::with_capacity(leaves.len() * 64);
+            let mut next = frontier.clone();
+            for leaf in leaves {
+                next.append(*leaf, &mut bytes);
+            }
+            if self.store.log_append(graph, at, &bytes).await? {
+                open.insert(graph.to_owned(), next);
+                return Ok(first);
+            }
+            frontier = self.load_frontier(graph).await?;
         }
-        let at = stored_hash_index(0, first);
-        let mut bytes = Vec::with_capacity(leaves.len() * 64);
-        let mut next = frontier.clone();
-        for leaf in leaves {
-            next.append(*leaf, &mut bytes);
-        }
-        // On failure the frontier is read again next time, from what the server holds.
-        self.store.log_append(graph, at, &bytes).await?;
-        frontier = next;
-        open.insert(graph.to_owned(), frontier);
-        Ok(first)
+        Err(Error::Query(format!(
+            "the log of graph {graph} kept changing under this writer ({LOG_APPEND_TRIES} tries); nothing was appended"
+        )))
     }
 
     /// The current size and root of a graph's log.

@@ -103,18 +103,15 @@ impl Store {
             .collect()
     }
 
-    /// Appends stored hashes at hash index `at` (where the writer knows the log ends).
-    pub async fn log_append(&self, graph: &str, at: u64, bytes: &[u8]) -> Result<()> {
+    /// Appends stored hashes at hash index `at` (where the writer knows the log ends):
+    /// `false`, and nothing appended, when the log does not end there (another writer
+    /// appended, or a server without an append-only file came back empty).
+    pub async fn log_append(&self, graph: &str, at: u64, bytes: &[u8]) -> Result<bool> {
         super::validate_graph_name(graph)?;
         let mut pipe = redis::pipe();
         pipe.cmd("EVAL").arg(APPEND).arg(1).arg(log_key(graph)).arg(at * HASH_BYTES).arg(bytes);
         let (done,): (i64,) = self.log_cmd(&pipe, true).await?;
-        if done == 0 {
-            return Err(Error::Query(format!(
-                "the log of graph {graph} changed under this writer (another Provex appends to it); nothing was appended"
-            )));
-        }
-        Ok(())
+        Ok(done != 0)
     }
 
     /// Keeps a graph's latest signed checkpoint.

@@ -191,7 +191,7 @@ async fn user_cypher_runs_read_only() {
     let (provex, graph) = ingested("ro", &[common::repo().join("examples/a2a-run.jsonl")]).await;
     let before = provex.stats(&graph).await.unwrap();
     let err = provex.query(&graph, "MATCH (n) DETACH DELETE n").await.unwrap_err();
-    assert_eq!(err.code(), provex::api::ErrorCode::Query);
+    assert_eq!(err.code(), provex::api::ErrorCode::WriteRefused);
     assert_eq!(provex.stats(&graph).await.unwrap(), before);
     let t = provex.query(&graph, "MATCH (n:LlmCall) RETURN count(n) AS calls").await.unwrap();
     assert_eq!(t.columns, ["calls"]);

@@ -308,10 +308,16 @@ async fn stream_places_new_nodes_without_moving_old_ones_and_resumes() {
     let mut ahead = Events::open(&format!("{base}/api/graphs/{graph}/stream?since=999999")).await;
     assert!(matches!(ahead.next().await, StreamMessage::Reset { .. }));
 
-    // Tidy-up: its moves arrive on the stream.
-    let r = client().post(format!("{base}/api/graphs/{graph}/tidy")).send().await.unwrap();
+    // Tidy-up saved for everyone: its moves arrive on the stream.
+    let r = client()
+        .post(format!("{base}/api/graphs/{graph}/tidy"))
+        .json(&serde_json::json!({"save": true}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
-    assert_eq!(r.json::<Value>().await.unwrap(), Value::Null);
+    let tidied = r.json::<Value>().await.unwrap();
+    assert_eq!(tidied["saved"], true, "{tidied}");
     let msg = again.next().await;
     let StreamMessage::Moves { seq, moves, .. } = msg else { panic!("expected moves, got {msg:?}") };
     assert_eq!(seq, messages.len() as u64 + 1);
@@ -510,7 +516,8 @@ async fn every_refusal_is_code_and_message() {
     // A good request still works, with an empty body where the operation takes JSON.
     let r = c.post(format!("{base}/api/graphs/{graph}/tidy")).send().await.unwrap();
     assert_eq!(r.status(), 200);
-    assert_eq!(r.json::<Value>().await.unwrap(), Value::Null);
+    let tidied = r.json::<Value>().await.unwrap();
+    assert_eq!(tidied["saved"], false, "a tidy-up not asked to be saved is the viewer's own: {tidied}");
     running.stop().await;
 }
 
