@@ -18,10 +18,10 @@ export const SHAPES: readonly { shape: number, name: string, what: string }[] = 
 
 /** The signature badges, by status code. */
 export const BADGES: readonly { status: number, name: string }[] = [
-  { status: Status.Valid, name: "Signature valid (a claim: verified)" },
-  { status: Status.Bad, name: "Signature invalid or malformed (a claim: invalid signature, altered claim or quote, challenged)" },
-  { status: Status.Doubtful, name: "Key unknown or not trusted (a claim: unknown signer)" },
-  { status: Status.Unsigned, name: "Not signed (a claim: unsigned or not verified)" },
+  { status: Status.Valid, name: "Signature valid" },
+  { status: Status.Bad, name: "Signature invalid or malformed" },
+  { status: Status.Doubtful, name: "Key unknown or not trusted" },
+  { status: Status.Unsigned, name: "Not signed" },
 ];
 
 /** The edge colours, by edge kind. */
@@ -106,7 +106,7 @@ export class Legend {
       h("h3", null, "Shapes"),
       h("ul", { class: "legend-list" }, SHAPES.map((s) => row("shape", s.shape, shapeSwatch(s.shape, pal), s.name, s.what))),
       h("h3", null, "Signature badges"),
-      h("p", { class: "hint" }, "The badge sits on a node's top right; its shape (and, zoomed in, its mark) tells the status without the colour. A claim's badge shows its standing, the worst of its signature, quotes and consensus."),
+      h("p", { class: "hint" }, "On a node's top right; its shape tells the status without the colour. A claim's shows the worst of its signature, quotes and consensus."),
       h("ul", { class: "legend-list" }, BADGES.map((b) => row("badge", b.status, badgeSwatch(b.status, pal), `${STATUS_GLYPH[b.status]} ${b.name}`))),
       h("h3", null, "Edges"),
       h("ul", { class: "legend-list" }, EDGES.map((e) => row("edge", e.kind, edgeSwatch(e.kind, pal), e.name))),
