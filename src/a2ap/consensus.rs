@@ -89,6 +89,8 @@ pub struct Excluded {
 pub struct Outcome {
     pub consensus: f64,
     pub verified: bool,
+    /// A counted verification gives a verdict other than `VALIDATED`.
+    pub challenged: bool,
     /// The verifications that counted, with the weight each got.
     pub counted: Vec<Counted>,
     pub excluded: Vec<Excluded>,
@@ -138,7 +140,8 @@ pub fn consensus(votes: &[&Vote], reputation: &dyn Fn(&str) -> f64, threshold: f
     let total: f64 = counted.iter().map(|c| c.weight).sum();
     let consensus =
         if total > 0.0 { counted.iter().map(|c| c.score * c.weight).sum::<f64>() / total } else { 0.0 };
-    Outcome { consensus, verified: consensus >= threshold, counted, excluded }
+    let challenged = latest.values().any(|v| !v.is_validated());
+    Outcome { consensus, verified: consensus >= threshold, challenged, counted, excluded }
 }
 
 /// Seed 001 §6.3's reputations from a set of votes (over all statements). Agents with no

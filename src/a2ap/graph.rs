@@ -40,6 +40,9 @@ pub mod key {
     pub const SIGNATURE_KEY: &str = "signature_key";
     pub const GENERATED_AT: &str = "generated_at";
     pub const VERIFIED: &str = "verified";
+    /// A statement's headline: the worst of signature, evidence and consensus
+    /// ([`crate::a2ap::Standing`]).
+    pub const STANDING: &str = "standing";
     pub const CONSENSUS_SCORE: &str = "consensus_score";
     pub const EVIDENCE_STATUS: &str = "evidence_status";
     pub const CHUNK_ID: &str = "chunk_id";
@@ -187,11 +190,13 @@ impl Ledger {
         for t in &plan.consensus {
             if self.statement(t).is_some() {
                 let o = self.consensus_with(t, &all);
-                delta.add_node(
-                    Node::new(Label::Statement, t.clone())
-                        .with(key::CONSENSUS_SCORE, o.consensus)
-                        .with(key::VERIFIED, o.verified),
-                );
+                let mut node = Node::new(Label::Statement, t.clone())
+                    .with(key::CONSENSUS_SCORE, o.consensus)
+                    .with(key::VERIFIED, o.verified);
+                if let Some(standing) = self.standing_with(t, &o) {
+                    node = node.with(key::STANDING, standing.as_str());
+                }
+                delta.add_node(node);
             }
         }
         for &i in &plan.steps {
@@ -377,6 +382,9 @@ impl Ledger {
         }
         if let Some(o) = &outcome {
             node = node.with(key::CONSENSUS_SCORE, o.consensus).with(key::VERIFIED, o.verified);
+            if let Some(standing) = self.standing_with(&st.id, o) {
+                node = node.with(key::STANDING, standing.as_str());
+            }
         }
         let sref = node.node_ref();
         delta.add_node(node);

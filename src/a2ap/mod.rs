@@ -17,6 +17,7 @@ pub mod ledger;
 pub mod parse;
 pub mod report;
 pub mod signature;
+pub mod standing;
 pub mod stored;
 pub mod trail;
 pub mod trust;
@@ -33,6 +34,7 @@ pub use report::{DocumentReport, Summary, VerifyReport};
 pub use signature::{
     check_signature, sign_text, sign_value, signed_bytes, KeyRef, SignatureCheck, SignatureStatus,
 };
+pub use standing::Standing;
 pub use trail::{Trail, TrailClaim, TrailDocument, TrailEvidence, TrailRequest, TrailVerification};
 
 use serde::{Deserialize, Serialize};

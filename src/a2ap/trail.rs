@@ -11,6 +11,7 @@ use super::document::{ByteRange, Document, Finding, TimeSpan};
 use super::evidence::EvidenceStatus;
 use super::ledger::{Ledger, Step};
 use super::signature::SignatureStatus;
+use super::standing::Standing;
 use super::Problem;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
@@ -24,7 +25,11 @@ pub struct Trail {
     pub requests: Vec<TrailRequest>,
     pub verifications: Vec<TrailVerification>,
     pub consensus: f64,
+    /// Consensus at or above the threshold, as the signed-statements format defines it.
     pub verified: bool,
+    /// The headline: the worst of signature, claim hash, evidence and consensus
+    /// (docs/FORMATS.md, "Standing").
+    pub standing: Standing,
     pub threshold: f64,
     pub supports: Vec<String>,
     pub contradicts: Vec<String>,
@@ -164,6 +169,7 @@ impl Ledger {
             })
             .collect();
         let outcome = self.consensus(statement_id)?;
+        let standing = self.standing_with(statement_id, &outcome)?;
         let contradicted_by =
             self.statements_contradicting(statement_id).into_iter().map(str::to_owned).collect();
         Some(Trail {
@@ -182,6 +188,7 @@ impl Ledger {
             verifications,
             consensus: outcome.consensus,
             verified: outcome.verified,
+            standing,
             threshold: self.config().threshold,
             supports: st.supports.clone(),
             contradicts: st.contradicts.clone(),
@@ -204,6 +211,7 @@ impl Trail {
     /// The trail as plain text, for a terminal.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
+        let _ = writeln!(out, "{}", self.standing.describe());
         let _ = writeln!(out, "Statement {}", self.statement_id);
         let _ = writeln!(out, "  claim:     {}", self.claim.text);
         let _ = writeln!(
@@ -216,10 +224,11 @@ impl Trail {
         );
         let _ = writeln!(
             out,
-            "  consensus: {:.3} ({}, threshold {})",
+            "  consensus: {:.3} ({} the threshold {}); standing {}",
             self.consensus,
-            if self.verified { "verified" } else { "not verified" },
-            self.threshold
+            if self.verified { "at or above" } else { "below" },
+            self.threshold,
+            self.standing
         );
         for id in &self.contradicts {
             let _ = writeln!(out, "  contradicts {id}");

@@ -68,6 +68,11 @@ pub struct ViewNode {
     pub status: Option<String>,
     /// Claim, quote or content text (its first 200 characters), for labels and search.
     pub text: Option<String>,
+    /// A statement's standing, its headline verdict: the worst of signature, evidence and
+    /// consensus (`invalid_signature` … `verified`, docs/FORMATS.md "Standing").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub standing: Option<String>,
     /// In a cluster view, what the cluster this box stands for holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -171,6 +176,10 @@ pub struct VerificationUpdate {
     pub verdict: Option<String>,
     pub consensus: Option<f64>,
     pub verified: Option<bool>,
+    /// A statement's standing (its headline), when the update carries it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub standing: Option<String>,
 }
 
 /// One message of a graph's stream (an SSE event's data, or a Tauri channel message).

@@ -116,6 +116,7 @@ pub fn contract_ts() -> String {
     d.add::<crate::diff::GraphDiff>();
     d.add::<TraceDirection>();
     d.add::<SignatureStatus>();
+    d.add::<crate::a2ap::Standing>();
     d.add::<EvidenceStatus>();
     d.add::<ByteRange>();
     d.add::<TimeSpan>();

@@ -273,6 +273,11 @@ impl Provex {
             })
             .collect();
         let links = self.cross_links(graph, &chain).await?;
+        let standing = links
+            .iter()
+            .filter_map(|l| l.standing.as_deref().and_then(crate::a2ap::Standing::parse))
+            .min()
+            .map(|s| s.as_str().to_owned());
         Ok(ReasoningChain {
             session,
             question,
@@ -282,6 +287,7 @@ impl Provex {
             latest,
             dialog,
             links,
+            standing,
         })
     }
 
@@ -314,23 +320,23 @@ impl Provex {
             return Ok(Vec::new());
         }
         let names: Vec<FalkorValue> = named.iter().map(|(_, n)| str_param(n)).collect();
-        let mut found: HashMap<String, (String, Option<String>)> = HashMap::new();
+        let mut found: HashMap<String, (String, Option<String>, Option<String>)> = HashMap::new();
         for label in super::relink::OTHER_SOURCES {
             let q = format!(
                 "MATCH (y:`{label}`) WHERE y.name IN $names \
-                 RETURN y.name, coalesce(y.claim_text, y.text, y.content, y.title, y.`rdfs:label`)"
+                 RETURN y.name, coalesce(y.claim_text, y.text, y.content, y.title, y.`rdfs:label`), y.standing"
             );
             for r in self.rows(graph, &q, vec![("names", FalkorValue::Array(names.clone()))]).await? {
                 if let Some(n) = text(&r[0]) {
-                    found.entry(n).or_insert((label.to_string(), text(&r[1])));
+                    found.entry(n).or_insert((label.to_string(), text(&r[1]), text(&r[2])));
                 }
             }
         }
         Ok(named
             .into_iter()
             .filter_map(|(from, id)| {
-                let (label, text) = found.get(&id)?.clone();
-                Some(CrossLink { from, id, label, text })
+                let (label, text, standing) = found.get(&id)?.clone();
+                Some(CrossLink { from, id, label, text, standing })
             })
             .collect())
     }

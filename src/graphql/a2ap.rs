@@ -284,6 +284,13 @@ impl StatementObj {
     async fn verified(&self, ctx: &Context<'_>) -> Result<bool> {
         Ok(self.trail(ctx).await?.verified)
     }
+    /// The headline: the worst of its signature, claim hash, evidence and consensus, one of
+    /// invalid_signature, unknown_signer, unsigned, claim_mismatch, quote_mismatch, challenged,
+    /// unverified, verified (worst first). `verified` true with an invalid signature reads
+    /// invalid_signature here.
+    async fn standing(&self, ctx: &Context<'_>) -> Result<String> {
+        Ok(self.trail(ctx).await?.standing.as_str().to_owned())
+    }
     /// The statement's signature check: valid, invalid, unknown_key, untrusted_key, malformed, unsigned.
     async fn signature(&self, ctx: &Context<'_>) -> Result<String> {
         Ok(signature_text(&self.trail(ctx).await?.signature))

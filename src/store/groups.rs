@@ -5,7 +5,7 @@
 //! Cypher: the queries select a superset, and the caller keeps the rows whose key matches.
 
 use super::raw::{int, string, RawRow};
-use super::view::{EdgeSummary, NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY, TEXT_KEYS};
+use super::view::{EdgeSummary, NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_KEYS};
 use super::Store;
 use crate::error::{Error, Result};
 use crate::layout::cluster::{self, SOURCE_LABELS};
@@ -209,7 +209,7 @@ impl Store {
         let top = key.split(cluster::SEP).next().unwrap_or(key);
         let (cond, params) = top_condition("n", top)?;
         let q = format!(
-            "MATCH (n) WHERE {cond} RETURN id(n), n.{NAME}, labels(n)[0], n.`{PROV_BASE_TYPE}`, {}, {}, n.`{STATUS_KEY}`, {} \
+            "MATCH (n) WHERE {cond} RETURN id(n), n.{NAME}, labels(n)[0], n.`{PROV_BASE_TYPE}`, {}, {}, n.`{STATUS_KEY}`, {}, n.`{STANDING_KEY}` \
              ORDER BY id(n)",
             coalesce("n", &AGENT_KEYS),
             coalesce("n", &CONTEXT_KEYS),
@@ -231,6 +231,7 @@ impl Store {
                     context: opt(r.get(5)),
                     status: opt(r.get(6)),
                     text: opt(r.get(7)),
+                    standing: opt(r.get(8)),
                 })
             })
             .filter(|n| {

@@ -20,6 +20,8 @@ pub struct NodeSummary {
     pub context: Option<String>,
     pub status: Option<String>,
     pub text: Option<String>,
+    /// A statement's standing (its headline verdict).
+    pub standing: Option<String>,
 }
 
 /// An edge between node names.
@@ -40,6 +42,8 @@ pub const AGENT_KEYS: [&str; 3] = ["a2a:agent_id", "agent_id", "author_id"];
 pub const CONTEXT_KEYS: [&str; 1] = ["a2a:context_id"];
 /// The signature status of a signed A2AP document.
 pub const STATUS_KEY: &str = "signature_status";
+/// A statement's standing: the worst of signature, evidence and consensus.
+pub const STANDING_KEY: &str = "standing";
 /// Properties whose text is shown and searched, in order of preference.
 pub const TEXT_KEYS: [&str; 10] = [
     "claim_text",
@@ -75,7 +79,7 @@ impl Store {
     /// Every node of a graph in creation order.
     pub async fn view_nodes(&self, graph: &str) -> Result<Vec<NodeSummary>> {
         let q = format!(
-            "MATCH (n) RETURN id(n), n.{NAME}, labels(n)[0], n.`{PROV_BASE_TYPE}`, {}, {}, n.`{STATUS_KEY}`, {} \
+            "MATCH (n) RETURN id(n), n.{NAME}, labels(n)[0], n.`{PROV_BASE_TYPE}`, {}, {}, n.`{STATUS_KEY}`, {}, n.`{STANDING_KEY}` \
              ORDER BY id(n)",
             coalesce("n", &AGENT_KEYS),
             coalesce("n", &CONTEXT_KEYS),
@@ -162,5 +166,6 @@ fn summary(r: &RawRow) -> Option<NodeSummary> {
         context: opt(r.get(5)),
         status: opt(r.get(6)),
         text: opt(r.get(7)),
+        standing: opt(r.get(8)),
     })
 }

@@ -69,6 +69,10 @@ pub struct CrossLink {
     pub label: String,
     /// Its text, when it has one (a statement's claim).
     pub text: Option<String>,
+    /// A statement's standing (its headline verdict, docs/FORMATS.md "Standing").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub standing: Option<String>,
 }
 
 /// A session's chain from its question to the selected node.
@@ -84,4 +88,9 @@ pub struct ReasoningChain {
     pub latest: Option<String>,
     pub dialog: Vec<DialogLine>,
     pub links: Vec<CrossLink>,
+    /// The worst standing of the statements the chain draws on (none when it cites none):
+    /// an answer that rests on a claim with an invalid signature headlines that.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub standing: Option<String>,
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use provex::a2ap::{EvidenceStatus, SignatureStatus};
+use provex::a2ap::{EvidenceStatus, SignatureStatus, Standing};
 use provex::demo::council;
 use provex::facade::Quiet;
 use provex::ingest::IngestOptions;
@@ -133,6 +133,26 @@ async fn demo_into_falkordb_gives_the_designed_trails() {
     let altered = provex.trail(&graph, &s.parking_study_altered).await.unwrap();
     assert_eq!(altered.signature, SignatureStatus::Invalid);
     assert_eq!(altered.evidence[0].status, EvidenceStatus::Mismatch);
+    // Its consensus alone reaches the threshold (`verified` as the format defines it), but
+    // its headline is the worst thing true of it: the invalid signature, never "verified".
+    assert!(altered.verified && (altered.consensus - 0.89).abs() < 1e-9, "{altered:?}");
+    assert_eq!(altered.standing, Standing::InvalidSignature);
+    assert_eq!(trail.standing, Standing::Challenged, "the bike-lane claim");
+    assert_eq!(provex.trail(&graph, &s.rezoning_approved).await.unwrap().standing, Standing::Verified);
+    // The graph keeps the same standing beside `verified`, and the view carries it.
+    let stored = provex
+        .query(&graph, "MATCH (s:Statement) RETURN s.name, s.standing, s.verified ORDER BY s.name")
+        .await
+        .unwrap();
+    assert_eq!(stored.rows.len(), 8);
+    for row in &stored.rows {
+        let t = provex.trail(&graph, row[0].as_str().unwrap()).await.unwrap();
+        assert_eq!(row[1], serde_json::json!(t.standing.as_str()), "{row:?}");
+        assert_eq!(row[2], serde_json::json!(t.verified), "{row:?}");
+    }
+    let view = provex.view(&graph, provex::facade::ViewRequest::default()).await.unwrap();
+    let node = view.nodes.iter().find(|n| n.id == s.parking_study_altered).unwrap();
+    assert_eq!(node.standing.as_deref(), Some("invalid_signature"));
     let parks = provex.trail(&graph, &s.parks_approved).await.unwrap();
     let forged = parks.verifications.iter().find(|v| v.verification_id == demo.forged_verification).unwrap();
     assert_eq!(forged.signature, SignatureStatus::Invalid);
@@ -187,6 +207,23 @@ async fn demo_files_ingest_like_the_demo_stream() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let trail: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(trail["verified"], false);
+    assert_eq!(trail["standing"], "challenged");
+    // The parking-study claim headlines its invalid signature, not its consensus.
+    let out = cli().args(["trail", &s.parking_study_altered, "--graph", &graph]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let headline = text.lines().next().unwrap();
+    assert!(headline.starts_with("INVALID SIGNATURE"), "{text}");
+    assert!(!text.to_lowercase().contains("verified"), "no line calls it verified: {text}");
+    let out = cli()
+        .args(["trail", &s.parking_study_altered, "--graph", &graph, "--format", "json"])
+        .output()
+        .unwrap();
+    let trail: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&trail["verified"], &trail["standing"]),
+        (&serde_json::json!(true), &serde_json::json!("invalid_signature"))
+    );
     let out = cli().args(["verify", "--graph", &graph, "--format", "json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     provex.delete_graph(&graph).await.unwrap();

@@ -115,7 +115,8 @@ fn node_ids(items: &[NodeItem]) -> Vec<(String, String)> {
 ///   `evidence_status` match → mismatch (on the statement, its `CITES` edge and the cited
 ///   chunk), the `CITES` edge carries the new `quote_text`, and the statement's stored
 ///   document is the new one; being no longer validly signed, it is no longer attributed
-///   to GPT-5: the `GENERATED` edge is removed;
+///   to GPT-5: the `GENERATED` edge is removed; its `standing` (the headline) goes from
+///   verified to invalid_signature;
 /// - the forged verification arrived 37th, now 36th: its stored document's arrival number
 ///   is 35 instead of 36 (nothing else about it changes: it was never counted).
 ///
@@ -174,9 +175,9 @@ fn assert_expected(d: &GraphDiff, statement_a: &Value, statement_b: &Value, forg
         json!([
             {"label": "Statement", "name": ALTERED, "rank": 0,
              "before": {"a2ap:document": envelope(8, statement_a), "evidence_status": "match",
-                        "signature_status": "valid"},
+                        "signature_status": "valid", "standing": "verified"},
              "after": {"a2ap:document": envelope(8, statement_b), "evidence_status": "mismatch",
-                       "signature_status": "invalid"}},
+                       "signature_status": "invalid", "standing": "invalid_signature"}},
             {"label": "Statement", "name": CONTRADICTION, "rank": 0,
              "before": {"consensus_score": 0.915}, "after": {"consensus_score": 0.93}},
             {"label": "Verification", "name": FORGED, "rank": 1,

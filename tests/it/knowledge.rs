@@ -409,7 +409,7 @@ async fn seed_001_graphql_agrees_with_the_trail() {
             r.json::<Value>().await.unwrap()
         }
     };
-    let r = gql("{ statementsAbout(topic: \"ZONING\") { id claimText confidence consensusScore verified signature generatedBy { id reputation } \
+    let r = gql("{ statementsAbout(topic: \"ZONING\") { id claimText confidence consensusScore verified standing signature generatedBy { id reputation } \
                  evidence { id text byteStart byteEnd timestampStart document { id title } citedBy { id } } verifications { verdict verifier { id } counted } } }"
         .into())
     .await;
@@ -427,6 +427,7 @@ async fn seed_001_graphql_agrees_with_the_trail() {
         assert_eq!(s["claimText"], t.claim.text);
         assert_eq!(s["consensusScore"].as_f64().unwrap(), t.consensus);
         assert_eq!(s["verified"], t.verified);
+        assert_eq!(s["standing"], t.standing.as_str());
         assert_eq!(s["generatedBy"]["id"], t.agent);
         assert_eq!(s["evidence"].as_array().unwrap().len(), t.evidence.len());
         assert_eq!(s["verifications"].as_array().unwrap().len(), t.verifications.len());
@@ -436,6 +437,15 @@ async fn seed_001_graphql_agrees_with_the_trail() {
             assert!(g["citedBy"].as_array().unwrap().iter().any(|c| c["id"] == id));
         }
     }
+    // The parking-study claim: `verified` by consensus as the format defines it, and its
+    // standing, the headline, the invalid signature.
+    let parking =
+        gql("{ statementsAbout(topic: \"parking study\") { verified standing signature } }".into()).await;
+    assert_eq!(
+        parking["data"]["statementsAbout"],
+        json!([{"verified": true, "standing": "invalid_signature", "signature": "invalid"}]),
+        "{parking}"
+    );
     // Every statement matches the empty topic; consensusOn keeps those at or above minScore.
     let all = gql("{ statementsAbout(topic: \"\") { id consensusScore } }".into()).await;
     let all = all["data"]["statementsAbout"].as_array().unwrap().clone();

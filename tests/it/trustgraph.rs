@@ -422,6 +422,25 @@ async fn the_council_answer_goes_on_into_the_statements_and_their_evidence() {
     let trail = provex.trail(&graph, &demo.statements.rezoning_approved).await.unwrap();
     assert!(trail.evidence.iter().all(|e| e.timestamp.is_some()), "each quote at its hh:mm:ss");
     assert!(trail.verified);
+    // Both claims it draws on stand verified, so the answer does too.
+    assert!(r.links.iter().all(|l| l.standing.as_deref() == Some("verified")), "{:?}", r.links);
+    assert_eq!(r.standing.as_deref(), Some("verified"));
+
+    // An answer drawn from the parking-study claim (consensus 0.89, signature invalid)
+    // headlines the claim's invalid signature, not its consensus.
+    let parking = &demo.statements.parking_study_altered;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("parking.jsonl");
+    let answer = serde_json::json!({"id": "urn:trustgraph:prov:parking-answer", "session_id": "urn:trustgraph:session:parking",
+        "timestamp": "2025-10-16T10:00:00Z", "type": "answer", "derived_from": [parking], "content": "A parking study was promised."});
+    std::fs::write(&file, format!("{answer}\n")).unwrap();
+    let report = ingest(&provex, &graph, &[file], false, &dir.path().join("rejects.jsonl")).await;
+    assert_eq!(report.rejected, 0, "{report:?}");
+    let r = provex.reasoning(&graph, "urn:trustgraph:prov:parking-answer").await.unwrap();
+    let link = r.links.iter().find(|l| &l.id == parking).unwrap_or_else(|| panic!("{:?}", r.links));
+    assert_eq!(link.standing.as_deref(), Some("invalid_signature"));
+    assert_eq!(r.standing.as_deref(), Some("invalid_signature"));
+    assert!(provex.trail(&graph, parking).await.unwrap().verified, "verified by consensus alone");
     provex.delete_graph(&graph).await.unwrap();
 }
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { SignatureStatus } from "../src/api/contract";
 import {
-  EdgeKind, Shape, Status, boundaryDistance, edgeKind, hexToRgba, insideShape, palette, shapeOf, statusCode,
+  EdgeKind, Shape, Status, boundaryDistance, edgeKind, hexToRgba, insideShape, palette, shapeOf, statusCode, badgeCode,
 } from "../src/canvas/style";
 
 describe("canvas style", () => {
@@ -82,5 +82,17 @@ describe("canvas style", () => {
     // Up and to the side, the roof cuts in before the box's top edge.
     const up = boundaryDistance(Shape.House, hw, hh, Math.SQRT1_2, -Math.SQRT1_2);
     expect(up).toBeLessThan(boundaryDistance(Shape.Box, hw, hh, Math.SQRT1_2, -Math.SQRT1_2));
+  });
+
+  it("badges a claim by its standing, anything else by its signature status", () => {
+    expect(badgeCode({ status: "invalid", standing: "invalid_signature" })).toBe(Status.Bad);
+    // Signed validly and verified by consensus, but its quote does not match: never ✓.
+    expect(badgeCode({ status: "valid", standing: "quote_mismatch" })).toBe(Status.Bad);
+    expect(badgeCode({ status: "valid", standing: "challenged" })).toBe(Status.Bad);
+    expect(badgeCode({ status: "unknown_key", standing: "unknown_signer" })).toBe(Status.Doubtful);
+    expect(badgeCode({ status: "valid", standing: "unverified" })).toBe(Status.Unsigned);
+    expect(badgeCode({ status: "valid", standing: "verified" })).toBe(Status.Valid);
+    expect(badgeCode({ status: "invalid" })).toBe(Status.Bad);
+    expect(badgeCode({ status: "valid", standing: null })).toBe(Status.Valid);
   });
 });

@@ -20,7 +20,7 @@ describe("summarise", () => {
   it("says a verified claim is verified, by how many, against the threshold", () => {
     const s = summarise(trail("s1", {
       verifications: [verification("v1", "urn:agent:claude"), verification("v2", "urn:agent:checker")],
-      consensus: 0.89, verified: true, threshold: 0.7,
+      consensus: 0.89, verified: true, standing: "verified", threshold: 0.7,
     }), names);
     expect(s).toMatchObject({ tone: "positive", icon: "✓", verdict: "Verified by 2 agents (consensus 0.89, needs 0.70)", flags: [] });
   });
@@ -28,7 +28,7 @@ describe("summarise", () => {
   it("names the agents that challenged a claim", () => {
     const s = summarise(trail("s1", {
       verifications: [verification("v1", "urn:agent:checker", { verdict: "CHALLENGED" }), verification("v2", "urn:agent:claude")],
-      consensus: 0.31,
+      consensus: 0.31, standing: "challenged",
     }), names);
     expect(s.tone).toBe("negative");
     expect(s.icon).toBe("✗");
@@ -43,20 +43,28 @@ describe("summarise", () => {
     expect(s.flags).toEqual(["Forged verification: Civic Fact Checker's signature does not match (not counted)."]);
   });
 
-  it("flags an altered quote, the claim's own bad signature and untrusted verifiers, and is never green then", () => {
+  it("flags an altered quote, the claim's own bad signature and untrusted verifiers, and headlines the worst of them", () => {
     const s = summarise(trail("s1", {
       signature: "invalid",
       evidence: [mismatch("00:00:34")],
       verifications: [verification("v1", "urn:agent:claude"), verification("v2", "urn:agent:x", { signature: "untrusted_key", counted: false })],
-      consensus: 0.9, verified: true,
+      consensus: 0.9, verified: true, standing: "invalid_signature",
     }), names);
     expect(s.flags).toEqual([
       "The claim's own signature: signature invalid.",
       "A quote at 00:00:34 does not match the transcript.",
       "x's verification: untrusted key (not counted).",
     ]);
-    expect(s.tone).toBe("neutral");
-    expect(s.icon).toBe("✓");
+    // Verified by consensus, but never headlined so: the invalid signature comes first.
+    expect(s.tone).toBe("negative");
+    expect(s.icon).toBe("✗");
+    expect(s.verdict).toBe("Invalid signature, and a quote does not match the transcript (consensus 0.90, needs 0.70: not counted while the claim fails)");
+    expect(s.verdict).not.toMatch(/verified by/i);
+  });
+
+  it("headlines a quote mismatch over a verified consensus", () => {
+    const s = summarise(trail("s1", { evidence: [mismatch("00:00:34")], verifications: [verification("v1", "a")], consensus: 0.9, verified: true, standing: "quote_mismatch" }));
+    expect(s).toMatchObject({ tone: "negative", icon: "✗", verdict: "Quote does not match (consensus 0.90, needs 0.70: not counted while the claim fails)" });
   });
 
   it("says when nobody has verified a claim yet", () => {
@@ -64,10 +72,10 @@ describe("summarise", () => {
   });
 
   it("orders by problems, then challenged, unsettled, verified", () => {
-    const ok = summarise(trail("ok", { verifications: [verification("v", "a")], verified: true, consensus: 0.9 }));
-    const challenged = summarise(trail("ch", { verifications: [verification("v", "a", { verdict: "CHALLENGED" })] }));
+    const ok = summarise(trail("ok", { verifications: [verification("v", "a")], verified: true, consensus: 0.9, standing: "verified" }));
+    const challenged = summarise(trail("ch", { verifications: [verification("v", "a", { verdict: "CHALLENGED" })], standing: "challenged" }));
     const open = summarise(trail("open"));
-    const flagged = summarise(trail("bad", { signature: "invalid", verified: true, verifications: [verification("v", "a")] }));
+    const flagged = summarise(trail("bad", { signature: "invalid", verified: true, standing: "invalid_signature", verifications: [verification("v", "a")] }));
     expect([ok, open, challenged, flagged].sort(byConcern).map((s) => s.id)).toEqual(["bad", "ch", "open", "ok"]);
   });
 });
@@ -96,8 +104,8 @@ describe("ClaimsOverview", () => {
 
   it("lists every claim, the troubled ones first, and opens the one clicked", async () => {
     const app = host({
-      good: trail("good", { claim: { text: "All is well.", confidence: null, content_hash: null, generation_method: null }, verifications: [verification("v", "urn:agent:claude")], verified: true, consensus: 0.9 }),
-      bad: trail("bad", { claim: { text: "The motion carried.", confidence: null, content_hash: null, generation_method: null }, evidence: [mismatch("00:01:02")] }),
+      good: trail("good", { claim: { text: "All is well.", confidence: null, content_hash: null, generation_method: null }, verifications: [verification("v", "urn:agent:claude")], verified: true, consensus: 0.9, standing: "verified" }),
+      bad: trail("bad", { claim: { text: "The motion carried.", confidence: null, content_hash: null, generation_method: null }, evidence: [mismatch("00:01:02")], standing: "quote_mismatch" }),
     });
     const o = new ClaimsOverview(app);
     expect(o.hasClaims()).toBe(true);

@@ -35,7 +35,7 @@ export function trail(id: string, over: Partial<Trail> = {}): Trail {
   return {
     statement_id: id, agent: "urn:agent:gpt-5", generated_at: null,
     claim: { text: `claim ${id}`, confidence: 0.9, content_hash: null, generation_method: null },
-    signature: "valid", evidence: [], requests: [], verifications: [], consensus: 0, verified: false, threshold: 0.7,
+    signature: "valid", evidence: [], requests: [], verifications: [], consensus: 0, verified: false, standing: "unverified", threshold: 0.7,
     supports: [], contradicts: [], contradicted_by: [], problems: [], ...over,
   };
 }

@@ -19,6 +19,14 @@ describe("hover card", () => {
     expect(cardLines({ ...claim, text: "x".repeat(300) }).lines[0]).toHaveLength(160);
   });
 
+  it("leads with a claim's standing, the worst thing true of it", () => {
+    const parking = { ...claim, status: "invalid", standing: "invalid_signature" } as ViewNode;
+    expect(cardLines(parking).lines[0]).toBe("✗ Invalid signature");
+    expect(cardLines({ ...claim, status: "valid", standing: "quote_mismatch" }).lines[0]).toBe("✗ Quote does not match");
+    expect(cardLines({ ...claim, status: "valid", standing: "verified" }).lines[0]).toBe("✓ Verified");
+    expect(cardLines(parking).lines.join(" ")).not.toMatch(/\bverified\b/i);
+  });
+
   it("shows beside the point and hides", () => {
     const card = new HoverCard();
     card.show(claim, { x: 100, y: 50 }, 800, 600);

@@ -60,12 +60,28 @@ describe("walkthrough steps", () => {
           counted: false, excluded_reason: "signature invalid", consensus_after: 0.94,
         }),
       ],
-      consensus: 0.94, verified: true,
+      consensus: 0.94, verified: true, standing: "verified",
     });
     const [, , forged, end] = buildSteps([t], names);
     // Unknown agents fall back to their id without the urn prefix.
     expect(forged.caption).toBe("mallory confirms it (confidence 0.97) — not counted: signature invalid; consensus stays 0.94");
     expect(end.caption).toMatch(/0\.94.*: verified$/);
+  });
+
+  it("never calls a claim verified when its signature or quote fails, whatever its consensus", () => {
+    const t = trail("s", {
+      signature: "invalid",
+      evidence: [{ chunk_id: "c", quote: "q", byte_range: { start: 0, end: 1 }, timestamp: { start: "00:00:34", end: "00:00:40" },
+        document: { id: "d", title: null, available: true, source: null, source_name: null, source_url: null }, status: "mismatch", reasons: [] }],
+      verifications: [verification("v1", "urn:agent:claude", { consensus_after: 0.9 }), verification("v2", "urn:agent:checker", { consensus_after: 0.89 })],
+      consensus: 0.89, verified: true, standing: "invalid_signature",
+    });
+    const steps = buildSteps([t], names);
+    expect(steps[0].caption).toContain("— but its signature is invalid and a quote does not match the transcript");
+    const end = steps[steps.length - 1];
+    expect(end.kind).toBe("consensus");
+    expect(end.caption).toBe("Consensus 0.89 against a threshold of 0.70: reached, but not verified: invalid signature (its signature is invalid and a quote does not match the transcript)");
+    expect(end.caption).not.toMatch(/: verified$/);
   });
 
   it("handles a claim nobody has verified and one without evidence", () => {

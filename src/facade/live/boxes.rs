@@ -83,6 +83,7 @@ pub(super) fn box_node(cl: &Cluster, arrival: u32, limit: u32) -> ViewNode {
         status: worst(&statuses),
         // The count first: a caption cut to the box's width keeps it.
         text: Some(format!("{} · {title}", thousands(cl.members))),
+        standing: None,
         cluster: Some(ClusterInfo { title, members: cl.members, labels, statuses, opens }),
     }
 }

@@ -6,7 +6,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::api::{VerificationKind, VerificationUpdate, ViewEdge, ViewNode};
 use crate::layout::{self, LayoutNode, NODE_HEIGHT};
 use crate::model::{Edge, Label, Node, PropValue};
-use crate::store::view::{NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY, TEXT_CHARS, TEXT_KEYS};
+use crate::store::view::{
+    NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_CHARS, TEXT_KEYS,
+};
 
 /// Widest node box, in layout pixels.
 const MAX_WIDTH: f64 = 200.0;
@@ -75,6 +77,7 @@ pub(super) fn from_summary(s: NodeSummary, arrival: u32) -> ViewNode {
         context: s.context,
         status: s.status,
         text: s.text.as_deref().map(truncate),
+        standing: s.standing,
     }
 }
 
@@ -95,6 +98,7 @@ pub(super) fn from_node(n: &Node, arrival: u32) -> ViewNode {
         context: first_prop(n, &CONTEXT_KEYS),
         status: first_prop(n, &[STATUS_KEY]),
         text: first_prop(n, &TEXT_KEYS).as_deref().map(truncate),
+        standing: first_prop(n, &[STANDING_KEY]),
     }
 }
 
@@ -132,6 +136,7 @@ pub(super) fn verification_update(n: &Node) -> Option<VerificationUpdate> {
         verdict: first_prop(n, &["verdict"]),
         consensus: num("consensus_score"),
         verified: flag("verified"),
+        standing: first_prop(n, &[STANDING_KEY]),
     })
 }
 

@@ -190,6 +190,7 @@ impl State {
                     v.agent = v.agent.or_else(|| old.agent.clone());
                     v.context = v.context.or_else(|| old.context.clone());
                     v.status = v.status.or_else(|| old.status.clone());
+                    v.standing = v.standing.or_else(|| old.standing.clone());
                     v.text = v.text.or_else(|| old.text.clone());
                     v.x = old.x;
                     v.y = old.y;

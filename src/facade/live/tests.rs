@@ -227,7 +227,8 @@ fn a_partial_update_keeps_what_it_leaves_out() {
         Node::new(Label::Statement, "st-1")
             .with("author_id", "urn:agent:a")
             .with("claim_text", "The council approved the zoning change.")
-            .with("signature_status", "valid"),
+            .with("signature_status", "valid")
+            .with("standing", "unverified"),
     );
     // The consensus update names only what changed.
     send(
@@ -239,6 +240,15 @@ fn a_partial_update_keeps_what_it_leaves_out() {
     assert_eq!(v.agent.as_deref(), Some("urn:agent:a"));
     assert_eq!(v.text.as_deref(), Some("The council approved the zoning change."));
     assert_eq!(v.status.as_deref(), Some("invalid"));
+    assert_eq!(v.standing.as_deref(), Some("unverified"), "kept when the update leaves it out");
+    drop(st);
+    // A standing that changes (the headline) reaches the view and the verification update.
+    let changed =
+        Node::new(Label::Statement, "st-1").with("verified", true).with("standing", "invalid_signature");
+    let update = super::convert::verification_update(&changed).unwrap();
+    assert_eq!((update.verified, update.standing.as_deref()), (Some(true), Some("invalid_signature")));
+    send(3, changed);
+    assert_eq!(view.state().nodes["st-1"].standing.as_deref(), Some("invalid_signature"));
 }
 
 /// A tidy-up preview is the caller's alone: the served drawing, the stream and the layout

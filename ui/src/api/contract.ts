@@ -39,6 +39,11 @@ status: string | null,
  */
 text: string | null, 
 /**
+ * A statement's standing, its headline verdict: the worst of signature, evidence and
+ * consensus (`invalid_signature` … `verified`, docs/FORMATS.md "Standing").
+ */
+standing?: string, 
+/**
  * In a cluster view, what the cluster this box stands for holds.
  */
 cluster?: ClusterInfo, };
@@ -100,7 +105,11 @@ event: unknown, };
 
 export type VerificationKind = "statement" | "verification";
 
-export type VerificationUpdate = { id: string, kind: VerificationKind, signature: string | null, verdict: string | null, consensus: number | null, verified: boolean | null, };
+export type VerificationUpdate = { id: string, kind: VerificationKind, signature: string | null, verdict: string | null, consensus: number | null, verified: boolean | null, 
+/**
+ * A statement's standing (its headline), when the update carries it.
+ */
+standing?: string, };
 
 export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "knowledge", graph: string, seq: number, changes: Array<KnowledgeChange>, } | { "kind": "database", graph: string, seq: number, state: string, message: string, } | { "kind": "reset", graph: string, seq: number, reason: string, };
 
@@ -234,7 +243,11 @@ from: string, id: string, label: string,
 /**
  * Its text, when it has one (a statement's claim).
  */
-text: string | null, };
+text: string | null, 
+/**
+ * A statement's standing (its headline verdict, docs/FORMATS.md "Standing").
+ */
+standing?: string, };
 
 export type ReasoningChain = { session: string, question: string | null, status: string, selected: string, 
 /**
@@ -244,7 +257,12 @@ chain: Array<ReasoningStep>,
 /**
  * The session's latest step (what a live session is on).
  */
-latest: string | null, dialog: Array<DialogLine>, links: Array<CrossLink>, };
+latest: string | null, dialog: Array<DialogLine>, links: Array<CrossLink>, 
+/**
+ * The worst standing of the statements the chain draws on (none when it cites none):
+ * an answer that rests on a claim with an invalid signature headlines that.
+ */
+standing?: string, };
 
 export type SearchHit = { id: string, label: string, field: string, snippet: string, };
 
@@ -371,6 +389,8 @@ export type TraceDirection = "up" | "down";
 
 export type SignatureStatus = "valid" | "invalid" | "unknown_key" | "untrusted_key" | "malformed" | "unsigned";
 
+export type Standing = "invalid_signature" | "unknown_signer" | "unsigned" | "claim_mismatch" | "quote_mismatch" | "challenged" | "unverified" | "verified";
+
 export type EvidenceStatus = "match" | "mismatch" | "unchecked";
 
 export type ByteRange = { start: number, end: number, };
@@ -395,7 +415,16 @@ export type TrailRequest = { request_id: string, agent: string, time: string | n
 
 export type TrailVerification = { verification_id: string, agent: string, verdict: string, confidence: number, findings: Array<Finding>, time: string | null, signature: SignatureStatus, counted: boolean, excluded_reason?: string, consensus_after: number, verified_after: boolean, };
 
-export type Trail = { statement_id: string, agent: string, generated_at: string | null, claim: TrailClaim, signature: SignatureStatus, evidence: Array<TrailEvidence>, requests: Array<TrailRequest>, verifications: Array<TrailVerification>, consensus: number, verified: boolean, threshold: number, supports: Array<string>, contradicts: Array<string>, 
+export type Trail = { statement_id: string, agent: string, generated_at: string | null, claim: TrailClaim, signature: SignatureStatus, evidence: Array<TrailEvidence>, requests: Array<TrailRequest>, verifications: Array<TrailVerification>, consensus: number, 
+/**
+ * Consensus at or above the threshold, as the signed-statements format defines it.
+ */
+verified: boolean, 
+/**
+ * The headline: the worst of signature, claim hash, evidence and consensus
+ * (docs/FORMATS.md, "Standing").
+ */
+standing: Standing, threshold: number, supports: Array<string>, contradicts: Array<string>, 
 /**
  * Statements that say they contradict this one.
  */

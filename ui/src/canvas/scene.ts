@@ -6,7 +6,7 @@ import type { NodeMove, ViewEdge, ViewNode } from "../api/contract";
 import { InstanceArray } from "./buffers";
 import { SpatialGrid } from "./spatial";
 import type { Bounds } from "./camera";
-import { edgeKind, shapeOf, statusCode } from "./style";
+import { badgeCode, edgeKind, shapeOf } from "./style";
 
 /** Node record layout (three RGBA texels in the node data texture): target centre,
  *  previous centre (moves animate from it); size, shape code, status code; flag bits,
@@ -209,7 +209,7 @@ export class Scene {
     d[o + NW] = v.w;
     d[o + NH] = v.h;
     d[o + NSHAPE] = shapeOf(v.base_type);
-    d[o + NSTATUS] = statusCode(v.status);
+    d[o + NSTATUS] = badgeCode(v);
     d[o + NGLOW] = glowAt;
     this.sides[sideBucket(v.w, v.h)]++;
     if (v.h > this.maxNodeHeight) this.maxNodeHeight = v.h;
@@ -234,7 +234,7 @@ export class Scene {
     d[o + NSHAPE] = shape;
     if (v.h > this.maxNodeHeight) this.maxNodeHeight = v.h;
     if (v.w > this.maxNodeWidth) this.maxNodeWidth = v.w;
-    d[o + NSTATUS] = statusCode(v.status);
+    d[o + NSTATUS] = badgeCode(v);
     const was = this.shown[i];
     this.shown[i] = this.filter && !this.filter(v) ? 0 : 1;
     if (was !== this.shown[i]) this.visibleNodes += this.shown[i] ? 1 : -1;

@@ -39,6 +39,18 @@ export function statusCode(status: string | null | undefined): StatusCode {
   }
 }
 
+/** A node's badge: a claim's standing when it has one (so a claim verified by consensus but
+ *  with an invalid signature or quote never shows ✓), else its signature status. */
+export function badgeCode(n: { status: string | null; standing?: string | null }): StatusCode {
+  switch (n.standing) {
+    case null: case undefined: case "": return statusCode(n.status);
+    case "verified": return Status.Valid;
+    case "invalid_signature": case "claim_mismatch": case "quote_mismatch": case "challenged": return Status.Bad;
+    case "unknown_signer": return Status.Doubtful;
+    default: return Status.Unsigned;
+  }
+}
+
 /** A glyph for the badge when it is large enough to read. */
 export const STATUS_GLYPH: readonly string[] = ["", "✓", "✗", "?", "–"];
 

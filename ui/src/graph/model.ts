@@ -132,6 +132,10 @@ export class GraphModel {
         n.status = v.signature;
         if (!added.includes(n)) updated.set(n.id, n);
       }
+      if (n && v.standing !== undefined && n.standing !== v.standing) {
+        n.standing = v.standing;
+        if (!added.includes(n)) updated.set(n.id, n);
+      }
     }
     if (this.mode === "whole") {
       this.totalNodes = Math.max(this.totalNodes, this.nodes.size);

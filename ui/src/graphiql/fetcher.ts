@@ -102,6 +102,7 @@ query Zoning {
     claimText
     consensusScore
     verified
+    standing
     signature
     generatedBy { name reputation }
     evidence { text timestampStart document { title } }

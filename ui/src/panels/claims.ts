@@ -1,12 +1,14 @@
 // The claims at a glance (issue 16): what the Details tab shows while nothing is selected in a
-// graph of signed claims. One row per claim, problems first, each with its verdict in words
-// and an icon (never colour alone) and what is wrong with it: a challenge, a quote that does
-// not match its transcript, a forged or untrusted signature. A click selects the claim.
+// graph of signed claims. One row per claim, problems first, each headlined by its standing
+// (the worst thing true of it: a bad signature or quote before any consensus) in words and an
+// icon (never colour alone), and what is wrong with it: a challenge, a quote that does not
+// match its transcript, a forged or untrusted signature. A click selects the claim.
 
 import type { Trail } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { AgentNames } from "../host";
 import { agentName, clip, signatureText, verdictTone } from "../trail/labels";
+import { brokenHeadline, standingIcon, standingTone, type Tone } from "../trail/standing";
 import { h, replace } from "../ui/dom";
 
 /** Claims summarised at most (each costs a trail request); the rest are counted. */
@@ -16,7 +18,7 @@ const PARALLEL = 4;
 /** After the graph changes, read the trails again at most this often. */
 const SETTLE_MS = 1000;
 
-export type Tone = "positive" | "negative" | "neutral";
+export type { Tone };
 
 /** One claim's verdict and problems, in words. */
 export interface ClaimSummary {
@@ -48,31 +50,24 @@ export function summarise(t: Trail, names?: ReadonlyMap<string, string>): ClaimS
   const challengers = t.verifications.filter((v) => v.counted && verdictTone(v.verdict) === "negative").map((v) => who(v.agent));
   const counted = t.verifications.filter((v) => v.counted).length;
   const consensus = `consensus ${t.consensus.toFixed(2)}, needs ${t.threshold.toFixed(2)}`;
-  let tone: Tone;
-  let icon: string;
+  // The headline is the claim's standing, the worst thing true of it (computed by the core).
+  const standing = t.standing;
+  const tone: Tone = standingTone(standing);
+  const icon = standingIcon(standing);
   let verdict: string;
-  if (challengers.length > 0) {
-    tone = "negative";
-    icon = "✗";
-    verdict = `Challenged by ${challengers.join(", ")} (${consensus})`;
-  } else if (t.verified) {
-    tone = "positive";
-    icon = "✓";
+  if (standing === "challenged") {
+    verdict = challengers.length > 0 ? `Challenged by ${challengers.join(", ")} (${consensus})` : `Challenged (${consensus})`;
+  } else if (standing === "verified") {
     verdict = `Verified by ${counted} agent${counted === 1 ? "" : "s"} (${consensus})`;
-  } else if (t.verifications.length === 0) {
-    tone = "neutral";
-    icon = "?";
-    verdict = "Not verified yet";
+  } else if (standing === "unverified") {
+    verdict = t.verifications.length === 0 ? "Not verified yet" : `Not settled (${consensus})`;
   } else {
-    tone = "neutral";
-    icon = "?";
-    verdict = `Not settled (${consensus})`;
+    verdict = `${brokenHeadline(t)} (${consensus}${t.verified ? ": not counted while the claim fails" : ""})`;
   }
-  if (flags.length > 0 && tone === "positive") tone = "neutral";
   return { id: t.statement_id, text: t.claim.text, tone, icon, verdict, flags };
 }
 
-/** Problems first (most first), then challenged, unsettled, verified; ties keep graph order. */
+/** Problems first (most first), then by tone (failing, unsettled, verified); ties keep graph order. */
 export function byConcern(a: ClaimSummary, b: ClaimSummary): number {
   const rank = (s: ClaimSummary) => (s.tone === "negative" ? 0 : s.tone === "neutral" ? 1 : 2);
   return b.flags.length - a.flags.length || rank(a) - rank(b);

@@ -1,4 +1,4 @@
-// A claim's trail: the claim, each evidence quote in its transcript context (speaker, time,
+// A claim's trail: its standing as the headline (the worst thing true of it), the claim, each evidence quote in its transcript context (speaker, time,
 // mismatches and why), the transcript itself, every verification in time order with its
 // signature and whether it counted, and how the consensus moved. One instance, shown in the
 // Trail tab or inside the Walkthrough.
@@ -8,6 +8,7 @@ import type { SourceText, Trail, TrailEvidence, TrailVerification } from "../api
 import type { GraphModel } from "../graph/model";
 import type { AgentNames, Notifier, SelectFn } from "../host";
 import { SIGNATURE_HELP, agentName, clip, score, signatureText, verdictTone } from "../trail/labels";
+import { STANDING_HELP, STANDING_TEXT, brokenHeadline, isBroken, standingIcon, standingTone } from "../trail/standing";
 import { parseUtterance, quoteContext, splitLines, type Line } from "../trail/transcript";
 import { byteRangeToIndices } from "../trail/utf8";
 import { h, replace, svg } from "../ui/dom";
@@ -204,6 +205,7 @@ export class TrailView {
       clip(this.app.model.nodes.get(id)?.text ?? id, 90));
     const relations: Array<[string, string[]]> = [["Supports", t.supports], ["Contradicts", t.contradicts], ["Contradicted by", t.contradicted_by]];
     return h("section", { class: "claim" },
+      standingBanner(t),
       h("div", { class: "chips" },
         h("span", { class: "chip chip-label" }, "Claim"),
         this.sigBadge(t.signature, "statement-signature")),
@@ -329,11 +331,11 @@ export class TrailView {
   }
 
   private consensus(t: Trail): HTMLElement {
-    return h("section", { class: `consensus ${t.verified ? "is-verified" : "is-unverified"}`, testid: "consensus", "data-verified": String(t.verified) },
+    return h("section", { class: `consensus ${t.verified && t.standing === "verified" ? "is-verified" : "is-unverified"}`, testid: "consensus", "data-verified": String(t.verified) },
       h("div", { class: "consensus-head" },
         h("span", { class: "consensus-label" }, "Consensus"),
         h("span", { class: "consensus-value" }, score(t.consensus)),
-        h("span", { class: "consensus-verdict" }, t.verified ? "✓ verified" : "✗ not verified"),
+        h("span", { class: "consensus-verdict" }, consensusVerdict(t)),
         h("span", { class: "muted" }, `threshold ${score(t.threshold)}`)),
       t.verifications.length > 0 ? sparkline(t, this.app.names) : null);
   }
@@ -354,6 +356,25 @@ export class TrailView {
     this.verification = id;
     this.markCurrent();
   }
+}
+
+/** The trail's headline: the claim's standing, the worst thing true of it, in words and an
+ *  icon, with what it means. */
+function standingBanner(t: Trail): HTMLElement {
+  const s = t.standing;
+  const tone = standingTone(s);
+  const head = isBroken(s) ? brokenHeadline(t) : STANDING_TEXT[s];
+  return h("p", { class: `standing-banner tone-${tone}`, testid: "trail-standing", "data-standing": s, role: "status" },
+    h("span", { class: "standing-icon", "aria-hidden": "true" }, `${standingIcon(s)} `),
+    h("strong", null, head),
+    h("span", { class: "standing-help" }, ` — ${STANDING_HELP[s]}`));
+}
+
+/** The consensus figure's verdict: verified only when the claim's standing is. */
+function consensusVerdict(t: Trail): string {
+  if (!t.verified) return "✗ not verified";
+  if (t.standing === "verified") return "✓ verified";
+  return `threshold reached, but not verified: ${STANDING_TEXT[t.standing].toLowerCase()}`;
 }
 
 /** "2025-10-15T09:00:21Z" → "09:00:21"; anything else unchanged. */

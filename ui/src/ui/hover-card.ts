@@ -1,10 +1,12 @@
 // Hover cards (issue 16): a node's essentials beside it while the pointer rests on it: what
-// it is, what it says, who made it, its signature status (mark and word, not colour alone).
+// it is, a claim's standing (the worst thing true of it) first, what it says, who made it, its
+// signature status (mark and word, not colour alone).
 
 import type { ViewNode } from "../api/contract";
 import { STATUS_GLYPH, statusCode } from "../canvas/style";
 import { clusterSummary, isCluster } from "../graph/clusters";
 import { agentName } from "../trail/labels";
+import { STANDING_TEXT, asStanding, standingIcon } from "../trail/standing";
 import { h } from "./dom";
 
 /** Signature statuses in words. */
@@ -22,6 +24,9 @@ export function cardLines(n: ViewNode, names?: ReadonlyMap<string, string>): { t
     };
   }
   const lines: string[] = [];
+  // A claim's standing first: the worst thing true of it is its headline.
+  const standing = asStanding(n.standing);
+  if (standing) lines.push(`${standingIcon(standing)} ${STANDING_TEXT[standing]}`);
   const text = (n.text ?? "").replace(/\s+/g, " ").trim();
   if (text) lines.push(text.length > 160 ? `${text.slice(0, 159).trimEnd()}…` : text);
   if (n.agent) lines.push(`By ${agentName(n.agent, names)}`);
@@ -43,6 +48,7 @@ export class HoverCard {
     const { title, lines } = cardLines(n, names);
     this.el.replaceChildren(h("strong", null, title), ...lines.map((l) => h("div", null, l)));
     this.el.dataset.id = n.id;
+    this.el.dataset.standing = n.standing ?? "";
     this.el.hidden = false;
     const w = this.el.offsetWidth || 280, hh = this.el.offsetHeight || 80;
     const left = Math.max(8, Math.min(at.x + 16, width - w - 8));

@@ -106,7 +106,7 @@ export class Legend {
       h("h3", null, "Shapes"),
       h("ul", { class: "legend-list" }, SHAPES.map((s) => row("shape", s.shape, shapeSwatch(s.shape, pal), s.name, s.what))),
       h("h3", null, "Signature badges"),
-      h("p", { class: "hint" }, "The badge sits on a node's top right; its shape (and, zoomed in, its mark) tells the status without the colour."),
+      h("p", { class: "hint" }, "On a node's top right; its shape tells the status without the colour. A claim's shows the worst of its signature, quotes and consensus."),
       h("ul", { class: "legend-list" }, BADGES.map((b) => row("badge", b.status, badgeSwatch(b.status, pal), `${STATUS_GLYPH[b.status]} ${b.name}`))),
       h("h3", null, "Edges"),
       h("ul", { class: "legend-list" }, EDGES.map((e) => row("edge", e.kind, edgeSwatch(e.kind, pal), e.name))),

@@ -8,6 +8,7 @@ import type { CrossLink, DialogLine, ReasoningStep } from "../api/contract";
 import {
   facts, inlineText, prop, props, selectedChunks, selectedEdges, stepKind, stepTitle, toolOf, when,
 } from "../reasoning/chain";
+import { STANDING_TEXT, asStanding, standingIcon, standingTone } from "../trail/standing";
 import { h } from "./dom";
 
 export interface StepCardOptions {
@@ -100,8 +101,17 @@ export function stepCard(step: ReasoningStep, o: StepCardOptions): HTMLElement {
         onclick: () => o.openLink(l),
       },
       h("span", { class: "chip chip-label" }, l.label === "Statement" ? "Claim" : l.label),
+      standingPill(l.standing),
       h("span", { class: "rlink-text" }, l.text ? `“${l.text}”` : shortIri(l.id)),
       h("span", { class: "rlink-go", "aria-hidden": "true" }, "→")))))) : null);
+}
+
+/** A claim's standing as a pill (icon and word), or nothing. */
+export function standingPill(standing: string | null | undefined): HTMLElement | null {
+  const s = asStanding(standing);
+  if (!s) return null;
+  return h("span", { class: `pill pill-small rlink-standing tone-${standingTone(s)}`, testid: "reasoning-link-standing", "data-standing": s },
+    `${standingIcon(s)} ${STANDING_TEXT[s]}`);
 }
 
 function factList(step: ReasoningStep): HTMLElement | null {

@@ -9,6 +9,7 @@ import type { Backend } from "../api/backend";
 import type { CrossLink, ReasoningChain } from "../api/contract";
 import type { SelectFn } from "../host";
 import { KIND_NAME, dialogByStep, linksByStep, statusText, statusTone, stepsAfterQuestion, stepsText, when } from "../reasoning/chain";
+import { STANDING_TEXT, asStanding, isBroken } from "../trail/standing";
 import { h, replace } from "./dom";
 import { dialogTitle, stepCard } from "./reasoning-step";
 import { errorState } from "./states";
@@ -144,7 +145,12 @@ export class ReasoningView {
     const started = c.chain[0]?.properties["prov:startedAtTime"];
     // Counted as the session list counts them: the steps after the question.
     const n = stepsAfterQuestion(c.chain);
+    // An answer that rests on a failing claim headlines that first (the worst thing true of it).
+    const rests = asStanding(c.standing);
     replace(this.sub,
+      rests && isBroken(rests) ? h("span", { class: "pill pill-small tone-negative session-standing", testid: "reasoning-standing", "data-standing": rests },
+        `✗ Draws on a claim that fails: ${STANDING_TEXT[rests].toLowerCase()}`) : null,
+      rests && isBroken(rests) ? " " : null,
       h("span", { class: `pill pill-small tone-${tone} session-status`, testid: "reasoning-status", "data-status": c.status }, statusText(c.status)),
       h("span", { class: "muted", testid: "reasoning-step-count", "data-steps": String(n) }, ` ${KIND_NAME[kindOf(c.session)] ?? "session"} · ${stepsText(n)}${typeof started === "string" ? ` · asked ${when(started)}` : ""}`));
     if (!inChain && c.latest) {

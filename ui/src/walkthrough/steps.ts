@@ -1,11 +1,13 @@
 // The demo walkthrough as a list of captioned steps, built from the trails of a graph's
-// statements: each claim, then each verification of it in time order, then its consensus;
+// statements: each claim (and what fails in it), then each verification of it in time order,
+// then its consensus and the claim's standing (never "verified" when its signature or quote fails);
 // then each reasoning session that answered a question from those claims (issue 12 §4).
 // Pure: the panel fetches the trails and plays the steps.
 
 import type { ReasoningChain, Trail } from "../api/contract";
 import { stepsAfterQuestion, stepsText } from "../reasoning/chain";
 import { agentName, clip, score, verdictVerb } from "../trail/labels";
+import { STANDING_TEXT, andList, failures } from "../trail/standing";
 
 export interface Step {
   kind: "claim" | "verification" | "consensus" | "reasoning";
@@ -39,7 +41,9 @@ export function claimCaption(trail: Trail, names?: ReadonlyMap<string, string>):
   const citing = times.length > 0
     ? `citing ${list(times)}`
     : trail.evidence.length > 0 ? `citing ${trail.evidence.length} passage${trail.evidence.length === 1 ? "" : "s"}` : "citing no evidence";
-  return `${agentName(trail.agent, names)} claims “${clip(trail.claim.text, 160)}”, ${citing}`;
+  const fails = failures(trail);
+  const but = fails.length ? ` — but ${andList(fails)}` : "";
+  return `${agentName(trail.agent, names)} claims “${clip(trail.claim.text, 160)}”, ${citing}${but}`;
 }
 
 export function buildSteps(trails: Trail[], names?: ReadonlyMap<string, string>): Step[] {
@@ -60,13 +64,28 @@ export function buildSteps(trails: Trail[], names?: ReadonlyMap<string, string>)
       consensus = v.consensus_after;
       steps.push({ kind: "verification", statementId: sid, nodeId: v.verification_id, verificationId: v.verification_id, caption });
     }
-    const outcome = trail.verified ? "verified" : "not verified";
+    // The outcome is the claim's standing, not the consensus alone: a claim whose signature
+    // or quote fails is not verified whatever its consensus.
+    const outcome = consensusOutcome(trail);
     const caption = trail.verifications.length === 0
       ? `No agent has verified it yet: consensus ${score(trail.consensus)}, ${outcome}`
       : `Consensus ${score(trail.consensus)} against a threshold of ${score(trail.threshold)}: ${outcome}`;
     steps.push({ kind: "consensus", statementId: sid, nodeId: sid, verificationId: null, caption });
   }
   return steps;
+}
+
+/** How a claim's consensus step ends: its standing in words. */
+export function consensusOutcome(t: Trail): string {
+  switch (t.standing) {
+    case "verified": return "verified";
+    case "unverified": return "not verified";
+    case "challenged": return t.verified ? "reached, but challenged" : "challenged, not verified";
+    default: {
+      const why = andList(failures(t));
+      return `${t.verified ? "reached, but " : ""}not verified: ${STANDING_TEXT[t.standing].toLowerCase()}${why ? ` (${why})` : ""}`;
+    }
+  }
 }
 
 /** The step for a reasoning session: the question, and the claims its answer draws on
