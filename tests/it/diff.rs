@@ -146,6 +146,7 @@ fn assert_expected(d: &GraphDiff, statement_a: &Value, statement_b: &Value, forg
         })
         .collect();
     let mut want = vec![
+        (ALTERED, "standing", "Statement", json!("verified"), json!("invalid_signature")),
         (ALTERED, "signature", "Statement", json!("valid"), json!("invalid")),
         (ALTERED, "evidence", "Statement", json!("match"), json!("mismatch")),
         (ALTERED, "quote", "CITES", json!(QUOTE), json!(ALTERED_QUOTE)),
