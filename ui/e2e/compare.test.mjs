@@ -75,13 +75,14 @@ describe("compare two runs", { timeout: 180_000 }, () => {
     const line = (what, re) => lines.find((l) => l.what === what && re.test(l.text));
     assert.ok(line("verification-removed", /Verification removed: VALIDATED by urn:agent:gpt-5/), JSON.stringify(lines));
     assert.ok(line("consensus", /0\.915 → 0\.93/), JSON.stringify(lines));
+    assert.ok(line("standing", /Standing verified → invalid_signature/), JSON.stringify(lines));
     assert.ok(line("signature", /valid → invalid/), JSON.stringify(lines));
     assert.ok(line("quote", /two million.*→.*five million/), JSON.stringify(lines));
     assert.equal(lines.length, diff.summary.verifications_removed.length + diff.summary.changes.length);
     // The altered claim's lines are under its text, which shows it on the drawing.
     const altered = claims.locator(`[data-claim="${ALTERED}"]`);
     assert.match(await altered.locator(".claim-of").textContent(), /Finance Director projected a \$1\.2 million parks shortfall/);
-    assert.deepEqual(await altered.locator("li").evaluateAll((ls) => ls.map((l) => l.dataset.what)), ["signature", "evidence", "quote", "evidence"]);
+    assert.deepEqual(await altered.locator("li").evaluateAll((ls) => ls.map((l) => l.dataset.what)), ["standing", "signature", "evidence", "quote", "evidence"]);
     await altered.locator(".claim-of").click();
     await until(() => page.evaluate((id) => window.provex.app.selection.includes(id), ALTERED), { what: "the altered claim shown" });
     // The list goes by importance: the claims' changes first, not alphabetical.
