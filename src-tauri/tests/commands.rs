@@ -228,7 +228,7 @@ async fn first_start_opens_the_council_demo_and_every_operation_works() {
     assert_eq!(code(run(&p, &h, "stats", json!({"graph": "bad name!"}), None).await), ErrorCode::Usage);
     assert_eq!(
         code(run(&p, &h, "query", json!({"graph": g, "cypher": "CREATE (n:X)"}), None).await),
-        ErrorCode::Query
+        ErrorCode::WriteRefused
     );
     assert_eq!(code(run(&p, &h, "node", json!({"graph": g}), None).await), ErrorCode::BadRequest);
     assert_eq!(
