@@ -75,7 +75,7 @@ describe("compare two runs", { timeout: 180_000 }, () => {
     const line = (what, re) => lines.find((l) => l.what === what && re.test(l.text));
     assert.ok(line("verification-removed", /Verification removed: VALIDATED by urn:agent:gpt-5/), JSON.stringify(lines));
     assert.ok(line("consensus", /0\.915 → 0\.93/), JSON.stringify(lines));
-    assert.ok(line("standing", /Standing verified → invalid_signature/), JSON.stringify(lines));
+    assert.ok(line("standing", /Standing Verified → Invalid signature/), JSON.stringify(lines));
     assert.ok(line("signature", /valid → invalid/), JSON.stringify(lines));
     assert.ok(line("quote", /two million.*→.*five million/), JSON.stringify(lines));
     assert.equal(lines.length, diff.summary.verifications_removed.length + diff.summary.changes.length);

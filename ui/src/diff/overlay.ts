@@ -3,6 +3,7 @@
 // Node and edge ids are `name`s, as in the diff; an edge's place on the canvas is its source.
 
 import type { EdgeChange, EdgeItem, GraphDiff, JsonValue, NodeChange, NodeItem } from "../api/contract";
+import { STANDING_TEXT, asStanding } from "../trail/standing";
 
 export type Change = "added" | "removed" | "changed";
 
@@ -174,7 +175,12 @@ export function claimGroups(d: GraphDiff): ClaimGroup[] {
   for (const c of s.changes) {
     const text = c.label === "CITES" ? (c.what === "quote" ? "Quote" : "Evidence of its quote")
       : c.label === "Verification" ? `${WHAT[c.what] ?? c.what} of verification ${c.name}` : (WHAT[c.what] ?? c.what);
-    add(c.claim, c.claim_text, { change: "changed", what: c.what, text, before: c.before ?? undefined, after: c.after ?? undefined });
+    // A standing is said in the words the trail uses ("Invalid signature"), not its code.
+    const said = (v: JsonValue | null | undefined): JsonValue | undefined => {
+      const st = c.what === "standing" && typeof v === "string" ? asStanding(v) : null;
+      return st ? STANDING_TEXT[st] : v ?? undefined;
+    };
+    add(c.claim, c.claim_text, { change: "changed", what: c.what, text, before: said(c.before), after: said(c.after) });
   }
   return [...groups.values()];
 }
