@@ -172,17 +172,12 @@ pub fn local(name: &str) -> String {
     out
 }
 
+/// As [`native::attr_value`], but a list or object is its JSON text, untyped.
 fn value(v: &Json) -> Option<Value> {
-    Some(match v {
-        Json::Null => return None,
-        Json::String(s) => Value::Str(s.clone()),
-        Json::Bool(b) => Value::Bool(*b),
-        Json::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(i),
-            None => Value::Float(n.as_f64().filter(|f| f.is_finite())?),
-        },
-        other => Value::Str(other.to_string()),
-    })
+    match v {
+        Json::Array(_) | Json::Object(_) => Some(Value::Str(v.to_string())),
+        _ => native::attr_value(v),
+    }
 }
 
 /// The attributes of a node or edge: its label or type as `prov:type`, then every property
