@@ -24,11 +24,11 @@ use std::time::Instant;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use provex::a2ap::evidence::{chunk_id, sha256_tag, statement_id};
-use provex::a2ap::{sign_value, KeyRef, KeyRegistry};
 use provex::demo::council::demo_key;
 use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::IngestOptions;
+use provex::sources::statements::evidence::{chunk_id, sha256_tag, statement_id};
+use provex::sources::statements::{sign_value, KeyRef, KeyRegistry};
 use provex::store::server::{PrivateServer, ServerOptions};
 use serde_json::json;
 
@@ -177,9 +177,9 @@ async fn follow(file: &Path) {
 }
 
 fn bundle(statements: usize) {
-    use provex::a2ap::bundle;
-    use provex::a2ap::consensus::ConsensusConfig;
-    use provex::a2ap::ledger::Ledger;
+    use provex::sources::statements::bundle;
+    use provex::sources::statements::consensus::ConsensusConfig;
+    use provex::sources::statements::ledger::Ledger;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("docs.jsonl");
     generate(&file, SOURCES + 3 * statements);

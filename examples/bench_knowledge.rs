@@ -19,7 +19,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::IngestOptions;
-use provex::kg::UpdateParams;
+use provex::sources::knowledge::UpdateParams;
 use provex::store::server::{PrivateServer, ServerOptions};
 use serde_json::json;
 
@@ -180,8 +180,12 @@ async fn about(file: &str) {
         pct(&mut ms, 0.95)
     );
     let t = Instant::now();
-    let trail =
-        provex.trail("about", &provex::a2ap::evidence::statement_id("urn:agent:bench-summariser", "x")).await;
+    let trail = provex
+        .trail(
+            "about",
+            &provex::sources::statements::evidence::statement_id("urn:agent:bench-summariser", "x"),
+        )
+        .await;
     let _ = (trail, t);
 }
 

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use provex::diff::Snapshot;
 use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::{Format, IngestOptions};
-use provex::lineage::{apply, parse_record, Applied, Book, Semantic};
+use provex::sources::lineage::{apply, parse_record, Applied, Book, Semantic};
 use provex::store::server::{PrivateServer, ServerOptions};
 use serde_json::json;
 use uuid::Uuid;

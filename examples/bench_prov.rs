@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use provex::diff::Snapshot;
 use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::{Format, IngestOptions};
-use provex::prov::ProvFormat;
+use provex::sources::prov::ProvFormat;
 use provex::store::server::{PrivateServer, ServerOptions};
 use serde_json::{json, Map, Value};
 
@@ -86,7 +86,7 @@ async fn main() {
     let file = dir.path().join("bench.prov.json");
     std::fs::write(&file, serde_json::to_string_pretty(&document()).unwrap()).unwrap();
     let bytes = std::fs::metadata(&file).unwrap().len();
-    let imported = provex::prov::import::import(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let imported = provex::sources::prov::import::import(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let snap = Snapshot::from_delta(&imported.delta);
     println!(
         "document: {:.1} MB, {} records and relations; {} nodes, {} edges",

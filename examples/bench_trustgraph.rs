@@ -27,8 +27,8 @@ use provex::diff::Snapshot;
 use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::{Format, IngestOptions};
 use provex::model::GraphDelta;
+use provex::sources::reasoning::StreamState;
 use provex::store::server::{PrivateServer, ServerOptions};
-use provex::trustgraph::StreamState;
 
 const SESSIONS: usize = 20_000;
 

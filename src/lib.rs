@@ -5,7 +5,6 @@
 // The falkordb client's async futures nest deeply.
 #![recursion_limit = "256"]
 
-pub mod a2ap;
 pub mod api;
 pub mod ask;
 pub mod demo;
@@ -15,15 +14,11 @@ pub mod facade;
 pub mod graphql;
 pub mod model;
 pub mod openai;
-pub mod prov;
 
 pub use error::{Error, Result};
 pub mod ingest;
-pub mod kg;
-pub mod knowledge;
 pub mod layout;
-pub mod lineage;
 pub mod serve;
+pub mod sources;
 pub mod store;
 pub mod tlog;
-pub mod trustgraph;

@@ -125,7 +125,7 @@ impl Settings {
     }
 
     /// The embeddings endpoint the settings name, if any (else the environment's is used).
-    pub fn embeddings(&self) -> Option<provex::lineage::embeddings::EmbeddingsConfig> {
+    pub fn embeddings(&self) -> Option<provex::sources::lineage::embeddings::EmbeddingsConfig> {
         let (url, model, key) =
             (self.embeddings_url.clone(), self.embeddings_model.clone(), self.embeddings_key.clone());
         Endpoint::configured(&openai::EMBEDDINGS, url, model, key)

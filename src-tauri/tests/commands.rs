@@ -187,7 +187,7 @@ async fn first_start_opens_the_council_demo_and_every_operation_works() {
             .unwrap();
     assert_eq!(table.rows[0][0].as_u64(), Some(stats.nodes));
 
-    let trail: provex::a2ap::Trail =
+    let trail: provex::sources::statements::Trail =
         run(&p, &h, "trail", json!({"graph": g, "statement": statement.id}), None).await.unwrap();
     let doc = &trail.evidence[0].document.id;
     let source: SourceText = run(&p, &h, "source", json!({"graph": g, "id": doc}), None).await.unwrap();

@@ -17,13 +17,13 @@ use ts_rs::{Config, TS};
 use super::contract::*;
 use super::requests::*;
 use super::ErrorCode;
-use crate::a2ap::Trail;
 use crate::diff::GraphDiff;
 use crate::error::{Error, Result};
 use crate::facade::IngestReport;
-use crate::lineage::views::{Comparison, LineageGraph, LineageSummary};
+use crate::sources::lineage::views::{Comparison, LineageGraph, LineageSummary};
+use crate::sources::reasoning::views::{ReasoningChain, SessionSummary};
+use crate::sources::statements::Trail;
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
-use crate::trustgraph::views::{ReasoningChain, SessionSummary};
 
 /// The HTTP method of an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

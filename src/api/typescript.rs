@@ -10,12 +10,12 @@ use ts_rs::{Config, TS};
 
 use super::ops::{self, Transport, DESKTOP_COMMANDS, OPERATIONS, STREAMS};
 use super::*;
-use crate::a2ap::{
+use crate::facade::{DemoReport, IngestReport};
+use crate::ingest::FileReport;
+use crate::sources::statements::{
     ByteRange, EvidenceStatus, Finding, Problem, SignatureStatus, TimeSpan, Trail, TrailClaim, TrailDocument,
     TrailEvidence, TrailRequest, TrailVerification,
 };
-use crate::facade::{DemoReport, IngestReport};
-use crate::ingest::FileReport;
 use crate::store::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 
 /// Where the generated TypeScript types live, relative to the repository root.
@@ -79,21 +79,21 @@ pub fn contract_ts() -> String {
     d.add::<StreamMessage>();
     d.add::<SourceText>();
     d.add::<ExportedDocument>();
-    d.add::<crate::lineage::views::PromptView>();
-    d.add::<crate::lineage::views::EvolutionView>();
-    d.add::<crate::lineage::views::LineageGraph>();
-    d.add::<crate::lineage::views::LineageSummary>();
-    d.add::<crate::lineage::views::DiffOp>();
-    d.add::<crate::lineage::views::Comparison>();
-    d.add::<crate::trustgraph::views::SessionSummary>();
+    d.add::<crate::sources::lineage::views::PromptView>();
+    d.add::<crate::sources::lineage::views::EvolutionView>();
+    d.add::<crate::sources::lineage::views::LineageGraph>();
+    d.add::<crate::sources::lineage::views::LineageSummary>();
+    d.add::<crate::sources::lineage::views::DiffOp>();
+    d.add::<crate::sources::lineage::views::Comparison>();
+    d.add::<crate::sources::reasoning::views::SessionSummary>();
     d.add::<crate::ask::Answer>();
     d.add::<crate::facade::knowledge::ResourceKnowledge>();
     d.add::<crate::facade::knowledge::StatementHistory>();
     d.add::<crate::facade::knowledge::StatementChange>();
-    d.add::<crate::trustgraph::views::ReasoningStep>();
-    d.add::<crate::trustgraph::views::DialogLine>();
-    d.add::<crate::trustgraph::views::CrossLink>();
-    d.add::<crate::trustgraph::views::ReasoningChain>();
+    d.add::<crate::sources::reasoning::views::ReasoningStep>();
+    d.add::<crate::sources::reasoning::views::DialogLine>();
+    d.add::<crate::sources::reasoning::views::CrossLink>();
+    d.add::<crate::sources::reasoning::views::ReasoningChain>();
     d.add::<SearchHit>();
     d.add::<JobKind>();
     d.add::<JobState>();
@@ -116,7 +116,7 @@ pub fn contract_ts() -> String {
     d.add::<crate::diff::GraphDiff>();
     d.add::<TraceDirection>();
     d.add::<SignatureStatus>();
-    d.add::<crate::a2ap::Standing>();
+    d.add::<crate::sources::statements::Standing>();
     d.add::<EvidenceStatus>();
     d.add::<ByteRange>();
     d.add::<TimeSpan>();

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Subcommand, ValueEnum};
 use provex::facade::Provex;
-use provex::lineage::views::{Comparison, EvolutionView, PromptView};
+use provex::sources::lineage::views::{Comparison, EvolutionView, PromptView};
 use serde::Serialize;
 
 use super::GraphArg;

@@ -415,9 +415,9 @@ pub enum ExportFormat {
     ProvOJsonld,
 }
 
-impl From<ExportFormat> for provex::prov::ProvFormat {
+impl From<ExportFormat> for provex::sources::prov::ProvFormat {
     fn from(f: ExportFormat) -> Self {
-        use provex::prov::ProvFormat;
+        use provex::sources::prov::ProvFormat;
         match f {
             ExportFormat::ProvJson => ProvFormat::ProvJson,
             ExportFormat::ProvN => ProvFormat::ProvN,
@@ -500,7 +500,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let check = facade::verify_bundle_file(file, trust.as_deref())?;
             print!("{}", render(&check, format.into())?);
             return Ok(match check.trust {
-                provex::a2ap::trust::TrustStatus::Failed => EXIT_FAILED,
+                provex::sources::statements::trust::TrustStatus::Failed => EXIT_FAILED,
                 _ => 0,
             });
         }
@@ -650,7 +650,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         } => {
             drop(out);
             if let Some(file) = alignment {
-                provex.set_alignment(Some(provex::kg::Alignment::load(&file)?));
+                provex.set_alignment(Some(provex::sources::knowledge::Alignment::load(&file)?));
             }
             let seconds = |s: f64, what: &str| {
                 std::time::Duration::try_from_secs_f64(s)

@@ -274,11 +274,11 @@ impl Render for IngestReport {
     }
 }
 
-fn opt_status(v: &Option<provex::a2ap::SignatureStatus>) -> String {
+fn opt_status(v: &Option<provex::sources::statements::SignatureStatus>) -> String {
     v.map(|s| s.as_str().to_owned()).unwrap_or_else(|| "-".into())
 }
 
-impl Render for provex::a2ap::VerifyReport {
+impl Render for provex::sources::statements::VerifyReport {
     fn text(&self) -> String {
         let mut s = String::new();
         for d in &self.documents {
@@ -332,9 +332,9 @@ impl Render for provex::a2ap::VerifyReport {
     }
 }
 
-impl Render for provex::a2ap::bundle::BundleCheck {
+impl Render for provex::sources::statements::bundle::BundleCheck {
     fn text(&self) -> String {
-        use provex::a2ap::trust::TrustStatus;
+        use provex::sources::statements::trust::TrustStatus;
         let mut s = String::new();
         // The verdict first, in the words the explorer uses too.
         let _ = writeln!(s, "{}", self.headline);
@@ -403,7 +403,7 @@ fn pin_note(pinned: Option<bool>) -> &'static str {
     }
 }
 
-impl Render for provex::a2ap::Trail {
+impl Render for provex::sources::statements::Trail {
     fn text(&self) -> String {
         self.to_text()
     }
@@ -437,7 +437,7 @@ impl Render for provex::a2ap::Trail {
 /// A key registry's entries.
 #[derive(Serialize)]
 pub struct KeyList {
-    pub keys: Vec<provex::a2ap::KeyEntry>,
+    pub keys: Vec<provex::sources::statements::KeyEntry>,
 }
 
 impl Render for KeyList {

@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use crate::a2ap::evidence::{chunk_id, sha256_tag, statement_id, ID_NAMESPACE};
-use crate::a2ap::keys::{embedded_form, KeyFile, KeyRegistry};
-use crate::a2ap::signature::{sign_value, KeyRef};
+use crate::sources::statements::evidence::{chunk_id, sha256_tag, statement_id, ID_NAMESPACE};
+use crate::sources::statements::keys::{embedded_form, KeyFile, KeyRegistry};
+use crate::sources::statements::signature::{sign_value, KeyRef};
 use crate::{Error, Result};
 
 mod builder;

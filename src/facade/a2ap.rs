@@ -15,10 +15,10 @@ use falkordb::FalkorValue;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 use super::Provex;
-use crate::a2ap::{
+use crate::error::{Error, Result};
+use crate::sources::statements::{
     stored, ConsensusConfig, KeyFile, KeyRef, KeyRegistry, Ledger, Record, Trail, VerifyReport,
 };
-use crate::error::{Error, Result};
 use crate::store::WriteStats;
 
 /// One graph's ledger, `None` until loaded (or after a failed write, to load again).
@@ -70,14 +70,14 @@ pub fn sign_file(file: &Path, key_file: &Path, embed: bool) -> Result<String> {
         KeyFile::from_json(&key_text).map_err(|reason| Error::Input { path: key_file.to_owned(), reason })?;
     let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
     let key_ref = if embed { KeyRef::Embedded } else { KeyRef::KeyId };
-    crate::a2ap::sign_text(&text, &key, key_ref)
+    crate::sources::statements::sign_text(&text, &key, key_ref)
         .map_err(|reason| Error::Input { path: file.to_owned(), reason })
 }
 
 /// Reads a trust file: the keys an auditor pins (see `a2ap::trust` for its forms).
-pub fn read_trust(path: &Path) -> Result<crate::a2ap::trust::TrustedKeys> {
+pub fn read_trust(path: &Path) -> Result<crate::sources::statements::trust::TrustedKeys> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    crate::a2ap::trust::TrustedKeys::from_text(&text)
+    crate::sources::statements::trust::TrustedKeys::from_text(&text)
         .map_err(|reason| Error::Input { path: path.to_owned(), reason: format!("trust file: {reason}") })
 }
 
@@ -85,8 +85,11 @@ pub fn read_trust(path: &Path) -> Result<crate::a2ap::trust::TrustedKeys> {
 /// keys of a trust file when one is given. A file that is not a bundle (empty, cut short,
 /// not JSON, not UTF-8) is a failed check naming the file, line and reason; only a file
 /// that cannot be read, or a bad trust file, is an error.
-pub fn verify_bundle_file(file: &Path, trust: Option<&Path>) -> Result<crate::a2ap::bundle::BundleCheck> {
-    use crate::a2ap::bundle::{verify_with, BundleCheck};
+pub fn verify_bundle_file(
+    file: &Path,
+    trust: Option<&Path>,
+) -> Result<crate::sources::statements::bundle::BundleCheck> {
+    use crate::sources::statements::bundle::{verify_with, BundleCheck};
     let trust = trust.map(read_trust).transpose()?;
     let bytes = std::fs::read(file).map_err(|e| Error::io(file, e))?;
     let check = match String::from_utf8(bytes) {
@@ -98,7 +101,7 @@ pub fn verify_bundle_file(file: &Path, trust: Option<&Path>) -> Result<crate::a2
 
 /// Whether a file is an audit bundle rather than A2AP documents.
 pub fn is_bundle_file(file: &Path) -> bool {
-    std::fs::read_to_string(file).is_ok_and(|t| crate::a2ap::bundle::is_bundle(&t))
+    std::fs::read_to_string(file).is_ok_and(|t| crate::sources::statements::bundle::is_bundle(&t))
 }
 
 /// Makes a new signing key for an agent.
@@ -285,13 +288,15 @@ impl Provex {
             }
             None => None,
         };
-        let made = self.with_ledger(graph, |l| crate::a2ap::bundle::make(l, graph, statements)).await?;
+        let made = self
+            .with_ledger(graph, |l| crate::sources::statements::bundle::make(l, graph, statements))
+            .await?;
         let mut bundle = made.map_err(Error::Usage)?;
         if bundle.statements.is_empty() {
             return Err(Error::NotFound { what: "A2AP statements in graph", name: graph.to_owned() });
         }
         if let Some(k) = key {
-            crate::a2ap::bundle::sign(&mut bundle, &k).map_err(Error::Usage)?;
+            crate::sources::statements::bundle::sign(&mut bundle, &k).map_err(Error::Usage)?;
         }
         serde_json::to_string_pretty(&bundle).map(|t| t + "\n").map_err(|e| Error::Server(e.to_string()))
     }

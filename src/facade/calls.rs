@@ -16,11 +16,11 @@ use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
-use crate::a2ap::Trail;
 use crate::api::ops::{self, Args, Handlers};
 use crate::api::*;
 use crate::error::{Error, Result};
 use crate::ingest::{IngestOptions, LineBudget};
+use crate::sources::statements::Trail;
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
 
 /// A request body streamed in (an upload).
@@ -200,7 +200,7 @@ impl Handlers for Call<'_> {
     }
 
     async fn export_prov(&self, req: ExportRequest) -> Result<ExportedDocument> {
-        let format: crate::prov::ProvFormat = req.format.parse().map_err(Error::Usage)?;
+        let format: crate::sources::prov::ProvFormat = req.format.parse().map_err(Error::Usage)?;
         let text = self.provex.export_prov(&req.graph, format).await?;
         Ok(ExportedDocument {
             format: format.to_string(),
@@ -233,23 +233,32 @@ impl Handlers for Call<'_> {
         self.provex.kg_resource(&req.graph, &req.id).await
     }
 
-    async fn sessions(&self, req: GraphRequest) -> Result<Vec<crate::trustgraph::views::SessionSummary>> {
+    async fn sessions(
+        &self,
+        req: GraphRequest,
+    ) -> Result<Vec<crate::sources::reasoning::views::SessionSummary>> {
         self.provex.sessions(&req.graph).await
     }
 
-    async fn reasoning(&self, req: NodeRequest) -> Result<crate::trustgraph::views::ReasoningChain> {
+    async fn reasoning(&self, req: NodeRequest) -> Result<crate::sources::reasoning::views::ReasoningChain> {
         self.provex.reasoning(&req.graph, &req.id).await
     }
 
-    async fn lineages(&self, req: GraphRequest) -> Result<Vec<crate::lineage::views::LineageSummary>> {
+    async fn lineages(
+        &self,
+        req: GraphRequest,
+    ) -> Result<Vec<crate::sources::lineage::views::LineageSummary>> {
         self.provex.lineages(&req.graph).await
     }
 
-    async fn lineage(&self, req: NodeRequest) -> Result<crate::lineage::views::LineageGraph> {
+    async fn lineage(&self, req: NodeRequest) -> Result<crate::sources::lineage::views::LineageGraph> {
         self.provex.lineage_graph(&req.graph, &req.id).await
     }
 
-    async fn lineage_compare(&self, req: LineageCompareRequest) -> Result<crate::lineage::views::Comparison> {
+    async fn lineage_compare(
+        &self,
+        req: LineageCompareRequest,
+    ) -> Result<crate::sources::lineage::views::Comparison> {
         self.provex.lineage_compare(&req.graph, &req.a, &req.b, true, true).await
     }
 

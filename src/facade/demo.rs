@@ -46,8 +46,8 @@ impl Provex {
         let batch = self.store.batch();
         let start = tokio::time::Instant::now();
         let mut events = GraphDelta::new();
-        let mut docs: Vec<crate::a2ap::Record> = Vec::new();
-        let mut explain = crate::trustgraph::StreamState::default();
+        let mut docs: Vec<crate::sources::statements::Record> = Vec::new();
+        let mut explain = crate::sources::reasoning::StreamState::default();
         for (offset, record) in demo.schedule(pace) {
             if cancel.load(Ordering::Relaxed) {
                 break;
@@ -70,7 +70,7 @@ impl Provex {
                     report.events += 1;
                 }
                 Stream::A2ap => {
-                    for r in crate::a2ap::parse_documents(&record.line) {
+                    for r in crate::sources::statements::parse_documents(&record.line) {
                         let r = r.map_err(|e| Error::Server(format!("demo document: {e}")))?;
                         docs.push(r);
                         report.documents += 1;
@@ -90,8 +90,8 @@ impl Provex {
         &self,
         graph: &str,
         events: &mut GraphDelta,
-        registry: &crate::a2ap::KeyRegistry,
-        docs: &mut Vec<crate::a2ap::Record>,
+        registry: &crate::sources::statements::KeyRegistry,
+        docs: &mut Vec<crate::sources::statements::Record>,
     ) -> Result<()> {
         // Documents first: the research question's steps name the statements they hold.
         if !docs.is_empty() {

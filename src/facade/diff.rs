@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::a2ap::{stored, ConsensusConfig, KeyRegistry, Ledger};
 use crate::diff::{diff, split_edge_props, EdgeKey, GraphDiff, NodeKey, Snapshot};
 use crate::error::{Error, Result};
 use crate::ingest::{self, IngestOptions, RejectsFile};
 use crate::model::GraphDelta;
+use crate::sources::statements::{stored, ConsensusConfig, KeyRegistry, Ledger};
 
 use super::Provex;
 

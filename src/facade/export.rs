@@ -3,7 +3,7 @@
 
 use super::Provex;
 use crate::error::Result;
-use crate::prov::{Document, ProvFormat};
+use crate::sources::prov::{Document, ProvFormat};
 
 impl Provex {
     /// Graph `graph` as a PROV document in `format`.

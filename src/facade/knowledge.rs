@@ -12,11 +12,11 @@ use tokio::sync::{broadcast, Mutex};
 
 use super::Provex;
 use crate::error::{Error, Result};
-use crate::kg::store::{self as kgs, from_row, RETURN_STATEMENT};
-use crate::kg::{
+use crate::model::{Edge, EdgeKind, GraphDelta, Label, Node, NodeRef, PropValue, ProvRelation, RelType};
+use crate::sources::knowledge::store::{self as kgs, from_row, RETURN_STATEMENT};
+use crate::sources::knowledge::{
     Alignment, ChangeEvent, KgStatement, PatchOp, TripleFilter, UpdateParams, UpdateResult, Violation,
 };
-use crate::model::{Edge, EdgeKind, GraphDelta, Label, Node, NodeRef, PropValue, ProvRelation, RelType};
 use crate::store::value::{str_param, to_json};
 
 /// A committed change, for subscribers.

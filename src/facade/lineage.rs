@@ -12,11 +12,11 @@ use uuid::Uuid;
 use super::Provex;
 use crate::error::{Error, Result};
 use crate::ingest::lineage::LineageContext;
-use crate::lineage::apply::{breakdown, prompt_name, Semantic};
-use crate::lineage::book::{Evolution, Known};
-use crate::lineage::embeddings::{self, Embedder};
-use crate::lineage::views::{EvolutionView, LineageGraph, PromptView};
-use crate::lineage::{Book, EvolutionType, Version};
+use crate::sources::lineage::apply::{breakdown, prompt_name, Semantic};
+use crate::sources::lineage::book::{Evolution, Known};
+use crate::sources::lineage::embeddings::{self, Embedder};
+use crate::sources::lineage::views::{EvolutionView, LineageGraph, PromptView};
+use crate::sources::lineage::{Book, EvolutionType, Version};
 use crate::model::vocab::PROV_BASE_TYPE;
 
 /// Node ids read per query when loading a whole graph's lineages.
@@ -227,7 +227,7 @@ impl Provex {
         let name = prompt_name(&parse_prompt_id(id)?);
         let rels = EvolutionType::ALL
             .iter()
-            .map(|t| crate::lineage::apply::rel_type(*t).as_str())
+            .map(|t| crate::sources::lineage::apply::rel_type(*t).as_str())
             .collect::<Vec<_>>()
             .join("|");
         let mut names: Vec<String> = vec![name.clone()];
@@ -262,7 +262,7 @@ impl Provex {
     }
 
     /// The lineages of a graph, most recently changed first.
-    pub async fn lineages(&self, graph: &str) -> Result<Vec<crate::lineage::views::LineageSummary>> {
+    pub async fn lineages(&self, graph: &str) -> Result<Vec<crate::sources::lineage::views::LineageSummary>> {
         if !self.store.graphs_list().await?.iter().any(|g| g == graph) {
             return Err(Error::NotFound { what: "graph", name: graph.to_owned() });
         }
@@ -283,7 +283,7 @@ impl Provex {
                     .take(12)
                     .collect::<Vec<_>>()
                     .join(" ");
-                Some(crate::lineage::views::LineageSummary {
+                Some(crate::sources::lineage::views::LineageSummary {
                     lineage_id: s(r.first()?)?,
                     root: r.get(5).and_then(first),
                     title,
@@ -307,7 +307,7 @@ impl Provex {
         &self,
         parent: &str,
         child: &str,
-    ) -> (crate::lineage::Breakdown, Option<String>) {
+    ) -> (crate::sources::lineage::Breakdown, Option<String>) {
         breakdown(parent, child, self.semantic(parent, child).await)
     }
 }

@@ -10,11 +10,11 @@ use uuid::Uuid;
 use super::lineage::{children_of, parse_prompt_id};
 use super::Provex;
 use crate::error::{Error, Result};
-use crate::lineage::similar::SimilarIndex;
-use crate::lineage::views::{
+use crate::sources::lineage::similar::SimilarIndex;
+use crate::sources::lineage::views::{
     Comparison, DiffOp, HistoryStep, Inspection, LineageStats, PromptView, ReplayEdge, ReplayStep, SimilarHit,
 };
-use crate::lineage::Breakdown;
+use crate::sources::lineage::Breakdown;
 
 /// The rule `lineage compare --suggest-type` applies, in the agent's words (its
 /// `suggest_evolution_type`): refines when the edit ratio is over 0.7 and the Jaccard over

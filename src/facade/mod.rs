@@ -145,7 +145,7 @@ pub struct Provex {
     paths: paths::PathPolicy,
     /// The embeddings endpoint of lineage confidences, read from the environment once.
     /// `None` until first used (then the environment's, or what `set_embeddings` gave).
-    embedder: Mutex<Option<Option<Arc<crate::lineage::embeddings::Embedder>>>>,
+    embedder: Mutex<Option<Option<Arc<crate::sources::lineage::embeddings::Embedder>>>>,
     similar: lineage_ops::SimilarCache,
     knowledge: knowledge::KnowledgeHub,
     /// The chat endpoint of `ask`, read from the environment on first use (or `set_llm`).

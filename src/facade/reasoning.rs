@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::Provex;
 use crate::error::{Error, Result};
 use crate::store::value::{str_param, to_json};
-use crate::trustgraph::views::{CrossLink, DialogLine, ReasoningChain, ReasoningStep, SessionSummary};
+use crate::sources::reasoning::views::{CrossLink, DialogLine, ReasoningChain, ReasoningStep, SessionSummary};
 
 /// The most nodes one session's read returns.
 const MAX_SESSION: usize = 5_000;
@@ -275,7 +275,7 @@ impl Provex {
         let links = self.cross_links(graph, &chain).await?;
         let standing = links
             .iter()
-            .filter_map(|l| l.standing.as_deref().and_then(crate::a2ap::Standing::parse))
+            .filter_map(|l| l.standing.as_deref().and_then(crate::sources::statements::Standing::parse))
             .min()
             .map(|s| s.as_str().to_owned());
         Ok(ReasoningChain {

@@ -10,7 +10,7 @@ use async_graphql::{Context, Object, Result, ID};
 use tokio::sync::OnceCell;
 
 use super::{Bounds, Ctx};
-use crate::a2ap::{Ledger, Trail};
+use crate::sources::statements::{Ledger, Trail};
 
 /// The most statements one list answers.
 const MAX_LIST: usize = 10_000;
@@ -136,7 +136,7 @@ fn known_agent(l: &Ledger, agent: &str) -> bool {
             .any(|id| l.trail(id).is_some_and(|t| t.verifications.iter().any(|v| v.agent == agent)))
 }
 
-fn chunks_of(s: &crate::a2ap::document::Statement) -> Vec<ChunkObj> {
+fn chunks_of(s: &crate::sources::statements::document::Statement) -> Vec<ChunkObj> {
     s.evidence
         .iter()
         .map(|e| ChunkObj {
@@ -215,7 +215,7 @@ impl AgentObj {
 async fn info(
     ctx: &Context<'_>,
     agent: &str,
-    pick: impl Fn(&crate::a2ap::document::AgentInfo) -> Option<String>,
+    pick: impl Fn(&crate::sources::statements::document::AgentInfo) -> Option<String>,
 ) -> Result<Option<String>> {
     read(ctx, |l| {
         l.statement_ids()
@@ -371,7 +371,7 @@ impl DocumentObj {
 /// `Verification`: one agent's verdict on a statement.
 pub struct VerificationObj {
     statement: String,
-    v: crate::a2ap::trail::TrailVerification,
+    v: crate::sources::statements::trail::TrailVerification,
 }
 
 #[Object(name = "Verification")]

@@ -7,8 +7,8 @@ use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::Ctx;
-use crate::kg::store::MAX_TRIPLES;
-use crate::kg::{ChangeEvent, KgStatement, TripleFilter};
+use crate::sources::knowledge::store::MAX_TRIPLES;
+use crate::sources::knowledge::{ChangeEvent, KgStatement, TripleFilter};
 
 #[derive(SimpleObject, Clone)]
 #[graphql(name = "KGSubject")]

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::FileIngest;
-use crate::lineage::{apply, parse_record, Applied, Book, LineageRecord, RecordError, Semantic};
+use crate::sources::lineage::{apply, parse_record, Applied, Book, LineageRecord, RecordError, Semantic};
 use crate::model::{Label, Node};
 
 /// The semantic part of a confidence for two texts (parent, child).
@@ -116,7 +116,7 @@ impl FileIngest<'_> {
             self.waiting.drain().flat_map(|(p, ws)| ws.into_iter().map(move |w| (p, w))).collect();
         left.sort_by_key(|(_, w)| w.line);
         for (parent, w) in left {
-            let e = crate::lineage::records::relationship(format!(
+            let e = crate::sources::lineage::records::relationship(format!(
                 "parent prompt {parent} is neither in the graph nor in the file"
             ));
             self.reject_lineage(w.line, &e, w.text);

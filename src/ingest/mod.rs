@@ -1,8 +1,6 @@
 //! Ingest: reading provenance files, rejecting bad records with file, line and reason, and
 //! normalising the good ones into graph deltas for the store.
 
-pub mod a2a;
-pub mod events;
 pub mod lineage;
 pub mod reader;
 pub mod rejects;
@@ -68,12 +66,12 @@ pub fn detect(path: &Path) -> Result<Format> {
         Err(_) if line.trim_start_matches('\u{feff}').trim_start().starts_with('{') => {
             let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
             match serde_json::from_str::<serde_json::Value>(&text) {
-                Ok(serde_json::Value::Object(o)) if crate::prov::import::looks_like(&o) => {
+                Ok(serde_json::Value::Object(o)) if crate::sources::prov::import::looks_like(&o) => {
                     return Ok(Format::ProvJson)
                 }
                 // An audit bundle (`provex bundle`) holds A2AP documents.
                 Ok(v)
-                    if v.get("@type").and_then(|t| t.as_str()) == Some(crate::a2ap::bundle::BUNDLE_TYPE) =>
+                    if v.get("@type").and_then(|t| t.as_str()) == Some(crate::sources::statements::bundle::BUNDLE_TYPE) =>
                 {
                     return Ok(Format::A2ap)
                 }
@@ -88,13 +86,13 @@ pub fn detect(path: &Path) -> Result<Format> {
         }
     };
     match value.as_object() {
-        Some(obj) if crate::prov::import::looks_like(obj) => Ok(Format::ProvJson),
+        Some(obj) if crate::sources::prov::import::looks_like(obj) => Ok(Format::ProvJson),
         Some(obj) if obj.len() == 1 && (obj.contains_key("Task") || obj.contains_key("Global")) => {
             Ok(Format::A2a)
         }
         Some(obj) if obj.contains_key("@type") || obj.contains_key("@context") => Ok(Format::A2ap),
-        Some(obj) if crate::lineage::records::looks_like(obj) => Ok(Format::Lineage),
-        Some(obj) if crate::trustgraph::looks_like(obj) => Ok(Format::TrustGraph),
+        Some(obj) if crate::sources::lineage::records::looks_like(obj) => Ok(Format::Lineage),
+        Some(obj) if crate::sources::reasoning::looks_like(obj) => Ok(Format::TrustGraph),
         _ => Err(Error::Input {
             path: path.to_owned(),
             reason: "cannot detect the format: the first record is neither an A2A runtime event \
@@ -115,9 +113,9 @@ pub fn detect_line(line: &str) -> Result<Format, String> {
             Ok(Format::A2a)
         }
         Some(obj) if obj.contains_key("@type") || obj.contains_key("@context") => Ok(Format::A2ap),
-        Some(obj) if crate::lineage::records::looks_like(obj) => Ok(Format::Lineage),
-        Some(obj) if crate::trustgraph::looks_like(obj) => Ok(Format::TrustGraph),
-        Some(obj) if crate::prov::import::looks_like(obj) => {
+        Some(obj) if crate::sources::lineage::records::looks_like(obj) => Ok(Format::Lineage),
+        Some(obj) if crate::sources::reasoning::looks_like(obj) => Ok(Format::TrustGraph),
+        Some(obj) if crate::sources::prov::import::looks_like(obj) => {
             Err("a PROV-JSON document is read whole: ingest it as a file".into())
         }
         _ => Err("cannot detect the format: neither an A2A runtime event, an A2AP document nor a \
@@ -145,8 +143,8 @@ pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Res
             if text.contains("\\u0000") && holds_nul(text) {
                 return Err("a string holds a NUL character (\\u0000), which FalkorDB cannot store".into());
             }
-            let event: events::ProvEvent = serde_json::from_str(text).map_err(|e| describe_json_error(&e))?;
-            a2a::normalize(&event, out).map_err(|e| e.to_string())
+            let event: crate::sources::runtime_events::events::ProvEvent = serde_json::from_str(text).map_err(|e| describe_json_error(&e))?;
+            crate::sources::runtime_events::normalise::normalize(&event, out).map_err(|e| e.to_string())
         }
     }
 }
@@ -242,11 +240,11 @@ impl Default for IngestOptions {
 pub struct Chunk {
     pub delta: GraphDelta,
     /// A2AP documents, which the caller adds to its ledger.
-    pub records: Vec<crate::a2ap::Record>,
+    pub records: Vec<crate::sources::statements::Record>,
     pub events: u64,
     pub rejected: Vec<Rejected>,
     /// Keys an audit bundle marks trusted, for its documents.
-    pub keys: Vec<crate::a2ap::KeyEntry>,
+    pub keys: Vec<crate::sources::statements::KeyEntry>,
     /// The log leaves of the records accepted, in order (see src/tlog/).
     pub leaves: Vec<crate::tlog::Hash>,
     /// Bytes of the file read so far.
@@ -428,7 +426,7 @@ struct FileIngest<'a> {
     lineage: Option<std::sync::Arc<lineage::LineageContext>>,
     waiting: lineage::WaitingRoom,
     /// A TrustGraph stream's sessions so far.
-    tg: crate::trustgraph::StreamState,
+    tg: crate::sources::reasoning::StreamState,
     /// A live read (a followed file, a stream): a batch goes out at most [`LIVE_BATCH_AGE`]
     /// after its first record, even while records keep coming.
     live: bool,
@@ -444,7 +442,7 @@ impl FileIngest<'_> {
     /// Adds A2AP documents parsed from `text`; `line` is the line number when the text is
     /// one line of a file.
     fn add_a2ap(&mut self, text: &str, line: Option<u64>) {
-        for result in crate::a2ap::parse_documents(text) {
+        for result in crate::sources::statements::parse_documents(text) {
             match result {
                 Ok(mut record) => {
                     if let Some(n) = line {

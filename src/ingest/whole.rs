@@ -14,7 +14,7 @@ pub(super) fn is_bundle(path: &Path) -> bool {
         l.trim_start_matches('\u{feff}').trim_start().starts_with('{')
             && serde_json::from_str::<serde_json::Value>(&l).is_err()
     });
-    opens_object && std::fs::read_to_string(path).is_ok_and(|t| crate::a2ap::bundle::is_bundle(&t))
+    opens_object && std::fs::read_to_string(path).is_ok_and(|t| crate::sources::statements::bundle::is_bundle(&t))
 }
 
 /// Newlines in a byte slice.
@@ -37,7 +37,7 @@ impl FileIngest<'_> {
                 return;
             }
         };
-        match crate::prov::import::import(text) {
+        match crate::sources::prov::import::import(text) {
             Ok(imported) => {
                 // The lines split once: looking each rejected record's line up from the top
                 // made a document of many rejected records quadratic.
@@ -63,7 +63,7 @@ impl FileIngest<'_> {
     pub(super) fn add_bundle(&mut self, path: &Path) -> Result<()> {
         // An audit bundle: its documents, checked with the keys it marks trusted.
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let bundle: crate::a2ap::bundle::AuditBundle = serde_json::from_str(&text).map_err(|e| {
+        let bundle: crate::sources::statements::bundle::AuditBundle = serde_json::from_str(&text).map_err(|e| {
             Error::Input { path: path.to_owned(), reason: format!("not an audit bundle: {e}") }
         })?;
         self.report.lines = text.lines().count() as u64;
@@ -71,7 +71,7 @@ impl FileIngest<'_> {
             .keys
             .iter()
             .filter(|k| k.trusted)
-            .map(|k| crate::a2ap::KeyEntry {
+            .map(|k| crate::sources::statements::KeyEntry {
                 key_id: k.key_id.clone(),
                 agent: k.agent.clone(),
                 public_key: k.public_key.clone(),
@@ -93,7 +93,7 @@ impl FileIngest<'_> {
         // What `provex verify FILE` says of it (no trust file here: at best "not pinned"),
         // for the explorer to show beside the bundle.
         let check =
-            crate::a2ap::bundle::verify(&text).unwrap_or_else(crate::a2ap::bundle::BundleCheck::unreadable);
+            crate::sources::statements::bundle::verify(&text).unwrap_or_else(crate::sources::statements::bundle::BundleCheck::unreadable);
         node = node.with("verdict", check.trust.as_str()).with("headline", check.headline.as_str());
         if let Some(signer) = &check.signer {
             node = node.with("fingerprint", signer.fingerprint.as_str());

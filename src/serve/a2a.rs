@@ -19,9 +19,9 @@ use tokio::sync::broadcast::error::RecvError;
 use super::{auth, AppState};
 use crate::facade::knowledge::{UpdateError, REJECTED};
 use crate::graphql::{Bounds, GraphqlRequest};
-use crate::kg::UpdateParams;
-use crate::knowledge::rpc::{self, RpcError};
-use crate::knowledge::{card, subscription};
+use crate::sources::knowledge::rpc::{self, RpcError};
+use crate::sources::knowledge::UpdateParams;
+use crate::sources::knowledge::{card, subscription};
 
 /// Largest JSON-RPC or GraphQL body.
 const MAX_BODY: usize = 4 << 20;

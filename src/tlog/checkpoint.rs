@@ -11,8 +11,8 @@ use signed_note::{Note, StandardVerifier, Verifier as _, VerifierList};
 use tlog_tiles::Checkpoint;
 
 use super::Hash;
-use crate::a2ap::keys::KeyFile;
 use crate::error::{Error, Result};
+use crate::sources::statements::keys::KeyFile;
 
 /// The name of the instance key's file in the data folder.
 pub const KEY_FILE: &str = "log-key.json";

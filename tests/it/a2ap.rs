@@ -1,7 +1,8 @@
 //! A2AP end to end through the public API: signatures and their statuses, evidence, duplicate
 //! keys, consensus over time, trails, the graph mapping, the report and the council demo.
 
-use provex::{a2ap, demo, model};
+use provex::sources::statements as a2ap;
+use provex::{demo, model};
 
 use a2ap::signature::KeyRef;
 use a2ap::{

@@ -10,11 +10,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use assert_cmd::Command;
-use provex::a2ap::bundle::{self, AuditBundle};
-use provex::a2ap::keys::KeyFile;
-use provex::a2ap::trust::TrustStatus;
 use provex::facade::{self, Quiet};
 use provex::ingest::IngestOptions;
+use provex::sources::statements::bundle::{self, AuditBundle};
+use provex::sources::statements::keys::KeyFile;
+use provex::sources::statements::trust::TrustStatus;
 use serde_json::Value;
 
 use crate::common;
@@ -189,8 +189,8 @@ fn bundle_sig_of_other(b: &Value) -> String {
 // with its signature stripped read as intact; an empty file passed with exit 0; a truncated
 // one exited 2. These build the bundles in memory (no database) and run the real binary.
 
-use provex::a2ap::{ConsensusConfig, KeyRegistry, Ledger};
 use provex::demo::council;
+use provex::sources::statements::{ConsensusConfig, KeyRegistry, Ledger};
 
 const EXPORTER: &str = "urn:agent:auditor";
 const EXPORTER_KEY_ID: &str = "exporter-1";
@@ -232,7 +232,7 @@ fn genuine_exporter() -> KeyFile {
 }
 
 fn fingerprint(key: &KeyFile) -> String {
-    provex::a2ap::trust::fingerprint(&key.verifying_key().unwrap())
+    provex::sources::statements::trust::fingerprint(&key.verifying_key().unwrap())
 }
 
 /// The auditor's trust file: the demo agents' registry and the exporter's key.
@@ -367,7 +367,12 @@ fn documents_signed_by_a_new_key_under_a_known_agent_fail_against_the_trust_file
     for line in council::generate().a2ap_jsonl().lines() {
         let mut v: Value = serde_json::from_str(line).unwrap();
         if v.pointer("/signature/publicKey").and_then(Value::as_str) == Some(victim.key_id.as_str()) {
-            provex::a2ap::sign_value(&mut v, &forger, provex::a2ap::KeyRef::KeyId).unwrap();
+            provex::sources::statements::sign_value(
+                &mut v,
+                &forger,
+                provex::sources::statements::KeyRef::KeyId,
+            )
+            .unwrap();
         }
         forged_docs.push_str(&format!("{v}\n"));
     }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use provex::a2ap::{EvidenceStatus, SignatureStatus, Standing};
 use provex::demo::council;
 use provex::facade::Quiet;
 use provex::ingest::IngestOptions;
+use provex::sources::statements::{EvidenceStatus, SignatureStatus, Standing};
 
 use crate::common;
 

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use provex::a2ap::stored::Envelope;
 use provex::diff::{EdgeItem, GraphDiff, NodeItem};
 use provex::facade::{self, DiffSide, Quiet};
 use provex::ingest::IngestOptions;
+use provex::sources::statements::stored::Envelope;
 use serde_json::{json, Value};
 
 use crate::common;

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use provex::kg::{statement_id, Alignment, KgStatement};
+use provex::sources::knowledge::{statement_id, Alignment, KgStatement};
 use serde_json::{json, Value};
 
 use crate::serve::start;
@@ -616,7 +616,7 @@ async fn a_graphs_stream_carries_the_subscriptions_changes() {
     let (provex, graph) = crate::common::open("kg_stream").await;
     let provex = Arc::new(provex);
     let update = |muts: Value| {
-        serde_json::from_value::<provex::kg::UpdateParams>(
+        serde_json::from_value::<provex::sources::knowledge::UpdateParams>(
             json!({"mutations": muts, "sourceAgentId": "agent:a"}),
         )
         .unwrap()

@@ -4,7 +4,7 @@
 //! read as httpx-sse reads them, updates, GraphQL queries, error codes over the HTTP statuses
 //! that client can see — and what its session left in FalkorDB, read back here.
 
-use provex::kg::Alignment;
+use provex::sources::knowledge::Alignment;
 use serde_json::Value;
 
 use crate::common;

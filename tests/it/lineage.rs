@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use provex::facade::{Provex, Quiet};
 use provex::ingest::{Format, IngestOptions};
-use provex::lineage::embeddings::EmbeddingsConfig;
+use provex::sources::lineage::embeddings::EmbeddingsConfig;
 use uuid::Uuid;
 
 use crate::common;
@@ -55,7 +55,7 @@ async fn the_example_week_lands_as_the_agent_tracked_it() {
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .find(|v| v.get("parent_prompt_id").is_some())
         .unwrap();
-    let derived = provex::lineage::prompt_id(
+    let derived = provex::sources::lineage::prompt_id(
         &uid("session").to_string(),
         "2026-11-08T15:30:00Z",
         input["prompt_content"].as_str().unwrap(),
@@ -134,7 +134,7 @@ async fn the_example_week_lands_as_the_agent_tracked_it() {
         ),
     )
     .await;
-    let b = provex::lineage::compare(&e[0][5], &e[0][4], None);
+    let b = provex::sources::lineage::compare(&e[0][5], &e[0][4], None);
     assert!((e[0][0].parse::<f64>().unwrap() - b.confidence).abs() < 1e-9, "{e:?} vs {b:?}");
     assert!((e[0][1].parse::<f64>().unwrap() - b.jaccard).abs() < 1e-9);
     assert!(e[0][3].contains("semantic similarity unavailable"), "{}", e[0][3]);
@@ -316,7 +316,7 @@ async fn the_semantic_part_comes_from_the_embeddings_endpoint() {
     assert!(c.note.is_none());
     assert_eq!(
         c.suggested_type.as_deref(),
-        Some(provex::facade::suggest_type(&provex::lineage::compare(
+        Some(provex::facade::suggest_type(&provex::sources::lineage::compare(
             &provex.lineage_prompt(&graph, &a).await.unwrap().content.unwrap(),
             &provex.lineage_prompt(&graph, &b).await.unwrap().content.unwrap(),
             None,

@@ -4,7 +4,7 @@
 //! The random JSON values are shared with the parser properties (`props_parsers`).
 
 use proptest::prelude::*;
-use provex::a2ap::canonical::{canonical_string, format_number};
+use provex::sources::statements::canonical::{canonical_string, format_number};
 use serde_json::{Map, Number, Value};
 
 /// Strings that stress escaping and UTF-16 key order: controls, the escaped characters,

@@ -3,8 +3,8 @@
 //! JSON-RPC framing keeps every well-formed request's id, method and params.
 
 use proptest::prelude::*;
-use provex::kg::KgStatement;
-use provex::knowledge::rpc;
+use provex::sources::knowledge::rpc;
+use provex::sources::knowledge::KgStatement;
 use serde_json::{json, Value};
 
 fn object() -> impl Strategy<Value = Value> {

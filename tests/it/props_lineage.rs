@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use proptest::prelude::*;
-use provex::lineage::{apply, parse_record, Applied, Book, Semantic};
+use provex::sources::lineage::{apply, parse_record, Applied, Book, Semantic};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -167,7 +167,7 @@ proptest! {
     #[test]
     fn confidence_parts_stay_in_bounds(a in "\\PC{0,60}", b in "\\PC{0,60}", s in proptest::option::of(0.0f64..=1.0)) {
         let semantic = match s { Some(v) => Semantic::Value(v), None => Semantic::Unconfigured };
-        let (bd, note) = provex::lineage::apply::breakdown(&a, &b, semantic);
+        let (bd, note) = provex::sources::lineage::apply::breakdown(&a, &b, semantic);
         for x in [bd.jaccard, bd.edit_ratio, bd.confidence] {
             prop_assert!((0.0..=1.0 + 1e-12).contains(&x), "{:?}", bd);
         }

@@ -5,9 +5,9 @@
 //! part replaced by a random JSON value, removed, or cut short.
 
 use proptest::prelude::*;
-use provex::a2ap::parse_documents;
 use provex::ingest::{normalize_line, read_file, Format, IngestOptions, RejectsFile};
 use provex::model::GraphDelta;
+use provex::sources::statements::parse_documents;
 use serde_json::Value;
 
 use crate::props_canonical::json_value;

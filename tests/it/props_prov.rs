@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use provex::diff::{diff, render_text, Snapshot};
 use provex::model::{A2aRelation, Edge, EdgeKind, GraphDelta, Label, Node, PropValue, ProvRelation, RelType};
-use provex::prov::doc::key;
-use provex::prov::import::import;
-use provex::prov::relations::RELATIONS;
-use provex::prov::{Document, ProvFormat};
+use provex::sources::prov::doc::key;
+use provex::sources::prov::import::import;
+use provex::sources::prov::relations::RELATIONS;
+use provex::sources::prov::{Document, ProvFormat};
 use serde_json::{json, Map, Value};
 
 use crate::fuzz_regressions::checks;

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use provex::diff::Snapshot;
 use provex::model::vocab::{TgType, EXTRA_LABELS};
 use provex::model::{GraphDelta, Label, PropValue};
-use provex::trustgraph::StreamState;
+use provex::sources::reasoning::StreamState;
 use serde_json::{json, Value};
 
 const TG: &str = "https://trustgraph.ai/ns/";

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use provex::facade::{self, Quiet};
 use provex::ingest::IngestOptions;
-use provex::prov::ProvFormat;
+use provex::sources::prov::ProvFormat;
 
 use crate::common;
 

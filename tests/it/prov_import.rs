@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use provex::facade::Quiet;
 use provex::ingest::{Format, IngestOptions};
-use provex::prov::ProvFormat;
+use provex::sources::prov::ProvFormat;
 
 use crate::common;
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use provex::facade::Quiet;
 use provex::ingest::IngestOptions;
-use provex::prov::ProvFormat;
+use provex::sources::prov::ProvFormat;
 
 use crate::common;
 

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use provex::a2ap::Trail;
 use provex::api::{Job, JobState, StreamMessage, View, ViewMode};
 use provex::facade::{IngestReport, Provex};
 use provex::serve::{self, Running, ServeOptions};
+use provex::sources::statements::Trail;
 use serde_json::Value;
 
 use crate::common;
@@ -174,7 +174,11 @@ async fn council_demo_through_the_api() {
     let doc = &trail.evidence[0].document.id;
     let source: Value = get(&format!("{base}/api/graphs/{graph}/source?id={}", enc(doc))).await;
     let text = source["text"].as_str().unwrap();
-    let matched = trail.evidence.iter().find(|e| e.status == provex::a2ap::EvidenceStatus::Match).unwrap();
+    let matched = trail
+        .evidence
+        .iter()
+        .find(|e| e.status == provex::sources::statements::EvidenceStatus::Match)
+        .unwrap();
     let r = matched.byte_range;
     assert_eq!(
         &text.as_bytes()[r.start as usize..r.end as usize],

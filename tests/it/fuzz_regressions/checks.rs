@@ -3,10 +3,10 @@
 //! input, so an input a fuzzer found fails the same way on stable.
 #![allow(dead_code)] // each fuzz target uses one of the checks
 
-use provex::a2ap::canonical::canonical_string;
-use provex::a2ap::parse_documents;
 use provex::ingest::{normalize_line, Format};
 use provex::model::GraphDelta;
+use provex::sources::statements::canonical::canonical_string;
+use provex::sources::statements::parse_documents;
 use serde_json::Value;
 
 /// The A2A line parser: no panic; a rejected line has a reason.
@@ -75,7 +75,7 @@ pub fn resp_reply(data: &[u8]) {
 /// imported again, it gives the same graph.
 pub fn prov_json(data: &[u8]) {
     use provex::diff::Snapshot;
-    use provex::prov::{import::import, Document, ProvFormat};
+    use provex::sources::prov::{import::import, Document, ProvFormat};
     let Ok(text) = std::str::from_utf8(data) else { return };
     let lines = text.split('\n').count() as u64;
     let imported = match import(text) {
@@ -109,8 +109,8 @@ pub fn prov_json(data: &[u8]) {
 /// cycle, every edge between prompts the delta holds); and reading the same lines again
 /// accepts the same records and adds no evolution.
 pub fn lineage(data: &[u8]) {
-    use provex::lineage::{apply, parse_record, Applied, Book, Semantic};
     use provex::model::GraphDelta;
+    use provex::sources::lineage::{apply, parse_record, Applied, Book, Semantic};
     let Ok(text) = std::str::from_utf8(data) else { return };
     let mut book = Book::new();
     let mut delta = GraphDelta::default();
@@ -198,7 +198,7 @@ pub fn trustgraph(data: &[u8]) {
     use provex::model::{GraphDelta, PropValue};
     let Ok(text) = std::str::from_utf8(data) else { return };
     let read = || {
-        let mut state = provex::trustgraph::StreamState::default();
+        let mut state = provex::sources::reasoning::StreamState::default();
         let mut delta = GraphDelta::default();
         for line in text.lines() {
             let Ok(v) = serde_json::from_str::<Value>(line) else { continue };
@@ -237,8 +237,8 @@ pub fn trustgraph(data: &[u8]) {
 /// refusal always has a JSON-RPC code and a reason, and a statement's id is the same when its
 /// JSON is read again.
 pub fn knowledge(data: &[u8]) {
-    use provex::kg::{Alignment, UpdateParams};
-    use provex::knowledge::{rpc, subscription};
+    use provex::sources::knowledge::{rpc, subscription};
+    use provex::sources::knowledge::{Alignment, UpdateParams};
 
     let check_err = |e: &rpc::RpcError| {
         assert!(e.code <= -32000 && e.code >= -32768, "not a JSON-RPC code: {}", e.code);
@@ -271,7 +271,7 @@ pub fn knowledge(data: &[u8]) {
         if let Ok(p) = rpc::params::<UpdateParams>(&id, &r.params) {
             for m in &p.mutations {
                 if m.statement.check().is_ok() {
-                    let again: provex::kg::KgStatement =
+                    let again: provex::sources::knowledge::KgStatement =
                         serde_json::from_value(serde_json::to_value(&m.statement).unwrap()).unwrap();
                     assert_eq!(again.id(), m.statement.id(), "the id changed when read again");
                 }
@@ -344,8 +344,8 @@ pub fn ask(data: &[u8]) {
 /// it names one); a bundle read is `failed` exactly when it has a reason, never `pinned`
 /// without a trust file, and its headline says its verdict; a refused trust file has a reason.
 pub fn audit_bundle(data: &[u8]) {
-    use provex::a2ap::bundle::verify_with;
-    use provex::a2ap::trust::{TrustStatus, TrustedKeys};
+    use provex::sources::statements::bundle::verify_with;
+    use provex::sources::statements::trust::{TrustStatus, TrustedKeys};
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Err(reason) = TrustedKeys::from_text(text) {
         assert!(!reason.trim().is_empty(), "trust file refused without a reason");

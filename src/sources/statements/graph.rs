@@ -41,7 +41,7 @@ pub mod key {
     pub const GENERATED_AT: &str = "generated_at";
     pub const VERIFIED: &str = "verified";
     /// A statement's headline: the worst of signature, evidence and consensus
-    /// ([`crate::a2ap::Standing`]).
+    /// ([`crate::sources::statements::Standing`]).
     pub const STANDING: &str = "standing";
     pub const CONSENSUS_SCORE: &str = "consensus_score";
     pub const EVIDENCE_STATUS: &str = "evidence_status";
@@ -468,7 +468,7 @@ fn agent_node(id: &str, ledger: &Ledger, reputation: f64) -> Node {
         .entries()
         .into_iter()
         .filter(|e| e.agent == id)
-        .filter_map(|e| crate::a2ap::keys::decode_public_key(&e.public_key).ok())
+        .filter_map(|e| crate::sources::statements::keys::decode_public_key(&e.public_key).ok())
         .map(|k| embedded_form(&k))
         .collect();
     if let Some(first) = keys.first() {

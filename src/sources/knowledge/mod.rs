@@ -3,8 +3,11 @@
 //! alignment rules an update is checked against, and the change events subscribers get.
 
 pub mod alignment;
+pub mod card;
 pub mod model;
+pub mod rpc;
 pub mod store;
+pub mod subscription;
 
 pub use alignment::{Alignment, Violation};
 pub use model::{

@@ -8,7 +8,7 @@ use async_graphql::Name;
 use async_graphql_value::Value as GqlValue;
 use serde_json::Value;
 
-use crate::kg::TripleFilter;
+use crate::sources::knowledge::TripleFilter;
 
 /// The filter a subscription document asks for, or why it cannot be served.
 pub fn filter(query: &str, variables: Option<&Value>) -> Result<TripleFilter, String> {

@@ -188,7 +188,7 @@ pub fn key_text(key: &VerifyingKey) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::a2ap::keys::KeyFile;
+    use crate::sources::statements::keys::KeyFile;
     use proptest::prelude::*;
 
     #[test]

@@ -177,7 +177,7 @@ pub fn statement_problems(statement: &Statement) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::a2ap::document::ByteRange;
+    use crate::sources::statements::document::ByteRange;
 
     fn doc(text: &str) -> SourceDocument {
         SourceDocument { id: "urn:doc:t".into(), title: None, text: text.into(), source: None }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::a2ap::canonical::canonicalize;
+use crate::sources::statements::canonical::canonicalize;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KgSubject {
