@@ -49,8 +49,7 @@ impl Provex {
         let delta = std::sync::Arc::new(pending.delta);
         let why = match self.store.bulk_build(graph, delta.clone(), Limits::default()).await {
             Ok(BulkOutcome::Built(stats)) => {
-                report.nodes_written += stats.nodes;
-                report.edges_written += stats.edges;
+                report.count(stats);
                 report.method = "bulk".into();
                 None
             }
@@ -65,8 +64,7 @@ impl Provex {
             report.notes.push(format!("written with upserts, not GRAPH.BULK: {why}"));
             // The ingest acknowledges its whole batch at the end (Store::commit).
             let stats = self.store.write_unsynced(graph, &delta).await?;
-            report.nodes_written += stats.nodes;
-            report.edges_written += stats.edges;
+            report.count(stats);
             report.method = "merge".into();
         }
         // The encoder has let go of its share by now.

@@ -98,7 +98,7 @@ impl Provex {
             self.add_documents(graph, Some(registry), std::mem::take(docs)).await?;
         }
         if !events.is_empty() {
-            let delta = self.relink(graph, events.take()).await?;
+            let delta = crate::sources::reasoning::relink::relink(&self.store, graph, events.take()).await?;
             self.store.write_unsynced(graph, &delta).await?;
             self.publish(graph, delta);
         }

@@ -1,4 +1,4 @@
-//! The facade's prompt-lineage reads (seed 002's CLI contract): a prompt's lineage, its
+//! The facade's prompt-lineage reads (`docs/FORMATS.md` "Prompt lineage"): a prompt's lineage, its
 //! history, a subgraph around it, the replay of its lineage, statistics, comparison and
 //! similar prompts; and the context an ingest of lineage records checks against (the
 //! graph's lineages, loaded once per ingest, and the embeddings endpoint).
@@ -11,16 +11,13 @@ use uuid::Uuid;
 
 use super::Provex;
 use crate::error::{Error, Result};
-use crate::ingest::lineage::LineageContext;
-use crate::sources::lineage::apply::{breakdown, prompt_name, Semantic};
-use crate::sources::lineage::book::{Evolution, Known};
-use crate::sources::lineage::embeddings::{self, Embedder};
-use crate::sources::lineage::views::{EvolutionView, LineageGraph, PromptView};
-use crate::sources::lineage::{Book, EvolutionType, Version};
 use crate::model::vocab::PROV_BASE_TYPE;
-
-/// Node ids read per query when loading a whole graph's lineages.
-const SLICE: i64 = 200_000;
+use crate::sources::lineage::apply::{breakdown, prompt_name, Semantic};
+use crate::sources::lineage::embeddings::{self, Embedder};
+use crate::sources::lineage::stored::string as s;
+use crate::sources::lineage::stored::{edge_row, load_book, prompt_row, EDGE_COLUMNS, PROMPT_COLUMNS};
+use crate::sources::lineage::views::{EvolutionView, LineageGraph, PromptView};
+use crate::sources::lineage::{EvolutionType, LineageContext};
 
 /// The most prompts a lineage read returns.
 pub const MAX_LINEAGE: usize = 50_000;
@@ -28,68 +25,12 @@ pub const MAX_LINEAGE: usize = 50_000;
 /// The deepest `lineage retrieve` goes either way.
 pub const MAX_DEPTH: u32 = 50;
 
-const PROMPT_COLUMNS: &str =
-    "p.id, p.lineage_id, p.version, p.timestamp, p.chain_position, p.is_root, p.is_head, p.branch, p.model, p.content";
-
-const EDGE_COLUMNS: &str = "c.id, p.id, e.`lineage:evolution_type`, type(e), e.`lineage:confidence`, \
-     e.`lineage:similarity_score`, e.`lineage:reason`, e.created_at, e.`lineage:primary`";
-
 /// A prompt id as the user wrote it: a bare UUID or `prompt:<uuid>`.
 pub fn parse_prompt_id(text: &str) -> Result<Uuid> {
     let bare = text.trim().strip_prefix("prompt:").unwrap_or(text.trim());
     Uuid::parse_str(bare).map_err(|_| {
         Error::BadRequest(format!("VALIDATION_ERROR: {text:?} is not a prompt id (a UUID or prompt:<uuid>)"))
     })
-}
-
-fn s(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-}
-
-fn b(v: &Value) -> bool {
-    matches!(v, Value::Bool(true)) || v.as_str() == Some("true") || v.as_i64() == Some(1)
-}
-
-fn f(v: &Value) -> Option<f64> {
-    v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-}
-
-pub(crate) fn prompt_row(r: &[Value]) -> Option<PromptView> {
-    Some(PromptView {
-        id: s(r.first()?)?,
-        lineage_id: s(&r[1]).unwrap_or_default(),
-        version: s(&r[2]).unwrap_or_default(),
-        timestamp: s(&r[3]).unwrap_or_default(),
-        chain_position: r[4].as_u64().unwrap_or(0) as u32,
-        is_root: b(&r[5]),
-        is_head: b(&r[6]),
-        branch: s(&r[7]),
-        model: s(&r[8]),
-        content: s(&r[9]),
-    })
-}
-
-pub(crate) fn edge_row(r: &[Value]) -> Option<EvolutionView> {
-    Some(EvolutionView {
-        child: s(r.first()?)?,
-        parent: s(&r[1])?,
-        evolution_type: s(&r[2]).unwrap_or_default(),
-        relation: s(&r[3]).unwrap_or_default(),
-        confidence: f(&r[4]),
-        similarity_score: f(&r[5]),
-        reason: s(&r[6]),
-        created_at: s(&r[7]),
-        primary: r.get(8).is_none_or(|v| !matches!(v, Value::Bool(false)) && v.as_str() != Some("false")),
-    })
-}
-
-fn version(text: &str) -> Version {
-    let mut it = text.split('.').map(|p| p.parse::<u16>().unwrap_or(0));
-    Version { major: it.next().unwrap_or(1), minor: it.next().unwrap_or(0), patch: it.next().unwrap_or(0) }
 }
 
 impl Provex {
@@ -119,57 +60,11 @@ impl Provex {
     /// What an ingest of lineage records into `graph` checks against: every prompt and
     /// evolution the graph holds, and the embeddings endpoint.
     pub(crate) async fn lineage_context(&self, graph: &str) -> Result<Arc<LineageContext>> {
-        let mut book = Book::new();
-        if self.store.graphs_list().await?.iter().any(|g| g == graph) {
-            let max = self.store.compact_ro(graph, "MATCH (n) RETURN max(id(n))").await?;
-            let max = max.first().and_then(|r| r.first()).and_then(Value::as_i64).unwrap_or(-1);
-            let mut edges = Vec::new();
-            let mut lo = 0;
-            while lo <= max {
-                let hi = lo + SLICE;
-                let q = format!(
-                    "MATCH (p:Prompt) WHERE id(p) >= {lo} AND id(p) < {hi} AND p.lineage_id IS NOT NULL RETURN {PROMPT_COLUMNS}"
-                );
-                for r in self.store.compact_ro(graph, &q).await? {
-                    let Some(p) = prompt_row(&r) else { continue };
-                    let (Ok(id), Ok(lineage)) = (Uuid::parse_str(&p.id), Uuid::parse_str(&p.lineage_id))
-                    else {
-                        continue;
-                    };
-                    let Ok(ts) = chrono::DateTime::parse_from_rfc3339(&p.timestamp) else { continue };
-                    book.add_prompt(
-                        id,
-                        Known {
-                            lineage,
-                            timestamp: ts.to_utc(),
-                            version: version(&p.version),
-                            position: p.chain_position,
-                            content: Arc::from(p.content.unwrap_or_default()),
-                            children: 0,
-                            root: p.is_root,
-                        },
-                    );
-                }
-                let q = format!(
-                    "MATCH (c:Prompt)-[e]->(p:Prompt) WHERE id(c) >= {lo} AND id(c) < {hi} AND e.`{PROV_BASE_TYPE}` = 'WAS_DERIVED_FROM' RETURN {EDGE_COLUMNS}"
-                );
-                edges.extend(self.store.compact_ro(graph, &q).await?.iter().filter_map(|r| edge_row(r)));
-                lo = hi;
-            }
-            for e in edges {
-                let (Ok(child), Ok(parent)) = (Uuid::parse_str(&e.child), Uuid::parse_str(&e.parent)) else {
-                    continue;
-                };
-                let kind = EvolutionType::parse(&e.evolution_type).unwrap_or(EvolutionType::Evolves);
-                if let Err(err) = book.add_evolution(Evolution { child, parent, kind, primary: e.primary }) {
-                    tracing::warn!("graph {graph}: a stored evolution is refused: {err}");
-                }
-            }
-        }
+        let book = load_book(&self.store, graph).await?;
         let embedder = self.embedder();
         let blocks = embedder.is_some();
         let handle = tokio::runtime::Handle::current();
-        let semantic: Box<crate::ingest::lineage::SemanticFn> = match embedder {
+        let semantic: Box<crate::sources::lineage::source::SemanticFn> = match embedder {
             None => Box::new(|_, _| Semantic::Unconfigured),
             // Ingest parses on a blocking thread, which may wait on the runtime.
             Some(e) => Box::new(move |a, b| handle.block_on(e.semantic(a, b))),

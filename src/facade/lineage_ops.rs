@@ -164,7 +164,7 @@ impl Provex {
                     .compact_ro(graph, &q)
                     .await?
                     .iter()
-                    .filter_map(|r| super::lineage::prompt_row(r))
+                    .filter_map(|r| crate::sources::lineage::stored::prompt_row(r))
                     .collect();
                 let q = "MATCH (c:Prompt)-[e]->(p:Prompt) WHERE e.`prov:base_type` = 'WAS_DERIVED_FROM' RETURN c.id, p.id, \
                          e.`lineage:evolution_type`, type(e), e.`lineage:confidence`, e.`lineage:similarity_score`, null AS reason, null AS created_at, e.`lineage:primary`";
@@ -173,7 +173,7 @@ impl Provex {
                     .compact_ro(graph, q)
                     .await?
                     .iter()
-                    .filter_map(|r| super::lineage::edge_row(r))
+                    .filter_map(|r| crate::sources::lineage::stored::edge_row(r))
                     .collect();
                 (prompts, evolutions, None)
             }

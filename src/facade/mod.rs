@@ -9,6 +9,7 @@ mod demo;
 mod diff;
 mod explore;
 mod export;
+mod ingest;
 mod jobs;
 pub mod knowledge;
 mod layout;
@@ -17,7 +18,6 @@ mod lineage_ops;
 mod live;
 mod paths;
 mod reasoning;
-mod relink;
 pub mod tlog;
 
 pub use a2ap::{
@@ -27,6 +27,7 @@ pub use a2ap::{
 pub use calls::{BodyLimits, Call, DesktopHost, Payload};
 pub use demo::{write_council_files, DemoReport};
 pub use diff::{diff_files, file_delta, file_snapshot, DiffSide};
+pub use ingest::{IngestObserver, IngestReport, Quiet};
 pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};
 pub use lineage::parse_prompt_id;
@@ -34,15 +35,12 @@ pub use lineage_ops::{suggest_type, word_diff, SUGGESTION_RULE};
 pub use live::{ViewRequest, DEFAULT_BACKLOG_BYTES, DEFAULT_LIMIT, MAX_LIMIT};
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 
 use crate::error::{Error, Result};
-use crate::ingest::{self, Chunk, FileReport, IngestOptions, Rejected, RejectsFile};
 use crate::model::{Edge, GraphDelta, Node};
 use crate::store::server::ServerOptions;
 use crate::store::supervisor::{RestartPolicy, Supervisor};
@@ -65,7 +63,8 @@ pub struct DeltaBatch {
     pub seq: u64,
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
-    /// The knowledge-graph changes this delta writes (seed 004), sent after its nodes.
+    /// The knowledge-graph changes this delta writes (`docs/FORMATS.md` "Knowledge-graph
+    /// statements"), sent after its nodes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub knowledge: Vec<crate::api::KnowledgeChange>,
 }
@@ -90,45 +89,6 @@ impl DeltaLog {
         let _ = self.tx.send(batch.clone());
         batch
     }
-}
-
-/// Progress callbacks of an ingest (the CLI draws a progress bar from them).
-pub trait IngestObserver: Send + Sync {
-    fn file_started(&self, _path: &Path, _bytes: u64) {}
-    fn progress(&self, _path: &Path, _offset: u64, _events: u64) {}
-    fn rejected(&self, _record: &Rejected) {}
-}
-
-/// An observer that ignores everything.
-pub struct Quiet;
-impl IngestObserver for Quiet {}
-
-/// What an ingest did.
-#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, ts_rs::TS)]
-pub struct IngestReport {
-    pub graph: String,
-    pub files: Vec<FileReport>,
-    pub events: u64,
-    pub rejected: u64,
-    pub nodes_written: u64,
-    pub edges_written: u64,
-    pub elapsed_ms: u64,
-    /// How the graph was written: `merge` (upserts), `bulk` (a new graph built with
-    /// GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
-    pub method: String,
-    /// Why the bulk path was left for upserts, when it was.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
-
-/// One input of an ingest.
-enum Input {
-    File(PathBuf),
-    /// A stream's bytes as they arrive, and the name that stands for it.
-    Stream {
-        name: PathBuf,
-        source: calls::Payload,
-    },
 }
 
 /// A Provex session: a store, the private server when there is one, and the delta stream.
@@ -236,309 +196,6 @@ impl Provex {
     /// The private server's supervisor, when this session uses the private server.
     pub fn private_server(&self) -> Option<&Supervisor> {
         self.server.as_deref()
-    }
-
-    /// Ingests files into a graph. Parsing runs on a blocking thread while the previous
-    /// batch is written, so the two overlap. Rejected records go to the rejects file(s)
-    /// and to `observer`; the good records around them are all written.
-    pub async fn ingest(
-        &self,
-        graph: &str,
-        files: &[PathBuf],
-        opts: IngestOptions,
-        cancel: Arc<AtomicBool>,
-        observer: Arc<dyn IngestObserver>,
-    ) -> Result<IngestReport> {
-        crate::store::validate_graph_name(graph)?;
-        if files.is_empty() {
-            return Err(Error::Usage("no input files".into()));
-        }
-        self.refuse_read_only(graph).await?;
-        for f in files {
-            if !f.is_file() {
-                return Err(Error::io(f, std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
-            }
-        }
-        let mut opts = opts;
-        if opts.lineage.is_none() && self.reads_lineage(files, opts.format) {
-            opts.lineage = Some(self.lineage_context(graph).await?);
-        }
-        let inputs = files.iter().cloned().map(Input::File).collect();
-        self.ingest_inputs(graph, inputs, opts, cancel, observer).await
-    }
-
-    /// Ingests a stream as it arrives (standard input, a request body): `source` gives its
-    /// bytes and `name` stands for it in reports and rejects. It is read on the async runtime
-    /// (a silent stream holds no thread) and only as fast as the store writes, so a sender
-    /// faster than the database is slowed down, never dropped nor buffered without bound.
-    /// Ends with the stream; an error of the stream ends it with that error, once the whole
-    /// lines before it are written.
-    pub async fn ingest_stream(
-        &self,
-        graph: &str,
-        name: PathBuf,
-        source: calls::Payload,
-        opts: IngestOptions,
-        cancel: Arc<AtomicBool>,
-        observer: Arc<dyn IngestObserver>,
-    ) -> Result<IngestReport> {
-        crate::store::validate_graph_name(graph)?;
-        self.refuse_read_only(graph).await?;
-        let mut opts = IngestOptions { bulk: false, ..opts };
-        if opts.lineage.is_none() && matches!(opts.format, ingest::Format::Auto | ingest::Format::Lineage) {
-            opts.lineage = Some(self.lineage_context(graph).await?);
-        }
-        self.ingest_inputs(graph, vec![Input::Stream { name, source }], opts, cancel, observer).await
-    }
-
-    async fn ingest_inputs(
-        &self,
-        graph: &str,
-        inputs: Vec<Input>,
-        opts: IngestOptions,
-        cancel: Arc<AtomicBool>,
-        observer: Arc<dyn IngestObserver>,
-    ) -> Result<IngestReport> {
-        // A graph that does not exist yet is built with GRAPH.BULK from everything read
-        // (up to `bulk_max_rows`); a followed file or an existing graph gets upserts.
-        let mut bulk =
-            if opts.bulk && !opts.follow && !self.store.graphs_list().await?.iter().any(|g| g == graph) {
-                Some(bulk::Pending::new(opts.bulk_max_rows))
-            } else {
-                self.store.ensure_indexes(graph).await?;
-                None
-            };
-        let extra_keys = opts.keys.as_deref().map(read_registry).transpose()?;
-        // The report acknowledges everything written, so it waits until that is on disk.
-        let batch = self.store.batch();
-        let started = Instant::now();
-        let (tx, mut rx) = mpsc::channel::<Chunk>(4);
-        let coalesce = opts.batch_events as u64;
-        let obs = observer.clone();
-        let stop = cancel.clone();
-        let single = inputs.len() == 1;
-        let mut inputs = inputs.into_iter();
-        let reader = match inputs.next() {
-            // One stream, read on the runtime as its bytes arrive.
-            Some(Input::Stream { name, source }) if single => tokio::spawn(async move {
-                let mut rejects = match opts.rejects.clone() {
-                    Some(p) => RejectsFile::at(p),
-                    None => RejectsFile::beside(&name),
-                }
-                .with_quota(opts.rejects_quota);
-                obs.file_started(&name, 0);
-                let mut keep = move || !stop.load(Ordering::Relaxed);
-                let report = ingest::stream::read(&name, source, &opts, &mut rejects, &mut keep, &tx).await;
-                rejects.close()?;
-                Ok(vec![report?])
-            }),
-            first => {
-                let inputs: Vec<Input> = first.into_iter().chain(inputs).collect();
-                tokio::task::spawn_blocking(move || -> Result<Vec<FileReport>> {
-                    let mut shared =
-                        opts.rejects.clone().map(|p| RejectsFile::at(p).with_quota(opts.rejects_quota));
-                    let mut reports = Vec::new();
-                    for input in inputs {
-                        let Input::File(path) = input else {
-                            return Err(Error::Usage("a stream is ingested alone".into()));
-                        };
-                        let path = &path;
-                        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-                        obs.file_started(path, bytes);
-                        let mut own;
-                        let rejects = match shared.as_mut() {
-                            Some(r) => r,
-                            None => {
-                                own = RejectsFile::beside(path).with_quota(opts.rejects_quota);
-                                &mut own
-                            }
-                        };
-                        let mut keep = || !stop.load(Ordering::Relaxed);
-                        let mut send = |c: Chunk| tx.blocking_send(c).is_ok();
-                        reports.push(ingest::read_file(path, &opts, rejects, &mut keep, &mut send)?);
-                        if stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                    }
-                    if let Some(r) = shared.as_mut() {
-                        r.close()?;
-                    }
-                    Ok(reports)
-                })
-            }
-        };
-
-        let mut report = IngestReport { graph: graph.to_owned(), ..Default::default() };
-        let mut events_by_file: std::collections::HashMap<PathBuf, u64> = Default::default();
-        let mut write_error = None;
-        let mut absorb_at_end = false;
-        // Whether the graph may hold TrustGraph placeholders that nodes of other sources could
-        // take the place of: it has Explain nodes already, or this ingest writes some.
-        let mut may_hold_placeholders = self.has_explain(graph).await;
-        // Chunks that queued while a write ran go out together with the next one (up to a
-        // batch): a following reader sends small chunks often, and the writer keeps up.
-        let mut carry: Option<Chunk> = None;
-        let mut logged = false;
-        loop {
-            let mut chunk = match carry.take() {
-                Some(c) => c,
-                None => match rx.recv().await {
-                    Some(c) => c,
-                    None => break,
-                },
-            };
-            while chunk.events < coalesce {
-                match rx.try_recv() {
-                    Ok(next) if next.file == chunk.file => chunk.absorb(next),
-                    Ok(next) => {
-                        carry = Some(next);
-                        break;
-                    }
-                    Err(_) => break,
-                }
-            }
-            // Stopped (a closing window, a stopped job): write nothing more.
-            if cancel.load(Ordering::Relaxed) {
-                break;
-            }
-            // The batch's records join the graph's log before its nodes are written: a crash
-            // leaves leaves without nodes, never nodes without leaves.
-            if !chunk.leaves.is_empty() {
-                match self.log_append(graph, &chunk.leaves).await {
-                    Ok(first) => chunk.delta.stamp_log_leaves(first),
-                    Err(e) => {
-                        write_error = Some(e);
-                        break;
-                    }
-                }
-                logged = true;
-            }
-            for r in &chunk.rejected {
-                observer.rejected(r);
-            }
-            if chunk.delta.nodes().any(|n| n.label == crate::model::Label::Explain) {
-                match self.relink(graph, chunk.delta.take()).await {
-                    Ok(d) => chunk.delta = d,
-                    Err(e) => {
-                        write_error = Some(e);
-                        break;
-                    }
-                }
-            }
-            may_hold_placeholders |= chunk.delta.nodes().any(|n| n.label == crate::model::Label::Explain);
-            // Nodes of other sources may take the place of TrustGraph placeholders of their name.
-            let others = !chunk.records.is_empty()
-                || chunk.delta.nodes().any(|n| relink::OTHER_SOURCES.contains(&n.label));
-            if let Some(pending) = bulk.as_mut() {
-                if pending.fits(&chunk.delta) && chunk.records.is_empty() {
-                    pending.absorb(std::mem::take(&mut chunk.delta));
-                } else if let Err(e) =
-                    self.build_fresh(graph, bulk.take().expect("pending"), &mut report).await
-                {
-                    write_error = Some(e);
-                    break;
-                }
-            }
-            if (!chunk.delta.is_empty() || !chunk.records.is_empty()) && report.method == "bulk" {
-                report.method = "bulk+merge".into();
-            }
-            if !chunk.delta.is_empty() {
-                match self.store.write_unsynced(graph, &chunk.delta).await {
-                    Ok(stats) => {
-                        report.nodes_written += stats.nodes;
-                        report.edges_written += stats.edges;
-                    }
-                    Err(e) => {
-                        write_error = Some(e);
-                        break;
-                    }
-                }
-            }
-            let events = events_by_file.entry(chunk.file.clone()).or_default();
-            *events += chunk.events;
-            observer.progress(&chunk.file, chunk.offset, *events);
-            if !chunk.delta.is_empty() {
-                self.publish(graph, chunk.delta);
-            }
-            if !chunk.records.is_empty() {
-                // An audit bundle's trusted keys join the registry given, for its documents.
-                let mut bundle_keys = None;
-                if !chunk.keys.is_empty() {
-                    let mut registry = extra_keys.clone().unwrap_or_default();
-                    for k in &chunk.keys {
-                        if let Err(e) = registry.add_entry(k) {
-                            tracing::warn!("a bundle's key {}: {e}", k.key_id);
-                        }
-                    }
-                    bundle_keys = Some(registry);
-                }
-                match self
-                    .add_documents(graph, bundle_keys.as_ref().or(extra_keys.as_ref()), chunk.records)
-                    .await
-                {
-                    Ok(stats) => {
-                        report.nodes_written += stats.nodes;
-                        report.edges_written += stats.edges;
-                    }
-                    Err(e) => {
-                        write_error = Some(e);
-                        break;
-                    }
-                }
-            }
-            if others && may_hold_placeholders {
-                if bulk.is_some() {
-                    absorb_at_end = true;
-                } else if let Err(e) = self.absorb_placeholders(graph).await {
-                    // What was written stays; the next write (or re-run) says what is wrong.
-                    tracing::warn!(graph, "placeholders not folded: {e}");
-                }
-            }
-        }
-        drop(rx);
-        if let (Some(pending), None) = (bulk.take(), &write_error) {
-            if !cancel.load(Ordering::Relaxed) {
-                if let Err(e) = self.build_fresh(graph, pending, &mut report).await {
-                    write_error = Some(e);
-                }
-            }
-        }
-        if absorb_at_end && write_error.is_none() {
-            if let Err(e) = self.absorb_placeholders(graph).await {
-                tracing::warn!(graph, "placeholders not folded: {e}");
-            }
-        }
-        let files_result = reader.await.map_err(|e| Error::Server(format!("ingest thread: {e}")))?;
-        if let Some(e) = write_error {
-            return Err(e);
-        }
-        report.files = files_result?;
-        if logged {
-            // A signed checkpoint after each ingest (kept beside the log). What was written
-            // stands without it: `provex log checkpoint` makes one later.
-            if let Err(e) = self.log_checkpoint(graph).await {
-                tracing::warn!(graph, "no checkpoint of the log after this ingest: {e}");
-            }
-        }
-        self.store.commit(batch).await?;
-        report.events = report.files.iter().map(|f| f.events).sum();
-        report.rejected = report.files.iter().map(|f| f.rejected).sum();
-        report.elapsed_ms = started.elapsed().as_millis() as u64;
-        if report.method.is_empty() {
-            report.method = "merge".into();
-        }
-        Ok(report)
-    }
-
-    /// Whether any of the files is read as prompt-lineage records.
-    fn reads_lineage(&self, files: &[PathBuf], format: ingest::Format) -> bool {
-        match format {
-            ingest::Format::Lineage => true,
-            ingest::Format::Auto => {
-                files.iter().any(|f| ingest::detect(f).ok() == Some(ingest::Format::Lineage))
-            }
-            _ => false,
-        }
     }
 
     /// Subscribes to the deltas written from now on. Subscribe before starting an ingest

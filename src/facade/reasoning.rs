@@ -10,8 +10,10 @@ use serde_json::Value;
 
 use super::Provex;
 use crate::error::{Error, Result};
+use crate::sources::reasoning::views::{
+    CrossLink, DialogLine, ReasoningChain, ReasoningStep, SessionSummary,
+};
 use crate::store::value::{str_param, to_json};
-use crate::sources::reasoning::views::{CrossLink, DialogLine, ReasoningChain, ReasoningStep, SessionSummary};
 
 /// The most nodes one session's read returns.
 const MAX_SESSION: usize = 5_000;
@@ -321,7 +323,7 @@ impl Provex {
         }
         let names: Vec<FalkorValue> = named.iter().map(|(_, n)| str_param(n)).collect();
         let mut found: HashMap<String, (String, Option<String>, Option<String>)> = HashMap::new();
-        for label in super::relink::OTHER_SOURCES {
+        for label in crate::sources::reasoning::relink::OTHER_SOURCES {
             let q = format!(
                 "MATCH (y:`{label}`) WHERE y.name IN $names \
                  RETURN y.name, coalesce(y.claim_text, y.text, y.content, y.title, y.`rdfs:label`), y.standing"

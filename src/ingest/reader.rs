@@ -161,45 +161,21 @@ fn read_piece(reader: &mut impl BufRead, line: &mut Partial, max: usize) -> std:
 /// A line longer than `max_line` bytes goes to `sink.too_long` instead, and only its head
 /// is kept in memory: the reader skips to the next newline.
 pub fn read_lines(path: &Path, eof: EndOfFile, max_line: usize, sink: &mut impl LineSink) -> Result<()> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut reader = BufReader::with_capacity(1 << 20, file);
-    let mut line = Partial::default();
-    let mut number = 0u64;
-    let mut offset = 0u64;
-    loop {
-        let (n, complete) = read_piece(&mut reader, &mut line, max_line).map_err(|e| Error::io(path, e))?;
-        offset += n as u64;
-        if complete {
-            number += 1;
-            if let Flow::Stop = emit(&line, number, offset, max_line, sink) {
-                return Ok(());
-            }
-            line.clear();
-            continue;
-        }
-        // End of what has been written so far.
-        match eof {
-            EndOfFile::Stop => {
-                if line.len > 0 {
-                    number += 1;
-                    emit(&line, number, offset, max_line, sink);
-                }
-                return Ok(());
-            }
-            EndOfFile::Follow(poll) => {
-                if let Flow::Stop = sink.idle() {
-                    return Ok(());
-                }
-                std::thread::sleep(poll);
-                // A truncated file (log rotation) restarts from the top.
+    let open =
+        || File::open(path).map(|f| BufReader::with_capacity(1 << 20, f)).map_err(|e| Error::io(path, e));
+    let reader = open()?;
+    match eof {
+        EndOfFile::Stop => pump(path, reader, max_line, sink, AtEnd::Stop),
+        EndOfFile::Follow(poll) => {
+            // A truncated file (log rotation) restarts from the top.
+            let mut restarted = |reader: &mut BufReader<File>, offset: u64| -> Result<bool> {
                 let len = reader.get_ref().metadata().map(|m| m.len()).unwrap_or(offset);
                 if len < offset {
-                    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-                    reader = BufReader::with_capacity(1 << 20, file);
-                    line.clear();
-                    offset = 0;
+                    *reader = open()?;
                 }
-            }
+                Ok(len < offset)
+            };
+            pump(path, reader, max_line, sink, AtEnd::Follow(poll, &mut restarted))
         }
     }
 }
@@ -209,33 +185,68 @@ pub fn read_lines(path: &Path, eof: EndOfFile, max_line: usize, sink: &mut impl 
 /// answers `WouldBlock`). The end of the stream ends the read; a last
 /// line without a newline is passed on (it may be truncated: the parser decides).
 pub fn read_stream(name: &Path, reader: impl Read, max_line: usize, sink: &mut impl LineSink) -> Result<()> {
-    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    pump(name, BufReader::with_capacity(1 << 16, reader), max_line, sink, AtEnd::Stop)
+}
+
+/// What a read does at the end of what was written so far.
+enum AtEnd<'f, R> {
+    /// The input is done: its last line, if any, is passed on.
+    Stop,
+    /// More may come (a followed file): `sink.idle`, wait, and read on; the function says
+    /// (given the bytes read so far) whether the input started again from the top, after
+    /// putting a new reader in place.
+    Follow(Duration, &'f mut dyn FnMut(&mut R, u64) -> Result<bool>),
+}
+
+/// The one read loop of files and streams. A reader that answers `WouldBlock` (a stream
+/// with nothing new for now) gets `sink.idle`, then is read again.
+fn pump<R: BufRead>(
+    name: &Path,
+    mut reader: R,
+    max_line: usize,
+    sink: &mut impl LineSink,
+    mut at_end: AtEnd<'_, R>,
+) -> Result<()> {
     let mut line = Partial::default();
     let (mut number, mut offset) = (0u64, 0u64);
     loop {
-        match read_piece(&mut reader, &mut line, max_line) {
-            Ok((n, complete)) => {
-                offset += n as u64;
-                if complete {
-                    number += 1;
-                    if let Flow::Stop = emit(&line, number, offset, max_line, sink) {
-                        return Ok(());
-                    }
-                    line.clear();
-                    continue;
+        let (n, complete) = match read_piece(&mut reader, &mut line, max_line) {
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if let Flow::Stop = sink.idle() {
+                    return Ok(());
                 }
+                continue;
+            }
+            Err(e) => return Err(Error::io(name, e)),
+        };
+        offset += n as u64;
+        if complete {
+            number += 1;
+            if let Flow::Stop = emit(&line, number, offset, max_line, sink) {
+                return Ok(());
+            }
+            line.clear();
+            continue;
+        }
+        match &mut at_end {
+            AtEnd::Stop => {
                 if line.len > 0 {
                     number += 1;
                     emit(&line, number, offset, max_line, sink);
                 }
                 return Ok(());
             }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+            AtEnd::Follow(poll, restarted) => {
                 if let Flow::Stop = sink.idle() {
                     return Ok(());
                 }
+                std::thread::sleep(*poll);
+                if restarted(&mut reader, offset)? {
+                    line.clear();
+                    offset = 0;
+                }
             }
-            Err(e) => return Err(Error::io(name, e)),
         }
     }
 }

@@ -190,7 +190,7 @@ pub async fn read<B: AsRef<[u8]>>(
         out.lock().unwrap_or_else(PoisonError::into_inner).push(c);
         !closed.is_closed()
     };
-    let mut state = FileIngest::for_stream(name, opts, rejects, keep_following, &mut send);
+    let mut state = FileIngest::new(name, opts.format, opts, true, rejects, keep_following, &mut send);
     let mut split = Splitter {
         line: Partial::default(),
         number: 0,
@@ -239,7 +239,7 @@ pub async fn read<B: AsRef<[u8]>>(
         off_worker(blocking, || split.end(&mut state));
     }
     drop(split);
-    off_worker(blocking, || state.finish_lineage());
+    off_worker(blocking, || state.end());
     let report = state.finish();
     deliver(&outbox, tx).await?;
     let report = report?;

@@ -10,3 +10,170 @@ pub mod prov;
 pub mod reasoning;
 pub mod runtime_events;
 pub mod statements;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::Result;
+use crate::model::GraphDelta;
+
+/// Every source the ingest pipeline reads, in the order a record is recognised (a file's
+/// first record, a stream's first recognised line). Adding a source is one line here.
+pub const SOURCES: &[&dyn Source] = &[
+    &prov::source::Prov,
+    &runtime_events::source::RuntimeEvents,
+    &statements::source::Statements,
+    &lineage::source::Lineage,
+    &reasoning::source::Reasoning,
+];
+
+/// The source of a format (`None` for [`Format::Auto`]).
+pub fn of(format: Format) -> Option<&'static dyn Source> {
+    SOURCES.iter().copied().find(|s| s.format() == format)
+}
+
+/// Input formats `provex ingest --format` accepts, one per source read from files and
+/// streams (`docs/FORMATS.md` describes each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Detect from the first record.
+    #[default]
+    Auto,
+    /// A2A runtime `ProvEvent` JSON lines (`docs/FORMATS.md` "A2A runtime events").
+    A2a,
+    /// A2AP signed statements: JSON lines, a JSON array or an audit bundle
+    /// (`docs/FORMATS.md` "A2AP documents", "Audit bundles").
+    A2ap,
+    /// A W3C PROV-JSON document, read whole (`docs/FORMATS.md` "W3C PROV-JSON").
+    ProvJson,
+    /// Prompt-lineage records, JSON lines (`docs/FORMATS.md` "Prompt lineage").
+    Lineage,
+    /// TrustGraph query-time provenance: explain streams and provenance nodes, JSON lines
+    /// (`docs/FORMATS.md` "TrustGraph query-time provenance").
+    #[serde(rename = "trustgraph")]
+    TrustGraph,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::A2a => "a2a",
+            Format::A2ap => "a2ap",
+            Format::ProvJson => "prov-json",
+            Format::Lineage => "lineage",
+            Format::TrustGraph => "trustgraph",
+        }
+    }
+}
+
+/// What a source is recognised by.
+#[derive(Debug, Clone, Copy)]
+pub enum Sniff<'a> {
+    /// One record: a file's first line, a stream's line.
+    Record(&'a Map<String, Value>),
+    /// A file whose first line opens a JSON array.
+    Array,
+    /// A file that is one JSON object over many lines.
+    Document(&'a Map<String, Value>),
+}
+
+/// What a source's records are read with: the context loaded from the graph beforehand.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// The graph's lineages and the embeddings endpoint, for prompt-lineage records.
+    pub lineage: Option<Arc<lineage::LineageContext>>,
+}
+
+/// Where a reader puts what it makes of its input: the ingest pipeline's batch.
+pub trait Sink {
+    /// The input's name (a file, or what stands for a stream), for refusals and nodes.
+    fn name(&self) -> &Path;
+    /// The graph changes being gathered.
+    fn delta(&mut self) -> &mut GraphDelta;
+    /// Records taken (counted in the report, one log leaf per line that takes any).
+    fn accept(&mut self, records: u64);
+    /// One record refused: its line, why, and its text.
+    fn refuse(&mut self, line: u64, reason: String, text: &[u8]);
+    /// A signed statement, for the graph's ledger: verified and written after the batch.
+    fn statement(&mut self, record: statements::Record);
+    /// Keys an audit bundle marks trusted, for its statements.
+    fn trust(&mut self, keys: Vec<statements::KeyEntry>);
+}
+
+/// One source as the ingest pipeline knows it: how its records are recognised, and a
+/// reader that parses and normalises them into graph deltas.
+pub trait Source: Sync {
+    /// The `--format` that names it.
+    fn format(&self) -> Format;
+    /// Whether a record or a file is of this source.
+    fn looks_like(&self, what: Sniff<'_>) -> bool;
+    /// Why a stream of this source cannot be read, when it is read from whole files only.
+    fn whole_only(&self) -> Option<&'static str> {
+        None
+    }
+    /// Whether the file at `path`, whose first non-blank line is `first`, is read whole
+    /// by [`Source::read_whole`] rather than line by line.
+    fn reads_whole(&self, _path: &Path, _first: Option<&str>) -> bool {
+        false
+    }
+    /// Reads a whole file into `out`; returns its lines and the bytes read.
+    fn read_whole(&self, path: &Path, _out: &mut dyn Sink) -> Result<(u64, u64)> {
+        Err(crate::error::Error::Input { path: path.to_owned(), reason: "read line by line".into() })
+    }
+    /// A reader of one input's lines, with what it needs loaded beforehand.
+    fn reader(&self, ctx: &Context) -> Box<dyn Reader>;
+}
+
+/// Reads the lines of one input of a source, in order.
+pub trait Reader: Send {
+    /// One non-blank line: what it says goes to `out`, or it is refused there.
+    fn line(&mut self, number: u64, bytes: &[u8], out: &mut dyn Sink);
+    /// The input ended (records still waiting for something are refused).
+    fn end(&mut self, _out: &mut dyn Sink) {}
+}
+
+/// A line as text, or why it is not (a reason for a refusal).
+pub fn utf8(bytes: &[u8]) -> std::result::Result<&str, String> {
+    std::str::from_utf8(bytes).map_err(|e| format!("not valid UTF-8 (at byte {})", e.valid_up_to()))
+}
+
+/// A line as a JSON record a graph can hold, or why it is not: FalkorDB cannot store a NUL
+/// character, and JSON carries one only as the escape `\u0000`.
+pub fn json_record<'a, T: Deserialize<'a>>(text: &'a str) -> std::result::Result<T, String> {
+    if text.contains("\\u0000") && holds_nul(text) {
+        return Err("a string holds a NUL character (\\u0000), which FalkorDB cannot store".into());
+    }
+    serde_json::from_str(text).map_err(|e| describe_json_error(&e))
+}
+
+/// Whether a JSON text has a NUL character in a string or key.
+fn holds_nul(text: &str) -> bool {
+    fn any(v: &Value) -> bool {
+        match v {
+            Value::String(s) => s.contains('\0'),
+            Value::Array(a) => a.iter().any(any),
+            Value::Object(o) => o.iter().any(|(k, v)| k.contains('\0') || any(v)),
+            _ => false,
+        }
+    }
+    serde_json::from_str::<Value>(text).is_ok_and(|v| any(&v))
+}
+
+fn describe_json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match e.classify() {
+        Category::Eof => "truncated JSON",
+        Category::Syntax => "malformed JSON",
+        Category::Data => "not a valid event",
+        Category::Io => "read error",
+    };
+    // serde_json appends "at line 1 column N"; the line is ours, keep the column.
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_owned();
+    format!("{what}: {msg} (column {})", e.column())
+}

@@ -12,6 +12,8 @@ pub mod embeddings;
 pub mod ids;
 pub mod records;
 pub mod similar;
+pub mod source;
+pub mod stored;
 pub mod views;
 
 pub use apply::{apply, Applied, Semantic};
@@ -19,3 +21,4 @@ pub use book::Book;
 pub use confidence::{compare, confidence, cosine, edit_ratio, jaccard, tokens, Breakdown};
 pub use ids::prompt_id;
 pub use records::{parse_record, Code, EvolutionType, LineageRecord, RecordError, Version};
+pub use source::LineageContext;

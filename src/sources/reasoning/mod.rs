@@ -6,7 +6,9 @@
 //! explorer can show them beside the DAG.
 
 pub mod explain;
+pub mod relink;
 pub mod seed;
+pub mod source;
 pub mod views;
 pub mod wire;
 

@@ -3,3 +3,4 @@
 
 pub mod events;
 pub mod normalise;
+pub mod source;

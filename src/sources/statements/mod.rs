@@ -17,6 +17,7 @@ pub mod ledger;
 pub mod parse;
 pub mod report;
 pub mod signature;
+pub mod source;
 pub mod standing;
 pub mod stored;
 pub mod trail;

@@ -1,0 +1,414 @@
+//! The facade's ingest: files or a stream read by the ingest pipeline on their own task
+//! (`ingest/`), while this side writes each batch: the log leaves first, then the graph
+//! changes (with GRAPH.BULK for a new graph), then what each source does after a write
+//! (signed statements to the graph's ledger, reasoning placeholders relinked).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::{bulk, calls, read_registry, Provex};
+use crate::error::{Error, Result};
+use crate::ingest::{self, Chunk, FileReport, IngestOptions, Rejected, RejectsFile};
+use crate::model::Label;
+use crate::sources::reasoning::relink;
+use crate::sources::statements::KeyRegistry;
+use crate::store::WriteStats;
+
+/// Progress callbacks of an ingest (the CLI draws a progress bar from them).
+pub trait IngestObserver: Send + Sync {
+    fn file_started(&self, _path: &Path, _bytes: u64) {}
+    fn progress(&self, _path: &Path, _offset: u64, _events: u64) {}
+    fn rejected(&self, _record: &Rejected) {}
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+impl IngestObserver for Quiet {}
+
+/// What an ingest did.
+#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, ts_rs::TS)]
+pub struct IngestReport {
+    pub graph: String,
+    pub files: Vec<FileReport>,
+    pub events: u64,
+    pub rejected: u64,
+    pub nodes_written: u64,
+    pub edges_written: u64,
+    pub elapsed_ms: u64,
+    /// How the graph was written: `merge` (upserts), `bulk` (a new graph built with
+    /// GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
+    pub method: String,
+    /// Why the bulk path was left for upserts, when it was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl IngestReport {
+    /// Counts what one write wrote.
+    pub(super) fn count(&mut self, stats: WriteStats) {
+        self.nodes_written += stats.nodes;
+        self.edges_written += stats.edges;
+    }
+}
+
+/// One input of an ingest.
+pub(super) enum Input {
+    File(PathBuf),
+    /// A stream's bytes as they arrive, and the name that stands for it.
+    Stream {
+        name: PathBuf,
+        source: calls::Payload,
+    },
+}
+
+/// What the writing side of one ingest keeps between batches.
+struct Writing<'a> {
+    graph: &'a str,
+    report: IngestReport,
+    /// The graph being gathered for GRAPH.BULK, while it is.
+    bulk: Option<bulk::Pending>,
+    /// The key registry given for signed statements.
+    extra_keys: Option<KeyRegistry>,
+    events_by_file: HashMap<PathBuf, u64>,
+    /// Whether the graph may hold reasoning placeholders that nodes of other sources could
+    /// take the place of: it has Explain nodes already, or this ingest writes some.
+    may_hold_placeholders: bool,
+    /// Placeholders are folded once the bulk-built graph exists.
+    absorb_at_end: bool,
+    /// Whether any leaf joined the graph's log.
+    logged: bool,
+    observer: Arc<dyn IngestObserver>,
+}
+
+impl Provex {
+    /// Ingests files into a graph. Parsing runs on a blocking thread while the previous
+    /// batch is written, so the two overlap. Rejected records go to the rejects file(s)
+    /// and to `observer`; the good records around them are all written.
+    pub async fn ingest(
+        &self,
+        graph: &str,
+        files: &[PathBuf],
+        opts: IngestOptions,
+        cancel: Arc<AtomicBool>,
+        observer: Arc<dyn IngestObserver>,
+    ) -> Result<IngestReport> {
+        crate::store::validate_graph_name(graph)?;
+        if files.is_empty() {
+            return Err(Error::Usage("no input files".into()));
+        }
+        self.refuse_read_only(graph).await?;
+        for f in files {
+            if !f.is_file() {
+                return Err(Error::io(f, std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
+            }
+        }
+        let mut opts = opts;
+        if opts.lineage.is_none() && reads_lineage(files, opts.format) {
+            opts.lineage = Some(self.lineage_context(graph).await?);
+        }
+        let inputs = files.iter().cloned().map(Input::File).collect();
+        self.ingest_inputs(graph, inputs, opts, cancel, observer).await
+    }
+
+    /// Ingests a stream as it arrives (standard input, a request body): `source` gives its
+    /// bytes and `name` stands for it in reports and rejects. It is read on the async runtime
+    /// (a silent stream holds no thread) and only as fast as the store writes, so a sender
+    /// faster than the database is slowed down, never dropped nor buffered without bound.
+    /// Ends with the stream; an error of the stream ends it with that error, once the whole
+    /// lines before it are written.
+    pub async fn ingest_stream(
+        &self,
+        graph: &str,
+        name: PathBuf,
+        source: calls::Payload,
+        opts: IngestOptions,
+        cancel: Arc<AtomicBool>,
+        observer: Arc<dyn IngestObserver>,
+    ) -> Result<IngestReport> {
+        crate::store::validate_graph_name(graph)?;
+        self.refuse_read_only(graph).await?;
+        let mut opts = IngestOptions { bulk: false, ..opts };
+        if opts.lineage.is_none() && matches!(opts.format, ingest::Format::Auto | ingest::Format::Lineage) {
+            opts.lineage = Some(self.lineage_context(graph).await?);
+        }
+        self.ingest_inputs(graph, vec![Input::Stream { name, source }], opts, cancel, observer).await
+    }
+
+    async fn ingest_inputs(
+        &self,
+        graph: &str,
+        inputs: Vec<Input>,
+        opts: IngestOptions,
+        cancel: Arc<AtomicBool>,
+        observer: Arc<dyn IngestObserver>,
+    ) -> Result<IngestReport> {
+        // A graph that does not exist yet is built with GRAPH.BULK from everything read
+        // (up to `bulk_max_rows`); a followed file or an existing graph gets upserts.
+        let bulk = if opts.bulk && !opts.follow && !self.store.graphs_list().await?.iter().any(|g| g == graph)
+        {
+            Some(bulk::Pending::new(opts.bulk_max_rows))
+        } else {
+            self.store.ensure_indexes(graph).await?;
+            None
+        };
+        let mut w = Writing {
+            graph,
+            report: IngestReport { graph: graph.to_owned(), ..Default::default() },
+            bulk,
+            extra_keys: opts.keys.as_deref().map(read_registry).transpose()?,
+            events_by_file: HashMap::new(),
+            may_hold_placeholders: relink::has_explain(&self.store, graph).await,
+            absorb_at_end: false,
+            logged: false,
+            observer: observer.clone(),
+        };
+        // The report acknowledges everything written, so it waits until that is on disk.
+        let batch = self.store.batch();
+        let started = Instant::now();
+        let coalesce = opts.batch_events as u64;
+        let (tx, rx) = mpsc::channel::<Chunk>(4);
+        let reader = spawn_reader(inputs, opts, cancel.clone(), observer, tx);
+        let mut write_error = self.write_all(&mut w, rx, coalesce, &cancel).await.err();
+        if write_error.is_none() {
+            write_error = self.finish_writes(&mut w, &cancel).await.err();
+        }
+        let files_result = reader.await.map_err(|e| Error::Server(format!("ingest thread: {e}")))?;
+        if let Some(e) = write_error {
+            return Err(e);
+        }
+        let mut report = w.report;
+        report.files = files_result?;
+        if w.logged {
+            // A signed checkpoint after each ingest (kept beside the log). What was written
+            // stands without it: `provex log checkpoint` makes one later.
+            if let Err(e) = self.log_checkpoint(graph).await {
+                tracing::warn!(graph, "no checkpoint of the log after this ingest: {e}");
+            }
+        }
+        self.store.commit(batch).await?;
+        report.events = report.files.iter().map(|f| f.events).sum();
+        report.rejected = report.files.iter().map(|f| f.rejected).sum();
+        report.elapsed_ms = started.elapsed().as_millis() as u64;
+        if report.method.is_empty() {
+            report.method = "merge".into();
+        }
+        Ok(report)
+    }
+
+    /// Writes the batches as they come, until the readers are done or the ingest is
+    /// stopped. Chunks that queued while a write ran go out together with the next one (up
+    /// to a batch): a following reader sends small chunks often, and the writer keeps up.
+    async fn write_all(
+        &self,
+        w: &mut Writing<'_>,
+        mut rx: mpsc::Receiver<Chunk>,
+        coalesce: u64,
+        cancel: &AtomicBool,
+    ) -> Result<()> {
+        let mut carry: Option<Chunk> = None;
+        loop {
+            let mut chunk = match carry.take() {
+                Some(c) => c,
+                None => match rx.recv().await {
+                    Some(c) => c,
+                    None => return Ok(()),
+                },
+            };
+            while chunk.events < coalesce {
+                match rx.try_recv() {
+                    Ok(next) if next.file == chunk.file => chunk.absorb(next),
+                    Ok(next) => {
+                        carry = Some(next);
+                        break;
+                    }
+                    Err(_) => break,
+                }
+            }
+            // Stopped (a closing window, a stopped job): write nothing more.
+            if cancel.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            self.write_chunk(w, chunk).await?;
+        }
+    }
+
+    /// Writes one batch: its log leaves, its graph changes, then each source's after-write
+    /// step.
+    async fn write_chunk(&self, w: &mut Writing<'_>, mut chunk: Chunk) -> Result<()> {
+        let graph = w.graph;
+        // The batch's records join the graph's log before its nodes are written: a crash
+        // leaves leaves without nodes, never nodes without leaves.
+        if !chunk.leaves.is_empty() {
+            let first = self.log_append(graph, &chunk.leaves).await?;
+            chunk.delta.stamp_log_leaves(first);
+            w.logged = true;
+        }
+        for r in &chunk.rejected {
+            w.observer.rejected(r);
+        }
+        // Reasoning steps that name a node of another source get their edge to it.
+        chunk.delta = relink::relink(&self.store, graph, chunk.delta.take()).await?;
+        w.may_hold_placeholders |= chunk.delta.nodes().any(|n| n.label == Label::Explain);
+        // Nodes of other sources may take the place of reasoning placeholders of their name.
+        let others = !chunk.records.is_empty()
+            || chunk.delta.nodes().any(|n| relink::OTHER_SOURCES.contains(&n.label));
+        if let Some(pending) = w.bulk.as_mut() {
+            if pending.fits(&chunk.delta) && chunk.records.is_empty() {
+                pending.absorb(std::mem::take(&mut chunk.delta));
+            } else {
+                self.build_fresh(graph, w.bulk.take().expect("pending"), &mut w.report).await?;
+            }
+        }
+        if (!chunk.delta.is_empty() || !chunk.records.is_empty()) && w.report.method == "bulk" {
+            w.report.method = "bulk+merge".into();
+        }
+        if !chunk.delta.is_empty() {
+            let stats = self.store.write_unsynced(graph, &chunk.delta).await?;
+            w.report.count(stats);
+        }
+        let events = w.events_by_file.entry(chunk.file.clone()).or_default();
+        *events += chunk.events;
+        w.observer.progress(&chunk.file, chunk.offset, *events);
+        if !chunk.delta.is_empty() {
+            self.publish(graph, chunk.delta);
+        }
+        if !chunk.records.is_empty() {
+            let keys = bundle_keys(w.extra_keys.as_ref(), &chunk.keys);
+            let stats =
+                self.add_documents(graph, keys.as_ref().or(w.extra_keys.as_ref()), chunk.records).await?;
+            w.report.count(stats);
+        }
+        if others && w.may_hold_placeholders {
+            if w.bulk.is_some() {
+                w.absorb_at_end = true;
+            } else {
+                self.absorb_placeholders(graph).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// After the last batch: the bulk-built graph, then the placeholders it lets fold.
+    async fn finish_writes(&self, w: &mut Writing<'_>, cancel: &AtomicBool) -> Result<()> {
+        if let Some(pending) = w.bulk.take() {
+            if !cancel.load(Ordering::Relaxed) {
+                self.build_fresh(w.graph, pending, &mut w.report).await?;
+            }
+        }
+        if w.absorb_at_end {
+            self.absorb_placeholders(w.graph).await;
+        }
+        Ok(())
+    }
+
+    /// Folds reasoning placeholders into the nodes of other sources that now hold their
+    /// names. What was written stays when it fails; the next write (or re-run) says what is
+    /// wrong.
+    async fn absorb_placeholders(&self, graph: &str) {
+        if let Err(e) = relink::absorb_placeholders(&self.store, graph).await {
+            tracing::warn!(graph, "placeholders not folded: {e}");
+        }
+    }
+}
+
+/// An audit bundle's trusted keys joined to the registry given, for its statements (`None`
+/// when the batch came from no bundle).
+fn bundle_keys(
+    given: Option<&KeyRegistry>,
+    keys: &[crate::sources::statements::KeyEntry],
+) -> Option<KeyRegistry> {
+    if keys.is_empty() {
+        return None;
+    }
+    let mut registry = given.cloned().unwrap_or_default();
+    for k in keys {
+        if let Err(e) = registry.add_entry(k) {
+            tracing::warn!("a bundle's key {}: {e}", k.key_id);
+        }
+    }
+    Some(registry)
+}
+
+/// Whether any of the files is read as prompt-lineage records.
+fn reads_lineage(files: &[PathBuf], format: ingest::Format) -> bool {
+    match format {
+        ingest::Format::Lineage => true,
+        ingest::Format::Auto => files.iter().any(|f| ingest::detect(f).ok() == Some(ingest::Format::Lineage)),
+        _ => false,
+    }
+}
+
+/// Starts reading the inputs: one stream on the runtime as its bytes arrive, files one
+/// after the other on a blocking thread. Batches go to `tx`; the task gives the reports.
+fn spawn_reader(
+    inputs: Vec<Input>,
+    opts: IngestOptions,
+    stop: Arc<AtomicBool>,
+    obs: Arc<dyn IngestObserver>,
+    tx: mpsc::Sender<Chunk>,
+) -> JoinHandle<Result<Vec<FileReport>>> {
+    let single = inputs.len() == 1;
+    let mut inputs = inputs.into_iter();
+    match inputs.next() {
+        Some(Input::Stream { name, source }) if single => tokio::spawn(async move {
+            let mut rejects = match opts.rejects.clone() {
+                Some(p) => RejectsFile::at(p),
+                None => RejectsFile::beside(&name),
+            }
+            .with_quota(opts.rejects_quota);
+            obs.file_started(&name, 0);
+            let mut keep = move || !stop.load(Ordering::Relaxed);
+            let report = ingest::stream::read(&name, source, &opts, &mut rejects, &mut keep, &tx).await;
+            rejects.close()?;
+            Ok(vec![report?])
+        }),
+        first => {
+            let inputs: Vec<Input> = first.into_iter().chain(inputs).collect();
+            tokio::task::spawn_blocking(move || read_files(inputs, &opts, &stop, &*obs, &tx))
+        }
+    }
+}
+
+/// Reads files one after the other (on a blocking thread), sending their batches to `tx`.
+fn read_files(
+    inputs: Vec<Input>,
+    opts: &IngestOptions,
+    stop: &AtomicBool,
+    obs: &dyn IngestObserver,
+    tx: &mpsc::Sender<Chunk>,
+) -> Result<Vec<FileReport>> {
+    let mut shared = opts.rejects.clone().map(|p| RejectsFile::at(p).with_quota(opts.rejects_quota));
+    let mut reports = Vec::new();
+    for input in inputs {
+        let Input::File(path) = input else {
+            return Err(Error::Usage("a stream is ingested alone".into()));
+        };
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        obs.file_started(&path, bytes);
+        let mut own;
+        let rejects = match shared.as_mut() {
+            Some(r) => r,
+            None => {
+                own = RejectsFile::beside(&path).with_quota(opts.rejects_quota);
+                &mut own
+            }
+        };
+        let mut keep = || !stop.load(Ordering::Relaxed);
+        let mut send = |c: Chunk| tx.blocking_send(c).is_ok();
+        reports.push(ingest::read_file(&path, opts, rejects, &mut keep, &mut send)?);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    if let Some(r) = shared.as_mut() {
+        r.close()?;
+    }
+    Ok(reports)
+}
