@@ -1,4 +1,4 @@
-//! Export of a graph as W3C PROV (issue 15): the whole graph read as it is stored, mapped to
+//! Export of a graph as W3C PROV: the whole graph read as it is stored, mapped to
 //! a PROV document (`prov::doc`) and written in the format asked for.
 
 use super::Provex;

@@ -1,4 +1,4 @@
-//! Seed 004's knowledge-graph statements through the facade: an update checked (statements,
+//! Knowledge-graph statements through the facade: an update checked (statements,
 //! then the alignment rules) before anything is written, then written as PROV in one go and
 //! announced to subscribers in commit order; the current statements; a resource's history.
 

@@ -1,4 +1,4 @@
-//! The facade's reasoning reads (issue 12 §3–4): a graph's TrustGraph sessions, and one
+//! The facade's reasoning reads: a graph's TrustGraph sessions, and one
 //! session's chain from its question to a selected answer, with each step's parts, the dialog
 //! beside it, and the nodes of other sources its steps name, so the chain goes on into them
 //! (answer → reasoning → retrieved statements → their evidence).
@@ -72,7 +72,7 @@ impl Provex {
         Ok(rows.iter().map(|r| r.iter().map(to_json).collect()).collect())
     }
 
-    /// The TrustGraph (and seed 003) sessions of a graph, newest first. A session's steps are
+    /// The TrustGraph sessions (explain streams and provenance nodes) of a graph, newest first. A session's steps are
     /// what its chain shows after the question: thoughts (`Reflection`) are read inside their step.
     pub async fn sessions(&self, graph: &str) -> Result<Vec<SessionSummary>> {
         let counts = self

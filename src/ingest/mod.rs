@@ -113,7 +113,7 @@ pub struct IngestOptions {
     pub batch_events: usize,
     /// How often a following reader polls for new lines.
     pub poll: Duration,
-    /// A key registry file for A2AP signatures (formats.md §2).
+    /// A key registry file for A2AP signatures (docs/FORMATS.md "A2AP documents").
     pub keys: Option<PathBuf>,
     /// The longest line accepted, in bytes (without the newline); longer lines are
     /// rejected, and the reader skips them without holding them in memory.
@@ -261,7 +261,7 @@ fn refuse_stream(name: &Path, format: Format) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// Regression (issue 11 §3.4): an over-long line is rejected with its reason, its head
+    /// Regression: an over-long line is rejected with its reason, its head
     /// goes to the rejects file, and the lines around it are ingested.
     #[test]
     fn over_long_lines_are_rejected_with_their_length() {

@@ -345,7 +345,7 @@ mod tests {
         sink
     }
 
-    /// Regression (issue 11 §3.4): lines had no length cap.
+    /// Regression: lines had no length cap.
     #[test]
     fn a_line_over_the_cap_is_reported_and_the_good_ones_around_it_kept() {
         let long = "x".repeat(3_000_000);

@@ -1,4 +1,4 @@
-//! A checked lineage record as graph upserts (formats.md §4): a prompt is a `Prompt` node
+//! A checked lineage record as graph upserts (docs/FORMATS.md "Prompt lineage"): a prompt is a `Prompt` node
 //! `prompt:<id>`, a decision a `LineageDecision` node `decision:<event_id>` that the prompt
 //! `WAS_GENERATED_BY`, an evolution an edge from the child to its parent typed by its
 //! evolution (`WAS_REFINED_FROM`, …) whose PROV relation is `WAS_DERIVED_FROM`. A

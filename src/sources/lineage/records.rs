@@ -1,4 +1,4 @@
-//! The prompt-lineage agent's records as its serde types write them (formats.md §4; the
+//! The prompt-lineage agent's records as its serde types write them (docs/FORMATS.md "Prompt lineage"; the
 //! agent's `contracts/mod.rs`): a `LineageOutput` (it has `lineage_node`), a `DecisionEvent`
 //! (`decision_type`), a `LineageInput` (`prompt_content`), one JSON object a line. Parsing
 //! checks each record on its own, with the seed's error codes: its shape and bounds are
@@ -93,7 +93,7 @@ impl EvolutionType {
             .ok_or_else(|| relationship(format!("unknown evolution type {s:?}")))
     }
 
-    /// The type of the edge from the child to its parent (formats.md §4).
+    /// The type of the edge from the child to its parent (docs/FORMATS.md "Prompt lineage").
     pub fn edge_type(self) -> &'static str {
         match self {
             EvolutionType::Evolves => "WAS_EVOLVED_FROM",

@@ -1,4 +1,4 @@
-//! PROV-JSON in (issue 15 §1, formats.md §6): every record becomes a node (`Entity`,
+//! PROV-JSON in (docs/FORMATS.md "W3C PROV-JSON"): every record becomes a node (`Entity`,
 //! `Activity`, `Agent`) named by its IRI, every relation an edge from its first argument to
 //! its second, and each keeps what the document said of it, as read (its qualified name, its
 //! bodies, the relation's key and body), so that exporting the graph gives back a document

@@ -1,4 +1,4 @@
-//! Seed 003's own shapes (TrustGraph's design note): provenance nodes `{"id", "session_id",
+//! TrustGraph's provenance-node shapes (TrustGraph's design note): provenance nodes `{"id", "session_id",
 //! "timestamp", "type", "derived_from": [...], ...}` of type `retrieval`, `tool_invocation`,
 //! `reasoning` or `answer`, and provenance events `{"provenance_refs": [...]}`. A node is an
 //! `Explain` node labelled by its type (`Retrieval`, `ToolInvocation`, `Reasoning`,

@@ -1,4 +1,4 @@
-//! The A2A runtime's `ProvEvent` wire format (seed 000, formats.md §1), as serde types.
+//! The A2A runtime's `ProvEvent` wire format (docs/FORMATS.md "A2A runtime events"), as serde types.
 //!
 //! The producer serialises its enums with serde's default, externally tagged
 //! representation, so `#[derive(Deserialize)]` on mirror types reads it exactly, and an
@@ -88,7 +88,7 @@ pub enum LlmUsage {
     Unknown,
 }
 
-/// The event payloads of formats.md §1. Arbitrary-JSON fields may be absent.
+/// The event payloads of docs/FORMATS.md "A2A runtime events". Arbitrary-JSON fields may be absent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum EventData<'a> {
     LlmCallStarted {

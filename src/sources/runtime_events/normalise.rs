@@ -1,5 +1,5 @@
-//! Normalises A2A runtime events into PROV nodes and edges exactly as seed 000's tables and
-//! formats.md §1 say, so the graph equals the one the runtime's own provenance writer makes.
+//! Normalises A2A runtime events into PROV nodes and edges exactly as the runtime's tables and
+//! docs/FORMATS.md "A2A runtime events" say, so the graph equals the one the runtime's own provenance writer makes.
 //!
 //! Most events refer again to nodes and edges an earlier event made (the task, its
 //! execution, the agents), so nodes and edges are upserted into the delta in place: a name
@@ -52,7 +52,7 @@ mod key {
     pub const TYPE: &str = "prov:type";
 }
 
-/// `prov:role` values of seed 000.
+/// `prov:role` values of the runtime's provenance writer.
 mod role {
     pub const PROMPT: &str = "a2a:prompt";
     pub const ARGS: &str = "a2a:args";
@@ -115,7 +115,7 @@ pub struct InvalidEvent {
     pub reason: String,
 }
 
-/// The node names of seed 000 / formats.md §1.
+/// The node names of docs/FORMATS.md "A2A runtime events".
 pub mod names {
     /// Name prefixes: the name is the prefix followed by an id.
     pub mod prefix {

@@ -1,4 +1,4 @@
-//! A2AP documents as a [`GraphDelta`] in seed 001's schema (§3.1 nodes, §3.2 and §6.3
+//! A2AP documents as a [`GraphDelta`] in the A2AP graph schema (nodes, relations and reputation
 //! relationships), with the derived state a UI shows (signature and evidence status,
 //! consensus, verdicts). Node `name` is the document's `@id`.
 //!
@@ -19,7 +19,7 @@ use super::ledger::{order, Entry, Ledger, Step};
 use super::signature::{signature_value, SignatureStatus};
 use crate::model::{Edge, GraphDelta, Label, Node, NodeRef, RelType};
 
-/// Property names of A2AP nodes and edges (seed 001 §3.1 names, plus derived state).
+/// Property names of A2AP nodes and edges (the A2AP specification names, plus derived state).
 pub mod key {
     pub const AGENT_ID: &str = "agent_id";
     /// The agent that made a statement or a verification (semantic zoom clusters by it).
