@@ -405,7 +405,7 @@ impl Provex {
             // leaves leaves without nodes, never nodes without leaves.
             if !chunk.leaves.is_empty() {
                 match self.log_append(graph, &chunk.leaves).await {
-                    Ok(first) => chunk.delta.stamp_log_leaves(first),
+                    Ok(first) => chunk.delta.stamp_log_leaves(first, crate::tlog::props_digest),
                     Err(e) => {
                         write_error = Some(e);
                         break;

@@ -14,6 +14,7 @@ pub mod native;
 mod provn;
 mod rdf;
 pub mod relations;
+pub mod terms;
 
 use std::fmt;
 use std::str::FromStr;
