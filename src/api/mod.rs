@@ -6,11 +6,10 @@
 //! (`typescript`), and a test fails when a committed copy is stale.
 
 mod contract;
-mod errors;
 pub mod ops;
 mod requests;
 pub mod typescript;
 
 pub use contract::*;
-pub use errors::ErrorCode;
+pub use crate::error::ErrorCode;
 pub use requests::*;
