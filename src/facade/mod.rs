@@ -20,11 +20,12 @@ mod reasoning;
 mod relink;
 pub mod tlog;
 
+pub use crate::api::IngestReport;
 pub use a2ap::{
     add_key, generate_key, is_bundle_file, read_registry, read_trust, sign_file, verify_bundle_file,
     verify_files, Keys,
 };
-pub use calls::{BodyLimits, Call, DesktopHost, Payload};
+pub use calls::{find_operation, BodyLimits, Call, DesktopHost, Payload, OPERATIONS};
 pub use demo::{write_council_files, DemoReport};
 pub use diff::{diff_files, file_delta, file_snapshot, DiffSide};
 pub use jobs::parse_format;
@@ -102,24 +103,6 @@ pub trait IngestObserver: Send + Sync {
 /// An observer that ignores everything.
 pub struct Quiet;
 impl IngestObserver for Quiet {}
-
-/// What an ingest did.
-#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, ts_rs::TS)]
-pub struct IngestReport {
-    pub graph: String,
-    pub files: Vec<FileReport>,
-    pub events: u64,
-    pub rejected: u64,
-    pub nodes_written: u64,
-    pub edges_written: u64,
-    pub elapsed_ms: u64,
-    /// How the graph was written: `merge` (upserts), `bulk` (a new graph built with
-    /// GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
-    pub method: String,
-    /// Why the bulk path was left for upserts, when it was.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
 
 /// One input of an ingest.
 enum Input {

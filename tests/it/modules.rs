@@ -83,16 +83,8 @@ fn the_library_module_graph_is_a_dag() {
     let krate = Crate::load(&repo("src/lib.rs"), &read_disk);
     assert!(krate.modules.len() > 100, "the module tree was not walked: {}", krate.modules.len());
     let cycles = krate.cycles();
-    let unknown: Vec<&String> =
-        cycles.iter().filter(|c| !KNOWN.iter().any(|k| c.lines().next().unwrap().starts_with(k))).collect();
-    assert!(unknown.is_empty(), "module cycles in the library:\n{}", cycles.join("\n"));
-    for k in KNOWN {
-        assert!(cycles.iter().any(|c| c.starts_with(k)), "{k} is gone: take it off the list");
-    }
+    assert!(cycles.is_empty(), "module cycles in the library:\n{}", cycles.join("\n"));
 }
-
-/// The cycles of today's tree, each broken in turn (and taken off this list).
-const KNOWN: &[&str] = &["in the crate: api → error → api"];
 
 /// The `provex` binary (the CLI) and the desktop shell form no cycle either.
 #[test]
