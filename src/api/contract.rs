@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::ErrorCode;
-use crate::facade::IngestReport;
+use crate::ingest::FileReport;
 
 /// Every error across the HTTP and IPC boundary: a stable code to match on, and a message
 /// for people.
@@ -32,6 +32,24 @@ impl From<crate::Error> for ApiError {
     fn from(e: crate::Error) -> Self {
         ApiError::from(&e)
     }
+}
+
+/// What an ingest did.
+#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, TS)]
+pub struct IngestReport {
+    pub graph: String,
+    pub files: Vec<FileReport>,
+    pub events: u64,
+    pub rejected: u64,
+    pub nodes_written: u64,
+    pub edges_written: u64,
+    pub elapsed_ms: u64,
+    /// How the graph was written: `merge` (upserts), `bulk` (a new graph built with
+    /// GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
+    pub method: String,
+    /// Why the bulk path was left for upserts, when it was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// What a UI learns about the backend when it starts.

@@ -1,22 +1,16 @@
 //! What is generated from the contract, written by `provex contract` and checked fresh by a
-//! test: the TypeScript types (`ui/src/api/contract.ts`, with `ts-rs`), the TypeScript
+//! test: the TypeScript types (`ui/src/api/contract.ts`, with `ts-rs`: every type the
+//! declared operations, streams and shell events name, found from them), the TypeScript
 //! client both UI transports use (`ui/src/api/client.ts`: one method per operation, the
 //! routes and error codes of each), and the desktop shell's command list and capability
-//! file (what the window may call).
+//! file (what the window may call). The operations are given by the caller (they are
+//! declared above the sources, in the facade), as is the GraphQL schema.
 
-use std::collections::HashSet;
+use ts_rs::Config;
 
-use ts_rs::{Config, TS};
-
-use super::ops::{self, Transport, DESKTOP_COMMANDS, OPERATIONS, STREAMS};
+use super::ops::{self, OpInfo, Transport, DESKTOP_COMMANDS, STREAMS};
+use super::registry::Registry;
 use super::*;
-use crate::facade::{DemoReport, IngestReport};
-use crate::ingest::FileReport;
-use crate::sources::statements::{
-    ByteRange, EvidenceStatus, Finding, Problem, SignatureStatus, TimeSpan, Trail, TrailClaim, TrailDocument,
-    TrailEvidence, TrailRequest, TrailVerification,
-};
-use crate::store::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 
 /// Where the generated TypeScript types live, relative to the repository root.
 pub const PATH: &str = "ui/src/api/contract.ts";
@@ -35,117 +29,39 @@ fn config() -> Config {
     Config::new().with_large_int("number")
 }
 
-struct Decls {
-    cfg: Config,
-    seen: HashSet<String>,
-    out: String,
+/// The types the desktop shell's events and every error carry: named by no operation.
+fn shell_types(r: &mut Registry) {
+    r.add::<ErrorCode>();
+    r.add::<ApiError>();
+    r.add::<MenuEvent>();
+    r.add::<IngestEvent>();
+    r.add::<Notice>();
 }
 
-impl Decls {
-    fn add<T: TS>(&mut self) {
-        let name = T::name(&self.cfg);
-        self.add_named(name, T::decl(&self.cfg));
+/// The generated types file: every type the operations, the streams and the shell's events
+/// name, each once, by name.
+pub fn contract_ts(operations: &[OpInfo]) -> String {
+    let mut r = Registry::new(config());
+    r.declared_elsewhere("JsonValue");
+    shell_types(&mut r);
+    for op in operations {
+        (op.types)(&mut r);
     }
-
-    fn add_named(&mut self, name: String, decl: String) {
-        if self.seen.insert(name) {
-            self.out.push_str("export ");
-            self.out.push_str(&decl);
-            self.out.push_str("\n\n");
-        }
+    for s in STREAMS {
+        (s.types)(&mut r);
     }
-}
-
-/// The generated types file.
-pub fn contract_ts() -> String {
-    let mut d = Decls { cfg: config(), seen: HashSet::new(), out: String::new() };
-    d.out.push_str(HEADER);
-    d.out.push_str(
+    let mut out = String::from(HEADER);
+    out.push_str(
         "\nexport type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;\n\n",
     );
-    d.add::<ErrorCode>();
-    d.add::<ApiError>();
-    d.add::<Health>();
-    d.add::<ViewNode>();
-    d.add::<ClusterInfo>();
-    d.add::<ViewEdge>();
-    d.add::<ViewMode>();
-    d.add::<View>();
-    d.add::<NodeMove>();
-    d.add::<TidyResult>();
-    d.add::<KnowledgeChange>();
-    d.add::<VerificationKind>();
-    d.add::<VerificationUpdate>();
-    d.add::<StreamMessage>();
-    d.add::<SourceText>();
-    d.add::<ExportedDocument>();
-    d.add::<crate::sources::lineage::views::PromptView>();
-    d.add::<crate::sources::lineage::views::EvolutionView>();
-    d.add::<crate::sources::lineage::views::LineageGraph>();
-    d.add::<crate::sources::lineage::views::LineageSummary>();
-    d.add::<crate::sources::lineage::views::DiffOp>();
-    d.add::<crate::sources::lineage::views::Comparison>();
-    d.add::<crate::sources::reasoning::views::SessionSummary>();
-    d.add::<crate::ask::Answer>();
-    d.add::<crate::facade::knowledge::ResourceKnowledge>();
-    d.add::<crate::facade::knowledge::StatementHistory>();
-    d.add::<crate::facade::knowledge::StatementChange>();
-    d.add::<crate::sources::reasoning::views::ReasoningStep>();
-    d.add::<crate::sources::reasoning::views::DialogLine>();
-    d.add::<crate::sources::reasoning::views::CrossLink>();
-    d.add::<crate::sources::reasoning::views::ReasoningChain>();
-    d.add::<SearchHit>();
-    d.add::<JobKind>();
-    d.add::<JobState>();
-    d.add::<Job>();
-    d.add::<Stats>();
-    d.add::<NodeRecord>();
-    d.add::<EdgeRecord>();
-    d.add::<Subgraph>();
-    d.add::<PathResult>();
-    d.add::<Table>();
-    d.add::<crate::diff::NodeItem>();
-    d.add::<crate::diff::NodeChange>();
-    d.add::<crate::diff::EdgeItem>();
-    d.add::<crate::diff::EdgeChange>();
-    d.add::<crate::diff::NodeDiff>();
-    d.add::<crate::diff::EdgeDiff>();
-    d.add::<crate::diff::SummaryItem>();
-    d.add::<crate::diff::StatusChange>();
-    d.add::<crate::diff::DiffSummary>();
-    d.add::<crate::diff::GraphDiff>();
-    d.add::<TraceDirection>();
-    d.add::<SignatureStatus>();
-    d.add::<crate::sources::statements::Standing>();
-    d.add::<EvidenceStatus>();
-    d.add::<ByteRange>();
-    d.add::<TimeSpan>();
-    d.add::<Finding>();
-    d.add::<Problem>();
-    d.add::<TrailClaim>();
-    d.add::<TrailDocument>();
-    d.add::<TrailEvidence>();
-    d.add::<TrailRequest>();
-    d.add::<TrailVerification>();
-    d.add::<Trail>();
-    d.add::<FileReport>();
-    d.add::<IngestReport>();
-    d.add::<DemoReport>();
-    d.add::<SettingsView>();
-    d.add::<SettingsUpdate>();
-    d.add::<MenuAction>();
-    d.add::<MenuEvent>();
-    d.add::<IngestState>();
-    d.add::<IngestEvent>();
-    d.add::<NoticeLevel>();
-    d.add::<Notice>();
-    let mut requests = Vec::new();
-    ops::request_decls(&d.cfg, &mut requests);
-    requests.push((StreamRequest::name(&d.cfg), StreamRequest::decl(&d.cfg)));
-    for (name, decl) in requests {
-        d.add_named(name, decl);
+    // By name: ts-rs visits a type's dependencies in an order that changes between builds.
+    let mut decls = r.into_decls();
+    decls.sort();
+    for (_, decl) in decls {
+        out.push_str("export ");
+        out.push_str(&decl);
+        out.push_str("\n\n");
     }
-    let mut out = d.out;
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
@@ -192,14 +108,14 @@ fn jsdoc(doc: &str, indent: &str) -> String {
 }
 
 /// The generated client file.
-pub fn client_ts() -> String {
+pub fn client_ts(operations: &[OpInfo]) -> String {
     let cfg = config();
     let mut imports: Vec<String> = vec!["ErrorCode".into()];
     let mut requests = String::new();
     let mut responses = String::new();
     let mut table = String::new();
     let mut methods = String::new();
-    for op in OPERATIONS {
+    for op in operations {
         let (req, resp) = ((op.request)(&cfg), (op.response)(&cfg));
         imports.extend(type_names(&req).chain(type_names(&resp)).map(str::to_owned));
         requests.push_str(&format!("  {}: {req};\n", op.name));
@@ -349,10 +265,10 @@ pub fn commands_rs() -> String {
 }
 
 /// The main window's capability: its commands and the shell's events, nothing else.
-pub fn capability_json() -> String {
+pub fn capability_json(operations: &[OpInfo]) -> String {
     let mut permissions = vec!["core:event:allow-listen".to_owned(), "core:event:allow-unlisten".to_owned()];
     permissions.extend(DESKTOP_COMMANDS.iter().map(|c| format!("allow-{}", c.replace('_', "-"))));
-    let desktop_ops: Vec<&str> = OPERATIONS.iter().map(|o| o.name).collect();
+    let desktop_ops: Vec<&str> = operations.iter().map(|o| o.name).collect();
     let value = serde_json::json!({
         "$schema": "../gen/schemas/desktop-schema.json",
         "identifier": "default",
@@ -370,31 +286,37 @@ pub fn capability_json() -> String {
     s
 }
 
-/// Every generated file: its path from the repository root and its content.
-pub fn generated() -> Vec<(&'static str, String)> {
+/// Every generated file: its path from the repository root and its content, from the
+/// declared operations and the GraphQL schema (`graphql::sdl`).
+pub fn generated(operations: &[OpInfo], graphql_sdl: &str) -> Vec<(&'static str, String)> {
     vec![
-        (PATH, contract_ts()),
-        (CLIENT_PATH, client_ts()),
+        (PATH, contract_ts(operations)),
+        (CLIENT_PATH, client_ts(operations)),
         (COMMANDS_PATH, commands_rs()),
-        (CAPABILITY_PATH, capability_json()),
-        (SCHEMA_PATH, graphql_schema()),
+        (CAPABILITY_PATH, capability_json(operations)),
+        (SCHEMA_PATH, graphql_schema(graphql_sdl)),
     ]
 }
 
 /// The GraphQL schema, for readers (generated like the rest, so it cannot go stale).
 pub const SCHEMA_PATH: &str = "docs/schema.graphql";
 
-fn graphql_schema() -> String {
+fn graphql_schema(sdl: &str) -> String {
     format!(
         "# The GraphQL schema of `/graphql?graph=G` and `knowledge/query` (formats.md §5).\n\
          # Generated from the resolvers by `cargo run -- contract`; do not edit.\n\n{}",
-        crate::graphql::sdl().trim_start()
+        sdl.trim_start()
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::facade::OPERATIONS;
+
+    fn generated() -> Vec<(&'static str, String)> {
+        super::generated(OPERATIONS, &crate::graphql::sdl())
+    }
 
     /// CI fails here when a declaration changed and a generated file was not regenerated.
     #[test]
@@ -408,7 +330,7 @@ mod tests {
 
     #[test]
     fn no_bigint_and_every_type_exported_once() {
-        let ts = contract_ts();
+        let ts = contract_ts(OPERATIONS);
         assert!(!ts.contains("bigint"), "counts must be plain numbers in TypeScript");
         for name in ["View", "StreamMessage", "Trail", "ApiError", "Job", "ErrorCode", "TraceRequest"] {
             assert_eq!(ts.matches(&format!("export type {name} =")).count(), 1, "{name}");
@@ -418,8 +340,8 @@ mod tests {
 
     #[test]
     fn the_client_has_every_operation_and_imports_what_it_names() {
-        let client = client_ts();
-        let contract = contract_ts();
+        let client = client_ts(OPERATIONS);
+        let contract = contract_ts(OPERATIONS);
         for op in OPERATIONS {
             assert!(client.contains(&format!("  {}(req: ", camel(op.name))), "{}", op.name);
             assert!(client.contains(&format!("  {}: {{ method: ", op.name)), "{}", op.name);
@@ -434,7 +356,7 @@ mod tests {
 
     #[test]
     fn the_capability_allows_exactly_the_desktop_commands() {
-        let cap: serde_json::Value = serde_json::from_str(&capability_json()).unwrap();
+        let cap: serde_json::Value = serde_json::from_str(&capability_json(OPERATIONS)).unwrap();
         let perms: Vec<&str> =
             cap["permissions"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
         assert_eq!(

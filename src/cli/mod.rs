@@ -516,7 +516,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             return Ok(if ok { 0 } else { EXIT_FAILED });
         }
         Command::Contract { root } => {
-            for (path, text) in provex::api::typescript::generated() {
+            for (path, text) in
+                provex::api::typescript::generated(provex::facade::OPERATIONS, &provex::graphql::sdl())
+            {
                 let out = root.join(path);
                 std::fs::write(&out, text).with_context(|| out.display().to_string())?;
                 eprintln!("wrote {}", out.display());

@@ -1,9 +1,14 @@
-//! The implementation of every declared operation (`api::ops`), over the facade: what
-//! `provex serve`'s routes and the desktop shell's generic command both run, so no
-//! argument handling or default is written twice. A call carries what a transport knows
-//! beyond the request: whether it needs a token, a cancel flag for ingests, the body's
-//! bytes for the operations that take a file, and, in the desktop shell, the host that
-//! does what needs the user's machine (dialogs, settings).
+//! Every operation a UI can call, declared once (with `api::ops::declare_operations!`):
+//! its route, types, error codes and what it runs over the facade. From this list come
+//! `provex serve`'s routes, the desktop shell's generic command and capability file, the
+//! TypeScript types and client (`provex contract`), and the dispatch both transports run,
+//! so no argument handling, default or forwarder is written twice. A call carries what a
+//! transport knows beyond the request: whether it needs a token, a cancel flag for
+//! ingests, the body's bytes for the operations that take a file, and, in the desktop
+//! shell, the host that does what needs the user's machine (dialogs, settings).
+//!
+//! To add an operation: give the facade (or the source's folder) the method, declare the
+//! operation below in one entry, run `provex contract`, and call it from the UI.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -15,13 +20,18 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 
+use super::knowledge::ResourceKnowledge;
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
-use crate::api::ops::{self, Args, Handlers};
+use crate::sources::statements::Trail;
+use crate::api::ops::{declare_operations, Args, OpInfo, Transport};
 use crate::api::*;
+use crate::ask::Answer;
+use crate::diff::GraphDiff;
 use crate::error::{Error, Result};
 use crate::ingest::{IngestOptions, LineBudget};
-use crate::sources::statements::Trail;
+use crate::sources::lineage::views::{Comparison, LineageGraph, LineageSummary};
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
+use crate::sources::reasoning::views::{ReasoningChain, SessionSummary};
 
 /// A request body streamed in (an upload).
 pub type Payload = BoxStream<'static, std::io::Result<Bytes>>;
@@ -106,12 +116,12 @@ impl<'a> Call<'a> {
 
     /// Runs the operation `name`; the response as JSON text.
     pub async fn run(&self, name: &str, args: Args) -> Result<String> {
-        let op =
-            ops::find(name).ok_or_else(|| Error::NotFound { what: "operation", name: name.to_owned() })?;
-        if op.transport == ops::Transport::Desktop && self.host.is_none() {
+        let op = find_operation(name)
+            .ok_or_else(|| Error::NotFound { what: "operation", name: name.to_owned() })?;
+        if op.transport == Transport::Desktop && self.host.is_none() {
             return Err(Error::Unsupported(format!("`{name}` is only offered by the desktop app")));
         }
-        ops::dispatch(self, name, args).await
+        self.dispatch(name, args).await
     }
 
     fn host(&self) -> Result<&'a dyn DesktopHost> {
@@ -139,23 +149,126 @@ impl<'a> Call<'a> {
     }
 }
 
-impl Handlers for Call<'_> {
-    async fn health(&self, _: NoArgs) -> Result<Health> {
-        Ok(self.provex.health(self.auth))
-    }
+/// The declaration of operation `name`.
+pub fn find_operation(name: &str) -> Option<&'static OpInfo> {
+    OPERATIONS.iter().find(|o| o.name == name)
+}
 
-    async fn graphs(&self, _: NoArgs) -> Result<Vec<String>> {
-        self.provex.graphs().await
-    }
+declare_operations! { impl Call<'_> {
+    /// The backend's version, its database, and whether requests need a token.
+    health(NoArgs) -> Health = Get "/health" Query Both [] => |c, _| Ok(c.provex.health(c.auth));
+    /// The graphs in the database.
+    graphs(NoArgs) -> Vec<String> = Get "/graphs" Query Both [] => |c, _| c.provex.graphs().await;
+    /// Deletes a graph.
+    delete_graph(GraphRequest) -> () = Delete "/graphs/{graph}" Query Both [Usage, NotFound]
+        => |c, req| c.provex.delete_graph(&req.graph).await;
+    /// Node and edge counts by label and type.
+    stats(GraphRequest) -> Stats = Get "/graphs/{graph}/stats" Query Both [Usage, NotFound]
+        => |c, req| c.provex.stats(&req.graph).await;
+    /// A drawable view of a graph (whole below the limit; above it clusters, or the
+    /// neighbourhood of `root`).
+    view(ViewRequest) -> View = Get "/graphs/{graph}/view" Query Both [Usage, NotFound]
+        => |c, req| c.view(req).await;
+    /// The edges between the boxes of a cluster view, with their counts (read after the boxes:
+    /// on a graph of a million nodes they take seconds to count).
+    cluster_edges(ClusterEdgesRequest) -> Vec<ViewEdge> = Get "/graphs/{graph}/cluster-edges" Query Both
+        [Usage, NotFound] => |c, req| c.provex.cluster_edges(&req.graph, req.cluster.as_deref().filter(|c| !c.is_empty())).await;
+    /// One node with its properties.
+    node(NodeRequest) -> NodeRecord = Get "/graphs/{graph}/node" Query Both [Usage, NotFound]
+        => |c, req| c.provex.node(&req.graph, &req.id).await;
+    /// A node and the nodes one edge away.
+    neighbours(NodeRequest) -> Subgraph = Get "/graphs/{graph}/neighbours" Query Both [Usage, NotFound]
+        => |c, req| c.provex.neighbours(&req.graph, &req.id).await;
+    /// Everything a node came from (`up`) or that came from it (`down`).
+    trace(TraceRequest) -> Subgraph = Get "/graphs/{graph}/trace" Query Both [Usage, NotFound]
+        => |c, req| c.provex.trace(&req.graph, &req.id, req.dir(), req.depth()).await;
+    /// A shortest path between two nodes, ignoring direction; null when there is none.
+    path(PathRequest) -> Option<PathResult> = Get "/graphs/{graph}/path" Query Both [Usage, NotFound]
+        => |c, req| c.provex.path(&req.graph, &req.from, &req.to).await;
+    /// What graph `b` adds, removes and changes with respect to graph `a`, by node and edge identity.
+    diff(DiffRequest) -> GraphDiff = Get "/diff" Query Both [Usage, NotFound]
+        => |c, req| c.provex.diff_graphs(&req.a, &req.b).await;
+    /// The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD).
+    export_prov(ExportRequest) -> ExportedDocument = Get "/graphs/{graph}/export" Query Both [Usage, NotFound]
+        => |c, req| c.export_prov(req).await;
+    /// A self-verifying audit bundle (JSON-LD) of statements (every one when none are named),
+    /// signed with a key file on the backend's machine when one is named (`provex bundle`).
+    bundle(BundleRequest) -> ExportedDocument = Post "/graphs/{graph}/bundle" Json Both
+        [Usage, NotFound, Io, Input, ForbiddenPath] => |c, req| c.bundle(req).await;
+    /// The prompt lineages of a graph: each with its root, size, heads and time span.
+    lineages(GraphRequest) -> Vec<LineageSummary> = Get "/graphs/{graph}/lineages" Query Both [Usage, NotFound]
+        => |c, req| c.provex.lineages(&req.graph).await;
+    /// The whole lineage of a prompt (`id`: a UUID or `prompt:<uuid>`): prompts with their
+    /// text, and the evolutions among them.
+    lineage(NodeRequest) -> LineageGraph = Get "/graphs/{graph}/lineage" Query Both [Usage, NotFound]
+        => |c, req| c.provex.lineage_graph(&req.graph, &req.id).await;
+    /// Two prompts compared: Jaccard, edit ratio, semantic part, confidence, the suggested
+    /// evolution type and a word diff.
+    lineage_compare(LineageCompareRequest) -> Comparison = Get "/graphs/{graph}/lineage/compare" Query Both
+        [Usage, NotFound] => |c, req| c.provex.lineage_compare(&req.graph, &req.a, &req.b, true, true).await;
+    /// The TrustGraph sessions of a graph: question, status, steps, time.
+    sessions(GraphRequest) -> Vec<SessionSummary> = Get "/graphs/{graph}/sessions" Query Both [Usage, NotFound]
+        => |c, req| c.provex.sessions(&req.graph).await;
+    /// A session's chain from its question to a step (`id`: an answer, conclusion or
+    /// synthesis), each step with its parts, the dialog, and the nodes of other sources it names.
+    reasoning(NodeRequest) -> ReasoningChain = Get "/graphs/{graph}/reasoning" Query Both [Usage, NotFound]
+        => |c, req| c.provex.reasoning(&req.graph, &req.id).await;
+    /// Read-only Cypher.
+    query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query, WriteRefused]
+        => |c, req| c.provex.query(&req.graph, &req.cypher).await;
+    /// A question in plain language: a chat endpoint writes Cypher from the graph's real
+    /// schema; it runs read-only and the answer shows it.
+    ask(AskRequest) -> Answer = Post "/graphs/{graph}/ask" Json Both
+        [Usage, Query, LlmNotConfigured, Llm, WriteRefused] => |c, req| c.provex.ask(&req.graph, &req.question).await;
+    /// A knowledge-graph resource's statements, each with its certainty,
+    /// provenance and history: who added or removed it, when, why, and the verification status.
+    knowledge(NodeRequest) -> ResourceKnowledge = Get "/graphs/{graph}/knowledge" Query Both
+        [Usage, NotFound] => |c, req| c.provex.kg_resource(&req.graph, &req.id).await;
+    /// A statement's evidence and verification trail.
+    trail(StatementRequest) -> Trail = Get "/graphs/{graph}/trail" Query Both [Usage, NotFound]
+        => |c, req| c.provex.trail(&req.graph, &req.statement).await;
+    /// A source document's full text.
+    source(NodeRequest) -> SourceText = Get "/graphs/{graph}/source" Query Both [Usage, NotFound]
+        => |c, req| c.provex.source_text(&req.graph, &req.id).await;
+    /// Nodes whose name or text contains `q`.
+    search(SearchRequest) -> Vec<SearchHit> = Get "/graphs/{graph}/search" Query Both [Usage]
+        => |c, req| c.provex.search(&req.graph, &req.q, req.limit()).await;
+    /// Saves the body in the uploads folder and ingests it.
+    upload(UploadRequest) -> IngestReport = Post "/graphs/{graph}/upload" Bytes Both
+        [Usage, Io, Input, PayloadTooLarge, ForbiddenPath, NotStored] => |c, req| c.upload(req).await;
+    /// Ingests a chunked NDJSON body as it arrives (an agent pushing records while it works):
+    /// every open view of the graph grows meanwhile. The body is read as fast as the database
+    /// takes it, so a faster sender is slowed down, never dropped. Answers when the body ends.
+    events(EventsRequest) -> IngestReport = Post "/graphs/{graph}/events" Bytes Both [Usage, Input, NotFound, NotStored]
+        => |c, req| c.events(req).await;
+    /// Follows a growing file on the backend's machine, as a job.
+    follow(FollowRequest) -> Job = Post "/graphs/{graph}/follow" Json Both [Usage, Io, ForbiddenPath]
+        => |c, req| c.provex.start_follow(&req.graph, PathBuf::from(req.path), req.format.as_deref());
+    /// Runs the council demo into a graph, as a job.
+    demo(DemoRequest) -> Job = Post "/graphs/{graph}/demo" Json Both [Usage]
+        => |c, req| c.provex.start_demo(&req.graph, req.pace_ms);
+    /// Re-lays a graph out: a preview of the moves for the caller alone, or with `save` the
+    /// layout every viewer is served (the moves also arrive on its stream).
+    tidy(TidyRequest) -> TidyResult = Post "/graphs/{graph}/tidy" Json Both [Usage, NotFound]
+        => |c, req| c.tidy(req).await;
+    /// The background jobs.
+    jobs(NoArgs) -> Vec<Job> = Get "/jobs" Query Both [] => |c, _| Ok(c.provex.jobs());
+    /// Stops a job.
+    stop_job(JobRequest) -> Job = Delete "/jobs/{id}" Query Both [NotFound] => |c, req| c.provex.stop_job(&req.id);
+    /// Ingests files on this machine (the desktop's open dialog and drops).
+    ingest_files(IngestFilesRequest) -> IngestReport = Post "" Json Desktop [Usage, Io, Input, Closing, NotStored]
+        => |c, req| c.ingest_files(req).await;
+    /// The desktop database settings.
+    get_settings(NoArgs) -> SettingsView = Post "" Json Desktop [Io] => |c, _| c.host().and_then(|h| h.settings());
+    /// Saves the desktop database settings (they take effect at the next start).
+    save_settings(SettingsUpdate) -> SettingsView = Post "" Json Desktop [Io]
+        => |c, req| c.host().and_then(|h| h.save_settings(req));
+    /// Saves the body where the user chooses in a save dialog; the path, or null if cancelled.
+    save_file(SaveFileRequest) -> Option<String> = Post "" Bytes Desktop [Io] => |c, req| c.save_file(req).await;
+}}
 
-    async fn delete_graph(&self, req: GraphRequest) -> Result<()> {
-        self.provex.delete_graph(&req.graph).await
-    }
-
-    async fn stats(&self, req: GraphRequest) -> Result<Stats> {
-        self.provex.stats(&req.graph).await
-    }
-
+/// What the operations that do more than call the facade run.
+impl Call<'_> {
     async fn view(&self, req: ViewRequest) -> Result<View> {
         let aspect = match (req.viewport_width, req.viewport_height) {
             (Some(w), Some(h)) if w > 0 && h > 0 => Some(f64::from(w) / f64::from(h)),
@@ -173,30 +286,6 @@ impl Handlers for Call<'_> {
             host.showing(&req.graph);
         }
         Ok(view)
-    }
-
-    async fn cluster_edges(&self, req: ClusterEdgesRequest) -> Result<Vec<ViewEdge>> {
-        self.provex.cluster_edges(&req.graph, req.cluster.as_deref().filter(|c| !c.is_empty())).await
-    }
-
-    async fn node(&self, req: NodeRequest) -> Result<NodeRecord> {
-        self.provex.node(&req.graph, &req.id).await
-    }
-
-    async fn neighbours(&self, req: NodeRequest) -> Result<Subgraph> {
-        self.provex.neighbours(&req.graph, &req.id).await
-    }
-
-    async fn trace(&self, req: TraceRequest) -> Result<Subgraph> {
-        self.provex.trace(&req.graph, &req.id, req.dir(), req.depth()).await
-    }
-
-    async fn path(&self, req: PathRequest) -> Result<Option<PathResult>> {
-        self.provex.path(&req.graph, &req.from, &req.to).await
-    }
-
-    async fn diff(&self, req: DiffRequest) -> Result<crate::diff::GraphDiff> {
-        self.provex.diff_graphs(&req.a, &req.b).await
     }
 
     async fn export_prov(&self, req: ExportRequest) -> Result<ExportedDocument> {
@@ -223,59 +312,6 @@ impl Handlers for Call<'_> {
             file_name: format!("provex-{}-bundle.jsonld", req.graph),
             text,
         })
-    }
-
-    async fn ask(&self, req: AskRequest) -> Result<crate::ask::Answer> {
-        self.provex.ask(&req.graph, &req.question).await
-    }
-
-    async fn knowledge(&self, req: NodeRequest) -> Result<crate::facade::knowledge::ResourceKnowledge> {
-        self.provex.kg_resource(&req.graph, &req.id).await
-    }
-
-    async fn sessions(
-        &self,
-        req: GraphRequest,
-    ) -> Result<Vec<crate::sources::reasoning::views::SessionSummary>> {
-        self.provex.sessions(&req.graph).await
-    }
-
-    async fn reasoning(&self, req: NodeRequest) -> Result<crate::sources::reasoning::views::ReasoningChain> {
-        self.provex.reasoning(&req.graph, &req.id).await
-    }
-
-    async fn lineages(
-        &self,
-        req: GraphRequest,
-    ) -> Result<Vec<crate::sources::lineage::views::LineageSummary>> {
-        self.provex.lineages(&req.graph).await
-    }
-
-    async fn lineage(&self, req: NodeRequest) -> Result<crate::sources::lineage::views::LineageGraph> {
-        self.provex.lineage_graph(&req.graph, &req.id).await
-    }
-
-    async fn lineage_compare(
-        &self,
-        req: LineageCompareRequest,
-    ) -> Result<crate::sources::lineage::views::Comparison> {
-        self.provex.lineage_compare(&req.graph, &req.a, &req.b, true, true).await
-    }
-
-    async fn query(&self, req: QueryRequest) -> Result<Table> {
-        self.provex.query(&req.graph, &req.cypher).await
-    }
-
-    async fn trail(&self, req: StatementRequest) -> Result<Trail> {
-        self.provex.trail(&req.graph, &req.statement).await
-    }
-
-    async fn source(&self, req: NodeRequest) -> Result<SourceText> {
-        self.provex.source_text(&req.graph, &req.id).await
-    }
-
-    async fn search(&self, req: SearchRequest) -> Result<Vec<SearchHit>> {
-        self.provex.search(&req.graph, &req.q, req.limit()).await
     }
 
     async fn upload(&self, req: UploadRequest) -> Result<IngestReport> {
@@ -318,14 +354,6 @@ impl Handlers for Call<'_> {
         ingest.await.map_err(|e| Error::Server(format!("events ingest: {e}")))?
     }
 
-    async fn follow(&self, req: FollowRequest) -> Result<Job> {
-        self.provex.start_follow(&req.graph, PathBuf::from(req.path), req.format.as_deref())
-    }
-
-    async fn demo(&self, req: DemoRequest) -> Result<Job> {
-        self.provex.start_demo(&req.graph, req.pace_ms)
-    }
-
     async fn tidy(&self, req: TidyRequest) -> Result<TidyResult> {
         let save = req.save.unwrap_or(false);
         let moves = if save {
@@ -336,26 +364,10 @@ impl Handlers for Call<'_> {
         Ok(TidyResult { moves, saved: save })
     }
 
-    async fn jobs(&self, _: NoArgs) -> Result<Vec<Job>> {
-        Ok(self.provex.jobs())
-    }
-
-    async fn stop_job(&self, req: JobRequest) -> Result<Job> {
-        self.provex.stop_job(&req.id)
-    }
-
     async fn ingest_files(&self, req: IngestFilesRequest) -> Result<IngestReport> {
         self.host()?;
         let paths: Vec<PathBuf> = req.paths.into_iter().map(PathBuf::from).collect();
         self.ingest_paths(&req.graph, &paths, req.format.as_deref()).await
-    }
-
-    async fn get_settings(&self, _: NoArgs) -> Result<SettingsView> {
-        self.host()?.settings()
-    }
-
-    async fn save_settings(&self, req: SettingsUpdate) -> Result<SettingsView> {
-        self.host()?.save_settings(req)
     }
 
     async fn save_file(&self, req: SaveFileRequest) -> Result<Option<String>> {
@@ -366,5 +378,44 @@ impl Handlers for Call<'_> {
             bytes.extend_from_slice(&chunk.map_err(|e| Error::Usage(format!("save interrupted: {e}")))?);
         }
         host.save_file(req.name, bytes).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ops::path_fields;
+    use crate::api::registry::Registry;
+
+    #[test]
+    fn names_and_routes_are_unique_and_path_fields_are_request_fields() {
+        let config = || ts_rs::Config::new().with_large_int("number");
+        let cfg = config();
+        let mut seen = std::collections::HashSet::new();
+        for op in OPERATIONS {
+            assert!(seen.insert(op.name), "{} declared twice", op.name);
+            match op.transport {
+                Transport::Both => {
+                    assert!(op.path.starts_with('/'), "{}", op.name);
+                    assert!(seen
+                        .insert(Box::leak(format!("{} {}", op.method.as_str(), op.path).into_boxed_str())));
+                }
+                Transport::Desktop => assert!(op.path.is_empty(), "{}", op.name),
+            }
+            let mut r = Registry::new(config());
+            (op.types)(&mut r);
+            let request = (op.request)(&cfg);
+            let decls = r.into_decls();
+            let decl = &decls.iter().find(|(n, _)| *n == request).expect("the request is declared").1;
+            for field in path_fields(op.path) {
+                assert!(
+                    decl.contains(&format!("{field}: string")),
+                    "{}: {field} is not a string field of {decl}",
+                    op.name
+                );
+            }
+            assert_eq!(find_operation(op.name).map(|o| o.name), Some(op.name));
+        }
+        assert!(find_operation("nope").is_none());
     }
 }

@@ -32,25 +32,7 @@ pub trait IngestObserver: Send + Sync {
 pub struct Quiet;
 impl IngestObserver for Quiet {}
 
-/// What an ingest did.
-#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, ts_rs::TS)]
-pub struct IngestReport {
-    pub graph: String,
-    pub files: Vec<FileReport>,
-    pub events: u64,
-    pub rejected: u64,
-    pub nodes_written: u64,
-    pub edges_written: u64,
-    pub elapsed_ms: u64,
-    /// How the graph was written: `merge` (upserts), `bulk` (a new graph built with
-    /// GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
-    pub method: String,
-    /// Why the bulk path was left for upserts, when it was.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
-
-impl IngestReport {
+impl crate::api::IngestReport {
     /// Counts what one write wrote.
     pub(super) fn count(&mut self, stats: WriteStats) {
         self.nodes_written += stats.nodes;
@@ -247,7 +229,7 @@ impl Provex {
         // leaves leaves without nodes, never nodes without leaves.
         if !chunk.leaves.is_empty() {
             let first = self.log_append(graph, &chunk.leaves).await?;
-            chunk.delta.stamp_log_leaves(first);
+            chunk.delta.stamp_log_leaves(first, crate::tlog::props_digest);
             w.logged = true;
         }
         for r in &chunk.rejected {

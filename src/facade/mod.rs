@@ -20,14 +20,15 @@ mod paths;
 mod reasoning;
 pub mod tlog;
 
+pub use crate::api::IngestReport;
 pub use a2ap::{
     add_key, generate_key, is_bundle_file, read_registry, read_trust, sign_file, verify_bundle_file,
     verify_files, Keys,
 };
-pub use calls::{BodyLimits, Call, DesktopHost, Payload};
+pub use calls::{find_operation, BodyLimits, Call, DesktopHost, Payload, OPERATIONS};
 pub use demo::{write_council_files, DemoReport};
 pub use diff::{diff_files, file_delta, file_snapshot, DiffSide};
-pub use ingest::{IngestObserver, IngestReport, Quiet};
+pub use ingest::{IngestObserver, Quiet};
 pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};
 pub use lineage::parse_prompt_id;

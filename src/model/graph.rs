@@ -7,7 +7,7 @@ use std::hash::BuildHasher;
 use hashbrown::hash_table::{self, HashTable};
 use serde::{Deserialize, Serialize};
 
-use super::vocab::{EdgeKind, Label, RelType};
+use super::vocab::{EdgeKind, Label, RelType, DIGEST_PROP, LEAVES_PROP};
 
 /// A property value FalkorDB can store: scalars and lists of scalars. JSON objects and
 /// mixed arrays are stored as JSON text (see [`PropValue::from_json`]).
@@ -329,21 +329,21 @@ impl GraphDelta {
     }
 
     /// Sets each node's `log_leaves` (the log indexes of the records it came from, its
-    /// batch's first record being leaf `base`) and `log_digest` (see
-    /// [`crate::tlog::props_digest`]) before the delta is written.
-    pub fn stamp_log_leaves(&mut self, base: u64) {
+    /// batch's first record being leaf `base`) and `log_digest` (`digest` of its
+    /// properties: the log's `props_digest`) before the delta is written.
+    pub fn stamp_log_leaves(&mut self, base: u64, digest: impl Fn(&Props) -> String) {
         let Some(marks) = self.leaves.as_deref() else { return };
         for (node, leaves) in self.nodes.iter_mut().zip(&marks.node_leaves) {
             // A node only named (an edge's end, a placeholder) holds nothing of its records.
             if leaves.is_empty() || node.props.is_empty() {
                 continue;
             }
-            node.props.remove(crate::tlog::DIGEST_PROP);
-            node.props.remove(crate::tlog::LEAVES_PROP);
-            let digest = crate::tlog::props_digest(&node.props);
+            node.props.remove(DIGEST_PROP);
+            node.props.remove(LEAVES_PROP);
+            let digest = digest(&node.props);
             let list = leaves.iter().map(|l| PropValue::Int((base + u64::from(*l)) as i64)).collect();
-            node.props.insert(crate::tlog::LEAVES_PROP.into(), PropValue::List(list));
-            node.props.insert(crate::tlog::DIGEST_PROP.into(), PropValue::Str(digest));
+            node.props.insert(LEAVES_PROP.into(), PropValue::List(list));
+            node.props.insert(DIGEST_PROP.into(), PropValue::Str(digest));
         }
     }
 
@@ -637,7 +637,7 @@ mod tests {
         b.add_node(Node::new(Label::A2ATask, "D").with("k", "D"));
         a.extend_shifted(b, 2);
         assert_eq!(a.node_leaves(), &[vec![0], vec![0, 1], vec![1, 2], vec![1], vec![2]]);
-        a.stamp_log_leaves(10);
+        a.stamp_log_leaves(10, crate::tlog::props_digest);
         let leaves = |name: &str| {
             a.node(&NodeRef::new(Label::A2ATask, name)).unwrap().props.get("log_leaves").cloned()
         };

@@ -363,3 +363,8 @@ pub const NAME: &str = "name";
 pub const PROV_TYPE: &str = "prov:type";
 pub const PROV_BASE_TYPE: &str = "prov:base_type";
 pub const A2A_RELATION: &str = "a2a:relation";
+/// The node property naming the log leaves a node came from (a list of leaf indexes;
+/// docs/FORMATS.md, "Tamper-evident log").
+pub const LEAVES_PROP: &str = "log_leaves";
+/// The node property holding the digest of the properties its records gave it.
+pub const DIGEST_PROP: &str = "log_digest";

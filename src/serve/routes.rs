@@ -1,4 +1,4 @@
-//! The JSON API, made from the operation declarations (`api::ops`): each declared route
+//! The JSON API, made from the operation declarations (`facade::OPERATIONS`, declared with `api::ops`): each declared route
 //! decodes its arguments (the path's fields, then the query string or the JSON body) and
 //! runs the operation through the facade (`facade::Call`). Decoding is done here rather
 //! than by axum's extractors so that every refusal (a missing parameter, malformed JSON, a
@@ -27,7 +27,7 @@ const MAX_UPLOAD: u64 = 4 << 30;
 
 pub fn router(state: AppState, ui_dir: Option<PathBuf>) -> Router {
     let mut routes: HashMap<&'static str, MethodRouter<AppState>> = HashMap::new();
-    for op in ops::OPERATIONS.iter().filter(|o| o.transport == Transport::Both) {
+    for op in crate::facade::OPERATIONS.iter().filter(|o| o.transport == Transport::Both) {
         let filter = match op.method {
             Method::Get => MethodFilter::GET,
             Method::Post => MethodFilter::POST,

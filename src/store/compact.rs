@@ -7,20 +7,9 @@
 use redis::Value as Resp;
 use serde_json::{Map, Number, Value};
 
-use super::resp::Failure;
+use super::resp::{kind, Failure};
 use super::{Store, QUERY_TIMEOUT_MS};
 use crate::error::{Error, Result};
-
-/// The value types of the compact format (FalkorDB's `ValueType`).
-pub(crate) mod kind {
-    pub const NULL: i64 = 1;
-    pub const STRING: i64 = 2;
-    pub const INTEGER: i64 = 3;
-    pub const BOOLEAN: i64 = 4;
-    pub const DOUBLE: i64 = 5;
-    pub const ARRAY: i64 = 6;
-    pub const MAP: i64 = 10;
-}
 
 fn text(v: &Resp) -> Option<&str> {
     match v {

@@ -7,10 +7,14 @@
 //! are written, and the durability barrier covers both.
 
 use redis::Value;
+// The log's hashes as `tlog_tiles` gives them: the store sits below `tlog`, not on it.
+use tlog_tiles::Hash;
 
 use super::Store;
 use crate::error::{Error, Result};
-use crate::tlog::{Hash, HASH_BYTES};
+
+/// The bytes of one stored hash.
+const HASH_BYTES: u64 = std::mem::size_of::<Hash>() as u64;
 
 /// The key of a graph's stored hashes.
 pub fn log_key(graph: &str) -> String {

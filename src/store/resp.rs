@@ -11,6 +11,18 @@ use std::time::Duration;
 /// A parsed reply (the `redis` crate's value type).
 pub use redis::Value;
 use redis::{ConnectionAddr, IntoConnectionInfo};
+/// The value types of FalkorDB's compact format (its `ValueType`), read here and by
+/// `compact` (the reader sits below the decoder, not beside it).
+pub(crate) mod kind {
+    pub const NULL: i64 = 1;
+    pub const STRING: i64 = 2;
+    pub const INTEGER: i64 = 3;
+    pub const BOOLEAN: i64 = 4;
+    pub const DOUBLE: i64 = 5;
+    pub const ARRAY: i64 = 6;
+    pub const MAP: i64 = 10;
+}
+
 /// Nesting deeper than this is refused (FalkorDB's compact replies nest a few levels).
 const MAX_DEPTH: usize = 64;
 
@@ -166,7 +178,7 @@ fn float(f: f64) -> serde_json::Value {
 }
 
 /// One value of FalkorDB's compact format (`[type, value]`), read straight into JSON, as
-/// [`super::compact::decode`] makes it from a parsed reply.
+/// `compact::decode` makes it from a parsed reply.
 pub fn compact_value<R: BufRead>(
     r: &mut R,
     line: &mut Vec<u8>,
@@ -187,20 +199,18 @@ pub fn compact_value<R: BufRead>(
     };
     let text = |b: Option<Vec<u8>>| b.map(owned);
     Ok(match kind {
-        super::compact::kind::NULL => match read_at(r, line, depth + 1)? {
+        kind::NULL => match read_at(r, line, depth + 1)? {
             Ok(_) => J::Null,
             Err(e) => return Err(bad(&e)),
         },
-        super::compact::kind::STRING => text(bulk(r, line)?).map(J::String).unwrap_or(J::Null),
-        super::compact::kind::INTEGER => match head(r, line)? {
+        kind::STRING => text(bulk(r, line)?).map(J::String).unwrap_or(J::Null),
+        kind::INTEGER => match head(r, line)? {
             b':' => J::from(number(line)?),
             _ => return Err(bad("an integer")),
         },
-        super::compact::kind::BOOLEAN => J::Bool(bulk(r, line)?.as_deref() == Some(b"true")),
-        super::compact::kind::DOUBLE => {
-            text(bulk(r, line)?).and_then(|s| s.parse().ok()).map(float).unwrap_or(J::Null)
-        }
-        super::compact::kind::ARRAY => {
+        kind::BOOLEAN => J::Bool(bulk(r, line)?.as_deref() == Some(b"true")),
+        kind::DOUBLE => text(bulk(r, line)?).and_then(|s| s.parse().ok()).map(float).unwrap_or(J::Null),
+        kind::ARRAY => {
             let n = array_len(r, line)?;
             let mut items = Vec::with_capacity(n.min(1 << 16));
             for _ in 0..n {
@@ -208,7 +218,7 @@ pub fn compact_value<R: BufRead>(
             }
             J::Array(items)
         }
-        super::compact::kind::MAP => {
+        kind::MAP => {
             let n = array_len(r, line)?;
             if n % 2 != 0 {
                 return Err(bad("a map's array holds key and value pairs"));

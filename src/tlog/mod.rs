@@ -13,10 +13,9 @@ use tlog_tiles::{stored_hash_index, stored_hashes_for_record_hash, sub_tree_inde
 
 pub use tlog_tiles::{check_record, check_tree, prove_record, prove_tree, Hash};
 
-/// The node property naming the log leaves a node came from (a list of leaf indexes).
-pub const LEAVES_PROP: &str = "log_leaves";
-/// The node property holding the digest of the properties its records gave it.
-pub const DIGEST_PROP: &str = "log_digest";
+/// The node properties a log's leaves and digest are stamped on (the model names them, so
+/// that a delta stamps them without knowing this module).
+pub use crate::model::vocab::{DIGEST_PROP, LEAVES_PROP};
 
 /// The digest of a node's properties as its records gave them (docs/FORMATS.md,
 /// "Tamper-evident log"): `v1:` then the lowercase hex SHA-256 of, for each property in

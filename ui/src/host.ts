@@ -2,8 +2,6 @@
 // the narrow interface it needs (its "host") in its own module and is given only that, so
 // no panel imports app.ts; what several hosts have in common lives here.
 
-import type { Toasts } from "./ui/toast";
-
 export type Tab = "details" | "trail" | "timeline" | "walkthrough" | "console" | "lineages" | "reasoning";
 
 export type StreamState = "open" | "reconnecting" | "closed" | "off";
@@ -20,8 +18,12 @@ export interface SelectOptions {
 /** Selects a node as a click would; resolves when its panels have loaded. */
 export type SelectFn = (id: string, opts?: SelectOptions) => Promise<void>;
 
-/** Where messages for the user go (backend errors with their code, confirmations). */
-export type Notifier = Pick<Toasts, "error" | "info">;
+/** Where messages for the user go (backend errors with their code, confirmations); the
+ *  corner's toasts (ui/toast.ts) are one. */
+export interface Notifier {
+  error(e: unknown, context?: string): void;
+  info(message: string, ms?: number): void;
+}
 
 /** Agent id → display name, as far as it has been resolved. */
 export interface AgentNames {

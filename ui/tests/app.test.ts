@@ -7,7 +7,7 @@ import type {
   OperationName, Requests, Responses, StreamHandlers, StreamMessages, StreamName, StreamRequests, Subscription, Transport,
 } from "../src/api/client";
 import type {
-  GraphRequest, NodeMove, NodeRecord, NodeRequest, SearchHit, StreamMessage, Trail, View, ViewEdge, ViewNode, ViewRequest,
+  GraphRequest, NodeMove, NodeRecord, NodeRequest, SearchHit, StreamMessage, TidyRequest, TidyResult, Trail, View, ViewEdge, ViewNode, ViewRequest,
 } from "../src/api/contract";
 import { App } from "../src/app";
 import { batch, councilFile, edge, node, trail, verification, view } from "./helpers";
@@ -73,7 +73,11 @@ const councilTrail: Trail = trail("s1", {
 
 /** An in-memory transport: each operation is a mock taking the request object, as the
  *  generated client sends it. The app talks to it through the real generated `Client`. */
-class FakeTransport implements Transport {
+/** Every operation as a method taking its request and answering its response, as the
+ *  generated operation map types them: a fake whose answer has the wrong shape does not compile. */
+type OperationHandlers = { [K in OperationName]: (req: Requests[K]) => Promise<Responses[K]> };
+
+class FakeTransport implements Transport, OperationHandlers {
   readonly kind = "http" as const;
   views: View[] = [];
   viewCalls: ViewRequest[] = [];
@@ -110,7 +114,7 @@ class FakeTransport implements Transport {
   demo = vi.fn();
   jobs = vi.fn(async () => []);
   stop_job = vi.fn();
-  tidy = vi.fn(async () => null);
+  tidy = vi.fn(async (r: TidyRequest): Promise<TidyResult> => ({ moves: [], saved: r.save ?? false }));
   cluster_edges = vi.fn(async () => []);
   export_prov = vi.fn(async (r: { graph: string, format: string }) => ({ format: r.format, media_type: "application/json", file_name: `provex-${r.graph}.json`, text: "{}" }));
   bundle = vi.fn();
@@ -126,8 +130,8 @@ class FakeTransport implements Transport {
   save_settings = vi.fn();
   save_file = vi.fn();
   call<K extends OperationName>(op: K, req: Requests[K]): Promise<Responses[K]> {
-    const handler = this[op] as unknown as (r: Requests[K]) => Promise<Responses[K]>;
-    return handler(req);
+    const handlers: OperationHandlers = this;
+    return (handlers[op] as (r: Requests[K]) => Promise<Responses[K]>)(req);
   }
   subscribe<K extends StreamName>(_stream: K, req: StreamRequests[K], handlers: StreamHandlers<StreamMessages[K]>): Subscription {
     const sub = { graph: req.graph, since: req.since ?? 0, handlers, closed: false };

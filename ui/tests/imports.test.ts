@@ -68,6 +68,51 @@ function cycles(g: Map<string, string[]>): string[][] {
   return out;
 }
 
+/** The entry of `folder` ("" for src, else "panels/") a module is under: a file of the
+ *  folder ("app.ts") or one of its subfolders ("panels/"); none when it is outside. */
+function entryOf(folder: string, module: string): string | undefined {
+  if (!module.startsWith(folder)) return undefined;
+  const rest = module.slice(folder.length);
+  const slash = rest.indexOf("/");
+  return slash < 0 ? rest : rest.slice(0, slash + 1);
+}
+
+/** Inside every folder of ui/src (found from the modules, so a new folder is checked
+ *  without being listed), its files and subfolders as nodes, an import from a module
+ *  under one to a module under another as an edge: every cycle, with the imports that
+ *  make it. */
+function folderCycles(g: Map<string, string[]>): { folder: string; members: string[]; edges: string[] }[] {
+  const folders = new Set<string>([""]);
+  for (const m of g.keys()) {
+    const parts = m.split("/");
+    for (let i = 1; i < parts.length; i++) folders.add(parts.slice(0, i).join("/") + "/");
+  }
+  const out: { folder: string; members: string[]; edges: string[] }[] = [];
+  for (const folder of [...folders].sort()) {
+    const level = new Map<string, string[]>();
+    const why: string[] = [];
+    for (const [from, deps] of g) {
+      const a = entryOf(folder, from);
+      if (a === undefined) continue;
+      if (!level.has(a)) level.set(a, []);
+      for (const to of deps) {
+        const b = entryOf(folder, to);
+        if (b === undefined || b === a) continue;
+        if (!level.get(a)!.includes(b)) level.get(a)!.push(b);
+        why.push(`${from} → ${to}`);
+      }
+    }
+    for (const members of cycles(level)) {
+      const edges = why.filter((w) => {
+        const [from, to] = w.split(" → ");
+        return members.includes(entryOf(folder, from)!) && members.includes(entryOf(folder, to)!);
+      });
+      out.push({ folder, members, edges: edges.sort() });
+    }
+  }
+  return out;
+}
+
 describe("the import graph of ui/src", () => {
   it("reads every module", () => {
     const g = graph();
@@ -81,6 +126,17 @@ describe("the import graph of ui/src", () => {
 
   it("has no cycles", () => {
     expect(cycles(graph())).toEqual([]);
+  });
+
+  it("has no cycles between the folders and files of any folder", () => {
+    expect(folderCycles(graph())).toEqual([]);
+  });
+
+  it("finds a folder cycle made of files that do not form one", () => {
+    // a/x → b/y and b/z → a/w: no file cycle, but the folders a and b lean on each other.
+    const g = new Map([["a/x.ts", ["b/y.ts"]], ["b/z.ts", ["a/w.ts"]], ["a/w.ts", []], ["b/y.ts", []], ["c.ts", ["a/x.ts"]]]);
+    expect(cycles(g)).toEqual([]);
+    expect(folderCycles(g)).toEqual([{ folder: "", members: ["a/", "b/"], edges: ["a/x.ts → b/y.ts", "b/z.ts → a/w.ts"] }]);
   });
 
   it("only the entry point imports the app", () => {

@@ -8,6 +8,7 @@ use serde_json::Value as Json;
 
 use super::native;
 use super::relations::{self, RelSpec};
+pub use super::terms::{key, local, Kind, Value};
 use crate::model::vocab::{A2A_RELATION, NAME, PROV_BASE_TYPE, PROV_TYPE};
 use crate::store::snapshot::{StoredEdge, StoredNode};
 
@@ -17,88 +18,6 @@ pub const PROVEX_NS: &str = "https://provex.dev/ns#";
 pub const GRAPH_NS: &str = "https://provex.dev/graph/";
 pub const PROV_NS: &str = "http://www.w3.org/ns/prov#";
 pub const XSD_NS: &str = "http://www.w3.org/2001/XMLSchema#";
-
-/// The three kinds of PROV record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
-    Entity,
-    Activity,
-    Agent,
-}
-
-impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Entity => "entity",
-            Kind::Activity => "activity",
-            Kind::Agent => "agent",
-        }
-    }
-
-    /// The PROV-O class.
-    pub fn class(self) -> &'static str {
-        match self {
-            Kind::Entity => "prov:Entity",
-            Kind::Activity => "prov:Activity",
-            Kind::Agent => "prov:Agent",
-        }
-    }
-
-    fn from_base_type(t: Option<&str>) -> Kind {
-        match t {
-            Some("ProvActivity") => Kind::Activity,
-            Some("ProvAgent") => Kind::Agent,
-            _ => Kind::Entity,
-        }
-    }
-}
-
-/// An attribute value.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    Str(String),
-    Int(i64),
-    Float(f64),
-    Bool(bool),
-    /// A qualified name (`provex:Statement`).
-    QName(String),
-    /// A literal of another datatype (`"1" %% xsd:int`).
-    Typed {
-        value: String,
-        datatype: String,
-    },
-    /// A string in a language (`"un lieu"@fr`).
-    Lang {
-        value: String,
-        lang: String,
-    },
-}
-
-impl Value {
-    /// The values of a PROV-JSON attribute: a list is each of its items, `{"$": …}` a typed
-    /// literal, a language-tagged string or a qualified name.
-    pub fn from_json(v: &Json) -> Vec<Value> {
-        match v {
-            Json::Array(items) => items.iter().flat_map(Value::from_json).collect(),
-            Json::Object(o) => {
-                let text = match o.get("$") {
-                    Some(Json::String(s)) => s.clone(),
-                    Some(other) => other.to_string(),
-                    None => return vec![Value::Str(v.to_string())],
-                };
-                if let Some(Json::String(lang)) = o.get("lang") {
-                    return vec![Value::Lang { value: text, lang: lang.clone() }];
-                }
-                match o.get("type").and_then(Json::as_str) {
-                    Some("prov:QUALIFIED_NAME") | Some("xsd:QName") => vec![Value::QName(text)],
-                    Some(t) => vec![Value::Typed { value: text, datatype: t.to_owned() }],
-                    None => vec![Value::Str(text)],
-                }
-            }
-            other => value(other).into_iter().collect(),
-        }
-    }
-}
 
 /// A PROV record.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,43 +60,6 @@ pub struct Document {
     pub records: Vec<Record>,
     pub relations: Vec<Relation>,
     pub bundles: Vec<Bundle>,
-}
-
-/// Properties of imported PROV records (see `prov::import`).
-pub mod key {
-    /// The record's (or bundle's) qualified name as the document wrote it.
-    pub const QNAME: &str = "prov:qname";
-    /// Its PROV-JSON bodies (a JSON list), as read.
-    pub const ATTRIBUTES: &str = "prov:attributes";
-    /// The qualified name of the bundle a record (or a `Namespaces` node) is in.
-    pub const BUNDLE: &str = "prov:bundle";
-    /// On a `Namespaces` node: the prefixes (a JSON object).
-    pub const PREFIXES: &str = "prov:prefixes";
-    /// On an edge: the PROV relations it stands for (a JSON list of
-    /// `{"section", "key", "body", "bundle"}`); on a node, those with no second end.
-    pub const RELATIONS: &str = "prov:relations";
-}
-
-/// A node name as the local part of a qualified name: letters, digits and `_` as they are,
-/// every other byte `%XX` (valid in PROV-N, Turtle and JSON-LD alike).
-pub fn local(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for b in name.bytes() {
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// As [`native::attr_value`], but a list or object is its JSON text, untyped.
-fn value(v: &Json) -> Option<Value> {
-    match v {
-        Json::Array(_) | Json::Object(_) => Some(Value::Str(v.to_string())),
-        _ => native::attr_value(v),
-    }
 }
 
 /// The attributes of a node or edge: its label or type as `prov:type`, then every property

@@ -15,6 +15,7 @@ mod provn;
 mod rdf;
 pub mod relations;
 pub mod source;
+pub mod terms;
 
 use std::fmt;
 use std::str::FromStr;

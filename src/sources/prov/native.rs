@@ -7,13 +7,12 @@
 
 use serde_json::{Map, Value as Json};
 
-use super::doc::{key, local, Value};
 use super::relations::RelSpec;
+pub use super::terms::{attr_value, LIST_TYPE};
+use super::terms::{key, local};
 use crate::model::vocab::{A2A_RELATION, NAME, PROV_BASE_TYPE};
 use crate::model::{A2aRelation, Edge, EdgeKind, Label, Node, NodeRef, PropValue, ProvRelation, RelType};
 
-/// The datatype of a list property: its value is the list's JSON text.
-pub const LIST_TYPE: &str = "provex:list";
 /// On a relation: the edge goes from the relation's second argument to its first (PROV's
 /// order of arguments is the reverse of the edge's). A hyphen never occurs in an encoded
 /// property name, so this cannot be taken for a property.
@@ -58,21 +57,6 @@ pub fn prop_name(attr: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
-}
-
-/// A stored property value (as the store reads it back, JSON) as an attribute value: a list
-/// as its JSON text typed [`LIST_TYPE`], a float as `xsd:double`.
-pub fn attr_value(v: &Json) -> Option<Value> {
-    Some(match v {
-        Json::Null => return None,
-        Json::String(s) => Value::Str(s.clone()),
-        Json::Bool(b) => Value::Bool(*b),
-        Json::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(i),
-            None => Value::Float(n.as_f64().filter(|f| f.is_finite())?),
-        },
-        other => Value::Typed { value: other.to_string(), datatype: LIST_TYPE.to_owned() },
-    })
 }
 
 /// An attribute value of a PROV-JSON body as the property it encodes (none for a value
@@ -185,6 +169,7 @@ pub fn edge(spec: &RelSpec, body: &Json, end: impl Fn(&str) -> Option<NodeRef>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sources::prov::terms::Value;
     use serde_json::json;
 
     #[test]

@@ -2,7 +2,7 @@
 //! order (the first two are its ends, which become a graph edge from the first to the
 //! second), the kinds of record those ends are, and the edge's type in the graph.
 
-use super::doc::Kind;
+use super::terms::Kind;
 use crate::model::{ProvRelation, RelType};
 
 /// One PROV relation.

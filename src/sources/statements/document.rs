@@ -1,12 +1,10 @@
 //! A2AP documents (docs/FORMATS.md "A2AP documents"): their types, and where a record was in its
-//! input. Parsing them is in [`super::parse`].
+//! input. Parsing them is in `parse` (which builds these; nothing here calls it).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-pub use super::parse::{parse_documents, parse_strict, parse_time, parse_value};
 
 /// The `@type` of a document this module understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -15,7 +15,8 @@ use ed25519_dalek::{SigningKey, VerifyingKey};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::document::{parse_strict, SoftwareAgent};
+use super::document::SoftwareAgent;
+use super::parse::parse_strict;
 
 /// The prefix of a key written into a document itself.
 pub const EMBEDDED_PREFIX: &str = "ed25519:";

@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 
 use super::consensus::{ConsensusConfig, ReputationPolicy, Vote};
 use super::document::{
-    parse_documents, parse_time, DocType, Document, Record, RecordError, SourceDocument, Statement,
-    VerificationRequest, VerificationResponse,
+    DocType, Document, Record, RecordError, SourceDocument, Statement, VerificationRequest,
+    VerificationResponse,
 };
 use super::evidence::{check_statement_evidence, statement_problems, EvidenceCheck};
 use super::index::{id_key, pk_key, Changes, Index};
 use super::keys::{decode_public_key, embedded_form, KeyEntry, KeyRegistry, KeyResolution, EMBEDDED_PREFIX};
+use super::parse::{parse_documents, parse_time};
 use super::signature::{batch_verified, check_signature_with, SignatureCheck};
 use super::Problem;
 use crate::model::Label;

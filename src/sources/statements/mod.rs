@@ -25,12 +25,13 @@ pub mod trust;
 mod votes;
 
 pub use consensus::{ConsensusConfig, ReputationPolicy};
-pub use document::{parse_documents, parse_value, DocType, Document, Position, Record, RecordError};
 pub use document::{ByteRange, Finding, TimeSpan};
+pub use document::{DocType, Document, Position, Record, RecordError};
 pub use evidence::{chunk_id, sha256_tag, statement_id, EvidenceCheck, EvidenceStatus};
 pub use index::Changes;
 pub use keys::{KeyEntry, KeyFile, KeyRegistry};
 pub use ledger::Ledger;
+pub use parse::{parse_documents, parse_value};
 pub use report::{DocumentReport, Summary, VerifyReport};
 pub use signature::{
     check_signature, sign_text, sign_value, signed_bytes, KeyRef, SignatureCheck, SignatureStatus,

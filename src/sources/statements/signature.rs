@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::canonical::canonicalize_except;
-use super::document::{parse_documents, parse_value, DocType, Document, Record};
+use super::document::{DocType, Document, Record};
 use super::ed25519;
 use super::keys::{embedded_form, KeyFile, KeyRegistry, KeyResolution};
+use super::parse::{parse_documents, parse_value};
 
 /// How a signature check ended: exactly one of these per signed document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]

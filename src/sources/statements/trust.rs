@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::document::parse_strict;
 use super::keys::{decode_public_key, KeyEntry, KeyRegistry, EMBEDDED_PREFIX};
+use super::parse::parse_strict;
 
 /// The prefix of a key fingerprint.
 pub const FINGERPRINT_PREFIX: &str = "SHA256:";

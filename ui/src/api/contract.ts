@@ -3,50 +3,21 @@
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
 
-export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "llm_not_configured" | "llm" | "write_refused" | "not_stored" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "forbidden_origin" | "closing" | "busy" | "timeout" | "uri_too_long" | "headers_too_large" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
+export type Answer = { question: string, cypher: string, columns: Array<string>, rows: Array<Array<JsonValue>>, 
+/**
+ * More rows than [`MAX_ROWS`] came back; the rest are not shown.
+ */
+truncated: boolean, model: string, elapsed_ms: number, };
 
 export type ApiError = { code: ErrorCode, message: string, };
 
-export type Health = { version: string, 
-/**
- * The database URL (password hidden).
- */
-database: string, 
-/**
- * Whether the backend runs its own private FalkorDB.
- */
-private_server: boolean, 
-/**
- * Whether requests need a token.
- */
-auth: boolean, };
+export type AskRequest = { graph: string, question: string, };
 
-export type ViewNode = { id: string, label: string, 
-/**
- * `ProvEntity`, `ProvActivity`, `ProvAgent`, or none.
- */
-base_type: string | null, x: number, y: number, w: number, h: number, layer: number, 
-/**
- * Arrival order in the graph (0 = first).
- */
-arrival: number, agent: string | null, context: string | null, 
-/**
- * Signature status of a signed A2AP document (`valid`, `invalid`, ...).
- */
-status: string | null, 
-/**
- * Claim, quote or content text (its first 200 characters), for labels and search.
- */
-text: string | null, 
-/**
- * A statement's standing, its headline verdict: the worst of signature, evidence and
- * consensus (`invalid_signature` … `verified`, docs/FORMATS.md "Standing").
- */
-standing?: string, 
-/**
- * In a cluster view, what the cluster this box stands for holds.
- */
-cluster?: ClusterInfo, };
+export type BundleRequest = { graph: string, statements?: Array<string>, key?: string, };
+
+export type ByteRange = { start: number, end: number, };
+
+export type ClusterEdgesRequest = { graph: string, cluster?: string, };
 
 export type ClusterInfo = { title: string, members: number, 
 /**
@@ -62,27 +33,172 @@ statuses: Array<[string, number]>,
  */
 opens: ViewMode, };
 
-export type ViewEdge = { source: string, target: string, type: string, 
+export type Comparison = { a: string, b: string, jaccard: number, edit_ratio: number, semantic: number | null, confidence: number, 
 /**
- * The PROV relation of a PROV edge.
+ * Why the semantic part is absent, when it is.
  */
-prov: string | null, 
+note?: string, 
 /**
- * The A2A relation of a derived edge.
+ * The evolution type the rule proposes (`--suggest-type`), with the rule.
  */
-a2a: string | null, };
-
-export type ViewMode = "whole" | "neighbourhood" | "clusters" | "members";
-
-export type View = { graph: string, seq: number, mode: ViewMode, root: string | null, total_nodes: number, total_edges: number, 
+suggested_type?: string, suggestion_rule?: string, 
 /**
- * The most nodes drawn whole.
+ * The word-level diff from A to B (`--detailed`).
  */
-limit: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, };
+diff?: Array<DiffOp>, };
 
-export type NodeMove = { id: string, x: number, y: number, };
+export type CrossLink = { 
+/**
+ * The step that names it.
+ */
+from: string, id: string, label: string, 
+/**
+ * Its text, when it has one (a statement's claim).
+ */
+text: string | null, 
+/**
+ * A statement's standing (its headline verdict, docs/FORMATS.md "Standing").
+ */
+standing?: string, };
 
-export type TidyResult = { moves: Array<NodeMove>, saved: boolean, };
+export type DemoRequest = { graph: string, pace_ms?: number, };
+
+export type DialogLine = { seq: number, kind: string, content: string | null, model: string | null, in_token: number | null, out_token: number | null, };
+
+export type DiffOp = { op: string, text: string, };
+
+export type DiffRequest = { a: string, b: string, };
+
+export type DiffSummary = { claims_added: Array<SummaryItem>, claims_removed: Array<SummaryItem>, verifications_added: Array<SummaryItem>, verifications_removed: Array<SummaryItem>, 
+/**
+ * Claims first (by name), then by what changed in [`WATCHED`] order.
+ */
+changes: Array<StatusChange>, };
+
+export type EdgeChange = { source: string, type: string, kind: string | null, target: string, 
+/**
+ * How much it matters: 0 first ([`edge_rank`]).
+ */
+rank: number, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
+
+export type EdgeDiff = { added: Array<EdgeItem>, removed: Array<EdgeItem>, changed: Array<EdgeChange>, };
+
+export type EdgeItem = { source: string, type: string, kind: string | null, target: string, 
+/**
+ * How much it matters: 0 first ([`edge_rank`]).
+ */
+rank: number, props: { [key in string]: JsonValue }, };
+
+export type EdgeRecord = { source: string, target: string, type: string, 
+/**
+ * The PROV relation (`prov:base_type`) of a PROV edge.
+ */
+"prov:base_type"?: string, 
+/**
+ * The A2A relation (`a2a:relation`) of a derived edge.
+ */
+"a2a:relation"?: string, };
+
+export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "llm_not_configured" | "llm" | "write_refused" | "not_stored" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "forbidden_origin" | "closing" | "busy" | "timeout" | "uri_too_long" | "headers_too_large" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
+
+export type EventsRequest = { graph: string, 
+/**
+ * `a2a`, `a2ap`, `lineage`, or none to detect from the lines.
+ */
+format?: string, };
+
+export type EvidenceStatus = "match" | "mismatch" | "unchecked";
+
+export type EvolutionView = { child: string, parent: string, evolution_type: string, 
+/**
+ * The relationship type stored (`WAS_REFINED_FROM`, …).
+ */
+relation: string, 
+/**
+ * False for the extra parents of a merge (`properties.merged_from`).
+ */
+primary: boolean, confidence: number | null, similarity_score: number | null, reason?: string, created_at?: string, };
+
+export type ExportRequest = { graph: string, format: string, };
+
+export type ExportedDocument = { format: string, media_type: string, 
+/**
+ * `provex-<graph>.<extension>`.
+ */
+file_name: string, text: string, };
+
+export type FileReport = { path: string, format: string, lines: number, events: number, rejected: number, 
+/**
+ * Where the rejected records were written, when there were any.
+ */
+rejects_file: string | null, 
+/**
+ * Rejected records past the rejects file's quota: counted here, not written there.
+ */
+rejects_unwritten: number, };
+
+export type Finding = { criterion: string, status: string, evidence: string | null, confidence: number | null, };
+
+export type FollowRequest = { graph: string, path: string, 
+/**
+ * `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
+ */
+format?: string, };
+
+export type GraphDiff = { 
+/**
+ * What the differences mean for claims.
+ */
+summary: DiffSummary, nodes: NodeDiff, edges: EdgeDiff, };
+
+export type GraphRequest = { graph: string, };
+
+export type Health = { version: string, 
+/**
+ * The database URL (password hidden).
+ */
+database: string, 
+/**
+ * Whether the backend runs its own private FalkorDB.
+ */
+private_server: boolean, 
+/**
+ * Whether requests need a token.
+ */
+auth: boolean, };
+
+export type IngestEvent = { state: IngestState, graph: string, files: Array<string>, 
+/**
+ * Whether the window should show the graph when done (File ▸ Open).
+ */
+open: boolean, report: IngestReport | null, error: ApiError | null, };
+
+export type IngestFilesRequest = { graph: string, paths: Array<string>, format?: string, };
+
+export type IngestReport = { graph: string, files: Array<FileReport>, events: number, rejected: number, nodes_written: number, edges_written: number, elapsed_ms: number, 
+/**
+ * How the graph was written: `merge` (upserts), `bulk` (a new graph built with
+ * GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
+ */
+method: string, 
+/**
+ * Why the bulk path was left for upserts, when it was.
+ */
+notes?: Array<string>, };
+
+export type IngestState = "started" | "done" | "failed";
+
+export type Job = { id: string, kind: JobKind, graph: string, state: JobState, 
+/**
+ * What it is doing or did (file, events so far, error message).
+ */
+detail: string | null, };
+
+export type JobKind = "ingest" | "follow" | "demo";
+
+export type JobRequest = { id: string, };
+
+export type JobState = "running" | "done" | "failed" | "stopped";
 
 export type KnowledgeChange = { 
 /**
@@ -103,39 +219,7 @@ object: string | null,
  */
 event: unknown, };
 
-export type VerificationKind = "statement" | "verification";
-
-export type VerificationUpdate = { id: string, kind: VerificationKind, signature: string | null, verdict: string | null, consensus: number | null, verified: boolean | null, 
-/**
- * A statement's standing (its headline), when the update carries it.
- */
-standing?: string, };
-
-export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "knowledge", graph: string, seq: number, changes: Array<KnowledgeChange>, } | { "kind": "database", graph: string, seq: number, state: string, message: string, } | { "kind": "reset", graph: string, seq: number, reason: string, };
-
-export type SourceText = { id: string, title: string | null, text: string, };
-
-export type ExportedDocument = { format: string, media_type: string, 
-/**
- * `provex-<graph>.<extension>`.
- */
-file_name: string, text: string, };
-
-export type PromptView = { id: string, lineage_id: string, version: string, timestamp: string, chain_position: number, is_root: boolean, is_head: boolean, branch?: string, model?: string, 
-/**
- * Left out unless asked for (`--include-content`); always there for inspect and replay.
- */
-content?: string, };
-
-export type EvolutionView = { child: string, parent: string, evolution_type: string, 
-/**
- * The relationship type stored (`WAS_REFINED_FROM`, …).
- */
-relation: string, 
-/**
- * False for the extra parents of a merge (`properties.merged_from`).
- */
-primary: boolean, confidence: number | null, similarity_score: number | null, reason?: string, created_at?: string, };
+export type LineageCompareRequest = { graph: string, a: string, b: string, };
 
 export type LineageGraph = { 
 /**
@@ -153,63 +237,72 @@ root: string | null,
  */
 title: string, prompts: number, heads: number, first: string, last: string, };
 
-export type DiffOp = { op: string, text: string, };
+export type MenuAction = "export-svg" | "export-png" | "help" | "tidy";
 
-export type Comparison = { a: string, b: string, jaccard: number, edit_ratio: number, semantic: number | null, confidence: number, 
+export type MenuEvent = { action: MenuAction, 
 /**
- * Why the semantic part is absent, when it is.
+ * The graph the window shows, as the shell knows it.
  */
-note?: string, 
-/**
- * The evolution type the rule proposes (`--suggest-type`), with the rule.
- */
-suggested_type?: string, suggestion_rule?: string, 
-/**
- * The word-level diff from A to B (`--detailed`).
- */
-diff?: Array<DiffOp>, };
+graph: string | null, };
 
-export type SessionSummary = { 
-/**
- * The session's IRI (its question node).
- */
-id: string, 
-/**
- * `agent` (ReAct), `graphrag`, `docrag`, or `seed` (seed 003's nodes).
- */
-kind: string, question: string | null, 
-/**
- * `running`, `answered` or `failed`.
- */
-status: string, 
-/**
- * Explain nodes of the session besides its question.
- */
-steps: number, started: string | null, 
-/**
- * The session's answer, conclusion or synthesis, when there is one.
- */
-answer: string | null, };
+export type NoArgs = Record<symbol, never>;
 
-export type Answer = { question: string, cypher: string, columns: Array<string>, rows: Array<Array<JsonValue>>, 
+export type NodeChange = { label: string, name: string, 
 /**
- * More rows than [`MAX_ROWS`] came back; the rest are not shown.
+ * How much it matters: 0 first ([`node_rank`]).
  */
-truncated: boolean, model: string, elapsed_ms: number, };
+rank: number, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
 
-export type ResourceKnowledge = { resource: string, statements: Array<StatementHistory>, };
+export type NodeDiff = { added: Array<NodeItem>, removed: Array<NodeItem>, changed: Array<NodeChange>, };
 
-export type StatementHistory = { id: string, statement: unknown, current: boolean, 
+export type NodeItem = { label: string, name: string, 
 /**
- * The updates that generated and invalidated it, oldest first.
+ * How much it matters: 0 first ([`node_rank`]).
  */
-changes: Array<StatementChange>, };
+rank: number, props: { [key in string]: JsonValue }, };
 
-export type StatementChange = { 
+export type NodeMove = { id: string, x: number, y: number, };
+
+export type NodeRecord = { 
 /**
- * `added` or `removed`.
+ * The node's `name`.
  */
-change: string, update: string, sourceAgentId: string | null, time: string | null, justification: string | null, verificationStatus: string | null, taskId: string | null, sessionId: string | null, };
+id: string, label: string, base_type?: string, depth?: number, properties?: { [key in string]: JsonValue }, };
+
+export type NodeRequest = { graph: string, id: string, };
+
+export type Notice = { level: NoticeLevel, message: string, };
+
+export type NoticeLevel = "info" | "error";
+
+export type PathRequest = { graph: string, from: string, to: string, };
+
+export type PathResult = { nodes: Array<NodeRecord>, edges: Array<EdgeRecord>, };
+
+export type Problem = { code: string, message: string, };
+
+export type PromptView = { id: string, lineage_id: string, version: string, timestamp: string, chain_position: number, is_root: boolean, is_head: boolean, branch?: string, model?: string, 
+/**
+ * Left out unless asked for (`--include-content`); always there for inspect and replay.
+ */
+content?: string, };
+
+export type QueryRequest = { graph: string, cypher: string, };
+
+export type ReasoningChain = { session: string, question: string | null, status: string, selected: string, 
+/**
+ * Question first, the selected node last.
+ */
+chain: Array<ReasoningStep>, 
+/**
+ * The session's latest step (what a live session is on).
+ */
+latest: string | null, dialog: Array<DialogLine>, links: Array<CrossLink>, 
+/**
+ * The worst standing of the statements the chain draws on (none when it cites none):
+ * an answer that rests on a claim with an invalid signature headlines that.
+ */
+standing?: string, };
 
 export type ReasoningStep = { id: string, 
 /**
@@ -233,118 +326,96 @@ failed: boolean,
  */
 placeholder: boolean, };
 
-export type DialogLine = { seq: number, kind: string, content: string | null, model: string | null, in_token: number | null, out_token: number | null, };
+export type ResourceKnowledge = { resource: string, statements: Array<StatementHistory>, };
 
-export type CrossLink = { 
+export type SaveFileRequest = { 
 /**
- * The step that names it.
+ * The suggested file name.
  */
-from: string, id: string, label: string, 
-/**
- * Its text, when it has one (a statement's claim).
- */
-text: string | null, 
-/**
- * A statement's standing (its headline verdict, docs/FORMATS.md "Standing").
- */
-standing?: string, };
-
-export type ReasoningChain = { session: string, question: string | null, status: string, selected: string, 
-/**
- * Question first, the selected node last.
- */
-chain: Array<ReasoningStep>, 
-/**
- * The session's latest step (what a live session is on).
- */
-latest: string | null, dialog: Array<DialogLine>, links: Array<CrossLink>, 
-/**
- * The worst standing of the statements the chain draws on (none when it cites none):
- * an answer that rests on a claim with an invalid signature headlines that.
- */
-standing?: string, };
+name: string, };
 
 export type SearchHit = { id: string, label: string, field: string, snippet: string, };
 
-export type JobKind = "ingest" | "follow" | "demo";
-
-export type JobState = "running" | "done" | "failed" | "stopped";
-
-export type Job = { id: string, kind: JobKind, graph: string, state: JobState, 
+export type SearchRequest = { graph: string, q: string, 
 /**
- * What it is doing or did (file, events so far, error message).
+ * Default 50.
  */
-detail: string | null, };
+limit?: number, };
+
+export type SessionSummary = { 
+/**
+ * The session's IRI (its question node).
+ */
+id: string, 
+/**
+ * `agent` (ReAct), `graphrag`, `docrag`, or `seed` (seed 003's nodes).
+ */
+kind: string, question: string | null, 
+/**
+ * `running`, `answered` or `failed`.
+ */
+status: string, 
+/**
+ * Explain nodes of the session besides its question.
+ */
+steps: number, started: string | null, 
+/**
+ * The session's answer, conclusion or synthesis, when there is one.
+ */
+answer: string | null, };
+
+export type SettingsUpdate = { url?: string, user?: string, password?: string, tls: boolean, embeddings_url?: string, embeddings_model?: string, 
+/**
+ * Absent keeps the stored key, `""` clears it.
+ */
+embeddings_key?: string, llm_url?: string, llm_model?: string, 
+/**
+ * Absent keeps the stored key, `""` clears it.
+ */
+llm_key?: string, };
+
+export type SettingsView = { 
+/**
+ * A shared FalkorDB (`host`, `host:port`, or a `redis://` / `rediss://` URL); none
+ * means the private server in the app's data folder.
+ */
+url: string | null, user: string | null, has_password: boolean, tls: boolean, 
+/**
+ * An OpenAI-compatible embeddings endpoint for the semantic part of lineage
+ * confidences (else `PROVEX_EMBEDDINGS_URL`; none: the renormalised formula).
+ */
+embeddings_url?: string, embeddings_model?: string, has_embeddings_key: boolean, 
+/**
+ * An OpenAI-compatible chat endpoint for questions in plain language (`ask`; else
+ * `PROVEX_LLM_URL`; none: `ask` says how to set one).
+ */
+llm_url?: string, llm_model?: string, has_llm_key: boolean, 
+/**
+ * Where they are stored.
+ */
+file: string, };
+
+export type SignatureStatus = "valid" | "invalid" | "unknown_key" | "untrusted_key" | "malformed" | "unsigned";
+
+export type SourceText = { id: string, title: string | null, text: string, };
+
+export type Standing = "invalid_signature" | "unknown_signer" | "unsigned" | "claim_mismatch" | "quote_mismatch" | "challenged" | "unverified" | "verified";
+
+export type StatementChange = { 
+/**
+ * `added` or `removed`.
+ */
+change: string, update: string, sourceAgentId: string | null, time: string | null, justification: string | null, verificationStatus: string | null, taskId: string | null, sessionId: string | null, };
+
+export type StatementHistory = { id: string, statement: unknown, current: boolean, 
+/**
+ * The updates that generated and invalidated it, oldest first.
+ */
+changes: Array<StatementChange>, };
+
+export type StatementRequest = { graph: string, statement: string, };
 
 export type Stats = { graph: string, nodes: number, edges: number, labels: { [key in string]: number }, relationships: { [key in string]: number }, };
-
-export type NodeRecord = { 
-/**
- * The node's `name`.
- */
-id: string, label: string, base_type?: string, depth?: number, properties?: { [key in string]: JsonValue }, };
-
-export type EdgeRecord = { source: string, target: string, type: string, 
-/**
- * The PROV relation (`prov:base_type`) of a PROV edge.
- */
-"prov:base_type"?: string, 
-/**
- * The A2A relation (`a2a:relation`) of a derived edge.
- */
-"a2a:relation"?: string, };
-
-export type Subgraph = { nodes: Array<NodeRecord>, edges: Array<EdgeRecord>, };
-
-export type PathResult = { nodes: Array<NodeRecord>, edges: Array<EdgeRecord>, };
-
-export type Table = { columns: Array<string>, rows: Array<Array<JsonValue>>, };
-
-export type NodeItem = { label: string, name: string, 
-/**
- * How much it matters: 0 first ([`node_rank`]).
- */
-rank: number, props: { [key in string]: JsonValue }, };
-
-export type NodeChange = { label: string, name: string, 
-/**
- * How much it matters: 0 first ([`node_rank`]).
- */
-rank: number, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
-
-export type EdgeItem = { source: string, type: string, kind: string | null, target: string, 
-/**
- * How much it matters: 0 first ([`edge_rank`]).
- */
-rank: number, props: { [key in string]: JsonValue }, };
-
-export type EdgeChange = { source: string, type: string, kind: string | null, target: string, 
-/**
- * How much it matters: 0 first ([`edge_rank`]).
- */
-rank: number, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
-
-export type NodeDiff = { added: Array<NodeItem>, removed: Array<NodeItem>, changed: Array<NodeChange>, };
-
-export type EdgeDiff = { added: Array<EdgeItem>, removed: Array<EdgeItem>, changed: Array<EdgeChange>, };
-
-export type SummaryItem = { name: string, 
-/**
- * What it says: a claim's text, a verification's verdict.
- */
-text: string | null, 
-/**
- * The agent that signed it.
- */
-agent: string | null, 
-/**
- * A verification's statement.
- */
-claim: string | null, 
-/**
- * That statement's text (in B, else in A).
- */
-claim_text: string | null, };
 
 export type StatusChange = { 
 /**
@@ -373,47 +444,58 @@ name: string,
  */
 target: string | null, property: string, before: JsonValue | null, after: JsonValue | null, };
 
-export type DiffSummary = { claims_added: Array<SummaryItem>, claims_removed: Array<SummaryItem>, verifications_added: Array<SummaryItem>, verifications_removed: Array<SummaryItem>, 
+export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "knowledge", graph: string, seq: number, changes: Array<KnowledgeChange>, } | { "kind": "database", graph: string, seq: number, state: string, message: string, } | { "kind": "reset", graph: string, seq: number, reason: string, };
+
+export type StreamRequest = { graph: string, since?: number, 
 /**
- * Claims first (by name), then by what changed in [`WATCHED`] order.
+ * The stream of the graph's cluster view (semantic zoom) rather than of its whole view.
  */
-changes: Array<StatusChange>, };
+clusters?: boolean, };
 
-export type GraphDiff = { 
+export type Subgraph = { nodes: Array<NodeRecord>, edges: Array<EdgeRecord>, };
+
+export type SummaryItem = { name: string, 
 /**
- * What the differences mean for claims.
+ * What it says: a claim's text, a verification's verdict.
  */
-summary: DiffSummary, nodes: NodeDiff, edges: EdgeDiff, };
+text: string | null, 
+/**
+ * The agent that signed it.
+ */
+agent: string | null, 
+/**
+ * A verification's statement.
+ */
+claim: string | null, 
+/**
+ * That statement's text (in B, else in A).
+ */
+claim_text: string | null, };
 
-export type TraceDirection = "up" | "down";
+export type Table = { columns: Array<string>, rows: Array<Array<JsonValue>>, };
 
-export type SignatureStatus = "valid" | "invalid" | "unknown_key" | "untrusted_key" | "malformed" | "unsigned";
+export type TidyRequest = { graph: string, 
+/**
+ * Apply it to the layout every viewer is served (the moves go out on the graph's
+ * stream); without it the served layout is left as it is.
+ */
+save?: boolean, };
 
-export type Standing = "invalid_signature" | "unknown_signer" | "unsigned" | "claim_mismatch" | "quote_mismatch" | "challenged" | "unverified" | "verified";
-
-export type EvidenceStatus = "match" | "mismatch" | "unchecked";
-
-export type ByteRange = { start: number, end: number, };
+export type TidyResult = { moves: Array<NodeMove>, saved: boolean, };
 
 export type TimeSpan = { start: string, end: string, };
 
-export type Finding = { criterion: string, status: string, evidence: string | null, confidence: number | null, };
+export type TraceDirection = "up" | "down";
 
-export type Problem = { code: string, message: string, };
-
-export type TrailClaim = { text: string, confidence: number | null, content_hash: string | null, generation_method: string | null, };
-
-export type TrailDocument = { id: string, 
+export type TraceRequest = { graph: string, id: string, 
 /**
- * `None` when the document is not in the stream.
+ * Default `up`.
  */
-title: string | null, available: boolean, source: string | null, source_name: string | null, source_url: string | null, };
-
-export type TrailEvidence = { chunk_id: string, quote: string | null, byte_range: ByteRange, timestamp: TimeSpan | null, document: TrailDocument, status: EvidenceStatus, reasons?: Array<string>, };
-
-export type TrailRequest = { request_id: string, agent: string, time: string | null, criteria: Array<string>, signature: SignatureStatus, };
-
-export type TrailVerification = { verification_id: string, agent: string, verdict: string, confidence: number, findings: Array<Finding>, time: string | null, signature: SignatureStatus, counted: boolean, excluded_reason?: string, consensus_after: number, verified_after: boolean, };
+dir?: TraceDirection, 
+/**
+ * Default 10, at most `store::read::MAX_DEPTH`.
+ */
+depth?: number, };
 
 export type Trail = { statement_id: string, agent: string, generated_at: string | null, claim: TrailClaim, signature: SignatureStatus, evidence: Array<TrailEvidence>, requests: Array<TrailRequest>, verifications: Array<TrailVerification>, consensus: number, 
 /**
@@ -430,83 +512,82 @@ standing: Standing, threshold: number, supports: Array<string>, contradicts: Arr
  */
 contradicted_by: Array<string>, problems: Array<Problem>, };
 
-export type FileReport = { path: string, format: string, lines: number, events: number, rejected: number, 
-/**
- * Where the rejected records were written, when there were any.
- */
-rejects_file: string | null, 
-/**
- * Rejected records past the rejects file's quota: counted here, not written there.
- */
-rejects_unwritten: number, };
+export type TrailClaim = { text: string, confidence: number | null, content_hash: string | null, generation_method: string | null, };
 
-export type IngestReport = { graph: string, files: Array<FileReport>, events: number, rejected: number, nodes_written: number, edges_written: number, elapsed_ms: number, 
+export type TrailDocument = { id: string, 
 /**
- * How the graph was written: `merge` (upserts), `bulk` (a new graph built with
- * GRAPH.BULK), or `bulk+merge` (built, then the rest upserted).
+ * `None` when the document is not in the stream.
  */
-method: string, 
+title: string | null, available: boolean, source: string | null, source_name: string | null, source_url: string | null, };
+
+export type TrailEvidence = { chunk_id: string, quote: string | null, byte_range: ByteRange, timestamp: TimeSpan | null, document: TrailDocument, status: EvidenceStatus, reasons?: Array<string>, };
+
+export type TrailRequest = { request_id: string, agent: string, time: string | null, criteria: Array<string>, signature: SignatureStatus, };
+
+export type TrailVerification = { verification_id: string, agent: string, verdict: string, confidence: number, findings: Array<Finding>, time: string | null, signature: SignatureStatus, counted: boolean, excluded_reason?: string, consensus_after: number, verified_after: boolean, };
+
+export type UploadRequest = { graph: string, 
 /**
- * Why the bulk path was left for upserts, when it was.
+ * The file's name, for the uploads folder and the rejects file.
  */
-notes?: Array<string>, };
-
-export type DemoReport = { graph: string | null, events: number, documents: number, files: Array<string>, };
-
-export type SettingsView = { 
+name: string, 
 /**
- * A shared FalkorDB (`host`, `host:port`, or a `redis://` / `rediss://` URL); none
- * means the private server in the app's data folder.
+ * `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
  */
-url: string | null, user: string | null, has_password: boolean, tls: boolean, 
+format?: string, };
+
+export type VerificationKind = "statement" | "verification";
+
+export type VerificationUpdate = { id: string, kind: VerificationKind, signature: string | null, verdict: string | null, consensus: number | null, verified: boolean | null, 
 /**
- * An OpenAI-compatible embeddings endpoint for the semantic part of lineage
- * confidences (else `PROVEX_EMBEDDINGS_URL`; none: the renormalised formula).
+ * A statement's standing (its headline), when the update carries it.
  */
-embeddings_url?: string, embeddings_model?: string, has_embeddings_key: boolean, 
+standing?: string, };
+
+export type View = { graph: string, seq: number, mode: ViewMode, root: string | null, total_nodes: number, total_edges: number, 
 /**
- * An OpenAI-compatible chat endpoint for questions in plain language (`ask`; else
- * `PROVEX_LLM_URL`; none: `ask` says how to set one).
+ * The most nodes drawn whole.
  */
-llm_url?: string, llm_model?: string, has_llm_key: boolean, 
+limit: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, };
+
+export type ViewEdge = { source: string, target: string, type: string, 
 /**
- * Where they are stored.
+ * The PROV relation of a PROV edge.
  */
-file: string, };
-
-export type SettingsUpdate = { url?: string, user?: string, password?: string, tls: boolean, embeddings_url?: string, embeddings_model?: string, 
+prov: string | null, 
 /**
- * Absent keeps the stored key, `""` clears it.
+ * The A2A relation of a derived edge.
  */
-embeddings_key?: string, llm_url?: string, llm_model?: string, 
+a2a: string | null, };
+
+export type ViewMode = "whole" | "neighbourhood" | "clusters" | "members";
+
+export type ViewNode = { id: string, label: string, 
 /**
- * Absent keeps the stored key, `""` clears it.
+ * `ProvEntity`, `ProvActivity`, `ProvAgent`, or none.
  */
-llm_key?: string, };
-
-export type MenuAction = "export-svg" | "export-png" | "help" | "tidy";
-
-export type MenuEvent = { action: MenuAction, 
+base_type: string | null, x: number, y: number, w: number, h: number, layer: number, 
 /**
- * The graph the window shows, as the shell knows it.
+ * Arrival order in the graph (0 = first).
  */
-graph: string | null, };
-
-export type IngestState = "started" | "done" | "failed";
-
-export type IngestEvent = { state: IngestState, graph: string, files: Array<string>, 
+arrival: number, agent: string | null, context: string | null, 
 /**
- * Whether the window should show the graph when done (File ▸ Open).
+ * Signature status of a signed A2AP document (`valid`, `invalid`, ...).
  */
-open: boolean, report: IngestReport | null, error: ApiError | null, };
-
-export type NoticeLevel = "info" | "error";
-
-export type Notice = { level: NoticeLevel, message: string, };
-
-export type NoArgs = Record<symbol, never>;
-
-export type GraphRequest = { graph: string, };
+status: string | null, 
+/**
+ * Claim, quote or content text (its first 200 characters), for labels and search.
+ */
+text: string | null, 
+/**
+ * A statement's standing, its headline verdict: the worst of signature, evidence and
+ * consensus (`invalid_signature` … `verified`, docs/FORMATS.md "Standing").
+ */
+standing?: string, 
+/**
+ * In a cluster view, what the cluster this box stands for holds.
+ */
+cluster?: ClusterInfo, };
 
 export type ViewRequest = { graph: string, 
 /**
@@ -535,86 +616,3 @@ viewport_height?: number,
  * when they are at most `limit`.
  */
 cluster?: string, };
-
-export type ClusterEdgesRequest = { graph: string, cluster?: string, };
-
-export type NodeRequest = { graph: string, id: string, };
-
-export type TraceRequest = { graph: string, id: string, 
-/**
- * Default `up`.
- */
-dir?: TraceDirection, 
-/**
- * Default 10, at most `store::read::MAX_DEPTH`.
- */
-depth?: number, };
-
-export type PathRequest = { graph: string, from: string, to: string, };
-
-export type DiffRequest = { a: string, b: string, };
-
-export type ExportRequest = { graph: string, format: string, };
-
-export type BundleRequest = { graph: string, statements?: Array<string>, key?: string, };
-
-export type LineageCompareRequest = { graph: string, a: string, b: string, };
-
-export type QueryRequest = { graph: string, cypher: string, };
-
-export type AskRequest = { graph: string, question: string, };
-
-export type StatementRequest = { graph: string, statement: string, };
-
-export type SearchRequest = { graph: string, q: string, 
-/**
- * Default 50.
- */
-limit?: number, };
-
-export type UploadRequest = { graph: string, 
-/**
- * The file's name, for the uploads folder and the rejects file.
- */
-name: string, 
-/**
- * `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
- */
-format?: string, };
-
-export type EventsRequest = { graph: string, 
-/**
- * `a2a`, `a2ap`, `lineage`, or none to detect from the lines.
- */
-format?: string, };
-
-export type FollowRequest = { graph: string, path: string, 
-/**
- * `a2a`, `a2ap`, `prov-json`, `lineage`, `trustgraph` (docs/FORMATS.md), or none to detect.
- */
-format?: string, };
-
-export type DemoRequest = { graph: string, pace_ms?: number, };
-
-export type TidyRequest = { graph: string, 
-/**
- * Apply it to the layout every viewer is served (the moves go out on the graph's
- * stream); without it the served layout is left as it is.
- */
-save?: boolean, };
-
-export type JobRequest = { id: string, };
-
-export type IngestFilesRequest = { graph: string, paths: Array<string>, format?: string, };
-
-export type SaveFileRequest = { 
-/**
- * The suggested file name.
- */
-name: string, };
-
-export type StreamRequest = { graph: string, since?: number, 
-/**
- * The stream of the graph's cluster view (semantic zoom) rather than of its whole view.
- */
-clusters?: boolean, };

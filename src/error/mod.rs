@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-pub use crate::api::ErrorCode;
+mod code;
+
+pub use code::ErrorCode;
 
 /// Everything the library can fail with.
 #[derive(Debug, thiserror::Error)]
