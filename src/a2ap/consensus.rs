@@ -1,16 +1,16 @@
-//! Consensus over a statement's verifications (seed 001 §4.3 as formats.md §2 fixes it) and
-//! agent reputation (seed 001 §6.3).
+//! Consensus over a statement's verifications (as `docs/FORMATS.md`, "A2AP documents", fixes it) and
+//! agent reputation (A2AP).
 //!
 //! - Consensus: the reputation-weighted mean over the counted verifications, where a
 //!   `VALIDATED` verdict counts its confidence and any other verdict 0. A verification whose
 //!   signature is not `valid` is not counted and is listed with why. When one agent verified a
 //!   statement more than once, only its latest counted verification (by time, then arrival)
 //!   counts: an agent can revise its verdict but not multiply its weight. No counted
-//!   verification (or a total weight of 0) gives 0.0, as in seed 001 §4.3.
+//!   verification (or a total weight of 0) gives 0.0, as in A2AP
 //! - Reputation: [`ReputationPolicy::Fixed`] (the default) gives every agent 1.0 unless set
-//!   explicitly. [`ReputationPolicy::Accuracy`] is seed 001 §6.3's rule: an agent's
+//!   explicitly. [`ReputationPolicy::Accuracy`] is A2AP's rule: an agent's
 //!   reputation is the share of its verifications that are `VALIDATED` verdicts on statements
-//!   whose consensus is at least `accurate_at` (0.8 in the seed); an agent with no counted
+//!   whose consensus is at least `accurate_at` (0.8 in A2AP); an agent with no counted
 //!   verification keeps 1.0. To keep this from being circular (consensus is weighted by
 //!   reputation), the consensus it looks at is the unweighted one.
 
@@ -43,7 +43,7 @@ impl Default for ConsensusConfig {
 }
 
 impl ReputationPolicy {
-    /// Seed 001 §6.3's rule with its threshold of 0.8.
+    /// A2AP's rule with its threshold of 0.8.
     pub const SEED: ReputationPolicy = ReputationPolicy::Accuracy { accurate_at: 0.8 };
 }
 
@@ -144,7 +144,7 @@ pub fn consensus(votes: &[&Vote], reputation: &dyn Fn(&str) -> f64, threshold: f
     Outcome { consensus, verified: consensus >= threshold, challenged, counted, excluded }
 }
 
-/// Seed 001 §6.3's reputations from a set of votes (over all statements). Agents with no
+/// A2AP's reputations from a set of votes (over all statements). Agents with no
 /// counted vote are absent (the caller gives them 1.0).
 pub fn accuracy_reputations(votes: &[&Vote], accurate_at: f64) -> HashMap<String, f64> {
     let mut by_statement: BTreeMap<&str, Vec<&Vote>> = BTreeMap::new();

@@ -1,4 +1,4 @@
-//! A2AP documents (seed 001 §2, formats.md §2): their types, and where a record was in its
+//! A2AP documents (docs/FORMATS.md, "A2AP documents"): their types, and where a record was in its
 //! input. Parsing them is in [`super::parse`].
 
 use std::fmt;
@@ -48,7 +48,7 @@ impl DocType {
     }
 
     /// Whether a missing signature is a failure: statements and responses carry claims and
-    /// verdicts and must be signed. Seed 001 §2.2 gives requests no signature member, so an
+    /// verdicts and must be signed. A2AP gives requests no signature member, so an
     /// unsigned request is reported `unsigned` but is not a failure; source documents and
     /// agent records are not signed at all.
     pub const fn requires_signature(self) -> bool {
@@ -67,7 +67,7 @@ impl fmt::Display for DocType {
     }
 }
 
-/// A statement's agent: an object (seed 001 §2.1) or just its id.
+/// A statement's agent: an object (A2AP) or just its id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum AgentRef {
@@ -147,8 +147,8 @@ pub struct EvidenceSegment {
     pub content_hash: Option<String>,
 }
 
-/// `a2ap:ProvenanceStatement` (seed 001 §2.1). `supports` and `contradicts` are Provex
-/// extensions (lists of statement ids) for seed 001 §3.2's SUPPORTS and CONTRADICTS; being
+/// `a2ap:ProvenanceStatement` (A2AP). `supports` and `contradicts` are Provex
+/// extensions (lists of statement ids) for A2AP's SUPPORTS and CONTRADICTS; being
 /// members of the document they are covered by its signature.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -167,7 +167,7 @@ pub struct Statement {
     pub contradicts: Vec<String>,
 }
 
-/// `a2ap:VerificationRequest` (seed 001 §2.2).
+/// `a2ap:VerificationRequest` (A2AP).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VerificationRequest {
@@ -191,7 +191,7 @@ pub struct Finding {
     pub confidence: Option<f64>,
 }
 
-/// `a2ap:VerificationResponse` (seed 001 §2.3). `inResponseTo` (the request's id) is an
+/// `a2ap:VerificationResponse` (A2AP). `inResponseTo` (the request's id) is an
 /// optional Provex extension.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -259,7 +259,7 @@ impl SourceRef {
     }
 }
 
-/// `a2ap:SourceDocument` (formats.md §2). `source` (seed 001 §3.2's SOURCED_FROM) is an
+/// `a2ap:SourceDocument` (docs/FORMATS.md, "A2AP documents"). `source` (A2AP's SOURCED_FROM) is an
 /// optional Provex extension.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SourceDocument {

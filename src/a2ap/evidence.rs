@@ -1,5 +1,5 @@
-//! Evidence integrity (formats.md §2): each evidence segment against its source document's
-//! bytes, content hashes, and the deterministic ids of seed 001 appendix A.
+//! Evidence integrity (docs/FORMATS.md, "A2AP documents"): each evidence segment against its source document's
+//! bytes, content hashes, and the deterministic ids of the A2AP specification's appendix A.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -8,7 +8,7 @@ use uuid::Uuid;
 use super::document::{EvidenceSegment, SourceDocument, Statement};
 use super::Problem;
 
-/// The namespace of A2AP's deterministic ids (seed 001 appendix A).
+/// The namespace of A2AP's deterministic ids (the A2AP specification's appendix A).
 pub const ID_NAMESPACE: Uuid = Uuid::from_u128(0x6ba7b810_9dad_11d1_80b4_00c04fd430c8);
 
 /// `urn:uuid:` + UUIDv5(namespace, `<agent id>|<claim text>`).

@@ -1,5 +1,5 @@
-//! A2AP documents as a [`GraphDelta`] in seed 001's schema (§3.1 nodes, §3.2 and §6.3
-//! relationships), with the derived state a UI shows (signature and evidence status,
+//! A2AP documents as a [`GraphDelta`] in A2AP's schema (its nodes, relationships and
+//! reputation edges), with the derived state a UI shows (signature and evidence status,
 //! consensus, verdicts). Node `name` is the document's `@id`.
 //!
 //! Accountability edges (`VERIFIED`, `CHALLENGED`, `GENERATED`, `REQUESTED_VERIFICATION`) are
@@ -19,7 +19,7 @@ use super::ledger::{order, Entry, Ledger, Step};
 use super::signature::{signature_value, SignatureStatus};
 use crate::model::{Edge, GraphDelta, Label, Node, NodeRef, RelType};
 
-/// Property names of A2AP nodes and edges (seed 001 §3.1 names, plus derived state).
+/// Property names of A2AP nodes and edges (A2AP names, plus derived state).
 pub mod key {
     pub const AGENT_ID: &str = "agent_id";
     /// The agent that made a statement or a verification (semantic zoom clusters by it).

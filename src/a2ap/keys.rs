@@ -1,4 +1,4 @@
-//! Public keys the verifier trusts (the key registry of formats.md §2, plus `prov:SoftwareAgent`
+//! Public keys the verifier trusts (the key registry of `docs/FORMATS.md`, "A2AP documents", plus `prov:SoftwareAgent`
 //! records with a `publicKey`) and the secret key files `provex sign` and `provex keys
 //! generate` use.
 //!

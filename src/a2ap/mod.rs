@@ -1,4 +1,4 @@
-//! A2AP (seed 001, formats.md §2): signed provenance statements and verifications, their
+//! A2AP (docs/FORMATS.md, "A2AP documents"): signed provenance statements and verifications, their
 //! signatures, evidence integrity, consensus, verification trails and graph mapping. Pure:
 //! nothing here touches the database.
 

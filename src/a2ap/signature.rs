@@ -1,4 +1,4 @@
-//! Ed25519 signatures over A2AP documents exactly as formats.md §2 fixes them: what bytes are
+//! Ed25519 signatures over A2AP documents exactly as `docs/FORMATS.md`, "A2AP documents" fixes them: what bytes are
 //! signed, how a key is named and trusted, and the one status each check ends in.
 //!
 //! The bytes are checked by the rule in [`super::ed25519`], one by one or, for many documents

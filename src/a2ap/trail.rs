@@ -1,4 +1,4 @@
-//! A statement's verification trail (seed 001 §8 "Statement + Evidence trail + Verification
+//! A statement's verification trail (A2AP "Statement + Evidence trail + Verification
 //! history") as data: claim, evidence chain statement → chunk → document → source, every
 //! verification and the consensus after each, for the CLI to print as JSON or text.
 

@@ -227,7 +227,7 @@ operations! {
     /// signed with a key file on the backend's machine when one is named (`provex bundle`).
     bundle(BundleRequest) -> ExportedDocument = Post "/graphs/{graph}/bundle" Json Both
         [Usage, NotFound, Io, Input, ForbiddenPath];
-    /// The prompt lineages of a graph (seed 002): each with its root, size, heads and time span.
+    /// The prompt lineages of a graph: each with its root, size, heads and time span.
     lineages(GraphRequest) -> Vec<LineageSummary> = Get "/graphs/{graph}/lineages" Query Both [Usage, NotFound];
     /// The whole lineage of a prompt (`id`: a UUID or `prompt:<uuid>`): prompts with their
     /// text, and the evolutions among them.
@@ -236,7 +236,7 @@ operations! {
     /// evolution type and a word diff.
     lineage_compare(LineageCompareRequest) -> Comparison = Get "/graphs/{graph}/lineage/compare" Query Both
         [Usage, NotFound];
-        /// The TrustGraph sessions of a graph (seed 003): question, status, steps, time.
+        /// The TrustGraph sessions of a graph (reasoning traces): question, status, steps, time.
     sessions(GraphRequest) -> Vec<SessionSummary> = Get "/graphs/{graph}/sessions" Query Both [Usage, NotFound];
     /// A session's chain from its question to a step (`id`: an answer, conclusion or
     /// synthesis), each step with its parts, the dialog, and the nodes of other sources it names.
@@ -247,7 +247,7 @@ operations! {
     /// schema; it runs read-only and the answer shows it.
     ask(AskRequest) -> crate::ask::Answer = Post "/graphs/{graph}/ask" Json Both
         [Usage, Query, LlmNotConfigured, Llm, WriteRefused];
-    /// A knowledge-graph resource's statements (seed 004), each with its certainty,
+    /// A knowledge-graph resource's statements, each with its certainty,
     /// provenance and history: who added or removed it, when, why, and the verification status.
     knowledge(NodeRequest) -> crate::facade::knowledge::ResourceKnowledge = Get "/graphs/{graph}/knowledge" Query Both
         [Usage, NotFound];

@@ -1,4 +1,4 @@
-//! Knowledge-graph statements of seed 004's A2A extension (formats.md §5): their wire types,
+//! Knowledge-graph statements of the knowledge-graph extension's A2A extension (docs/FORMATS.md, "Knowledge-graph statements"): their wire types,
 //! the id that makes the same triple in the same graph one node, the storage as PROV, the
 //! alignment rules an update is checked against, and the change events subscribers get.
 

@@ -1,4 +1,4 @@
-//! The wire types of seed 004 (camelCase exactly as its pydantic models write them), their
+//! The wire types of the knowledge-graph extension (camelCase exactly as its pydantic models write them), their
 //! checks, and the statement id: `kg:` + SHA-256 of the RFC 8785 form of the triple.
 
 use serde::{Deserialize, Serialize};
@@ -132,7 +132,7 @@ impl TripleFilter {
 }
 
 impl KgStatement {
-    /// Checks what seed 004 requires of a statement; the reason when it fails.
+    /// Checks what the knowledge-graph extension requires of a statement; the reason when it fails.
     pub fn check(&self) -> Result<(), String> {
         if self.subject.id.trim().is_empty() {
             return Err("subject.id is empty".into());

@@ -1,4 +1,4 @@
-//! How knowledge-graph statements are kept in FalkorDB (formats.md §5): the graph delta of an
+//! How knowledge-graph statements are kept in FalkorDB (docs/FORMATS.md, "Knowledge-graph statements"): the graph delta of an
 //! update (statement, resource and update nodes, their PROV edges) and the Cypher that reads
 //! statements back. Properties are named here once; values always travel as parameters.
 

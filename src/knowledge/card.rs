@@ -1,5 +1,5 @@
-//! The A2A agent card of a graph's knowledge endpoint (formats.md §5): a complete `AgentCard`
-//! of the A2A draft seed 004 extends, advertising the `knowledge/*` methods.
+//! The A2A agent card of a graph's knowledge endpoint (docs/FORMATS.md, "Knowledge-graph statements"): a complete `AgentCard`
+//! of the A2A draft the knowledge-graph extension extends, advertising the `knowledge/*` methods.
 
 use serde_json::{json, Value};
 
@@ -31,7 +31,7 @@ pub fn agent_card(base: &str, graph: &str) -> Value {
             "id": "knowledge-graph",
             "name": "Knowledge graph",
             "description": "Statements (subject, predicate, object) with certainty and provenance: GraphQL queries \
-                            (`triples`, and seed 001's statementsAbout, evidenceChain, agentReputation, consensusOn), \
+                            (`triples`, and A2AP's statementsAbout, evidenceChain, agentReputation, consensusOn), \
                             updates (add, remove, replace) with justification, and a subscription to changes.",
             "tags": ["knowledge-graph", "graphql", "provenance", "a2a"],
             "examples": ["query { triples(subject: \"ex:Riverton\") { subject { id } predicate { id } object { id value } certainty } }"],

@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 framing (https://www.jsonrpc.org/specification): a body is one request or a
 //! batch; each request is checked for `jsonrpc: "2.0"`, a string `method`, structured
 //! `params` and a valid `id` (absent: a notification, which gets no response). Errors carry
-//! JSON-RPC's own codes and seed 004's -32010 to -32013.
+//! JSON-RPC's own codes and the knowledge-graph extension's -32010 to -32013.
 
 use serde_json::{json, Value};
 

@@ -1,4 +1,4 @@
-//! A checked lineage record as graph upserts (formats.md §4): a prompt is a `Prompt` node
+//! A checked lineage record as graph upserts (docs/FORMATS.md, "Prompt lineage"): a prompt is a `Prompt` node
 //! `prompt:<id>`, a decision a `LineageDecision` node `decision:<event_id>` that the prompt
 //! `WAS_GENERATED_BY`, an evolution an edge from the child to its parent typed by its
 //! evolution (`WAS_REFINED_FROM`, …) whose PROV relation is `WAS_DERIVED_FROM`. A
@@ -26,7 +26,7 @@ pub enum Semantic {
     /// No endpoint is configured: the renormalised formula.
     Unconfigured,
     Value(f64),
-    /// The endpoint failed: the seed's `CONFIDENCE_COMPUTATION_ERROR` recovery (the
+    /// The endpoint failed: the prompt-lineage format's `CONFIDENCE_COMPUTATION_ERROR` recovery (the
     /// renormalised formula), with the reason.
     Failed(String),
 }

@@ -1,5 +1,5 @@
-//! The confidence of a lineage edge between two prompt texts (seed 002 "Computation
-//! Methods", formats.md §4): token-set Jaccard 40 %, semantic similarity 35 %, edit-distance
+//! The confidence of a lineage edge between two prompt texts (prompt lineage "Computation
+//! Methods", `docs/FORMATS.md`, "Prompt lineage"): token-set Jaccard 40 %, semantic similarity 35 %, edit-distance
 //! ratio 25 %; without an embeddings endpoint, the two others renormalised to their share of
 //! 65 %, and the result says so.
 

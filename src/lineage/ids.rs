@@ -1,12 +1,12 @@
 //! The id Provex gives a prompt a `LineageInput` record brings untracked, doing the agent's
-//! work (formats.md §4): UUIDv5 in the namespace formats.md names (RFC 4122's DNS one) of
+//! work (docs/FORMATS.md, "Prompt lineage"): UUIDv5 in the namespace the agent uses (RFC 4122's DNS one) of
 //! `"<session_id>|<timestamp as written>|<sha256 hex of the prompt content>"`, so the same
 //! record ingested twice is the same node.
 
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-/// The namespace formats.md §4 names: `6ba7b810-…`, RFC 4122's DNS namespace.
+/// The namespace `docs/FORMATS.md`, "Prompt lineage" names: `6ba7b810-…`, RFC 4122's DNS namespace.
 pub const NAMESPACE: Uuid = Uuid::from_u128(0x6ba7b810_9dad_11d1_80b4_00c04fd430c8);
 
 /// The node id of prompt `content` from session `session_id` at `timestamp` (as written in

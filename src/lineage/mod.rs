@@ -1,7 +1,7 @@
-//! Prompt lineage (seed 002, formats.md §4): how prompts evolve. The agent's records read and
+//! Prompt lineage (docs/FORMATS.md, "Prompt lineage"): how prompts evolve. The agent's records read and
 //! checked one by one (`records`), checked against the graph's lineages (`book`: no cycle,
 //! one root, time order, known parents) and turned into graph upserts (`apply`); the
-//! confidence of an evolution edge and the id of an untracked prompt exactly as formats.md §4
+//! confidence of an evolution edge and the id of an untracked prompt exactly as `docs/FORMATS.md`, "Prompt lineage"
 //! defines them; an embeddings client for the semantic part.
 
 pub mod apply;

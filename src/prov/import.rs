@@ -1,4 +1,4 @@
-//! PROV-JSON in (issue 15 §1, formats.md §6): every record becomes a node (`Entity`,
+//! PROV-JSON in (`docs/FORMATS.md`, "W3C PROV-JSON"): every record becomes a node (`Entity`,
 //! `Activity`, `Agent`) named by its IRI, every relation an edge from its first argument to
 //! its second, and each keeps what the document said of it, as read (its qualified name, its
 //! bodies, the relation's key and body), so that exporting the graph gives back a document
@@ -396,7 +396,7 @@ impl Reader {
             self.out.delta.add_node(n);
         }
         for ((a, spec, b), entries) in self.edges {
-            let e = Edge::new(spec.rel, EdgeKind::Prov(spec.prov), a, b)
+            let e = Edge::new(spec.rel(), EdgeKind::Prov(spec.prov), a, b)
                 .with(key::RELATIONS, Json::Array(entries).to_string());
             self.out.delta.add_edge(e);
         }

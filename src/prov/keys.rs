@@ -3,7 +3,7 @@
 //! for each key it rejects (from the start of its section) made a document of many rejected
 //! records quadratic. The index covers the objects a PROV-JSON document nests its records in:
 //! the document, its sections, `bundle`, each bundle and the bundles' sections
-//! (formats.md §6). The text is JSON that serde_json has already read.
+//! (docs/FORMATS.md, "W3C PROV-JSON"). The text is JSON that serde_json has already read.
 
 use std::collections::HashMap;
 

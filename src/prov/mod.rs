@@ -1,4 +1,4 @@
-//! W3C PROV out of any graph (issue 15, formats.md §6): each node becomes the PROV record of
+//! W3C PROV out of any graph (`docs/FORMATS.md`, "W3C PROV-JSON"): each node becomes the PROV record of
 //! its base type (entity, activity, agent) and each edge the PROV relation in its
 //! `prov:base_type`, or `wasInfluencedBy` when it has none or its ends do not fit that
 //! relation. A node's semantic label is kept as `prov:type` (an edge's type too), and every

@@ -1,4 +1,4 @@
-//! Explain triples as graph upserts (formats.md §3): every subject an `Explain` node named by
+//! Explain triples as graph upserts (docs/FORMATS.md, "TrustGraph query-time provenance"): every subject an `Explain` node named by
 //! its IRI, its TrustGraph types further labels, `prov:Entity`/`Activity`/`Agent` its
 //! `prov:base_type`; IRI-valued predicates edges typed by a fixed table (the predicate's IRI
 //! kept on the edge), literal predicates properties (`tg:<local>`, `rdfs:label`, …, a list

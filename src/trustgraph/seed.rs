@@ -1,4 +1,4 @@
-//! Seed 003's own shapes (TrustGraph's design note): provenance nodes `{"id", "session_id",
+//! The TrustGraph design note's own shapes (TrustGraph's design note): provenance nodes `{"id", "session_id",
 //! "timestamp", "type", "derived_from": [...], ...}` of type `retrieval`, `tool_invocation`,
 //! `reasoning` or `answer`, and provenance events `{"provenance_refs": [...]}`. A node is an
 //! `Explain` node labelled by its type (`Retrieval`, `ToolInvocation`, `Reasoning`,
@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::model::vocab::{EdgeKind, ProvRelation, RelType, TgType, EXTRA_LABELS, PROV_BASE_TYPE, PROV_TYPE};
 use crate::model::{Edge, GraphDelta, Label, NodeRef, PropValue};
 
-/// Whether a JSON object is one of the seed's provenance nodes.
+/// Whether a JSON object is one of the design note's provenance nodes.
 pub fn looks_like(obj: &serde_json::Map<String, Value>) -> bool {
     obj.contains_key("id")
         && obj.get("type").and_then(Value::as_str).is_some()

@@ -1,8 +1,8 @@
-//! What the explorer's reasoning view shows (issue 12 §3): a graph's sessions with their
+//! What the explorer's reasoning view shows: a graph's sessions with their
 //! question, status and size, and one session's chain from the question to the selected
 //! answer, each step with what TrustGraph recorded of it, its sub-entities (thoughts, selected
 //! edges and chunks, facts), the dialog beside it, and the nodes of other sources the chain
-//! goes on into (§4).
+//! goes on into.
 
 use std::collections::BTreeMap;
 
@@ -14,7 +14,7 @@ use serde_json::Value;
 pub struct SessionSummary {
     /// The session's IRI (its question node).
     pub id: String,
-    /// `agent` (ReAct), `graphrag`, `docrag`, or `seed` (seed 003's nodes).
+    /// `agent` (ReAct), `graphrag`, `docrag`, or `seed` (the TrustGraph design note's nodes).
     pub kind: String,
     pub question: Option<String>,
     /// `running`, `answered` or `failed`.

@@ -1,4 +1,4 @@
-//! TrustGraph's wire form (formats.md §3), as `AgentResponseTranslator` and `TermTranslator`
+//! TrustGraph's wire form (docs/FORMATS.md, "TrustGraph query-time provenance"), as `AgentResponseTranslator` and `TermTranslator`
 //! write it: an `AgentResponse` bare or in the gateway's `{"id","response","complete"}`
 //! envelope; its kind in `message_type`, or `chunk_type` / `chunk-type` from older
 //! producers; explain triples `{"s","p","o","g"?}` whose terms are IRIs (`t: i`), literals
@@ -90,7 +90,7 @@ pub struct Response {
     pub model: Option<String>,
     pub error: Option<String>,
     pub message_id: Option<String>,
-    /// Seed 003's `provenance` chunks.
+    /// The TrustGraph design note's `provenance` chunks.
     pub provenance_refs: Vec<String>,
 }
 

@@ -260,7 +260,7 @@ export class Client {
     return this.transport.call("bundle", req);
   }
 
-  /** The prompt lineages of a graph (seed 002): each with its root, size, heads and time span. */
+  /** The prompt lineages of a graph: each with its root, size, heads and time span. */
   lineages(req: GraphRequest): Promise<Array<LineageSummary>> {
     return this.transport.call("lineages", req);
   }
@@ -281,7 +281,7 @@ export class Client {
     return this.transport.call("lineage_compare", req);
   }
 
-  /** The TrustGraph sessions of a graph (seed 003): question, status, steps, time. */
+  /** The TrustGraph sessions of a graph (reasoning traces): question, status, steps, time. */
   sessions(req: GraphRequest): Promise<Array<SessionSummary>> {
     return this.transport.call("sessions", req);
   }
@@ -308,7 +308,7 @@ export class Client {
   }
 
   /**
-   * A knowledge-graph resource's statements (seed 004), each with its certainty,
+   * A knowledge-graph resource's statements, each with its certainty,
    * provenance and history: who added or removed it, when, why, and the verification status.
    */
   knowledge(req: NodeRequest): Promise<ResourceKnowledge> {

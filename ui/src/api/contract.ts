@@ -175,7 +175,7 @@ export type SessionSummary = {
  */
 id: string, 
 /**
- * `agent` (ReAct), `graphrag`, `docrag`, or `seed` (seed 003's nodes).
+ * `agent` (ReAct), `graphrag`, `docrag`, or `seed` (the TrustGraph design note's nodes).
  */
 kind: string, question: string | null, 
 /**
