@@ -18,7 +18,7 @@ pub struct Settings {
     pub password: Option<String>,
     /// Connect over TLS (`rediss://`).
     pub tls: bool,
-    /// The embeddings endpoint of lineage confidences (seed 002), its model and key.
+    /// The embeddings endpoint of lineage confidences (prompt lineage), its model and key.
     pub embeddings_url: Option<String>,
     pub embeddings_model: Option<String>,
     pub embeddings_key: Option<String>,

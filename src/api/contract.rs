@@ -237,7 +237,7 @@ pub enum StreamMessage {
         seq: u64,
         moves: Vec<NodeMove>,
     },
-    /// Changes to knowledge-graph statements (seed 004), the same `KnowledgeGraphChangeEvent`s
+    /// Changes to knowledge-graph statements, the same `KnowledgeGraphChangeEvent`s
     /// `knowledge/subscribe` sends, in commit order, right after the batch of their update.
     Knowledge {
         graph: String,

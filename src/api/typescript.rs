@@ -303,7 +303,7 @@ pub const SCHEMA_PATH: &str = "docs/schema.graphql";
 
 fn graphql_schema(sdl: &str) -> String {
     format!(
-        "# The GraphQL schema of `/graphql?graph=G` and `knowledge/query` (formats.md §5).\n\
+        "# The GraphQL schema of `/graphql?graph=G` and `knowledge/query` (docs/FORMATS.md, \"Knowledge-graph statements\").\n\
          # Generated from the resolvers by `cargo run -- contract`; do not edit.\n\n{}",
         sdl.trim_start()
     )

@@ -1,4 +1,4 @@
-//! Questions in plain language (seeds 000 and 001, formats.md §7): an OpenAI-compatible chat
+//! Questions in plain language (docs/ASK.md): an OpenAI-compatible chat
 //! endpoint turns a question into Cypher, grounded in the graph's real labels, relationship
 //! types (with the labels they connect) and property names read from FalkorDB; the Cypher is
 //! checked (`cypher`) and runs read-only with the server's timeout and a row limit.

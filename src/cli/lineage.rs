@@ -1,5 +1,5 @@
-//! `provex lineage …`: seed 002's CLI contract (inspect, retrieve, replay, stats, compare,
-//! similar) over a graph's prompt lineages. Errors in `--format json` carry the seed's codes.
+//! `provex lineage …`: prompt lineage's CLI contract (inspect, retrieve, replay, stats, compare,
+//! similar) over a graph's prompt lineages. Errors in `--format json` carry the prompt-lineage format's codes.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -130,7 +130,7 @@ impl LineageCommand {
     }
 }
 
-/// The seed's error code of an error.
+/// The prompt-lineage format's error code of an error.
 pub fn seed_code(e: &provex::Error) -> &'static str {
     use provex::Error::*;
     match e {
@@ -139,7 +139,7 @@ pub fn seed_code(e: &provex::Error) -> &'static str {
     }
 }
 
-/// Prints an error as the seed's JSON error.
+/// Prints an error as the prompt-lineage format's JSON error.
 pub fn json_error(e: &anyhow::Error) -> String {
     let (code, provex_code) = match e.downcast_ref::<provex::Error>() {
         Some(err) => (seed_code(err), Some(err.code())),

@@ -1,6 +1,6 @@
-//! The council-meeting demo (seed 001 §8): a city-council meeting transcript, one agent
+//! The council-meeting demo (A2AP): a city-council meeting transcript, one agent
 //! summarising it into signed claims with byte-exact evidence, two more verifying them, as A2A
-//! runtime events (formats.md §1) and A2AP documents (formats.md §2) with a key registry.
+//! runtime events (docs/FORMATS.md, "A2A runtime events") and A2AP documents (docs/FORMATS.md, "A2AP documents") with a key registry.
 //!
 //! Everything is deterministic (fixed key seeds, fixed clock), so the files are reproducible
 //! byte for byte. Planted faults, and only these, make `provex verify` fail:
@@ -45,7 +45,7 @@ pub const EVENTS_FILE: &str = "council-events.jsonl";
 pub const A2AP_FILE: &str = "council-a2ap.jsonl";
 pub const KEYS_FILE: &str = "council-keys.json";
 pub const TRANSCRIPT_FILE: &str = "council-transcript.txt";
-/// The research question's TrustGraph explain stream (formats.md §3).
+/// The research question's TrustGraph explain stream (docs/FORMATS.md, "TrustGraph query-time provenance").
 pub const EXPLAIN_FILE: &str = "council-explain.jsonl";
 
 struct Agent {
@@ -137,11 +137,11 @@ pub struct PacedRecord {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stream {
-    /// A2A runtime events (formats.md §1): `council-events.jsonl`.
+    /// A2A runtime events (docs/FORMATS.md, "A2A runtime events"): `council-events.jsonl`.
     Events,
-    /// A2AP documents (formats.md §2): `council-a2ap.jsonl`.
+    /// A2AP documents (docs/FORMATS.md, "A2AP documents"): `council-a2ap.jsonl`.
     A2ap,
-    /// The research question's TrustGraph stream (formats.md §3): `council-explain.jsonl`.
+    /// The research question's TrustGraph stream (docs/FORMATS.md, "TrustGraph query-time provenance"): `council-explain.jsonl`.
     Explain,
 }
 

@@ -1,4 +1,4 @@
-//! Seed 001 §5.1 over the A2AP graph (formats.md §2): `statementsAbout`, `evidenceChain`,
+//! A2AP over the A2AP graph (docs/FORMATS.md, "A2AP documents"): `statementsAbout`, `evidenceChain`,
 //! `agentReputation`, `consensusOn`, and the `Agent`, `Statement`, `Chunk`, `Verification`
 //! and `Document` types. Every answer comes from the graph's held ledger, the one `provex
 //! trail` and `provex verify` read, so consensus, verdicts, signatures and reputations agree.
@@ -105,7 +105,7 @@ impl A2apQuery {
         ctx.data::<Ctx>()?.charged("evidenceChain", chunks)
     }
 
-    /// An agent's reputation (seed 001 §6.3), as consensus weighs it.
+    /// An agent's reputation (A2AP), as consensus weighs it.
     async fn agent_reputation(&self, ctx: &Context<'_>, agent_id: ID) -> Result<f64> {
         let r = read(ctx, |l| known_agent(l, &agent_id).then(|| l.reputation(&agent_id))).await?;
         r.ok_or_else(|| format!("no agent {} in this graph", agent_id.0).into())

@@ -1,5 +1,5 @@
-//! Seed 004's `triples` query and subscription over the knowledge-graph statements
-//! (formats.md §5), with its types named exactly as formats.md writes them.
+//! The knowledge-graph extension's `triples` query and subscription over the knowledge-graph statements
+//! (docs/FORMATS.md, "Knowledge-graph statements"), with its types named exactly as the extension names them.
 
 use async_graphql::{Context, Json, Object, Result, SimpleObject, Subscription, ID};
 use futures_util::stream::{self, Stream, StreamExt};
@@ -36,7 +36,7 @@ pub struct GqlObject {
 #[derive(SimpleObject, Clone)]
 #[graphql(name = "KGStatement")]
 pub struct GqlStatement {
-    /// The statement's node: `kg:` + SHA-256 of its triple (formats.md §5).
+    /// The statement's node: `kg:` + SHA-256 of its triple (docs/FORMATS.md, "Knowledge-graph statements").
     pub id: ID,
     pub subject: GqlSubject,
     pub predicate: GqlPredicate,

@@ -1,5 +1,5 @@
-//! GraphQL over a graph (formats.md §5): seed 001 §5.1's queries over the A2AP statements
-//! (`a2ap`) and seed 004's `triples` query and subscription over knowledge-graph statements
+//! GraphQL over a graph (docs/FORMATS.md, "Knowledge-graph statements"): A2AP's queries over the A2AP statements
+//! (`a2ap`) and the knowledge-graph extension's `triples` query and subscription over knowledge-graph statements
 //! (`kg`), served at `/graphql?graph=G` and by `knowledge/query` at `/a2a/G`. One schema,
 //! built once; each request carries the facade and the graph it reads. Resolvers compile to
 //! bounded, parameterised Cypher; depth and complexity limits answer a GraphQL error. Every
@@ -57,7 +57,7 @@ pub struct Bounds {
     /// `triples` answers no statement below it.
     pub required_certainty: Option<f64>,
     /// Only statements made at or after this time (milliseconds since the epoch): for
-    /// `triples`, the update that last added the statement; for seed 001's statements, their
+    /// `triples`, the update that last added the statement; for A2AP's statements, their
     /// `generatedAtTime` (a statement without one is left out).
     pub since_ms: Option<i64>,
 }

@@ -1,4 +1,4 @@
-//! Semantic zoom (issue 16): a graph too large to draw whole is drawn as clusters, one box
+//! Semantic zoom : a graph too large to draw whole is drawn as clusters, one box
 //! per agent (runtime work, claims and verifications by who acted), one for the tasks no
 //! agent is named on, one for the source documents and one per other kind of node; an
 //! agent's box (and the tasks box) opens into one box per task (conversation), and a task's

@@ -7,7 +7,7 @@
 //! front; edges pointing backwards in the sequence are reversed. It runs only when
 //! petgraph's `toposort` shows a cycle. Deterministic: ties go to the lowest index.
 //!
-//! Why not petgraph's `greedy_feedback_arc_set` (issue 11): it breaks ties last-in-first-out,
+//! Why not petgraph's `greedy_feedback_arc_set` : it breaks ties last-in-first-out,
 //! so on the triangle v0 → v1 → v2 → v0 it reverses v1 → v2 and puts v2 on top, where ours
 //! reverses the closing edge v2 → v0 and keeps the input's order (tests/it/layout.rs
 //! `cycle_snapshot_reports_reversed_edge`); that would change the layout of every cyclic graph
@@ -19,7 +19,7 @@
 //! after (best of the two runs: +4.4 %); 20,000 nodes 743 / 780 ms before, 654 / 1,382 ms
 //! after; 5,000 nodes 120 / 128 ms before, 142 / 244 ms after (+18 %, within the run-to-run
 //! spread of one binary there, to be settled on a quiet machine); with one edge in 20 reversed (cycles, so this module runs) 20,000 nodes 3,307 /
-//! 3,560 ms before, 3,159 ms after. The figures are in docs/BENCHMARKS.md ("Issue 11").
+//! 3,560 ms before, 3,159 ms after. The figures are in docs/BENCHMARKS.md ("Layout with petgraph").
 
 use std::cmp::Reverse;
 use std::collections::BTreeSet;

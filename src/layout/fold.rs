@@ -1,4 +1,4 @@
-//! Packing a wide drawing to the screen's shape (issue 16): a layered drawing of many
+//! Packing a wide drawing to the screen's shape : a layered drawing of many
 //! components, or of one component with wide layers, is one long row; cut across the layers
 //! into pieces and packed into shelves like words into lines of text, it fills a viewport of
 //! the wanted aspect ratio.

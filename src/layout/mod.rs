@@ -1,4 +1,4 @@
-//! Layered layout of provenance DAGs (issue 4): positions for the window to draw.
+//! Layered layout of provenance DAGs : positions for the window to draw.
 //!
 //! The core computes positions; the UI only draws them. Every part is deterministic: the same
 //! input (same node and edge order) gives the same output, bit for bit.

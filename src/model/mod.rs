@@ -1,6 +1,7 @@
 //! The PROV graph model every source is normalised into before it reaches FalkorDB.
 
 pub mod graph;
+mod props;
 pub mod vocab;
 
 pub use graph::{Edge, GraphDelta, Node, NodeId, NodeRef, PropValue, Props, PropsExt};

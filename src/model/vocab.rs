@@ -47,7 +47,7 @@ str_enum! {
 }
 
 str_enum! {
-    /// Node labels. A2A runtime labels (seed 000) are the `prov:type` without `a2a:`.
+    /// Node labels. A2A runtime labels are the `prov:type` without `a2a:`.
     pub enum Label {
         LlmCall => "LlmCall",
         LlmPrompt => "LlmPrompt",
@@ -62,7 +62,7 @@ str_enum! {
         AgentRuntimeInstance => "AgentRuntimeInstance",
         AgentBoot => "AgentBoot",
         AgentArchive => "AgentArchive",
-        /// A2AP (seed 001 §3.1): a software agent that signs statements and verifications.
+        /// A2AP: a software agent that signs statements and verifications.
         Agent => "Agent",
         /// A2AP: a signed provenance statement (a claim with evidence).
         Statement => "Statement",
@@ -84,20 +84,20 @@ str_enum! {
         Namespaces => "Namespaces",
         /// An audit bundle opened as a graph (`provex bundle`): the graph is read-only.
         AuditBundle => "AuditBundle",
-        /// Prompt lineage (seed 002): a tracked prompt, `prompt:<id>`.
+        /// Prompt lineage: a tracked prompt, `prompt:<id>`.
         Prompt => "Prompt",
         /// Prompt lineage: the agent's decision that tracked a prompt, `decision:<event_id>`.
         LineageDecision => "LineageDecision",
         /// Prompt lineage: a record refused by the graph constraints, kept for `lineage stats`.
         LineageReject => "LineageReject",
-        /// Query-time provenance (seed 003, TrustGraph's explainability): a node named by its
+        /// Query-time provenance (TrustGraph's explainability): a node named by its
         /// IRI. Its TrustGraph types are further labels ([`TgType`]); its PROV kind comes from
         /// its `rdf:type` (`prov:Entity`, …), not from this label.
         Explain => "Explain",
         /// TrustGraph: a thought, observation, answer or error message of a session's dialog,
         /// `<session IRI>#<n>`, kept beside the DAG.
         DialogMessage => "DialogMessage",
-        /// Knowledge-graph statements (seed 004, formats.md §5): one triple in one named
+        /// Knowledge-graph statements (docs/FORMATS.md, "Knowledge-graph statements"): one triple in one named
         /// graph, `kg:<sha256>`, with certainty and provenance.
         KGStatement => "KGStatement",
         /// A resource a knowledge-graph statement names as its subject or object.
@@ -117,7 +117,7 @@ impl Label {
             LlmPrompt | ToolArgs | A2ATask | A2ATaskState | Artifact | Message | AgentArchive => {
                 BaseType::Entity
             }
-            // A2AP (seed 001): a verification is something an agent did (an activity); the
+            // A2AP: a verification is something an agent did (an activity); the
             // statement, its evidence chunks, documents and sources are things (entities).
             Agent => BaseType::Agent,
             Verification => BaseType::Activity,
@@ -186,7 +186,7 @@ str_enum! {
 }
 
 str_enum! {
-    /// Relations derived from the A2A domain (seed 000), stored as the edge's `a2a:relation`.
+    /// Relations derived from the A2A domain (A2A runtime events), stored as the edge's `a2a:relation`.
     pub enum A2aRelation {
         TaskCall => "A2A_TASK_CALL",
         MessageCall => "A2A_MESSAGE_CALL",
@@ -197,7 +197,7 @@ str_enum! {
 }
 
 str_enum! {
-    /// Relationship types: the semantic, past-tense passive labels of seed 000.
+    /// Relationship types: the semantic, past-tense passive labels of the A2A runtime events.
     pub enum RelType {
         WasUsedBy => "WAS_USED_BY",
         WasConsumedBy => "WAS_CONSUMED_BY",
@@ -213,7 +213,7 @@ str_enum! {
         WasCalledBy => "WAS_CALLED_BY",
         WasTransitionedFrom => "WAS_TRANSITIONED_FROM",
         WasTransitionedTo => "WAS_TRANSITIONED_TO",
-        // A2AP (seed 001 §3.2 and §6.3). Their PROV relation, where one exists, is given by
+        // A2AP. Their PROV relation, where one exists, is given by
         // `RelType::a2ap_kind`.
         Generated => "GENERATED",
         Cites => "CITES",
@@ -241,14 +241,14 @@ str_enum! {
         HadMember => "HAD_MEMBER",
         WasInfluencedBy => "WAS_INFLUENCED_BY",
         MentionOf => "MENTION_OF",
-        // Prompt lineage (seed 002, formats.md §4): child → parent by evolution type; their
+        // Prompt lineage (docs/FORMATS.md, "Prompt lineage"): child → parent by evolution type; their
         // PROV relation is `WAS_DERIVED_FROM` (and `WAS_DERIVED_FROM` itself for derives).
         WasEvolvedFrom => "WAS_EVOLVED_FROM",
         WasRefinedFrom => "WAS_REFINED_FROM",
         WasMergedFrom => "WAS_MERGED_FROM",
         WasForkedFrom => "WAS_FORKED_FROM",
         WasRevertedFrom => "WAS_REVERTED_FROM",
-        // TrustGraph explainability (formats.md §3): IRI-valued predicates other than PROV's,
+        // TrustGraph explainability (docs/FORMATS.md, "TrustGraph query-time provenance"): IRI-valued predicates other than PROV's,
         // by a fixed table (`trustgraph::explain`); the predicate's IRI stays on the edge.
         HasThought => "HAS_THOUGHT",
         SelectedEdge => "SELECTED_EDGE",
@@ -259,7 +259,7 @@ str_enum! {
         Retrieved => "RETRIEVED",
         RefersTo => "REFERS_TO",
         InSession => "IN_SESSION",
-        // Knowledge-graph statements (formats.md §5): a statement's subject and object
+        // Knowledge-graph statements (docs/FORMATS.md, "Knowledge-graph statements"): a statement's subject and object
         // resources. Predicates are data on the statement, never relationship types.
         HasSubject => "HAS_SUBJECT",
         HasObject => "HAS_OBJECT",
@@ -267,8 +267,8 @@ str_enum! {
 }
 
 str_enum! {
-    /// The TrustGraph types (`https://trustgraph.ai/ns/…`) and seed 003's node types that
-    /// become labels of an `Explain` node besides its own (formats.md §3). Only these: a
+    /// The TrustGraph types (`https://trustgraph.ai/ns/…`) and the TrustGraph design note's node types that
+    /// become labels of an `Explain` node besides its own (docs/FORMATS.md, "TrustGraph query-time provenance"). Only these: a
     /// label never comes from input text.
     pub enum TgType {
         Question => "Question",
@@ -311,13 +311,20 @@ str_enum! {
 /// them as labels after the node's upsert.
 pub const EXTRA_LABELS: &str = "provex:labels";
 
+impl From<ProvRelation> for RelType {
+    /// The edge type of a W3C PROV relation: the same name (`USED` is both).
+    fn from(prov: ProvRelation) -> RelType {
+        RelType::parse(prov.as_str()).expect("every PROV relation is an edge type (tested)")
+    }
+}
+
 impl RelType {
-    /// The edge kind of the A2AP relationship types (seed 001): the PROV relation the edge
+    /// The edge kind of the A2AP relationship types (A2AP): the PROV relation the edge
     /// stands for where one exists, else [`EdgeKind::Plain`]. `None` for the A2A runtime
     /// types, whose kind depends on the event that made them.
     ///
     /// - `GENERATED` (Agent → Statement): `WAS_ATTRIBUTED_TO` (the statement is attributed to
-    ///   the agent; the edge points the semantic way, as seed 000's edges do).
+    ///   the agent; the edge points the semantic way, as the runtime events' edges do).
     /// - `CITES` (Statement → Chunk), `PART_OF` (Chunk → Document), `SOURCED_FROM`
     ///   (Document → Source): `WAS_DERIVED_FROM`.
     /// - `VALIDATES` (Verification → Statement): `USED` (the verification activity used it).
@@ -368,3 +375,15 @@ pub const A2A_RELATION: &str = "a2a:relation";
 pub const LEAVES_PROP: &str = "log_leaves";
 /// The node property holding the digest of the properties its records gave it.
 pub const DIGEST_PROP: &str = "log_digest";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_prov_relation_is_an_edge_type_of_the_same_name() {
+        for &p in ProvRelation::ALL {
+            assert_eq!(RelType::from(p).as_str(), p.as_str());
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! Seed 004's A2A knowledge extension over HTTP (formats.md §5): JSON-RPC 2.0 at
+//! The knowledge-graph extension's A2A knowledge extension over HTTP (docs/FORMATS.md, "Knowledge-graph statements"): JSON-RPC 2.0 at
 //! `POST /a2a/{graph}` (`knowledge/query`, `knowledge/update`, `knowledge/subscribe` as
 //! server-sent events), the agent card at `GET /a2a/{graph}/.well-known/agent.json`, and
 //! GraphQL at `/graphql?graph=G`. The token rule is the API's.

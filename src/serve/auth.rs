@@ -197,7 +197,7 @@ fn with_port(authority: &str, default: &str) -> Option<String> {
 /// The token rule of the API, for every route that reads or writes a graph (the API, and
 /// `/graphql` and `/a2a/…`, which check it themselves): the request carries the server's
 /// token (`Authorization: Bearer`, `?token=`, or, for JSON-RPC, `in_body`:
-/// seed 004's `params.metadata.token`). The reason when it does not.
+/// the knowledge-graph extension's `params.metadata.token`). The reason when it does not.
 pub(crate) fn token(
     state: &AppState,
     headers: &axum::http::HeaderMap,
@@ -251,7 +251,7 @@ mod tests {
         }
     }
 
-    /// Regression (issue 11 §3.1): any Host starting with `127.` used to pass.
+    /// Regression: any Host starting with `127.` used to pass.
     #[test]
     fn names_that_only_look_loopback_are_refused() {
         for h in [

@@ -45,7 +45,7 @@ pub fn router(state: AppState, ui_dir: Option<PathBuf>) -> Router {
         api = api.route(s.path, on(MethodFilter::GET, stream_graph).fallback(method_not_allowed));
     }
     let api = api.fallback(|| async { ApiFailure::new(ErrorCode::NotFound, "no such API route") });
-    // Seed 004's knowledge endpoint and GraphQL (formats.md §5): protocols of their own, with
+    // The knowledge-graph extension's knowledge endpoint and GraphQL (docs/FORMATS.md, "Knowledge-graph statements"): protocols of their own, with
     // the API's token rule (checked by their handlers, which answer in their protocol).
     let knowledge = Router::new()
         .route("/a2a/{graph}", post(a2a::json_rpc))

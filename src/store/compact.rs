@@ -1,6 +1,6 @@
 //! Whole-graph reads in FalkorDB's compact reply format, decoded straight into JSON. The
 //! typed client spent seconds decoding the 100,000-row replies of `provex diff` that the
-//! server made in a tenth of that (docs/BENCHMARKS.md, "Issue 15: diff"). Each read gets a
+//! server made in a tenth of that (docs/BENCHMARKS.md, "Diff"). Each read gets a
 //! connection of its own (so the reads of one diff run side by side) and its reply is read
 //! by [`super::resp`]; over TLS, by the `redis` crate and [`decode`].
 

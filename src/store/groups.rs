@@ -4,12 +4,13 @@
 //! edges of one cluster. The cluster keys are made in Rust (`layout::cluster`), never in
 //! Cypher: the queries select a superset, and the caller keeps the rows whose key matches.
 
-use super::raw::{int, string, RawRow};
-use super::view::{EdgeSummary, NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_KEYS};
+use super::raw::{int, RawRow};
+use super::view::{
+    coalesce, opt, summary, summary_columns, EdgeSummary, NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY,
+};
 use super::Store;
 use crate::error::{Error, Result};
 use crate::layout::cluster::{self, SOURCE_LABELS};
-use crate::model::vocab::{NAME, PROV_BASE_TYPE};
 
 /// `count` nodes with these cluster-deciding fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,19 +74,6 @@ fn context_cell(v: Option<&redis::Value>, contexts: bool) -> (Option<String>, bo
         };
         (None, has)
     }
-}
-
-pub(super) fn coalesce(var: &str, keys: &[&str]) -> String {
-    let items: Vec<String> = keys.iter().map(|k| format!("{var}.`{k}`")).collect();
-    if items.len() == 1 {
-        items[0].clone()
-    } else {
-        format!("coalesce({})", items.join(", "))
-    }
-}
-
-fn opt(v: Option<&redis::Value>) -> Option<String> {
-    v.and_then(string)
 }
 
 /// A Cypher condition on `var` that holds for every node of top-level cluster `top` (and
@@ -208,32 +196,14 @@ impl Store {
     ) -> Result<(Vec<NodeSummary>, Vec<EdgeSummary>, u64)> {
         let top = key.split(cluster::SEP).next().unwrap_or(key);
         let (cond, params) = top_condition("n", top)?;
-        let q = format!(
-            "MATCH (n) WHERE {cond} RETURN id(n), n.{NAME}, labels(n)[0], n.`{PROV_BASE_TYPE}`, {}, {}, n.`{STATUS_KEY}`, {}, n.`{STANDING_KEY}` \
-             ORDER BY id(n)",
-            coalesce("n", &AGENT_KEYS),
-            coalesce("n", &CONTEXT_KEYS),
-            coalesce("n", &TEXT_KEYS),
-        );
+        let q = format!("MATCH (n) WHERE {cond} RETURN {} ORDER BY id(n)", summary_columns("n"));
         let params: Vec<(&str, String)> = params.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         let rows = self.raw_ro(graph, &q, &params).await?;
         let sub = key.contains(cluster::SEP);
         let mut matched = 0u64;
         let nodes: Vec<NodeSummary> = rows
             .iter()
-            .filter_map(|r| {
-                int(r.first()?)?;
-                Some(NodeSummary {
-                    name: opt(r.get(1))?,
-                    label: opt(r.get(2)).unwrap_or_default(),
-                    base_type: opt(r.get(3)),
-                    agent: opt(r.get(4)),
-                    context: opt(r.get(5)),
-                    status: opt(r.get(6)),
-                    text: opt(r.get(7)),
-                    standing: opt(r.get(8)),
-                })
-            })
+            .filter_map(summary)
             .filter(|n| {
                 let k = if sub {
                     cluster::sub_key(&n.label, n.agent.as_deref(), n.context.as_deref())

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::groups::coalesce;
+use super::view::coalesce;
 use super::view::{AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY};
 use super::Store;
 use crate::error::{Error, Result};

@@ -2,6 +2,8 @@
 //! explorer needs. Labels and relationship types in queries come only from the vocabulary
 //! types; everything from input travels as query parameters.
 
+mod aof;
+mod binaries;
 pub mod bulk;
 mod bulk_load;
 pub mod compact;

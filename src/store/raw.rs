@@ -140,11 +140,7 @@ impl Store {
             .await;
         let reply = match reply {
             Ok(v) => v,
-            Err(e) if is_connection_error(&e) => {
-                *self.raw.lock().await = None;
-                self.barrier.lost();
-                return Err(Error::Connection { url: self.url(), reason: e.to_string() });
-            }
+            Err(e) if is_connection_error(&e) => return Err(self.raw_lost(&e).await),
             Err(e) => return Err(super::missing_graph(Error::Query(e.to_string()), graph)),
         };
         // [header, rows, statistics]; a query with no RETURN has only statistics.
@@ -187,6 +183,14 @@ impl Store {
         Ok(())
     }
 
+    /// A connection failure on the raw connection: drops it (the next command opens a new
+    /// one), marks the durability barrier lost, and gives the error the retry loop retries.
+    pub(super) async fn raw_lost(&self, e: &redis::RedisError) -> Error {
+        *self.raw.lock().await = None;
+        self.barrier.lost();
+        Error::Connection { url: self.url(), reason: e.to_string() }
+    }
+
     async fn raw_write_retrying(&self, graph: &str, queries: &[Upsert]) -> Result<()> {
         let mut pipe = redis::pipe();
         for q in queries {
@@ -200,11 +204,7 @@ impl Store {
                     self.barrier.wrote();
                     Ok(())
                 }
-                Err(e) if is_connection_error(&e) => {
-                    *self.raw.lock().await = None;
-                    self.barrier.lost();
-                    Err(Error::Connection { url: self.url(), reason: e.to_string() })
-                }
+                Err(e) if is_connection_error(&e) => Err(self.raw_lost(&e).await),
                 Err(e) => {
                     let reason = e.to_string();
                     Err(super::durable::refusal(&reason).unwrap_or(Error::Query(reason)))

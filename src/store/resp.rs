@@ -1,7 +1,7 @@
 //! One command and its reply over a plain connection of its own, with the reply read by a
 //! small streaming RESP2 parser. For the whole-graph reads of `provex diff` (replies of
 //! 20 MB and more) the `redis` crate's parser took about a second per reply that the server
-//! had sent in a quarter of that (docs/BENCHMARKS.md, "Issue 15: diff"); this one reads at
+//! had sent in a quarter of that (docs/BENCHMARKS.md, "Diff"); this one reads at
 //! the speed of the socket. TLS connections (`rediss://`) go through the `redis` crate.
 
 use std::io::{self, BufRead, BufReader, Read, Write};

@@ -52,7 +52,7 @@ pub const TEXT_KEYS: [&str; 10] = [
     "a2a:prompt",
     "title",
     "text",
-    // A TrustGraph question, a prompt or a dialog message, a seed 003 node, any described step.
+    // A TrustGraph question, a prompt or a dialog message, a TrustGraph design-note node, any described step.
     "tg:query",
     "content",
     "tg:content",
@@ -62,7 +62,8 @@ pub const TEXT_KEYS: [&str; 10] = [
 /// list, which Cypher's `left` refuses).
 pub const TEXT_CHARS: usize = 200;
 
-fn coalesce(var: &str, keys: &[&str]) -> String {
+/// `var`'s first non-null property of `keys`, as a Cypher expression.
+pub(super) fn coalesce(var: &str, keys: &[&str]) -> String {
     let items: Vec<String> = keys.iter().map(|k| format!("{var}.`{k}`")).collect();
     if items.len() == 1 {
         items[0].clone()
@@ -71,20 +72,15 @@ fn coalesce(var: &str, keys: &[&str]) -> String {
     }
 }
 
-fn opt(v: Option<&redis::Value>) -> Option<String> {
+/// A reply cell as text, if it is one.
+pub(super) fn opt(v: Option<&redis::Value>) -> Option<String> {
     v.and_then(string)
 }
 
 impl Store {
     /// Every node of a graph in creation order.
     pub async fn view_nodes(&self, graph: &str) -> Result<Vec<NodeSummary>> {
-        let q = format!(
-            "MATCH (n) RETURN id(n), n.{NAME}, labels(n)[0], n.`{PROV_BASE_TYPE}`, {}, {}, n.`{STATUS_KEY}`, {}, n.`{STANDING_KEY}` \
-             ORDER BY id(n)",
-            coalesce("n", &AGENT_KEYS),
-            coalesce("n", &CONTEXT_KEYS),
-            coalesce("n", &TEXT_KEYS),
-        );
+        let q = format!("MATCH (n) RETURN {} ORDER BY id(n)", summary_columns("n"));
         let rows = self.raw_ro(graph, &q, &[]).await?;
         Ok(rows.iter().filter_map(summary).collect())
     }
@@ -156,7 +152,18 @@ impl Store {
     }
 }
 
-fn summary(r: &RawRow) -> Option<NodeSummary> {
+/// The columns [`summary`] reads, for node `var`.
+pub(super) fn summary_columns(var: &str) -> String {
+    format!(
+        "id({var}), {var}.{NAME}, labels({var})[0], {var}.`{PROV_BASE_TYPE}`, {}, {}, {var}.`{STATUS_KEY}`, {}, {var}.`{STANDING_KEY}`",
+        coalesce(var, &AGENT_KEYS),
+        coalesce(var, &CONTEXT_KEYS),
+        coalesce(var, &TEXT_KEYS),
+    )
+}
+
+/// A node's summary from a row of [`summary_columns`].
+pub(super) fn summary(r: &RawRow) -> Option<NodeSummary> {
     int(r.first()?)?;
     Some(NodeSummary {
         name: opt(r.get(1))?,

@@ -3,14 +3,14 @@
 //! goes away mid-body (every whole line it sent is kept), and loses nothing when the sender
 //! outruns the database; `provex ingest -` reads standard input as it grows.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use provex::api::StreamMessage;
 use provex::facade::Provex;
 
 use crate::common;
+use crate::raw_http::Raw;
 use crate::serve::{start, Events};
 
 fn example_lines() -> Vec<String> {
@@ -27,50 +27,11 @@ fn booted(i: usize) -> String {
     )
 }
 
-/// A chunked POST of the events endpoint on a raw connection, written piece by piece.
-struct Push {
-    sock: TcpStream,
-}
-
-impl Push {
-    fn open(base: &str, graph: &str) -> Push {
-        let addr = base.trim_start_matches("http://");
-        let mut sock = TcpStream::connect(addr).unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-        write!(
-            sock,
-            "POST /api/graphs/{graph}/events HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {}\r\n\
-             Content-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n",
-            crate::serve::TOKEN
-        )
-        .unwrap();
-        Push { sock }
-    }
-
-    fn send(&mut self, text: &str) {
-        write!(self.sock, "{:x}\r\n{text}\r\n", text.len()).unwrap();
-        self.sock.flush().unwrap();
-    }
-
-    /// Ends the body and reads the answer's JSON.
-    fn finish(mut self) -> serde_json::Value {
-        self.sock.write_all(b"0\r\n\r\n").unwrap();
-        let mut answer = Vec::new();
-        let mut buf = [0u8; 8192];
-        loop {
-            let n = self.sock.read(&mut buf).unwrap();
-            answer.extend_from_slice(&buf[..n]);
-            let text = String::from_utf8_lossy(&answer);
-            if n == 0 || text.contains("\r\n\r\n") && text.trim_end().ends_with('}') {
-                break;
-            }
-        }
-        let text = String::from_utf8_lossy(&answer).into_owned();
-        assert!(text.starts_with("HTTP/1.1 200"), "{text}");
-        let body = &text[text.find("\r\n\r\n").unwrap() + 4..];
-        // The answer may itself be chunked: its JSON is between the first `{` and the last `}`.
-        serde_json::from_str(&body[body.find('{').unwrap()..=body.rfind('}').unwrap()]).unwrap()
-    }
+/// Ends a pushed body and reads its report.
+fn report(push: Raw) -> serde_json::Value {
+    let answer = push.finish();
+    assert_eq!(answer.status, 200, "{}\n{}", answer.head, answer.body);
+    answer.json()
 }
 
 /// The node count of `lines` ingested as a file into a graph of their own.
@@ -105,8 +66,8 @@ async fn a_pushed_body_grows_an_open_view_while_it_is_written() {
     let (provex, graph, _running, base) = start("events_live", None).await;
     let lines = example_lines();
     let mut push = tokio::task::block_in_place(|| {
-        let mut p = Push::open(&base, &graph);
-        p.send(&(lines[..5].join("\n") + "\n"));
+        let mut p = Raw::events(&base, &graph);
+        p.chunk(&(lines[..5].join("\n") + "\n"));
         p
     });
     until_nodes(&provex, &graph, 1).await;
@@ -115,7 +76,7 @@ async fn a_pushed_body_grows_an_open_view_while_it_is_written() {
     // Each further line shows up on the open view before the body ends.
     let mut seen_live = 0;
     for line in &lines[5..] {
-        tokio::task::block_in_place(|| push.send(&format!("{line}\n")));
+        tokio::task::block_in_place(|| push.chunk(&format!("{line}\n")));
         if let Some(StreamMessage::Batch { nodes, edges, .. }) =
             view.next_within(Duration::from_secs(5)).await
         {
@@ -125,7 +86,7 @@ async fn a_pushed_body_grows_an_open_view_while_it_is_written() {
         }
     }
     assert!(seen_live >= 10, "only {seen_live} lines reached the open view while the body was written");
-    let report = tokio::task::block_in_place(|| push.finish());
+    let report = tokio::task::block_in_place(|| report(push));
     assert_eq!(
         (report["events"].as_u64(), report["rejected"].as_u64()),
         (Some(lines.len() as u64), Some(0)),
@@ -153,10 +114,10 @@ async fn a_pushed_body_grows_an_open_view_while_it_is_written() {
 async fn a_client_gone_mid_body_keeps_its_whole_lines() {
     let (provex, graph, _running, base) = start("events_gone", None).await;
     tokio::task::block_in_place(|| {
-        let mut p = Push::open(&base, &graph);
+        let mut p = Raw::events(&base, &graph);
         let body: String = (0..40).map(|i| booted(i) + "\n").collect();
-        p.send(&body);
-        p.send(&booted(40)[..30]);
+        p.chunk(&body);
+        p.chunk(&booted(40)[..30]);
         drop(p); // the connection closes mid-line
     });
     let want = reference_nodes(&provex, &graph, &(0..40).map(booted).collect::<Vec<_>>()).await;
@@ -176,16 +137,16 @@ async fn nothing_is_lost_when_the_sender_outruns_the_database() {
     let (provex, graph, _running, base) = start("events_fast", None).await;
     const N: usize = 20_000;
     let report = tokio::task::block_in_place(|| {
-        let mut p = Push::open(&base, &graph);
+        let mut p = Raw::events(&base, &graph);
         // As fast as the socket takes it, in chunks that cut lines anywhere.
         let body: String = (0..N).map(|i| booted(i) + "\n").collect();
         for piece in body.as_bytes().chunks(7_919) {
-            p.send(
+            p.chunk(
                 std::str::from_utf8(piece)
                     .unwrap_or_else(|e| std::str::from_utf8(&piece[..e.valid_up_to()]).unwrap()),
             );
         }
-        p.finish()
+        report(p)
     });
     assert_eq!(
         (report["events"].as_u64(), report["rejected"].as_u64()),

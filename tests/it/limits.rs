@@ -5,8 +5,6 @@
 //! hyper's own refusals and a malformed chunk are `{code, message}`, and SIGTERM does not wait
 //! for a slow client.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,100 +15,13 @@ use provex::serve::ServeLimits;
 use serde_json::{json, Value};
 
 use crate::common;
+use crate::raw_http::Raw;
 use crate::serve::{client, serve_with, Events, TOKEN};
 
 fn booted(i: usize) -> String {
     format!(
         r#"{{"Global":{{"id":"e{i}","context_id":"c","timestamp_ms":{i},"data":{{"AgentBooted":{{"agent_id":"agent-{i}","agent_type":"clerk","agent_version":"1","archive_path":"p"}}}}}}}}"#
     )
-}
-
-/// A raw HTTP/1.1 connection.
-struct Raw {
-    sock: TcpStream,
-    addr: String,
-}
-
-/// An answer: status, head and body.
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.head, self.body))
-    }
-}
-
-impl Raw {
-    fn open(base: &str) -> Raw {
-        let addr = base.trim_start_matches("http://").to_owned();
-        let sock = TcpStream::connect(&addr).unwrap();
-        sock.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        Raw { sock, addr }
-    }
-
-    /// Starts a chunked POST of the events endpoint.
-    fn events(base: &str, graph: &str) -> Raw {
-        let mut r = Raw::open(base);
-        let addr = r.addr.clone();
-        r.write(&format!(
-            "POST /api/graphs/{graph}/events HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n"
-        ));
-        r
-    }
-
-    fn write(&mut self, text: &str) {
-        self.sock.write_all(text.as_bytes()).unwrap();
-        self.sock.flush().unwrap();
-    }
-
-    fn chunk(&mut self, text: &str) {
-        self.write(&format!("{:x}\r\n{text}\r\n", text.len()));
-    }
-
-    /// Sends a chunk unless the server already closed the connection.
-    fn try_chunk(&mut self, text: &str) -> bool {
-        self.sock.write_all(format!("{:x}\r\n{text}\r\n", text.len()).as_bytes()).is_ok()
-    }
-
-    /// Reads one answer (its body by `content-length`, or to the end of the connection).
-    fn answer(&mut self) -> Answer {
-        let mut buf = Vec::new();
-        let mut piece = [0u8; 8192];
-        loop {
-            let text = String::from_utf8_lossy(&buf).into_owned();
-            if let Some(end) = text.find("\r\n\r\n") {
-                let head = text[..end].to_owned();
-                let len = head
-                    .lines()
-                    .find_map(|l| {
-                        l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_owned())
-                    })
-                    .and_then(|v| v.parse::<usize>().ok());
-                if len.is_some_and(|n| buf.len() >= end + 4 + n) {
-                    let status = head[9..12].parse().unwrap();
-                    let body = String::from_utf8_lossy(&buf[end + 4..end + 4 + len.unwrap()]).into_owned();
-                    return Answer { status, head, body };
-                }
-            }
-            let n = match self.sock.read(&mut piece) {
-                Ok(n) => n,
-                Err(e) if !buf.is_empty() => panic!("{e}: {}", String::from_utf8_lossy(&buf)),
-                Err(e) => panic!("{e}"),
-            };
-            if n == 0 {
-                let text = String::from_utf8_lossy(&buf).into_owned();
-                let end = text.find("\r\n\r\n").unwrap_or_else(|| panic!("no answer: {text:?}"));
-                let status = text[9..12].parse().unwrap();
-                return Answer { status, head: text[..end].to_owned(), body: text[end + 4..].to_owned() };
-            }
-            buf.extend_from_slice(&piece[..n]);
-        }
-    }
 }
 
 /// `provex serve` as a process of its own (on the shared FalkorDB): the child and its base URL.

@@ -5,7 +5,6 @@
 //! form is refused; the Host header is present once, in text. Regressions of the finding
 //! that any web page could write into a local Provex with `text/plain` posts.
 
-use std::io::{Read as _, Write as _};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -285,16 +284,11 @@ async fn a_change_carries_what_a_form_cannot_send() {
 /// Sends `head` (request line and headers, without the blank line) on a raw connection and
 /// returns the status and the body.
 fn raw(addr: std::net::SocketAddr, head: &[u8]) -> (u16, String) {
-    let mut sock = std::net::TcpStream::connect(addr).unwrap();
-    sock.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    sock.write_all(head).unwrap();
-    sock.write_all(b"Connection: close\r\n\r\n").unwrap();
-    let mut out = Vec::new();
-    sock.read_to_end(&mut out).unwrap();
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
-    (status, body)
+    let mut r = crate::raw_http::Raw::open(&addr.to_string());
+    r.write_bytes(head);
+    r.write("Connection: close\r\n\r\n");
+    let answer = r.answer();
+    (answer.status, answer.body)
 }
 
 #[tokio::test(flavor = "multi_thread")]

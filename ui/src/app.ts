@@ -303,7 +303,7 @@ export class App implements
     // The view just loaded, so the database answers.
     this.database = null;
     if (view.mode === "whole") this.stream.open(graph, view.seq);
-    // A graph's top-level clusters grow live too (issue 16); an opened cluster does not.
+    // A graph's top-level clusters grow live too; an opened cluster does not.
     else if (view.mode === "clusters" && !view.root) this.stream.open(graph, view.seq, true);
     else this.stream.close();
     this.clusterNav.viewShown();

@@ -1,4 +1,4 @@
-//! The council demo's research question (seed 001 §8 step 5): a researcher asks a
+//! The council demo's research question (the council scenario's fifth step): a researcher asks a
 //! TrustGraph-shaped ReAct agent "What did they say about zoning?". Its explain messages
 //! and dialog stream in pace with the rest of the demo, as TrustGraph's gateway sends them
 //! (`trustgraph.provenance` triples in `AgentResponse` messages); its knowledge query

@@ -340,7 +340,7 @@ impl Builder {
         );
         self.emit(Stream::A2ap, &forged);
 
-        // A researcher asks about zoning (seed 001 §8 step 5), answered from the statements.
+        // A researcher asks about zoning (the council scenario's fifth step), answered from the statements.
         self.tick(2_000);
         self.research(&[&s1.0, &s2.0]);
 

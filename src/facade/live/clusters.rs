@@ -11,8 +11,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::boxes::{box_layout_node, box_node, view_edges};
-use super::convert::{from_summary, layout_node, place};
+use super::convert::{from_summary, place};
 use super::feed::{ClusterFeed, Index};
+use super::load::Drawing;
 use super::view_layout_options;
 use crate::api::{View, ViewEdge, ViewMode};
 use crate::error::{Error, Result};
@@ -226,24 +227,18 @@ impl Provex {
     /// The nodes of one cluster (at most `limit`) and the edges between them, laid out.
     async fn members_view(&self, graph: &str, key: &str, limit: u32, aspect: Option<f64>) -> Result<View> {
         let (summaries, edge_summaries, matched) = self.store.cluster_members(graph, key, limit).await?;
-        let mut g = LayoutGraph::new();
-        let mut index = HashMap::new();
+        let mut d = Drawing::with_capacity(summaries.len(), edge_summaries.len());
         let mut nodes = Vec::new();
         for s in summaries {
-            index.insert(s.name.clone(), g.add_node(layout_node(&s.name, &s.label, s.base_type.as_deref())));
-            let arrival = nodes.len() as u32;
-            nodes.push(from_summary(s, arrival));
+            if d.node(&s.name, &s.label, s.base_type.as_deref()) {
+                let arrival = nodes.len() as u32;
+                nodes.push(from_summary(s, arrival));
+            }
         }
-        let mut edges = Vec::new();
         for e in edge_summaries {
-            let (Some(&s), Some(&t)) = (index.get(&e.source), index.get(&e.target)) else { continue };
-            g.add_edge(s, t, LayoutEdge { kind: Some(e.rel.clone()) });
-            edges.push(ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a });
+            d.edge(ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a });
         }
-        let laid = layout::full(&g, &view_layout_options(aspect));
-        for (v, p) in nodes.iter_mut().zip(&laid.nodes) {
-            place(v, p);
-        }
+        let edges = d.lay_out(&mut nodes, aspect);
         Ok(View {
             graph: graph.to_owned(),
             seq: 0,

@@ -6,10 +6,11 @@ use std::collections::{HashMap, HashSet};
 use super::convert::{from_summary, layout_node, place};
 use super::state::GraphView;
 use super::view_layout_options;
+use crate::api::ViewNode;
 use crate::api::{View, ViewEdge, ViewMode};
 use crate::error::{Error, Result};
 use crate::facade::Provex;
-use crate::layout::{self, Incremental, LayoutGraph};
+use crate::layout::{self, Incremental, LayoutEdge, LayoutGraph};
 use crate::store::view::{NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_KEYS};
 use crate::store::TraceDirection;
 
@@ -24,29 +25,19 @@ impl Provex {
             Err(e) => return Err(e),
         };
         let started = std::time::Instant::now();
-        let mut g = LayoutGraph::with_capacity(nodes.len(), edges.len());
-        let mut index = HashMap::with_capacity(nodes.len());
+        let mut d = Drawing::with_capacity(nodes.len(), edges.len());
         let mut view_nodes = HashMap::with_capacity(nodes.len());
         let mut arrival = 0u32;
         for s in nodes {
-            if index.contains_key(&s.name) {
-                continue;
+            if d.node(&s.name, &s.label, s.base_type.as_deref()) {
+                view_nodes.insert(s.name.clone(), from_summary(s, arrival));
+                arrival += 1;
             }
-            let ix = g.add_node(layout_node(&s.name, &s.label, s.base_type.as_deref()));
-            index.insert(s.name.clone(), ix);
-            view_nodes.insert(s.name.clone(), from_summary(s, arrival));
-            arrival += 1;
         }
-        let mut edge_set = HashSet::with_capacity(edges.len());
-        let mut edge_list = Vec::with_capacity(edges.len());
         for e in edges {
-            let (Some(&s), Some(&t)) = (index.get(&e.source), index.get(&e.target)) else { continue };
-            let v = ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a };
-            if edge_set.insert(v.clone()) {
-                g.add_edge(s, t, layout::LayoutEdge { kind: Some(v.rel.clone()) });
-                edge_list.push(v);
-            }
+            d.edge(ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a });
         }
+        let Drawing { g, edge_set, edges: edge_list, .. } = d;
         let layout = tokio::task::spawn_blocking(move || {
             Incremental::from_graph(&g, view_layout_options(aspect)).map_err(|e| Error::Server(e.to_string()))
         })
@@ -92,15 +83,12 @@ impl Provex {
         let depth = depth.clamp(1, 10);
         let up = self.trace(graph, root, TraceDirection::Up, depth).await?;
         let down = self.trace(graph, root, TraceDirection::Down, depth).await?;
-        let mut seen = HashSet::new();
-        let mut g = LayoutGraph::new();
-        let mut index = HashMap::new();
+        let mut d = Drawing::with_capacity(0, 0);
         let mut nodes = Vec::new();
         for n in up.nodes.into_iter().chain(down.nodes) {
-            if !seen.insert(n.id.clone()) || nodes.len() >= limit as usize {
+            if nodes.len() >= limit as usize || !d.node(&n.id, &n.label, n.base_type.as_deref()) {
                 continue;
             }
-            index.insert(n.id.clone(), g.add_node(layout_node(&n.id, &n.label, n.base_type.as_deref())));
             let prop = |keys: &[&str]| {
                 keys.iter().find_map(|k| n.properties.get(*k).and_then(|v| v.as_str().map(str::to_owned)))
             };
@@ -116,20 +104,10 @@ impl Provex {
             };
             nodes.push(from_summary(summary, nodes.len() as u32));
         }
-        let mut edges = Vec::new();
-        let mut edge_set = HashSet::new();
         for e in up.edges.into_iter().chain(down.edges) {
-            let (Some(&s), Some(&t)) = (index.get(&e.source), index.get(&e.target)) else { continue };
-            let v = ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a };
-            if edge_set.insert(v.clone()) {
-                g.add_edge(s, t, layout::LayoutEdge { kind: Some(v.rel.clone()) });
-                edges.push(v);
-            }
+            d.edge(ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a });
         }
-        let laid = layout::full(&g, &view_layout_options(aspect));
-        for (v, p) in nodes.iter_mut().zip(&laid.nodes) {
-            place(v, p);
-        }
+        let edges = d.lay_out(&mut nodes, aspect);
         Ok(View {
             graph: graph.to_owned(),
             seq: 0,
@@ -141,5 +119,54 @@ impl Provex {
             nodes,
             edges,
         })
+    }
+}
+
+/// A view being drawn: its nodes as a layout graph (each name once), and the edges whose two
+/// ends are among them (each `ViewEdge` once), in the order given. The full view, a
+/// neighbourhood and a cluster's members are all assembled through it.
+pub(super) struct Drawing {
+    pub(super) g: LayoutGraph,
+    index: HashMap<String, petgraph::graph::NodeIndex>,
+    pub(super) edge_set: HashSet<ViewEdge>,
+    pub(super) edges: Vec<ViewEdge>,
+}
+
+impl Drawing {
+    pub(super) fn with_capacity(nodes: usize, edges: usize) -> Drawing {
+        Drawing {
+            g: LayoutGraph::with_capacity(nodes, edges),
+            index: HashMap::with_capacity(nodes),
+            edge_set: HashSet::with_capacity(edges),
+            edges: Vec::with_capacity(edges),
+        }
+    }
+
+    /// Adds a node; `false` (and nothing added) when one of that name is in already.
+    pub(super) fn node(&mut self, name: &str, label: &str, base_type: Option<&str>) -> bool {
+        if self.index.contains_key(name) {
+            return false;
+        }
+        let ix = self.g.add_node(layout_node(name, label, base_type));
+        self.index.insert(name.to_owned(), ix);
+        true
+    }
+
+    /// Adds an edge if both its ends are in and it is not in already.
+    pub(super) fn edge(&mut self, v: ViewEdge) {
+        let (Some(&s), Some(&t)) = (self.index.get(&v.source), self.index.get(&v.target)) else { return };
+        if self.edge_set.insert(v.clone()) {
+            self.g.add_edge(s, t, LayoutEdge { kind: Some(v.rel.clone()) });
+            self.edges.push(v);
+        }
+    }
+
+    /// Lays the drawing out whole and places `nodes` (in the order they were added); its edges.
+    pub(super) fn lay_out(self, nodes: &mut [ViewNode], aspect: Option<f64>) -> Vec<ViewEdge> {
+        let laid = layout::full(&self.g, &view_layout_options(aspect));
+        for (v, p) in nodes.iter_mut().zip(&laid.nodes) {
+            place(v, p);
+        }
+        self.edges
     }
 }

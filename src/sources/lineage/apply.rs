@@ -26,7 +26,7 @@ pub enum Semantic {
     /// No endpoint is configured: the renormalised formula.
     Unconfigured,
     Value(f64),
-    /// The endpoint failed: the seed's `CONFIDENCE_COMPUTATION_ERROR` recovery (the
+    /// The endpoint failed: the prompt-lineage format's `CONFIDENCE_COMPUTATION_ERROR` recovery (the
     /// renormalised formula), with the reason.
     Failed(String),
 }

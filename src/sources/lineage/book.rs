@@ -1,6 +1,6 @@
 //! What Provex knows of a graph's lineages while it ingests: every prompt's lineage, time,
 //! version, position and text, and the evolution DAG (`dag`: a topological order kept without
-//! recursion), so that the seed's graph constraints (no cycle, one root per lineage, child later than parent, a
+//! recursion), so that the prompt-lineage format's graph constraints (no cycle, one root per lineage, child later than parent, a
 //! parent that exists) are checked on each record against everything before it.
 
 use std::collections::{HashMap, HashSet};

@@ -1,7 +1,7 @@
 //! The semantic part of a lineage confidence: embeddings from an OpenAI-compatible
 //! `/v1/embeddings` endpoint the user configures (`PROVEX_EMBEDDINGS_URL`,
 //! `PROVEX_EMBEDDINGS_MODEL`, `PROVEX_EMBEDDINGS_KEY`), cached by text, compared by cosine.
-//! Without an endpoint the confidence is renormalised; when it fails, the seed's
+//! Without an endpoint the confidence is renormalised; when it fails, the prompt-lineage format's
 //! `CONFIDENCE_COMPUTATION_ERROR` recovery applies (see `apply::breakdown`).
 
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
 //! The prompt-lineage agent's records as its serde types write them (docs/FORMATS.md "Prompt lineage"; the
 //! agent's `contracts/mod.rs`): a `LineageOutput` (it has `lineage_node`), a `DecisionEvent`
 //! (`decision_type`), a `LineageInput` (`prompt_content`), one JSON object a line. Parsing
-//! checks each record on its own, with the seed's error codes: its shape and bounds are
+//! checks each record on its own, with the prompt-lineage format's error codes: its shape and bounds are
 //! `VALIDATION_ERROR`, an evolution that cannot be one (an unknown type, an edge that is not
 //! the node's, a loop) `INVALID_LINEAGE_RELATIONSHIP`. The constraints that need the other
 //! records (cycles, one root, timestamp order) are checked where the graph is built.
@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-/// The seed's error codes for a rejected record.
+/// The prompt-lineage format's error codes for a rejected record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Code {
     InvalidLineageRelationship,

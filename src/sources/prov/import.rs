@@ -396,7 +396,7 @@ impl Reader {
             self.out.delta.add_node(n);
         }
         for ((a, spec, b), entries) in self.edges {
-            let e = Edge::new(spec.rel, EdgeKind::Prov(spec.prov), a, b)
+            let e = Edge::new(spec.rel(), EdgeKind::Prov(spec.prov), a, b)
                 .with(key::RELATIONS, Json::Array(entries).to_string());
             self.out.delta.add_edge(e);
         }

@@ -7,8 +7,14 @@ use std::fmt::Write;
 
 use super::doc::{Document, Kind, Record, Relation, Value};
 
-/// A PROV-N string literal.
+/// A PROV-N string literal (other control characters are kept as they are).
 fn string(s: &str) -> String {
+    quoted(s, |out, c| out.push(c))
+}
+
+/// A double-quoted literal with the escapes PROV-N and Turtle share (`\"`, `\\`, `\n`, `\r`,
+/// `\t`); `control` writes any other character below U+0020.
+pub(super) fn quoted(s: &str, control: fn(&mut String, char)) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -18,6 +24,7 @@ fn string(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => control(&mut out, c),
             c => out.push(c),
         }
     }

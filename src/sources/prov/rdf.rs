@@ -34,25 +34,11 @@ fn t_iri(iri: &str) -> String {
     out
 }
 
-/// A Turtle string literal.
+/// A Turtle string literal (other control characters as `\uXXXX`).
 fn string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    super::provn::quoted(s, |out, c| {
+        let _ = write!(out, "\\u{:04X}", c as u32);
+    })
 }
 
 fn term(v: &Value, scope: Prefixes<'_>) -> String {

@@ -19,8 +19,15 @@ pub struct RelSpec {
     pub identified: bool,
     /// The kinds of record its two ends are (none: any).
     pub kinds: [Option<Kind>; 2],
-    pub rel: RelType,
+    /// Its relation; the graph edge's type has the same name (`RelType::from`).
     pub prov: ProvRelation,
+}
+
+impl RelSpec {
+    /// The type of the graph edge it becomes.
+    pub fn rel(&self) -> RelType {
+        RelType::from(self.prov)
+    }
 }
 
 use Kind::{Activity as Act, Agent as Ag, Entity as Ent};
@@ -30,19 +37,13 @@ const fn spec(
     roles: &'static [&'static str],
     time: Option<usize>,
     kinds: [Option<Kind>; 2],
-    rel: RelType,
     prov: ProvRelation,
 ) -> RelSpec {
-    RelSpec { name, roles, time, identified: true, kinds, rel, prov }
+    RelSpec { name, roles, time, identified: true, kinds, prov }
 }
 
-const fn component(
-    name: &'static str,
-    roles: &'static [&'static str],
-    rel: RelType,
-    prov: ProvRelation,
-) -> RelSpec {
-    RelSpec { name, roles, time: None, identified: false, kinds: [Some(Ent), Some(Ent)], rel, prov }
+const fn component(name: &'static str, roles: &'static [&'static str], prov: ProvRelation) -> RelSpec {
+    RelSpec { name, roles, time: None, identified: false, kinds: [Some(Ent), Some(Ent)], prov }
 }
 
 /// Every relation PROV-JSON has.
@@ -52,7 +53,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:activity", "prov:entity", "prov:time"],
         Some(2),
         [Some(Act), Some(Ent)],
-        RelType::Used,
         ProvRelation::Used,
     ),
     spec(
@@ -60,7 +60,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:entity", "prov:activity", "prov:time"],
         Some(2),
         [Some(Ent), Some(Act)],
-        RelType::WasGeneratedBy,
         ProvRelation::WasGeneratedBy,
     ),
     spec(
@@ -68,7 +67,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:entity", "prov:activity", "prov:time"],
         Some(2),
         [Some(Ent), Some(Act)],
-        RelType::WasInvalidatedBy,
         ProvRelation::WasInvalidatedBy,
     ),
     spec(
@@ -76,7 +74,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:activity", "prov:trigger", "prov:starter", "prov:time"],
         Some(3),
         [Some(Act), Some(Ent)],
-        RelType::WasStartedBy,
         ProvRelation::WasStartedBy,
     ),
     spec(
@@ -84,7 +81,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:activity", "prov:trigger", "prov:ender", "prov:time"],
         Some(3),
         [Some(Act), Some(Ent)],
-        RelType::WasEndedBy,
         ProvRelation::WasEndedBy,
     ),
     spec(
@@ -92,7 +88,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:informed", "prov:informant"],
         None,
         [Some(Act), Some(Act)],
-        RelType::WasInformedBy,
         ProvRelation::WasInformedBy,
     ),
     spec(
@@ -100,7 +95,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:activity", "prov:agent", "prov:plan"],
         None,
         [Some(Act), Some(Ag)],
-        RelType::WasAssociatedWith,
         ProvRelation::WasAssociatedWith,
     ),
     spec(
@@ -108,7 +102,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:entity", "prov:agent"],
         None,
         [Some(Ent), Some(Ag)],
-        RelType::WasAttributedTo,
         ProvRelation::WasAttributedTo,
     ),
     spec(
@@ -116,7 +109,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:delegate", "prov:responsible", "prov:activity"],
         None,
         [Some(Ag), Some(Ag)],
-        RelType::ActedOnBehalfOf,
         ProvRelation::ActedOnBehalfOf,
     ),
     spec(
@@ -124,7 +116,6 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:generatedEntity", "prov:usedEntity", "prov:activity", "prov:generation", "prov:usage"],
         None,
         [Some(Ent), Some(Ent)],
-        RelType::WasDerivedFrom,
         ProvRelation::WasDerivedFrom,
     ),
     spec(
@@ -132,26 +123,18 @@ pub static RELATIONS: [RelSpec; 15] = [
         &["prov:influencee", "prov:influencer"],
         None,
         [None, None],
-        RelType::WasInfluencedBy,
         ProvRelation::WasInfluencedBy,
     ),
     component(
         "specializationOf",
         &["prov:specificEntity", "prov:generalEntity"],
-        RelType::SpecializationOf,
         ProvRelation::SpecializationOf,
     ),
-    component(
-        "alternateOf",
-        &["prov:alternate1", "prov:alternate2"],
-        RelType::AlternateOf,
-        ProvRelation::AlternateOf,
-    ),
-    component("hadMember", &["prov:collection", "prov:entity"], RelType::HadMember, ProvRelation::HadMember),
+    component("alternateOf", &["prov:alternate1", "prov:alternate2"], ProvRelation::AlternateOf),
+    component("hadMember", &["prov:collection", "prov:entity"], ProvRelation::HadMember),
     component(
         "mentionOf",
         &["prov:specificEntity", "prov:generalEntity", "prov:bundle"],
-        RelType::MentionOf,
         ProvRelation::MentionOf,
     ),
 ];

@@ -1,6 +1,6 @@
 //! Query-time provenance from TrustGraph (docs/FORMATS.md "TrustGraph query-time provenance"): its shipped stream
 //! (`AgentResponse` messages whose `explain` ones carry RDF triples: ReAct agent, GraphRAG
-//! and DocRAG sessions) and the seed's own JSON nodes and `provenance_refs` events, read line
+//! and DocRAG sessions) and the design note's own JSON nodes and `provenance_refs` events, read line
 //! by line into graph upserts. A stream's thoughts, observations and answer text are kept as
 //! `DialogMessage` nodes `IN_SESSION` of their session, numbered in stream order, so the
 //! explorer can show them beside the DAG.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::model::vocab::{EdgeKind, ProvRelation, RelType, TgType, EXTRA_LABELS, PROV_BASE_TYPE, PROV_TYPE};
 use crate::model::{Edge, GraphDelta, Label, NodeRef, PropValue};
 
-/// Whether a JSON object is one of the seed's provenance nodes.
+/// Whether a JSON object is one of the design note's provenance nodes.
 pub fn looks_like(obj: &serde_json::Map<String, Value>) -> bool {
     obj.contains_key("id")
         && obj.get("type").and_then(Value::as_str).is_some()

@@ -1,4 +1,4 @@
-//! Self-verifying audit bundles (issue 15 §3): one JSON-LD file holding everything needed to
+//! Self-verifying audit bundles : one JSON-LD file holding everything needed to
 //! check a set of statements without the database or the network: the A2AP documents as
 //! they were received (the statements, their verification requests and responses, the
 //! source documents they cite, the agents' records), the keys the verifier used (marked

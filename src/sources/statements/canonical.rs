@@ -1,8 +1,18 @@
-//! RFC 8785 (JSON Canonicalization Scheme): the exact bytes an A2AP signature covers.
+//! RFC 8785 (JSON Canonicalization Scheme): the exact bytes an A2AP signature covers
+//! (`docs/FORMATS.md`, "A2AP documents").
 //!
-//! Written here rather than taken from a crate so that the rules the signatures depend on
-//! sit next to the RFC's own test cases: ECMAScript number formatting of IEEE doubles,
-//! `JSON.stringify` string escaping, and object members sorted by their UTF-16 code units.
+//! Numbers are formatted by `ryu-js` (ECMAScript `Number.prototype.toString()`, the format
+//! RFC 8785 prescribes). The rest, `JSON.stringify` string escaping and object members sorted
+//! by their UTF-16 code units, is written here rather than by `serde_json_canonicalizer`
+//! (which stays the test oracle), because a signature check must canonicalise a document
+//! without some of its members (`canonicalize_except`: the signature value, the verification
+//! status), which the crate cannot do without a pruned copy of every document, and because the
+//! crate buffers each member and parses every key again as JSON to sort it: on the council
+//! example's documents ours takes 8 µs a document and the crate 46–50 µs, and for the signed
+//! bytes 7 µs against 60–68 µs on a pruned copy (`bash bench/canonical.sh`, release, one core;
+//! `docs/BENCHMARKS.md`, "Canonical JSON").
+//! Neither fails: a parsed `serde_json::Value` has no non-finite number, and its depth is
+//! bounded by the parser (128 levels) before it gets here.
 
 use serde_json::{Map, Value};
 
@@ -132,9 +142,10 @@ fn write_int(out: &mut String, i: i64) {
     let _ = write!(out, "{i}");
 }
 
-/// ECMAScript `Number.prototype.toString()` for a finite double (ECMA-262 §7.1.12.1), the
-/// number format RFC 8785 prescribes. Non-finite values cannot come out of a JSON parser;
-/// they are written `null` rather than panicking.
+/// ECMAScript `Number.prototype.toString()` for a finite double (ECMA-262, Number::toString),
+/// the number format RFC 8785 prescribes, by `ryu-js` (the formatter the reference
+/// canonicaliser `serde_json_canonicalizer` uses too). Non-finite values cannot come out of a
+/// JSON parser; they are written `null` rather than panicking.
 pub fn format_number(v: f64) -> String {
     let mut out = String::new();
     write_number(&mut out, v);
@@ -142,111 +153,11 @@ pub fn format_number(v: f64) -> String {
 }
 
 fn write_number(out: &mut String, v: f64) {
-    if !v.is_finite() {
-        out.push_str("null");
-        return;
-    }
-    if v == 0.0 {
-        out.push('0'); // also -0
-        return;
-    }
-    if v < 0.0 {
-        out.push('-');
-        return write_number(out, -v);
-    }
-    // Integers below 2^53: the shortest digits are the integer's own (neighbouring doubles
-    // are at most 1 apart), and 16 digits never take an exponent.
-    if v.fract() == 0.0 && v <= MAX_EXACT_INT as f64 {
-        return write_int(out, v as i64);
-    }
-    let (digits, exp) = shortest_digits(v);
-    let k = digits.len() as i32;
-    let n = exp + 1; // value = 0.digits × 10^n
-    if k <= n && n <= 21 {
-        out.push_str(&digits);
-        out.extend(std::iter::repeat_n('0', (n - k) as usize));
-    } else if 0 < n && n <= 21 {
-        out.push_str(&digits[..n as usize]);
-        out.push('.');
-        out.push_str(&digits[n as usize..]);
-    } else if -6 < n && n <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-n) as usize));
-        out.push_str(&digits);
+    if v.is_finite() {
+        out.push_str(ryu_js::Buffer::new().format_finite(v));
     } else {
-        let e = n - 1;
-        let sign = if e < 0 { '-' } else { '+' };
-        out.push_str(&digits[..1]);
-        if k > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(sign);
-        write_int(out, e.abs() as i64);
+        out.push_str("null");
     }
-}
-
-/// Whether the exact decimal expansion of `v` (> 0, finite) can be as short as 18
-/// significant digits, which the tie between two shortest candidates needs (the shortest
-/// form has at most 17). A non-integer `v` = M / 2^f (M odd) is exactly M·5^f / 10^f, whose
-/// significant digits are those of M·5^f, at least the 1 + ⌊f·log10 5⌋ of 5^f: 19 or more
-/// once f ≥ 26. Integers (f ≤ 0) are treated as possibly short.
-fn may_have_short_expansion(v: f64) -> bool {
-    let bits = v.to_bits();
-    let biased = ((bits >> 52) & 0x7ff) as i64;
-    let fraction = bits & ((1 << 52) - 1);
-    let (mantissa, e2) = if biased == 0 { (fraction, -1074) } else { (fraction | (1 << 52), biased - 1075) };
-    let f = -(e2 + i64::from(mantissa.trailing_zeros()));
-    f < 26
-}
-
-/// Splits Rust's `{:e}` output "d[.ddd]e<exp>" into its digits and exponent.
-fn split_sci(sci: &str) -> (String, i32) {
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
-    let digits = mantissa.replacen('.', "", 1);
-    (digits, exp.parse().unwrap_or(0))
-}
-
-/// The shortest decimal digits that read back as `v` (> 0), and the exponent of the first
-/// digit. Rust's `{:e}` gives the shortest digits, nearest to `v`; when two candidates are
-/// equally near (the exact value ends in a 5 just past them) ECMAScript takes the even one,
-/// which is settled here against the exact expansion of `v` (a double has at most 767
-/// significant decimal digits, so 800 are exact).
-fn shortest_digits(v: f64) -> (String, i32) {
-    let (digits, exp) = split_sci(&format!("{v:e}"));
-    if !may_have_short_expansion(v) {
-        return (digits, exp);
-    }
-    let (exact, exact_exp) = split_sci(&format!("{v:.800e}"));
-    let exact = exact.trim_end_matches('0');
-    let k = digits.len();
-    if exact_exp == exp && exact.len() == k + 1 && exact.ends_with('5') {
-        let down = exact[..k].to_owned();
-        let even = down.bytes().last().is_some_and(|d| (d - b'0') % 2 == 0);
-        let candidate = if even { Some(down) } else { increment(&down) };
-        if let Some(c) = candidate {
-            let back: Option<f64> = format!("{}.{}e{exp}", &c[..1], &c[1..]).parse().ok();
-            if back == Some(v) {
-                return (c, exp);
-            }
-        }
-    }
-    (digits, exp)
-}
-
-/// Adds one to a decimal digit string; `None` when that would add a digit.
-fn increment(digits: &str) -> Option<String> {
-    let mut bytes = digits.as_bytes().to_vec();
-    for b in bytes.iter_mut().rev() {
-        if *b == b'9' {
-            *b = b'0';
-        } else {
-            *b += 1;
-            return String::from_utf8(bytes).ok();
-        }
-    }
-    None
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! - Reputation: [`ReputationPolicy::Fixed`] (the default) gives every agent 1.0 unless set
 //!   explicitly. [`ReputationPolicy::Accuracy`] is the A2AP specification's rule: an agent's
 //!   reputation is the share of its verifications that are `VALIDATED` verdicts on statements
-//!   whose consensus is at least `accurate_at` (0.8 in the seed); an agent with no counted
+//!   whose consensus is at least `accurate_at` (0.8 in A2AP); an agent with no counted
 //!   verification keeps 1.0. To keep this from being circular (consensus is weighted by
 //!   reputation), the consensus it looks at is the unweighted one.
 

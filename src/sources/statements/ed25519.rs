@@ -15,6 +15,19 @@
 //! ed25519-dalek's batch does with merlin), so no random number generator is needed, and the
 //! terms of signatures under the same key are merged into one point (files have few keys
 //! and many signatures), which halves the multi-scalar multiplication.
+//!
+//! Why not `ed25519-zebra` or `ed25519-consensus` (ZIP 215, the same cofactored batch
+//! equation): their rule accepts what ours refuses. ZIP 215 requires only `S < L`; it accepts
+//! non-canonical encodings of `A` and `R` and keys and `R` of small order, so under it the
+//! identity key with the signature (`R` = identity, `S` = 0) verifies every message, which
+//! `verify_strict`, and so the status an A2AP document gets (`docs/FORMATS.md`, "A2AP
+//! documents"), refuses (`encodings_verify_strict_refuses_are_refused` in the tests). Using
+//! either crate would keep `prepare`'s checks in front of it and replace only `verify_all`
+//! and `coefficients` (about 50 lines), at the cost of decompressing every key and `R` twice, an
+//! RNG, and, for `ed25519-consensus` 2.1, a second curve implementation
+//! (`curve25519-dalek-ng`) and `sha2` 0.9; `ed25519-zebra` 5 pulls `curve25519-dalek` 5,
+//! `sha2` 0.11 and `ed25519` 3 beside the versions `ed25519-dalek` uses (4.2 shares them but
+//! adds `rand_core` 0.6 and an entropy source).
 
 use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::scalar::Scalar;

@@ -88,6 +88,21 @@ fn encodings_verify_strict_refuses_are_refused() {
     assert!(!verify(&weak, &msg, &Signature::from_bytes(&sig)));
 }
 
+/// The signature ZIP 215 (`ed25519-zebra`, `ed25519-consensus`) accepts for every message
+/// under the identity key, `R` = identity and `S` = 0, is refused and never enters a batch.
+#[test]
+fn the_zip215_identity_forgery_is_refused() {
+    let identity = EdwardsPoint::default().compress().to_bytes();
+    let key = VerifyingKey::from_bytes(&identity).unwrap();
+    let mut bytes = [0u8; 64];
+    bytes[..32].copy_from_slice(&identity);
+    let forged = Signature::from_bytes(&bytes);
+    for i in 0..3 {
+        assert!(!verify(&key, &message(i), &forged));
+        assert!(prepare(&key, &message(i), &forged).is_none());
+    }
+}
+
 #[test]
 fn only_encodings_below_p_are_canonical() {
     let mut p = [0xffu8; 32];

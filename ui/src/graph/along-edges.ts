@@ -1,4 +1,4 @@
-// Keyboard moves along edges (issue 16): from the selected node, an arrow key picks the
+// Keyboard moves along edges: from the selected node, an arrow key picks the
 // neighbour (joined by an edge either way) that lies most nearly in that direction on the
 // canvas, so the keyboard can walk a trail as the eye does.
 

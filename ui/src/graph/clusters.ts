@@ -1,4 +1,4 @@
-// Semantic zoom in the explorer (issue 16): a graph larger than the view limit arrives as
+// Semantic zoom in the explorer: a graph larger than the view limit arrives as
 // cluster boxes (label "Cluster", with what each holds); a click opens a box into its
 // sub-clusters or its nodes, and "Back" returns. What the app remembers of each step, and
 // the words the notice and the boxes use. Pure.

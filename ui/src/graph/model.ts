@@ -27,7 +27,7 @@ export type ModelChange =
     edges: ViewEdge[];
   }
   | { kind: "moves"; moves: NodeMove[] }
-  /** Knowledge-graph statements changed (seed 004): nothing drawn changes with them. */
+  /** Knowledge-graph statements changed: nothing drawn changes with them. */
   | { kind: "knowledge"; changes: KnowledgeChange[] }
   /** The database went away (`restarting`), came back (`up`) or could not be started again
    *  (`failed`): nothing drawn changes, and the stream goes on. */

@@ -95,7 +95,7 @@ export function fetcherFor(graph: string, token: string | undefined, fetchFn: ty
   };
 }
 
-export const exampleQuery = `# Seed 001 §5.1 over this graph's A2AP statements.
+export const exampleQuery = `# The A2AP statements of this graph about a topic, with their evidence and verifications.
 query Zoning {
   statementsAbout(topic: "zoning") {
     id
@@ -114,7 +114,7 @@ query Zoning {
 }
 `;
 
-export const watchQuery = `# Seed 004's knowledge-graph statements. Run Watch,
+export const watchQuery = `# The knowledge-graph statements of this graph. Run Watch,
 # then add one with knowledge/update at /a2a/<graph>:
 # each change shows here as it commits.
 subscription Watch {

@@ -1,4 +1,4 @@
-// The Reasoning tab (issue 12 §3–4): the open graph's TrustGraph sessions (question, status,
+// The Reasoning tab: the open graph's TrustGraph sessions (question, status,
 // step count, time), each opening its reasoning chain over the canvas (ui/reasoning-view.ts).
 // The tab is offered only when the graph has sessions. It also opens the chain of an Explain
 // node (or the session of a DialogMessage) picked on the graph, and keeps the list and the

@@ -1,4 +1,4 @@
-// How a TrustGraph reasoning chain (issue 12 §3) reads: what kind each step is, which of its
+// How a TrustGraph reasoning chain reads: what kind each step is, which of its
 // recorded properties a reader wants (tool, arguments, durations, tokens, model, grounding
 // concepts, explored edges, selected edges and chunks) as labelled facts, which dialog lines
 // (thought, observation, answer) belong to which step, and the session's status as words.

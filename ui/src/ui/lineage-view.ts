@@ -1,4 +1,4 @@
-// The lineage view (issue 13 §4): one prompt lineage over the canvas, as a version tree
+// The lineage view: one prompt lineage over the canvas, as a version tree
 // (ui/lineage-tree.ts) next to a side pane (ui/lineage-side.ts) showing the version picked
 // or two versions compared. It loads the whole lineage with `lineage`, compares with
 // `lineage_compare`, replays the lineage's creation one version at a time, and reloads

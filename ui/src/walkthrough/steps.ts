@@ -1,7 +1,7 @@
 // The demo walkthrough as a list of captioned steps, built from the trails of a graph's
 // statements: each claim (and what fails in it), then each verification of it in time order,
 // then its consensus and the claim's standing (never "verified" when its signature or quote fails);
-// then each reasoning session that answered a question from those claims (issue 12 §4).
+// then each reasoning session that answered a question from those claims.
 // Pure: the panel fetches the trails and plays the steps.
 
 import type { ReasoningChain, Trail } from "../api/contract";
