@@ -220,13 +220,16 @@ impl Provex {
 
     /// Adds keys and A2AP documents to the graph's held ledger and writes what they change:
     /// the new documents, and the statements, verifications and agents whose derived state
-    /// (signature status, evidence, consensus, keys) they change.
+    /// (signature status, evidence, consensus, keys) they change. `leaves[i]` is the log
+    /// index of record `i`'s line, when it came in one.
     pub(super) async fn add_documents(
         &self,
         graph: &str,
         keys: Option<&KeyRegistry>,
         records: Vec<Record>,
+        leaves: &[Option<u64>],
     ) -> Result<WriteStats> {
+        let stamps = crate::tlog::records::DocumentLeaves::new(&records, leaves);
         let mut guard = self.held_ledger(graph).await?;
         let ledger = guard.as_mut().expect("loaded");
         for entry in keys.map(KeyRegistry::entries).unwrap_or_default() {
@@ -236,7 +239,9 @@ impl Provex {
         if ledger.pending_changes().is_empty() {
             return Ok(WriteStats::default());
         }
-        let delta = stored::take_delta_with_documents(ledger);
+        let mut delta = stored::take_delta_with_documents(ledger);
+        // Each document's node names its leaf in the graph's log (src/tlog/records.rs).
+        stamps.stamp(&mut delta);
         // The caller acknowledges the batch this belongs to (Store::commit).
         match self.store.write_unsynced(graph, &delta).await {
             Ok(stats) => {

@@ -403,9 +403,14 @@ impl Provex {
             }
             // The batch's records join the graph's log before its nodes are written: a crash
             // leaves leaves without nodes, never nodes without leaves.
+            let mut record_leaves = Vec::new();
             if !chunk.leaves.is_empty() {
                 match self.log_append(graph, &chunk.leaves).await {
-                    Ok(first) => chunk.delta.stamp_log_leaves(first),
+                    Ok(first) => {
+                        chunk.delta.stamp_log_leaves(first);
+                        record_leaves =
+                            chunk.record_leaves.iter().map(|l| l.map(|l| first + u64::from(l))).collect();
+                    }
                     Err(e) => {
                         write_error = Some(e);
                         break;
@@ -473,7 +478,12 @@ impl Provex {
                     bundle_keys = Some(registry);
                 }
                 match self
-                    .add_documents(graph, bundle_keys.as_ref().or(extra_keys.as_ref()), chunk.records)
+                    .add_documents(
+                        graph,
+                        bundle_keys.as_ref().or(extra_keys.as_ref()),
+                        chunk.records,
+                        &record_leaves,
+                    )
                     .await
                 {
                     Ok(stats) => {

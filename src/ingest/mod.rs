@@ -249,6 +249,9 @@ pub struct Chunk {
     pub keys: Vec<crate::a2ap::KeyEntry>,
     /// The log leaves of the records accepted, in order (see src/tlog/).
     pub leaves: Vec<crate::tlog::Hash>,
+    /// For each of `records`, the position in `leaves` of the line it came from (none for a
+    /// document read from a whole file).
+    pub record_leaves: Vec<Option<u32>>,
     /// Bytes of the file read so far.
     pub offset: u64,
     pub file: PathBuf,
@@ -259,6 +262,8 @@ impl Chunk {
     pub fn absorb(&mut self, next: Chunk) {
         debug_assert_eq!(self.file, next.file);
         self.delta.extend_shifted(next.delta, self.leaves.len() as u32);
+        let shift = self.leaves.len() as u32;
+        self.record_leaves.extend(next.record_leaves.into_iter().map(|l| l.map(|l| l + shift)));
         self.leaves.extend(next.leaves);
         self.records.extend(next.records);
         self.events += next.events;
@@ -453,6 +458,8 @@ impl FileIngest<'_> {
                     self.report.events += 1;
                     self.chunk.events += 1;
                     self.chunk.records.push(record);
+                    // A line's leaf is pushed once the line is read (see `line`).
+                    self.chunk.record_leaves.push(line.map(|_| self.chunk.leaves.len() as u32));
                 }
                 Err(e) => {
                     let number = line.unwrap_or(e.position.line as u64);
