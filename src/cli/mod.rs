@@ -119,6 +119,11 @@ pub enum Command {
         /// fingerprint).
         #[arg(long, value_name = "FILE", conflicts_with = "graph")]
         trust: Option<PathBuf>,
+        /// A checkpoint of the graph's log you kept (`provex log checkpoint`), or an earlier
+        /// audit bundle: the bundle's log must extend it (nothing removed or rewritten
+        /// since), and still show what an earlier bundle showed of its statements.
+        #[arg(long, value_name = "CHECKPOINT", conflicts_with = "graph")]
+        since: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
         format: VerifyFormat,
     },
@@ -139,6 +144,10 @@ pub enum Command {
         /// bundle never verifies.
         #[arg(long, value_name = "KEYFILE")]
         sign: Option<PathBuf>,
+        /// A checkpoint of the graph's log an auditor kept, or an earlier audit bundle: the
+        /// bundle carries the proof that the log now extends it.
+        #[arg(long, value_name = "CHECKPOINT")]
+        since: Option<PathBuf>,
     },
     /// A statement's verification trail: claim, evidence, verifications and consensus.
     Trail {
@@ -485,8 +494,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
     use std::io::Write as _;
     // Commands that need no database.
     let command = match cli.command {
-        Command::Verify { files, graph: None, keys, trust, format }
+        Command::Verify { files, graph: None, keys, trust, since, format }
             if trust.is_some()
+                || since.is_some()
                 || (files.len() == 1 && (facade::is_bundle_file(&files[0]) || is_blank(&files[0]))) =>
         {
             if keys.is_some() {
@@ -497,14 +507,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let [file] = files.as_slice() else {
                 anyhow::bail!("--trust checks one audit bundle at a time");
             };
-            let check = facade::verify_bundle_file(file, trust.as_deref())?;
+            let check = facade::verify_bundle_file(file, trust.as_deref(), since.as_deref())?;
             print!("{}", render(&check, format.into())?);
             return Ok(match check.trust {
                 provex::a2ap::trust::TrustStatus::Failed => EXIT_FAILED,
                 _ => 0,
             });
         }
-        Command::Verify { files, graph: None, keys, trust: _, format } => {
+        Command::Verify { files, graph: None, keys, trust: _, since: _, format } => {
             let report = facade::verify_files(&files, keys.as_deref())?;
             print!("{}", render(&report, format.into())?);
             return Ok(if report.exit_code() == 0 { 0 } else { EXIT_FAILED });
@@ -584,8 +594,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             write!(out, "{text}")?;
             return Ok(if ok { 0 } else { EXIT_FAILED });
         }
-        Command::Bundle { graph, statements, all: _, out: path, sign } => {
-            let text = provex.bundle(&graph.graph, &statements, sign.as_deref()).await?;
+        Command::Bundle { graph, statements, all: _, out: path, sign, since } => {
+            let since =
+                since.map(|p| std::fs::read(&p).with_context(|| p.display().to_string())).transpose()?;
+            let text =
+                provex.bundle_since(&graph.graph, &statements, sign.as_deref(), since.as_deref()).await?;
             std::fs::write(&path, text).with_context(|| path.display().to_string())?;
             eprintln!("wrote {}", path.display());
             if sign.is_none() {

@@ -403,13 +403,17 @@ impl Provex {
             }
             // The batch's records join the graph's log before its nodes are written: a crash
             // leaves leaves without nodes, never nodes without leaves.
-            let mut record_leaves = Vec::new();
+            let mut record_leaves = crate::tlog::records::DocumentLeaves::default();
             if !chunk.leaves.is_empty() {
                 match self.log_append(graph, &chunk.leaves).await {
                     Ok(first) => {
                         chunk.delta.stamp_log_leaves(first);
-                        record_leaves =
-                            chunk.record_leaves.iter().map(|l| l.map(|l| first + u64::from(l))).collect();
+                        record_leaves = crate::tlog::records::DocumentLeaves::new(
+                            &chunk.file.to_string_lossy(),
+                            &chunk.records,
+                            &chunk.record_leaves,
+                            first,
+                        );
                     }
                     Err(e) => {
                         write_error = Some(e);

@@ -249,9 +249,9 @@ pub struct Chunk {
     pub keys: Vec<crate::a2ap::KeyEntry>,
     /// The log leaves of the records accepted, in order (see src/tlog/).
     pub leaves: Vec<crate::tlog::Hash>,
-    /// For each of `records`, the position in `leaves` of the line it came from (none for a
-    /// document read from a whole file).
-    pub record_leaves: Vec<Option<u32>>,
+    /// For each of `records`, the line it came in on and its leaf (none for a document read
+    /// from a whole file).
+    pub record_leaves: Vec<Option<crate::tlog::records::LineEntry>>,
     /// Bytes of the file read so far.
     pub offset: u64,
     pub file: PathBuf,
@@ -263,7 +263,7 @@ impl Chunk {
         debug_assert_eq!(self.file, next.file);
         self.delta.extend_shifted(next.delta, self.leaves.len() as u32);
         let shift = self.leaves.len() as u32;
-        self.record_leaves.extend(next.record_leaves.into_iter().map(|l| l.map(|l| l + shift)));
+        self.record_leaves.extend(next.record_leaves.into_iter().map(|l| l.map(|l| l.shifted(shift))));
         self.leaves.extend(next.leaves);
         self.records.extend(next.records);
         self.events += next.events;
@@ -457,9 +457,12 @@ impl FileIngest<'_> {
                     }
                     self.report.events += 1;
                     self.chunk.events += 1;
-                    self.chunk.records.push(record);
                     // A line's leaf is pushed once the line is read (see `line`).
-                    self.chunk.record_leaves.push(line.map(|_| self.chunk.leaves.len() as u32));
+                    let at = self.chunk.leaves.len() as u32;
+                    self.chunk
+                        .record_leaves
+                        .push(line.map(|_| crate::tlog::records::LineEntry::new(at, &record, text)));
+                    self.chunk.records.push(record);
                 }
                 Err(e) => {
                     let number = line.unwrap_or(e.position.line as u64);
@@ -568,6 +571,11 @@ impl reader::LineSink for FileIngest<'_> {
             let received = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64);
+            crate::tlog::records::received(
+                &mut self.chunk.record_leaves,
+                self.chunk.leaves.len() as u32,
+                received,
+            );
             self.chunk.leaves.push(crate::tlog::leaf_hash(
                 &self.path.to_string_lossy(),
                 received,

@@ -48,5 +48,6 @@ mod serve;
 mod server;
 mod supervise;
 mod tlog;
+mod tlog_bundle;
 mod tlog_proofs;
 mod trustgraph;
