@@ -18,6 +18,9 @@ pub use tlog_tiles::{check_record, check_tree, prove_record, prove_tree, Hash};
 pub const LEAVES_PROP: &str = "log_leaves";
 /// The node property holding the digest of the properties its records gave it.
 pub const DIGEST_PROP: &str = "log_digest";
+/// Every property the log keeps on a node (its bookkeeping, not the node's content).
+pub const BOOKKEEPING_PROPS: [&str; 5] =
+    [LEAVES_PROP, DIGEST_PROP, records::SOURCE_PROP, records::RECEIVED_PROP, records::LINE_PROP];
 
 /// The digest of a node's properties as its records gave them (docs/FORMATS.md,
 /// "Tamper-evident log"): `v1:` then the lowercase hex SHA-256 of, for each property in
