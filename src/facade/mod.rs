@@ -404,7 +404,7 @@ impl Provex {
             // The batch's records join the graph's log before its nodes are written: a crash
             // leaves leaves without nodes, never nodes without leaves.
             let mut record_leaves = crate::tlog::records::DocumentLeaves::default();
-            if !chunk.leaves.is_empty() {
+            if !chunk.leaves.is_empty() && self.log_enabled() {
                 match self.log_append(graph, &chunk.leaves).await {
                     Ok(first) => {
                         chunk.delta.stamp_log_leaves(first);

@@ -21,6 +21,8 @@ pub(crate) struct Logs {
     open: tokio::sync::Mutex<HashMap<String, Frontier>>,
     /// Where the instance key is kept, when not in the data folder.
     key_dir: std::sync::Mutex<Option<PathBuf>>,
+    /// Ingests append no leaves (see [`Provex::set_log_enabled`]).
+    off: std::sync::atomic::AtomicBool,
 }
 
 /// A node whose stored form no longer matches what its records gave it.
@@ -71,6 +73,17 @@ impl Provex {
     /// server has none of its own).
     pub fn set_log_key_dir(&self, dir: PathBuf) {
         *self.logs.key_dir.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(dir);
+    }
+
+    /// Turns the log off (or on again) for this session's ingests: only to measure what the
+    /// log costs an ingest (`examples/bench_tlog_ingest.rs`). What is ingested while it is
+    /// off names no leaves and is not covered by `verify --graph`.
+    pub fn set_log_enabled(&self, on: bool) {
+        self.logs.off.store(!on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub(crate) fn log_enabled(&self) -> bool {
+        !self.logs.off.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The instance's checkpoint key (made on first use).
