@@ -106,6 +106,11 @@ pub enum Command {
         /// fingerprint).
         #[arg(long, value_name = "FILE", conflicts_with = "graph")]
         trust: Option<PathBuf>,
+        /// A checkpoint of the graph's log you kept (`provex log checkpoint`), or an earlier
+        /// audit bundle: the bundle's log must extend it (nothing removed or rewritten
+        /// since), and still show what an earlier bundle showed of its statements.
+        #[arg(long, value_name = "CHECKPOINT", conflicts_with = "graph")]
+        since: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
         format: VerifyFormat,
     },
@@ -126,6 +131,10 @@ pub enum Command {
         /// bundle never verifies.
         #[arg(long, value_name = "KEYFILE")]
         sign: Option<PathBuf>,
+        /// A checkpoint of the graph's log an auditor kept, or an earlier audit bundle: the
+        /// bundle carries the proof that the log now extends it.
+        #[arg(long, value_name = "CHECKPOINT")]
+        since: Option<PathBuf>,
     },
     /// A statement's verification trail: claim, evidence, verifications and consensus.
     Trail {

@@ -45,8 +45,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             write!(out, "{text}")?;
             return Ok(if ok { 0 } else { EXIT_FAILED });
         }
-        Command::Bundle { graph, statements, all: _, out: path, sign } => {
-            let text = provex.bundle(&graph.graph, &statements, sign.as_deref()).await?;
+        Command::Bundle { graph, statements, all: _, out: path, sign, since } => {
+            let since =
+                since.map(|p| std::fs::read(&p).with_context(|| p.display().to_string())).transpose()?;
+            let text =
+                provex.bundle_since(&graph.graph, &statements, sign.as_deref(), since.as_deref()).await?;
             std::fs::write(&path, text).with_context(|| path.display().to_string())?;
             eprintln!("wrote {}", path.display());
             if sign.is_none() {

@@ -23,8 +23,9 @@ pub(super) enum Offline {
 /// Runs `command` if it needs no database (a diff of two files; of graphs it opens `conn`).
 pub(super) async fn run(command: Command, conn: &ConnArgs) -> anyhow::Result<Offline> {
     match command {
-        Command::Verify { files, graph: None, keys, trust, format }
+        Command::Verify { files, graph: None, keys, trust, since, format }
             if trust.is_some()
+                || since.is_some()
                 || (files.len() == 1 && (facade::is_bundle_file(&files[0]) || is_blank(&files[0]))) =>
         {
             if keys.is_some() {
@@ -35,14 +36,14 @@ pub(super) async fn run(command: Command, conn: &ConnArgs) -> anyhow::Result<Off
             let [file] = files.as_slice() else {
                 anyhow::bail!("--trust checks one audit bundle at a time");
             };
-            let check = facade::verify_bundle_file(file, trust.as_deref())?;
+            let check = facade::verify_bundle_file(file, trust.as_deref(), since.as_deref())?;
             print!("{}", render(&check, format.into())?);
             Ok(Offline::Done(match check.trust {
                 provex::sources::statements::trust::TrustStatus::Failed => EXIT_FAILED,
                 _ => 0,
             }))
         }
-        Command::Verify { files, graph: None, keys, trust: _, format } => {
+        Command::Verify { files, graph: None, keys, trust: _, since: _, format } => {
             let report = facade::verify_files(&files, keys.as_deref())?;
             print!("{}", render(&report, format.into())?);
             Ok(Offline::Done(if report.exit_code() == 0 { 0 } else { EXIT_FAILED }))

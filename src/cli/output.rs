@@ -349,6 +349,9 @@ impl Render for provex::sources::statements::bundle::BundleCheck {
             // Not a bundle at all: the headline said why.
             return s;
         }
+        if let Some(log) = &self.log {
+            s.push_str(&log.text());
+        }
         for f in &self.findings {
             let _ = writeln!(s, "TAMPERED {}: {}", f.place, f.reason);
         }

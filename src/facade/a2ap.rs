@@ -82,18 +82,27 @@ pub fn read_trust(path: &Path) -> Result<crate::sources::statements::trust::Trus
 }
 
 /// Checks an audit bundle (`provex bundle`) with no database and no network, against the
-/// keys of a trust file when one is given. A file that is not a bundle (empty, cut short,
+/// keys of a trust file when one is given, and its log against an earlier checkpoint or
+/// bundle when one is given. A file that is not a bundle (empty, cut short,
 /// not JSON, not UTF-8) is a failed check naming the file, line and reason; only a file
 /// that cannot be read, or a bad trust file, is an error.
 pub fn verify_bundle_file(
     file: &Path,
     trust: Option<&Path>,
+    since: Option<&Path>,
 ) -> Result<crate::sources::statements::bundle::BundleCheck> {
-    use crate::sources::statements::bundle::{verify_with, BundleCheck};
+    use crate::sources::statements::bundle::{verify_since, BundleCheck};
     let trust = trust.map(read_trust).transpose()?;
+    let since = match since {
+        Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e)).and_then(|b| {
+            crate::sources::statements::bundle::log::Since::from_bytes(&b)
+                .map_err(|reason| Error::Input { path: p.to_owned(), reason })
+        })?),
+        None => None,
+    };
     let bytes = std::fs::read(file).map_err(|e| Error::io(file, e))?;
     let check = match String::from_utf8(bytes) {
-        Ok(text) => verify_with(&text, trust.as_ref()),
+        Ok(text) => verify_since(&text, trust.as_ref(), since.as_ref()),
         Err(e) => Err(format!("not valid UTF-8 (at byte {})", e.utf8_error().valid_up_to())),
     };
     Ok(check.unwrap_or_else(|reason| BundleCheck::unreadable(format!("{}: {reason}", file.display()))))
@@ -223,12 +232,14 @@ impl Provex {
 
     /// Adds keys and A2AP documents to the graph's held ledger and writes what they change:
     /// the new documents, and the statements, verifications and agents whose derived state
-    /// (signature status, evidence, consensus, keys) they change.
+    /// (signature status, evidence, consensus, keys) they change. `stamps` names the log
+    /// leaves of the records' lines.
     pub(super) async fn add_documents(
         &self,
         graph: &str,
         keys: Option<&KeyRegistry>,
         records: Vec<Record>,
+        stamps: &crate::tlog::records::DocumentLeaves,
     ) -> Result<WriteStats> {
         let mut guard = self.held_ledger(graph).await?;
         let ledger = guard.as_mut().expect("loaded");
@@ -239,7 +250,9 @@ impl Provex {
         if ledger.pending_changes().is_empty() {
             return Ok(WriteStats::default());
         }
-        let delta = stored::take_delta_with_documents(ledger);
+        let mut delta = stored::take_delta_with_documents(ledger);
+        // Each document's node names its leaf in the graph's log (src/tlog/records.rs).
+        stamps.stamp(&mut delta);
         // The caller acknowledges the batch this belongs to (Store::commit).
         match self.store.write_unsynced(graph, &delta).await {
             Ok(stats) => {
@@ -278,6 +291,17 @@ impl Provex {
     /// An audit bundle of `statements` (every statement when empty) of a graph, as JSON-LD
     /// text, signed with `key` when one is given.
     pub async fn bundle(&self, graph: &str, statements: &[String], key: Option<&Path>) -> Result<String> {
+        self.bundle_since(graph, statements, key, None).await
+    }
+
+    /// [`Provex::bundle`] with the log's proofs since an earlier checkpoint (or bundle).
+    pub async fn bundle_since(
+        &self,
+        graph: &str,
+        statements: &[String],
+        key: Option<&Path>,
+        since: Option<&[u8]>,
+    ) -> Result<String> {
         let key = match key {
             Some(path) => {
                 let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
@@ -295,6 +319,7 @@ impl Provex {
         if bundle.statements.is_empty() {
             return Err(Error::NotFound { what: "A2AP statements in graph", name: graph.to_owned() });
         }
+        bundle.log = self.bundle_log(graph, &bundle, since).await?;
         if let Some(k) = key {
             crate::sources::statements::bundle::sign(&mut bundle, &k).map_err(Error::Usage)?;
         }

@@ -95,7 +95,7 @@ impl Provex {
     ) -> Result<()> {
         // Documents first: the research question's steps name the statements they hold.
         if !docs.is_empty() {
-            self.add_documents(graph, Some(registry), std::mem::take(docs)).await?;
+            self.add_documents(graph, Some(registry), std::mem::take(docs), &Default::default()).await?;
         }
         if !events.is_empty() {
             let delta = crate::sources::reasoning::relink::relink(&self.store, graph, events.take()).await?;

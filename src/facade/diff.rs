@@ -71,8 +71,9 @@ impl Provex {
         snap.edges.reserve(edges.len());
         for mut n in nodes {
             // The log's bookkeeping (which leaves, what digest) is not the node's content.
-            n.props.remove(crate::tlog::LEAVES_PROP);
-            n.props.remove(crate::tlog::DIGEST_PROP);
+            for p in crate::tlog::BOOKKEEPING_PROPS {
+                n.props.remove(p);
+            }
             snap.nodes.insert(NodeKey { label: n.label, name: n.name }, n.props);
         }
         for e in edges {

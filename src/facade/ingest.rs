@@ -227,9 +227,16 @@ impl Provex {
         let graph = w.graph;
         // The batch's records join the graph's log before its nodes are written: a crash
         // leaves leaves without nodes, never nodes without leaves.
-        if !chunk.leaves.is_empty() {
+        let mut record_leaves = crate::tlog::records::DocumentLeaves::default();
+        if !chunk.leaves.is_empty() && self.log_enabled() {
             let first = self.log_append(graph, &chunk.leaves).await?;
             chunk.delta.stamp_log_leaves(first, crate::tlog::props_digest);
+            record_leaves = crate::tlog::records::DocumentLeaves::new(
+                &chunk.file.to_string_lossy(),
+                &chunk.records,
+                &chunk.record_leaves,
+                first,
+            );
             w.logged = true;
         }
         for r in &chunk.rejected {
@@ -264,7 +271,8 @@ impl Provex {
         if !chunk.records.is_empty() {
             let keys = bundle_keys(w.extra_keys.as_ref(), &chunk.keys);
             let stats =
-                self.add_documents(graph, keys.as_ref().or(w.extra_keys.as_ref()), chunk.records).await?;
+                self.add_documents(graph, keys.as_ref().or(w.extra_keys.as_ref()), chunk.records, &record_leaves)
+                    .await?;
             w.report.count(stats);
         }
         if others && w.may_hold_placeholders {

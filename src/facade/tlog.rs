@@ -21,6 +21,8 @@ pub(crate) struct Logs {
     open: tokio::sync::Mutex<HashMap<String, Frontier>>,
     /// Where the instance key is kept, when not in the data folder.
     key_dir: std::sync::Mutex<Option<PathBuf>>,
+    /// Ingests append no leaves (see [`Provex::set_log_enabled`]).
+    off: std::sync::atomic::AtomicBool,
 }
 
 /// A node whose stored form no longer matches what its records gave it.
@@ -71,6 +73,17 @@ impl Provex {
     /// server has none of its own).
     pub fn set_log_key_dir(&self, dir: PathBuf) {
         *self.logs.key_dir.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(dir);
+    }
+
+    /// Turns the log off (or on again) for this session's ingests: only to measure what the
+    /// log costs an ingest (`examples/bench_tlog_ingest.rs`). What is ingested while it is
+    /// off names no leaves and is not covered by `verify --graph`.
+    pub fn set_log_enabled(&self, on: bool) {
+        self.logs.off.store(!on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub(crate) fn log_enabled(&self) -> bool {
+        !self.logs.off.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The instance's checkpoint key (made on first use).
@@ -296,5 +309,108 @@ type ReadFn<'a> = dyn Fn(&[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> + 'a;
 impl tlog_tiles::HashReader for Reader<'_> {
     fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
         (self.0)(indexes)
+    }
+}
+
+impl Provex {
+    /// The log section of an audit bundle of `graph` (none when the graph has no log): a new
+    /// signed checkpoint, each document's line and inclusion proof, and with `since` (a
+    /// checkpoint or an earlier bundle an auditor kept) the consistency proof from it.
+    pub(crate) async fn bundle_log(
+        &self,
+        graph: &str,
+        bundle: &crate::sources::statements::bundle::AuditBundle,
+        since: Option<&[u8]>,
+    ) -> Result<Option<crate::sources::statements::bundle::BundleLog>> {
+        use crate::sources::statements::bundle::log::{Since, SinceProof};
+        use crate::tlog::records::{LINE_PROP, RECEIVED_PROP, SOURCE_PROP};
+        let since = since
+            .map(Since::from_bytes)
+            .transpose()
+            .map_err(|e| Error::BadRequest(format!("the earlier checkpoint: {e}")))?;
+        if self.log_head(graph).await?.0 == 0 {
+            return match since {
+                Some(_) => {
+                    Err(Error::BadRequest(format!("graph {graph} has no log to prove anything since")))
+                }
+                None => Ok(None),
+            };
+        }
+        let note = self.log_checkpoint(graph).await?;
+        let cp = checkpoint::open(&note, None).map_err(|e| Error::Query(e.to_string()))?;
+        let docs: HashMap<&str, &serde_json::Value> =
+            bundle.documents.iter().filter_map(|d| Some((d.get("@id")?.as_str()?, d))).collect();
+        let ids = falkordb::FalkorValue::Array(
+            docs.keys().map(|id| falkordb::FalkorValue::String((*id).to_owned())).collect(),
+        );
+        let q = format!(
+            "MATCH (n) WHERE n.name IN $ids AND n.{SOURCE_PROP} IS NOT NULL \
+             RETURN n.name, n.{l}, n.{SOURCE_PROP}, n.{RECEIVED_PROP}, n.{LINE_PROP}",
+            l = crate::tlog::LEAVES_PROP
+        );
+        let rows = self.store.run_ro(graph, &q, vec![("ids", ids)]).await?.1;
+        let mut records = Vec::new();
+        for row in &rows {
+            let [name, leaves, source, received, line] = row.as_slice() else { continue };
+            use crate::store::value::{as_i64, as_string};
+            let (Some(name), Some(source), Some(received)) =
+                (as_string(name), as_string(source), as_i64(received))
+            else {
+                continue;
+            };
+            let Some(index) = (match leaves {
+                falkordb::FalkorValue::Array(a) => a.last().and_then(as_i64),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let Some(doc) = docs.get(name.as_str()) else { continue };
+            let line = as_string(line).unwrap_or_else(|| serde_json::to_string(doc).unwrap_or_default());
+            let (index, received) = (index as u64, received as u64);
+            if index >= cp.size {
+                continue;
+            }
+            // The proof only for a line that hashes to its leaf as stored.
+            let leaf = crate::tlog::leaf_hash(&source, received, line.as_bytes());
+            if self.store.log_read(graph, &[stored_hash_index(0, index)]).await?[0] != leaf {
+                tracing::warn!(graph, document = %name, "its line no longer hashes to its leaf: left out of the bundle's log");
+                continue;
+            }
+            let size = cp.size;
+            let path = self.fetch_for(graph, |r| prove_record(size, index, &Reader(r))).await?;
+            records.push(crate::sources::statements::bundle::LogRecord {
+                document: name,
+                index,
+                source,
+                received,
+                line,
+                path: path.iter().map(encode_hash).collect(),
+            });
+        }
+        records.sort_by_key(|r| r.index);
+        let consistency = match since {
+            None => None,
+            Some(s) => {
+                let old = checkpoint::open(&s.checkpoint, None)
+                    .map_err(|e| Error::BadRequest(format!("the earlier checkpoint: {e}")))?;
+                if old.origin != cp.origin || old.size > cp.size {
+                    return Err(Error::BadRequest(format!(
+                        "the earlier checkpoint ({} at {} leaves) is not of this log ({} at {} leaves)",
+                        old.origin, old.size, cp.origin, cp.size
+                    )));
+                }
+                let path = self.consistency_path(graph, cp.size, old.size).await?;
+                Some(SinceProof {
+                    old: String::from_utf8_lossy(&s.checkpoint).into_owned(),
+                    path: path.iter().map(encode_hash).collect(),
+                })
+            }
+        };
+        Ok(Some(crate::sources::statements::bundle::BundleLog {
+            checkpoint: String::from_utf8_lossy(&note).into_owned(),
+            verifier_key: self.log_key()?.verifier_key(),
+            records,
+            consistency,
+        }))
     }
 }

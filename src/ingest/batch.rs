@@ -176,7 +176,10 @@ impl Sink for FileIngest<'_> {
         self.keep_rejected(Rejected::new(self.path.to_owned(), line, reason, text));
     }
 
-    fn statement(&mut self, record: Record) {
+    fn statement(&mut self, record: Record, line: Option<&str>) {
+        // A line's leaf is pushed once the line is read (see `line`).
+        let at = self.chunk.leaves.len() as u32;
+        self.chunk.record_leaves.push(line.map(|text| crate::tlog::records::LineEntry::new(at, &record, text)));
         self.chunk.records.push(record);
     }
 
@@ -205,6 +208,7 @@ impl LineSink for FileIngest<'_> {
             let received = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64);
+            crate::tlog::records::received(&mut self.chunk.record_leaves, self.chunk.leaves.len() as u32, received);
             self.chunk.leaves.push(crate::tlog::leaf_hash(
                 &self.path.to_string_lossy(),
                 received,

@@ -171,6 +171,9 @@ pub struct Chunk {
     pub keys: Vec<crate::sources::statements::KeyEntry>,
     /// The log leaves of the records accepted, in order (see src/tlog/).
     pub leaves: Vec<crate::tlog::Hash>,
+    /// For each of `records`, the line it came in on and its leaf (none for a document read
+    /// from a whole file).
+    pub record_leaves: Vec<Option<crate::tlog::records::LineEntry>>,
     /// Bytes of the file read so far.
     pub offset: u64,
     pub file: PathBuf,
@@ -181,6 +184,8 @@ impl Chunk {
     pub fn absorb(&mut self, next: Chunk) {
         debug_assert_eq!(self.file, next.file);
         self.delta.extend_shifted(next.delta, self.leaves.len() as u32);
+        let shift = self.leaves.len() as u32;
+        self.record_leaves.extend(next.record_leaves.into_iter().map(|l| l.map(|l| l.shifted(shift))));
         self.leaves.extend(next.leaves);
         self.records.extend(next.records);
         self.events += next.events;

@@ -100,7 +100,9 @@ pub trait Sink {
     /// One record refused: its line, why, and its text.
     fn refuse(&mut self, line: u64, reason: String, text: &[u8]);
     /// A signed statement, for the graph's ledger: verified and written after the batch.
-    fn statement(&mut self, record: statements::Record);
+    /// `line` is the text of the line it came in on (none for a document read whole), for
+    /// the graph's log.
+    fn statement(&mut self, record: statements::Record, line: Option<&str>);
     /// Keys an audit bundle marks trusted, for its statements.
     fn trust(&mut self, keys: Vec<statements::KeyEntry>);
 }

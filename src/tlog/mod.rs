@@ -7,6 +7,7 @@
 
 pub mod checkpoint;
 pub mod proof;
+pub mod records;
 
 use sha2::{Digest, Sha256};
 use tlog_tiles::{stored_hash_index, stored_hashes_for_record_hash, sub_tree_index, tree_hash, HashReader};
@@ -16,6 +17,9 @@ pub use tlog_tiles::{check_record, check_tree, prove_record, prove_tree, Hash};
 /// The node properties a log's leaves and digest are stamped on (the model names them, so
 /// that a delta stamps them without knowing this module).
 pub use crate::model::vocab::{DIGEST_PROP, LEAVES_PROP};
+/// Every property the log keeps on a node (its bookkeeping, not the node's content).
+pub const BOOKKEEPING_PROPS: [&str; 5] =
+    [LEAVES_PROP, DIGEST_PROP, records::SOURCE_PROP, records::RECEIVED_PROP, records::LINE_PROP];
 
 /// The digest of a node's properties as its records gave them (docs/FORMATS.md,
 /// "Tamper-evident log"): `v1:` then the lowercase hex SHA-256 of, for each property in

@@ -107,8 +107,9 @@ pub fn without_log(mut v: serde_json::Value) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(o) => {
-                o.remove(provex::tlog::LEAVES_PROP);
-                o.remove(provex::tlog::DIGEST_PROP);
+                for p in provex::tlog::BOOKKEEPING_PROPS {
+                    o.remove(p);
+                }
                 o.values_mut().for_each(strip);
             }
             serde_json::Value::Array(a) => a.iter_mut().for_each(strip),

@@ -50,5 +50,6 @@ mod serve;
 mod server;
 mod supervise;
 mod tlog;
+mod tlog_bundle;
 mod tlog_proofs;
 mod trustgraph;

@@ -250,3 +250,75 @@ fn the_cli_makes_and_checks_proofs_offline() {
     assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains(&format!("changed behind the log: {node}")), "{text}");
 }
+
+/// Regression: the nodes made from A2AP documents (statements, verifications, sources,
+/// agents' records) named no leaf of the log, so a statement's claim edited with Cypher went
+/// unnoticed by `verify --graph`. Each now names the leaf of its line and a digest of its
+/// document and what is read from it; a small batch size spreads the documents over many
+/// batches, and the graph still matches its log after a second session ingests it again.
+#[tokio::test(flavor = "multi_thread")]
+async fn a2ap_statement_nodes_name_their_leaves_and_a_changed_claim_is_caught() {
+    let (provex, graph) = common::open("tlog_a2ap").await;
+    let keys = tempfile::tempdir().unwrap();
+    provex.set_log_key_dir(keys.path().to_owned());
+    let file = common::repo().join("examples/council/council-a2ap.jsonl");
+    let opts = IngestOptions { bulk: false, batch_events: 5, ..Default::default() };
+    provex
+        .ingest(&graph, std::slice::from_ref(&file), opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+        .await
+        .unwrap();
+
+    let (size, _) = provex.log_head(&graph).await.unwrap();
+    let lines = std::fs::read_to_string(&file).unwrap().lines().filter(|l| !l.trim().is_empty()).count();
+    assert_eq!(size, lines as u64, "one leaf per line");
+    let t = provex
+        .query(
+            &graph,
+            "MATCH (n) WHERE n.`a2ap:document` IS NOT NULL \
+             RETURN labels(n)[0] AS l, n.name AS n, n.log_leaves AS leaves, n.log_digest AS d, n.`a2ap:document` AS doc",
+        )
+        .await
+        .unwrap();
+    let mut statements = Vec::new();
+    for row in &t.rows {
+        let leaves = row[2].as_array().unwrap_or_else(|| panic!("{row:?} names no leaf"));
+        assert_eq!(leaves.len(), 1, "{row:?}");
+        let leaf = leaves[0].as_u64().unwrap();
+        assert!(leaf < size, "{row:?}");
+        // The leaf is the line the document came in on: its line holds the document's @id.
+        let line = std::fs::read_to_string(&file).unwrap().lines().nth(leaf as usize).unwrap().to_owned();
+        assert!(
+            line.contains(&format!("\"{}\"", row[1].as_str().unwrap())),
+            "{row:?} at leaf {leaf}: {line}"
+        );
+        let digest = row[3].as_str().unwrap();
+        assert!(digest.contains("a2ap:document"), "{digest}");
+        if row[0] == "Statement" {
+            assert!(digest.contains("claim_text"), "{digest}");
+            statements.push(row[1].as_str().unwrap().to_owned());
+        }
+    }
+    assert!(statements.len() >= 3, "{statements:?}");
+    let clean = provex.verify_graph_log(&graph).await.unwrap();
+    assert_eq!(clean.mismatches, vec![], "an untouched graph matches its log");
+    assert!(clean.checkpoint_matches);
+
+    // Another session, whose ledger is read back from the graph, ingests the file again.
+    let (again, _) = common::open("tlog_a2ap_again").await;
+    again.set_log_key_dir(keys.path().to_owned());
+    let opts = IngestOptions { bulk: false, batch_events: 5, ..Default::default() };
+    again.ingest(&graph, &[file], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet)).await.unwrap();
+    let check = again.verify_graph_log(&graph).await.unwrap();
+    assert_eq!(check.mismatches, vec![], "ingesting again changes nothing the log covers");
+
+    // A claim rewritten with Cypher is named, and only that statement.
+    let victim = &statements[0];
+    let q = format!(
+        "MATCH (s:Statement {{name: '{victim}'}}) SET s.claim_text = 'the opposite of what was signed'"
+    );
+    cypher_write(&graph, &q).await;
+    let after = again.verify_graph_log(&graph).await.unwrap();
+    let names: Vec<&str> = after.mismatches.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, vec![victim.as_str()]);
+    assert_eq!(after.mismatches[0].label, "Statement");
+}

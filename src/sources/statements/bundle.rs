@@ -1,5 +1,5 @@
-//! Self-verifying audit bundles : one JSON-LD file holding everything needed to
-//! check a set of statements without the database or the network: the A2AP documents as
+//! Self-verifying audit bundles (docs/FORMATS.md, "Audit bundles"): one JSON-LD file holding
+//! everything needed to check a set of statements without the database or the network: the A2AP documents as
 //! they were received (the statements, their verification requests and responses, the
 //! source documents they cite, the agents' records), the keys the verifier used (marked
 //! trusted: from the key registry; untrusted: only from an agent's own record), a SHA-256 of
@@ -11,23 +11,31 @@
 //! A bundle carries its own keys, so on its own it shows only that whoever holds those keys
 //! made it: `verify` names every key the bundle rests on by fingerprint, and calls the bundle
 //! pinned only when a trust file the auditor already holds pins them all ([`super::trust`]).
+//!
+//! This module holds the format and how a bundle is made and signed; [`check`] how it is
+//! verified, [`log`] the proofs that its documents are in the graph's tamper-evident log.
+
+pub mod check;
+pub mod log;
 
 use std::collections::{BTreeSet, HashSet};
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use ed25519_dalek::{Signature, Signer};
+use ed25519_dalek::Signer;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+pub use check::{verify, verify_since, verify_with, BundleCheck, Finding};
+pub use log::{BundleLog, LogRecord};
 
 use super::canonical::canonical_string;
 use super::consensus::ConsensusConfig;
 use super::document::Document;
 use super::evidence::sha256_tag;
-use super::keys::{decode_public_key, KeyEntry, KeyFile, KeyRegistry, KeyResolution};
+use super::keys::{KeyEntry, KeyFile, KeyRegistry};
 use super::ledger::Ledger;
 use super::report::VerifyReport;
-use super::trust::{fingerprint, record_use, KeyUse, TrustStatus, TrustedKeys};
 
 /// The `@type` of a bundle.
 pub const BUNDLE_TYPE: &str = "provex:AuditBundle";
@@ -94,6 +102,9 @@ pub struct AuditBundle {
     pub slices: Vec<Slice>,
     #[serde(rename = "provex:report")]
     pub report: VerifyReport,
+    /// Proofs that the documents are in the graph's tamper-evident log, when it has one.
+    #[serde(rename = "provex:log", default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<BundleLog>,
     #[serde(rename = "provex:signature", default, skip_serializing_if = "Option::is_none")]
     pub signature: Option<BundleSignature>,
 }
@@ -108,7 +119,7 @@ fn context() -> Value {
 }
 
 /// A ledger of the bundle's documents under its trusted keys, as `verify` builds it.
-fn replay(documents: &[Value], keys: &[BundleKey]) -> Result<Ledger, String> {
+pub(crate) fn replay(documents: &[Value], keys: &[BundleKey]) -> Result<Ledger, String> {
     let mut registry = KeyRegistry::new();
     for k in keys.iter().filter(|k| k.trusted) {
         let entry =
@@ -144,7 +155,7 @@ fn slices(ledger: &Ledger, statements: &[String]) -> Vec<Slice> {
     out
 }
 
-fn source_hashes(ledger: &Ledger) -> Vec<SourceHash> {
+pub(crate) fn source_hashes(ledger: &Ledger) -> Vec<SourceHash> {
     ledger
         .entries()
         .iter()
@@ -233,12 +244,13 @@ pub fn make(ledger: &Ledger, graph: &str, statements: &[String]) -> Result<Audit
         documents,
         keys,
         report: replayed.report(),
+        log: None,
         signature: None,
     })
 }
 
 /// The bytes a bundle's signature covers: its canonical form without the signature.
-fn signed_bytes(bundle: &AuditBundle) -> Result<Vec<u8>, String> {
+pub(crate) fn signed_bytes(bundle: &AuditBundle) -> Result<Vec<u8>, String> {
     let mut v = serde_json::to_value(bundle).map_err(|e| e.to_string())?;
     if let Some(o) = v.as_object_mut() {
         o.remove("provex:signature");
@@ -259,128 +271,8 @@ pub fn sign(bundle: &mut AuditBundle, key: &KeyFile) -> Result<(), String> {
     Ok(())
 }
 
-/// One place where a bundle disagrees with itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Finding {
-    /// Where: `provex:report.documents[3].signature`, `provex:slices[2]`, `provex:signature`.
-    pub place: String,
-    pub reason: String,
-}
-
-/// What checking a bundle found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BundleCheck {
-    /// The verdict: `pinned`, `not_pinned` or `failed`.
-    pub trust: TrustStatus,
-    /// The verdict in one line, as the command line and the explorer show it.
-    pub headline: String,
-    /// Why the verdict is `failed`.
-    pub reason: Option<String>,
-    /// Signed, and its content agrees with itself (every finding is a reason it does not).
-    pub intact: bool,
-    pub statements: usize,
-    pub documents: usize,
-    /// Who signed the bundle, when it is signed and the signature holds.
-    pub signed_by: Option<String>,
-    /// The key the bundle's signature names, when it decodes (whether or not it holds).
-    pub signer: Option<KeyUse>,
-    /// The keys the bundle's documents' valid signatures hold under, by agent.
-    pub keys: Vec<KeyUse>,
-    pub findings: Vec<Finding>,
-    /// The report the documents give now (what the bundle's own report must equal).
-    pub report: VerifyReport,
-}
-
-impl BundleCheck {
-    /// The check of a text that is not a bundle at all (`reason` names where and why).
-    pub fn unreadable(reason: String) -> Self {
-        let mut c = BundleCheck {
-            trust: TrustStatus::Failed,
-            headline: String::new(),
-            reason: Some(reason.clone()),
-            intact: false,
-            statements: 0,
-            documents: 0,
-            signed_by: None,
-            signer: None,
-            keys: Vec::new(),
-            findings: vec![finding("file", reason)],
-            report: Ledger::default().report(),
-        };
-        c.headline = c.make_headline();
-        c
-    }
-
-    /// The keys a trust file given does not pin (the signer's first).
-    pub fn untrusted(&self) -> impl Iterator<Item = &KeyUse> {
-        self.signer.iter().chain(&self.keys).filter(|k| k.pinned == Some(false))
-    }
-
-    fn make_headline(&self) -> String {
-        let signer = self.signer.as_ref().map(KeyUse::describe).unwrap_or_default();
-        match self.trust {
-            TrustStatus::Pinned => format!("signature valid, signer pinned: {signer}"),
-            TrustStatus::NotPinned => format!("signature valid, signer not pinned: {signer}"),
-            TrustStatus::Failed => {
-                format!("verification failed: {}", self.reason.as_deref().unwrap_or("unknown reason"))
-            }
-        }
-    }
-
-    /// Sets the verdict, its reason and headline from the findings and the keys' pins.
-    fn decide(&mut self, trusted: bool) {
-        self.intact = self.findings.is_empty();
-        let untrusted: Vec<String> = self.untrusted().map(KeyUse::describe).collect();
-        (self.trust, self.reason) = if let Some(f) = self.findings.first() {
-            let more = match self.findings.len() {
-                1 => String::new(),
-                n => format!(" (and {} more findings)", n - 1),
-            };
-            (TrustStatus::Failed, Some(format!("{}: {}{more}", f.place, f.reason)))
-        } else if !untrusted.is_empty() {
-            (TrustStatus::Failed, Some(format!("not in the trust file: {}", untrusted.join("; "))))
-        } else if trusted {
-            (TrustStatus::Pinned, None)
-        } else {
-            (TrustStatus::NotPinned, None)
-        };
-        self.headline = self.make_headline();
-    }
-}
-
-fn finding(place: impl Into<String>, reason: impl Into<String>) -> Finding {
-    Finding { place: place.into(), reason: reason.into() }
-}
-
-/// Where two JSON values first differ, as a path under `at`.
-fn first_difference(at: &str, a: &Value, b: &Value) -> Option<(String, String)> {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            for k in x.keys().chain(y.keys()) {
-                let (va, vb) = (x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null));
-                if let Some(d) = first_difference(&format!("{at}.{k}"), va, vb) {
-                    return Some(d);
-                }
-            }
-            None
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-            .iter()
-            .zip(y)
-            .enumerate()
-            .find_map(|(i, (va, vb))| first_difference(&format!("{at}[{i}]"), va, vb)),
-        _ if a == b => None,
-        _ => Some((at.to_owned(), format!("the bundle says {a}, its documents give {b}"))),
-    }
-}
-
-/// Checks a bundle's text with no trust file: see [`verify_with`].
-pub fn verify(text: &str) -> Result<BundleCheck, String> {
-    verify_with(text, None)
-}
-
 /// Reads a bundle's text, or says where (line and column) and why it is not one.
-fn read(text: &str) -> Result<AuditBundle, String> {
+pub(crate) fn read(text: &str) -> Result<AuditBundle, String> {
     if text.trim_start_matches('\u{feff}').trim().is_empty() {
         return Err("empty file: no audit bundle (and no documents) to verify".into());
     }
@@ -393,151 +285,6 @@ fn read(text: &str) -> Result<AuditBundle, String> {
         return Err(format!("not an audit bundle: @type is {:?}", bundle.kind));
     }
     Ok(bundle)
-}
-
-/// Checks a bundle's text: every signature, quote, hash and consensus figure recomputed from
-/// its own documents, its signature (a bundle without one fails), and, with `trust`, that
-/// the trust file pins the bundle's signer and every key a document's valid signature holds
-/// under. `Err` when the text is not a bundle at all (line and column, and why).
-pub fn verify_with(text: &str, trust: Option<&TrustedKeys>) -> Result<BundleCheck, String> {
-    let bundle = read(text)?;
-    let mut findings = Vec::new();
-    let mut signed_by = None;
-    let mut signer = None;
-    match &bundle.signature {
-        None => findings.push(finding(
-            "provex:signature",
-            "the bundle is not signed: nothing shows who made it or that it is whole",
-        )),
-        Some(sig) => {
-            if let Ok(key) = decode_public_key(&sig.public_key) {
-                signer = Some(KeyUse {
-                    agent: sig.agent.clone(),
-                    key_id: sig.key_id.clone(),
-                    fingerprint: fingerprint(&key),
-                    pinned: trust.map(|t| t.pins(&sig.agent, &key)),
-                    documents: 0,
-                });
-            }
-        }
-    }
-    if let Some(sig) = &bundle.signature {
-        let ok = (|| -> Result<bool, String> {
-            let key = decode_public_key(&sig.public_key)?;
-            let bytes = STANDARD.decode(&sig.value).map_err(|e| format!("signature is not base64: {e}"))?;
-            let sig_bytes: [u8; 64] = bytes.try_into().map_err(|_| "signature is not 64 bytes".to_owned())?;
-            Ok(key.verify_strict(&signed_bytes(&bundle)?, &Signature::from_bytes(&sig_bytes)).is_ok())
-        })();
-        match ok {
-            Ok(true) => signed_by = Some(format!("{} ({})", sig.agent, sig.key_id)),
-            Ok(false) => findings
-                .push(finding("provex:signature", "the bundle's signature does not match its content")),
-            Err(e) => findings.push(finding("provex:signature", e)),
-        }
-    }
-    let ledger = replay(&bundle.documents, &bundle.keys)?;
-    for (i, r) in ledger.rejected().iter().enumerate() {
-        findings.push(finding(format!("provex:documents (rejected {i})"), r.reason.clone()));
-    }
-    let now = ledger.report();
-    let (mut said, mut got) = (
-        serde_json::to_value(&bundle.report).map_err(|e| e.to_string())?,
-        serde_json::to_value(&now).map_err(|e| e.to_string())?,
-    );
-    // Each document's report on its own, named by its id; then the rest (summary, rejected).
-    let docs = |v: &mut Value| match v.get_mut("documents").map(Value::take) {
-        Some(Value::Array(d)) => d,
-        _ => Vec::new(),
-    };
-    let (said_docs, got_docs) = (docs(&mut said), docs(&mut got));
-    if said_docs.len() != got_docs.len() {
-        findings.push(finding(
-            "provex:report.documents",
-            format!("the bundle reports {} documents, it holds {}", said_docs.len(), got_docs.len()),
-        ));
-    }
-    for (i, (a, b)) in said_docs.iter().zip(&got_docs).enumerate() {
-        let id = b.get("id").and_then(Value::as_str).unwrap_or("?");
-        if let Some((place, reason)) = first_difference(&format!("provex:report.documents[{i}]"), a, b) {
-            findings.push(finding(place, format!("{id}: {reason}")));
-        }
-    }
-    if let Some((place, reason)) = first_difference("provex:report", &said, &got) {
-        findings.push(finding(place, reason));
-    }
-    for (i, s) in bundle.slices.iter().enumerate() {
-        let src = ledger.source(&s.source_document);
-        let hash = src
-            .and_then(|src| src.text.as_bytes().get(s.byte_start as usize..s.byte_end as usize))
-            .map(sha256_tag);
-        match hash {
-            Some(h) if h == s.sha256 => {}
-            Some(h) => findings.push(finding(
-                format!("provex:slices[{i}]"),
-                format!(
-                    "bytes {}–{} of {} hash to {h}, the bundle says {}",
-                    s.byte_start, s.byte_end, s.source_document, s.sha256
-                ),
-            )),
-            None => findings.push(finding(
-                format!("provex:slices[{i}]"),
-                format!("{} has no bytes {}–{} in the bundle", s.source_document, s.byte_start, s.byte_end),
-            )),
-        }
-    }
-    let sources = source_hashes(&ledger);
-    for (i, s) in bundle.sources.iter().enumerate() {
-        match sources.iter().find(|x| x.id == s.id) {
-            Some(x) if x.sha256 == s.sha256 => {}
-            Some(x) => findings.push(finding(
-                format!("provex:sources[{i}]"),
-                format!("{} hashes to {}, the bundle says {}", s.id, x.sha256, s.sha256),
-            )),
-            None => findings.push(finding(
-                format!("provex:sources[{i}]"),
-                format!("{} is not among the bundle's documents", s.id),
-            )),
-        }
-    }
-    for id in &bundle.statements {
-        if ledger.statement(id).is_none() {
-            findings.push(finding("provex:statements", format!("{id} is not among the bundle's documents")));
-        }
-    }
-    let mut check = BundleCheck {
-        trust: TrustStatus::Failed,
-        headline: String::new(),
-        reason: None,
-        intact: false,
-        statements: bundle.statements.len(),
-        documents: bundle.documents.len(),
-        signed_by,
-        signer,
-        keys: document_keys(&ledger, trust),
-        findings,
-        report: now,
-    };
-    check.decide(trust.is_some());
-    Ok(check)
-}
-
-/// The keys the valid signatures of a replayed bundle's documents hold under, by agent.
-fn document_keys(ledger: &Ledger, trust: Option<&TrustedKeys>) -> Vec<KeyUse> {
-    let mut uses = Vec::new();
-    for e in ledger.entries() {
-        let (Some(sig), Some(agent)) = (&e.signature, e.document().signer()) else { continue };
-        if sig.status != super::SignatureStatus::Valid {
-            continue;
-        }
-        let Some(key_ref) = sig.key.as_deref() else { continue };
-        let (key, key_id) = match ledger.registry().resolve(key_ref) {
-            KeyResolution::Registered { key, .. } => (key, key_ref),
-            KeyResolution::Embedded(key) => (key, "embedded"),
-            KeyResolution::Unknown | KeyResolution::Malformed(_) => continue,
-        };
-        record_use(&mut uses, agent, key_id, &key, trust);
-    }
-    uses
 }
 
 /// Whether a JSON text is an audit bundle (its `@type`), read cheaply from the first bytes.

@@ -86,7 +86,7 @@ fn add_documents(text: &str, line: Option<u64>, out: &mut dyn Sink) {
                     record.position.line = n as usize;
                 }
                 out.accept(1);
-                out.statement(record);
+                out.statement(record, line.map(|_| text));
             }
             Err(e) => {
                 let number = line.unwrap_or(e.position.line as u64);

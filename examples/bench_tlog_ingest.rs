@@ -1,0 +1,143 @@
+//! What the tamper-evident log costs an ingest, and how long `verify --graph` takes
+//! (docs/BENCHMARKS.md, "Tamper-evident log: ingest and verify --graph"): the same A2A
+//! event file ingested into fresh graphs with the log off and on, alternated, on a private
+//! FalkorDB; then the whole graph re-hashed against its log. `bench_tlog_ingest [TASKS]`
+//! (default 20,000 tasks of 9 events each; `bash bench/tlog_ingest.sh`).
+
+// The same allocator as the `provex` binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use std::io::Write as _;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use provex::facade::{ConnectOptions, Provex, Quiet};
+use provex::ingest::IngestOptions;
+use provex::store::server::{PrivateServer, ServerOptions};
+
+fn write_events(path: &std::path::Path, tasks: usize) {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut n = 0u64;
+    let mut ev = |task: &str, data: String| {
+        n += 1;
+        writeln!(
+            out,
+            r#"{{"Task":{{"id":"e{n}","context_id":"ctx-bench","task_id":"{task}","timestamp_ms":{},"data":{data}}}}}"#,
+            1_700_000_000_000u64 + n
+        )
+        .unwrap();
+    };
+    for t in 0..tasks {
+        let task = format!("task-{t}");
+        let agent = format!("5f0c1a2e-8d4b-4c1e-9a77-{:012}", t % 50);
+        let scope = format!(r#"{{"Task":{{"task_id":"{task}"}}}}"#);
+        let meta = format!(r#"{{"agent_id":"{agent}"}}"#);
+        ev(&task, format!(r#"{{"TaskCreated":{{"task_id":"{task}","agent_id":"{agent}"}}}}"#));
+        ev(
+            &task,
+            format!(
+                r#"{{"MessageReceived":{{"id":"in-{t}","role":"user","content":["Summarise item {t} of the agenda"],"metadata":{meta}}}}}"#
+            ),
+        );
+        let prompt = r#"{"system":"You summarise council meetings.","user":"Summarise the attached transcript segment."}"#;
+        ev(
+            &task,
+            format!(
+                r#"{{"LlmCallStarted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta}}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"LlmCallCompleted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta},"usage":{{"Known":{{"prompt_tokens":812,"completion_tokens":240,"total_tokens":1052}}}},"duration_ms":2210,"success":true}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"ToolCallStarted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta}}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"ToolCallCompleted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta},"duration_ms":120,"success":true}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"completed"}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"summary-{t}","artifact_type":"text/markdown"}}}}"#
+            ),
+        );
+        ev(
+            &task,
+            format!(
+                r#"{{"MessageSent":{{"id":"out-{t}","role":"agent","content":["Summary of item {t}"],"metadata":{meta}}}}}"#
+            ),
+        );
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let tasks: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
+    let data = tempfile::tempdir().unwrap();
+    let server =
+        PrivateServer::start(&ServerOptions { data_dir: data.path().into(), persist: false, port: None })
+            .unwrap();
+    let provex = Provex::open(ConnectOptions { url: Some(server.url()), server: None }).await.unwrap();
+    provex.set_log_key_dir(data.path().to_owned());
+    let file = data.path().join("events.jsonl");
+    write_events(&file, tasks);
+    let events = std::fs::read_to_string(&file).unwrap().lines().count();
+    println!("{events} events ({tasks} tasks)");
+    let mut graphs = Vec::new();
+    for (round, on) in [(0, false), (0, true), (1, false), (1, true)] {
+        let graph = format!("bench_{}_{round}", if on { "log" } else { "nolog" });
+        provex.set_log_enabled(on);
+        let opts = IngestOptions { bulk: false, ..Default::default() };
+        let t = Instant::now();
+        let report = provex
+            .ingest(
+                &graph,
+                std::slice::from_ref(&file),
+                opts,
+                Arc::new(AtomicBool::new(false)),
+                Arc::new(Quiet),
+            )
+            .await
+            .unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "ingest, log {}: {} events, {} nodes in {secs:.2} s = {:.0} events/s",
+            if on { "on " } else { "off" },
+            report.events,
+            report.nodes_written,
+            report.events as f64 / secs
+        );
+        if on {
+            graphs.push(graph);
+        }
+    }
+    for graph in &graphs {
+        let t = Instant::now();
+        let check = provex.verify_graph_log(graph).await.unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        assert!(check.mismatches.is_empty() && check.checkpoint_matches);
+        println!(
+            "verify --graph {graph}: {} nodes re-hashed against {} leaves in {secs:.2} s = {:.0} nodes/s",
+            check.nodes_checked,
+            check.log_size,
+            check.nodes_checked as f64 / secs
+        );
+    }
+}
