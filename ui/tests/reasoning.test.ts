@@ -6,7 +6,7 @@
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ReasoningChain, ReasoningStep, SessionSummary } from "../src/api/contract";
-import { ReasoningPanel, LIVE_MS, type ReasoningHost } from "../src/panels/reasoning";
+import { ReasoningPanel, LIVE_MS, type ReasoningHost } from "../src/reasoning/reasoning-panel";
 import {
   dialogByStep, facts, linksByStep, prettyArguments, selectedEdges, sessionMeta, statusText, stepKind, stepTitle, toolOf,
   stepsAfterQuestion,
