@@ -1,10 +1,10 @@
 // The app: owns the backend, the graph model, the canvas and the open graph, and keeps the
 // panels, bars and stream in step with them. Each panel is given only the narrow "host"
 // interface its module declares (the app implements them all), so no panel imports this
-// file; the app never reaches into a panel's DOM. The selection (selection.ts), the stream
-// (stream.ts), the jobs (jobs.ts), agent names (names.ts), view loading (graph-loading.ts),
-// the canvas's overlays (canvas-area.ts), prompt lineages (panels/lineages.ts) and reasoning
-// sessions (panels/reasoning.ts) live in modules of their own.
+// file; the app never reaches into a panel's DOM. The selection (details/selection.ts), the
+// stream (live/stream.ts), the jobs (ingest/jobs.ts), agent names (trail/agent-names.ts), view
+// loading (graph/graph-loading.ts), the canvas's overlays (canvas-area/), prompt lineages
+// (lineage/) and reasoning sessions (reasoning/) live in modules of their own.
 
 import type { Backend } from "./api/backend";
 import type { CrossLink, Health, Job, StreamMessage } from "./api/contract";
@@ -303,7 +303,7 @@ export class App implements
     // The view just loaded, so the database answers.
     this.database = null;
     if (view.mode === "whole") this.stream.open(graph, view.seq);
-    // A graph's top-level clusters grow live too (issue 16); an opened cluster does not.
+    // A graph's top-level clusters grow live too; an opened cluster does not.
     else if (view.mode === "clusters" && !view.root) this.stream.open(graph, view.seq, true);
     else this.stream.close();
     this.clusterNav.viewShown();
@@ -571,7 +571,7 @@ export class App implements
     this.topbar.renderTheme();
   }
 
-  /** Tidies the layout for this viewer alone (see own-layout.ts). */
+  /** Tidies the layout for this viewer alone (see tidy/own-layout.ts). */
   tidy(): Promise<void> {
     return this.ownLayout.tidy();
   }

@@ -83,6 +83,18 @@ describe("the import graph of ui/src", () => {
     expect(cycles(graph())).toEqual([]);
   });
 
+  it("has no cycles between folders", () => {
+    // A module at the top (main.ts, app.ts) is its own node; a folder's modules are one.
+    const folderOf = (k: string) => (k.includes("/") ? k.slice(0, k.indexOf("/")) : k);
+    const folders = new Map<string, string[]>();
+    for (const [from, deps] of graph()) {
+      const out = folders.get(folderOf(from)) ?? [];
+      for (const d of deps) if (folderOf(d) !== folderOf(from) && !out.includes(folderOf(d))) out.push(folderOf(d));
+      folders.set(folderOf(from), out);
+    }
+    expect(cycles(folders)).toEqual([]);
+  });
+
   it("only the entry point imports the app", () => {
     const importers = [...graph()].filter(([, deps]) => deps.includes("app.ts")).map(([k]) => k);
     expect(importers).toEqual(["main.ts"]);

@@ -1,4 +1,4 @@
-// Hover cards (issue 16): a node's essentials beside it while the pointer rests on it: what
+// Hover cards: a node's essentials beside it while the pointer rests on it: what
 // it is, a claim's standing (the worst thing true of it) first, what it says, who made it, its
 // signature status (mark and word, not colour alone).
 

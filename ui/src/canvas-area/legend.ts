@@ -1,4 +1,4 @@
-// The canvas's legend (issue 16): what the shapes, colours and badges mean. Drawn from the
+// The canvas's legend: what the shapes, colours and badges mean. Drawn from the
 // same palette, shapes and glyphs the canvas uses (canvas/style.ts), so the two cannot drift
 // apart; a button in the canvas's corner opens and closes it (and `L`).
 

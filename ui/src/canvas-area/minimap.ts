@@ -1,4 +1,4 @@
-// The minimap (issue 16): the whole drawing small in the canvas's corner, with the part on
+// The minimap: the whole drawing small in the canvas's corner, with the part on
 // screen outlined; a click or drag there moves the view to that place.
 //
 // The nodes are drawn once per graph change into a bitmap of their own (counted into

@@ -1,4 +1,4 @@
-// Moving through a cluster view (semantic zoom, issue 16): a click on a box opens it, and so
+// Moving through a cluster view (semantic zoom): a click on a box opens it, and so
 // does zooming in until one box fills most of the canvas; each step is remembered for Back.
 
 import type { Backend } from "../api/backend";

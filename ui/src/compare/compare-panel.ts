@@ -1,4 +1,4 @@
-// Compare two graphs (issue 15 §4) in the explorer: a panel over the canvas that runs
+// Compare two graphs in the explorer: a panel over the canvas that runs
 // `diff` between the open graph and another, marks what differs on the drawing (+ added,
 // − removed, ~ changed: a glyph and a colour each, the rest dimmed), and lists every
 // difference to step through, each with its properties before and after. What the diff means

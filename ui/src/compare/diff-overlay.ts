@@ -1,5 +1,5 @@
-// What a comparison of two graphs marks on the drawing and lists to step through (issue 15
-// §4): `provex diff A B` as the explorer shows it. Pure: the compare panel renders it.
+// What a comparison of two graphs marks on the drawing and lists to step through:
+// `provex diff A B` as the explorer shows it. Pure: the compare panel renders it.
 // Node and edge ids are `name`s, as in the diff; an edge's place on the canvas is its source.
 
 import type { EdgeChange, EdgeItem, GraphDiff, JsonValue, NodeChange, NodeItem } from "../api/contract";

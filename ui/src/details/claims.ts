@@ -1,4 +1,4 @@
-// The claims at a glance (issue 16): what the Details tab shows while nothing is selected in a
+// The claims at a glance: what the Details tab shows while nothing is selected in a
 // graph of signed claims. One row per claim, problems first, each headlined by its standing
 // (the worst thing true of it: a bad signature or quote before any consensus) in words and an
 // icon (never colour alone), and what is wrong with it: a challenge, a quote that does not

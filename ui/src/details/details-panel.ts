@@ -32,7 +32,7 @@ export class DetailsPanel {
   private note = h("div", { class: "highlight-note", hidden: true });
   private readonly claims: ClaimsOverview;
   private empty = true;
-  /** The knowledge-graph resource whose statements are shown (seed 004), if any. */
+  /** The knowledge-graph resource whose statements are shown, if any. */
   private resource: string | null = null;
   private knowledge = h("div", { class: "knowledge-slot" });
   private refreshing = false;

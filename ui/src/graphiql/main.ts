@@ -1,4 +1,4 @@
-// The GraphQL query page (`/graphql` sends browsers here, issue 14): GraphiQL from npm over
+// The GraphQL query page (`/graphql` sends browsers here): GraphiQL from npm over
 // `/graphql?graph=G`, with the graph from the page's URL and the API token the explorer
 // keeps for this tab (`?token=`, then sessionStorage), sent as `Authorization: Bearer`.
 

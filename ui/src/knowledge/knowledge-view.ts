@@ -1,4 +1,4 @@
-// A knowledge-graph resource's statements (issue 14 §3, seed 004): each one with its
+// A knowledge-graph resource's statements (docs/FORMATS.md, “Knowledge-graph statements”): each one with its
 // predicate, object, certainty and provenance, current or not, and its history: which agent
 // added or removed it, when, why, and the update's verification status.
 

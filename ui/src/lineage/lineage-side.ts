@@ -1,4 +1,4 @@
-// The side pane of the lineage view (issue 13 §4): the version picked (its text, where it
+// The side pane of the lineage view: the version picked (its text, where it
 // came from and what came of it, with buttons to compare it), or two versions compared: the
 // words deleted (struck, red, on A's side) and inserted (green, on B's side) next to each
 // other, the confidence broken into its weighted parts, and the type the rule suggests.

@@ -1,5 +1,5 @@
-// The version tree of a prompt lineage (issue 13 §4), drawn from its layout
-// (lineage/layout.ts): one button per version (its number, branch, date; the head and the
+// The version tree of a prompt lineage, drawn from its layout
+// (tree-layout.ts): one button per version (its number, branch, date; the head and the
 // root marked), the evolutions as lines labelled with their type and confidence. Clicking a
 // version picks it; Shift- or Ctrl-click picks a second one to compare. A replay hides the
 // versions not created yet and marks the one just created.

@@ -1,5 +1,5 @@
-// The lineage view (issue 13 §4): one prompt lineage over the canvas, as a version tree
-// (ui/lineage-tree.ts) next to a side pane (ui/lineage-side.ts) showing the version picked
+// The lineage view: one prompt lineage over the canvas, as a version tree
+// (lineage-tree.ts) next to a side pane (lineage-side.ts) showing the version picked
 // or two versions compared. It loads the whole lineage with `lineage`, compares with
 // `lineage_compare`, replays the lineage's creation one version at a time, and reloads
 // itself when the live stream brings new prompts (the lineages panel tells it to).

@@ -1,5 +1,5 @@
-// The Lineages tab (issue 13 §4): the open graph's prompt lineages, each opening the lineage
-// view over the canvas (ui/lineage-view.ts). The tab is offered only when the graph has
+// The Lineages tab: the open graph's prompt lineages, each opening the lineage
+// view over the canvas (lineage-view.ts). The tab is offered only when the graph has
 // lineages. It also opens the view for a Prompt node selected on the graph, and keeps the
 // list and the open view current while the live stream brings new prompts (one re-fetch
 // per burst, not one per batch).

@@ -1,4 +1,4 @@
-// Where each version of a prompt lineage (issue 13 §4) goes in the explorer's version tree:
+// Where each version of a prompt lineage goes in the explorer's version tree:
 // top-down, one row per chain position (a merge goes below both its parents), one lane
 // (column) per branch, so a fork steps to the right and a merge comes back in. Edges are
 // routed so they never pass through a box: down their lane, then across at the child

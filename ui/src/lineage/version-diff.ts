@@ -1,6 +1,6 @@
-// What the lineage view's comparison of two prompt versions shows (issue 13 §4), as data:
+// What the lineage view's comparison of two prompt versions shows, as data:
 // the word diff split into its two sides (A with what was deleted, B with what was
-// inserted), and the confidence broken into its weighted parts (formats.md §4: Jaccard
+// inserted), and the confidence broken into its weighted parts (docs/FORMATS.md, “Prompt lineage”: Jaccard
 // 0.40, semantic 0.35, edit ratio 0.25; without embeddings the two others renormalised to
 // their share of 0.65). Pure: the view renders it.
 

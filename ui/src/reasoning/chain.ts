@@ -1,8 +1,8 @@
-// How a TrustGraph reasoning chain (issue 12 §3) reads: what kind each step is, which of its
+// How a TrustGraph reasoning chain reads: what kind each step is, which of its
 // recorded properties a reader wants (tool, arguments, durations, tokens, model, grounding
 // concepts, explored edges, selected edges and chunks) as labelled facts, which dialog lines
 // (thought, observation, answer) belong to which step, and the session's status as words.
-// Pure, so the view (ui/reasoning-view.ts) only lays it out and the tests read it directly.
+// Pure, so the view (reasoning-view.ts) only lays it out and the tests read it directly.
 
 import type { DialogLine, JsonValue, ReasoningChain, ReasoningStep, SessionSummary } from "../api/contract";
 

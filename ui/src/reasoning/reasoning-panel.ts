@@ -1,5 +1,5 @@
-// The Reasoning tab (issue 12 §3–4): the open graph's TrustGraph sessions (question, status,
-// step count, time), each opening its reasoning chain over the canvas (ui/reasoning-view.ts).
+// The Reasoning tab: the open graph's TrustGraph sessions (question, status,
+// step count, time), each opening its reasoning chain over the canvas (reasoning-view.ts).
 // The tab is offered only when the graph has sessions. It also opens the chain of an Explain
 // node (or the session of a DialogMessage) picked on the graph, and keeps the list and the
 // open chain current while the live stream brings reasoning steps (one re-fetch per burst).

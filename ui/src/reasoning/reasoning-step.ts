@@ -1,8 +1,8 @@
-// One step of a reasoning chain as a card (issue 12 §3): its kind and what it did, its
+// One step of a reasoning chain as a card: its kind and what it did, its
 // thought, tool and pretty-printed arguments, observation or answer text, durations, tokens
 // and model, a failed tool marked as such, GraphRAG's grounding concepts, explored edge count
 // and selected edges with their reasoning and score, and, under it, the statements (or other
-// sources' nodes) it names, each opening that node's trail. Built by ui/reasoning-view.ts.
+// sources' nodes) it names, each opening that node's trail. Built by reasoning-view.ts.
 
 import type { CrossLink, DialogLine, ReasoningStep } from "../api/contract";
 import {

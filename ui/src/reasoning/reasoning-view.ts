@@ -1,5 +1,5 @@
-// The reasoning view (issue 12 §3–4): one TrustGraph session's chain over the canvas, from
-// its question to the answer (or the step picked), each step a card (ui/reasoning-step.ts),
+// The reasoning view: one TrustGraph session's chain over the canvas, from
+// its question to the answer (or the step picked), each step a card (reasoning-step.ts),
 // with the dialog (thoughts, observations, answer text) beside it. The statements a step
 // draws on sit under it and open their trail, so the chain reads answer → reasoning →
 // retrieved statements → evidence. While a session streams in, the reasoning panel tells the

@@ -1,4 +1,4 @@
-// Where the selection sits (issue 16), above the side panels: graph › its claim or
+// Where the selection sits, above the side panels: graph › its claim or
 // conversation › the node. The graph crumb fits the graph; a claim crumb selects the claim.
 
 import type { ViewNode } from "../api/contract";

@@ -1,4 +1,4 @@
-// What the keyboard shortcuts (ui/keys.ts) do to the app: search, fit, zoom, pan or walk the
+// What the keyboard shortcuts (keys.ts) do to the app: search, fit, zoom, pan or walk the
 // selection along edges, tidy, escape (which closes the lineage or reasoning view first), help, theme,
 // legend.
 

@@ -7,13 +7,12 @@ import type { Backend } from "../api/backend";
 import type { SourceText, Trail, TrailEvidence, TrailVerification } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { AgentNames, Notifier, SelectFn } from "../shared/host";
-import { SIGNATURE_HELP, agentName, clip, score, signatureText, verdictTone } from "./labels";
+import { SIGNATURE_HELP, agentName, byTime, clip, score, signatureText, verdictTone } from "./labels";
 import { STANDING_HELP, STANDING_TEXT, brokenHeadline, isBroken, standingIcon, standingTone } from "./standing";
 import { parseUtterance, quoteContext, splitLines, type Line } from "./transcript";
 import { byteRangeToIndices } from "./utf8";
 import { h, replace, svg } from "../shared/dom";
 import { errorState } from "../shared/error-state";
-import { byTime } from "../walkthrough/steps";
 
 interface Doc {
   source: SourceText;

@@ -2,7 +2,7 @@
 // verification of it, its consensus), selecting and focusing each step's node and showing
 // its claim's trail underneath; then each research question answered from those claims,
 // opening its reasoning chain and pointing at the claims it drew on. Steps come from
-// walkthrough/steps.ts.
+// steps.ts.
 
 import type { Backend } from "../api/backend";
 import type { Trail } from "../api/contract";

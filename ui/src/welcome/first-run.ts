@@ -1,4 +1,4 @@
-// What the first-run screen's buttons do (issue 16): the council demo opened on its
+// What the first-run screen's buttons do: the council demo opened on its
 // walkthrough, and a file opened as a graph named after it. Kept out of app.ts, with the
 // narrow part of the app they need.
 

@@ -1,4 +1,4 @@
-// The first-run screen (issue 16): two lines on what Provex is, and three ways to start: the
+// The first-run screen: two lines on what Provex is, and three ways to start: the
 // council demo with its walkthrough, a file of one's own, or another server. Shown over the
 // canvas when there is no graph yet, or on a first visit that did not ask for a graph; it
 // never blocks the top bar, and it goes once a graph opens.
