@@ -71,8 +71,9 @@ function cycles(g: Map<string, string[]>): string[][] {
 describe("the import graph of ui/src", () => {
   it("reads every module", () => {
     const g = graph();
-    expect(g.get("app.ts")).toContain("trail/trail-view.ts");
-    expect(g.get("walkthrough/walkthrough-panel.ts")).toEqual(["api/backend.ts", "api/contract.ts", "graph/model.ts", "shared/host.ts", "shared/dom.ts", "shared/error-state.ts", "walkthrough/steps.ts", "trail/trail-view.ts"]);
+    expect(g.get("app.ts")).toContain("side-panel/side-panel.ts");
+    expect(g.get("side-panel/side-panel.ts")).toContain("trail/trail-view.ts");
+    expect(g.get("walkthrough/walkthrough-panel.ts")).toEqual(["api/backend.ts", "api/contract.ts", "graph/model.ts", "shared/host.ts", "shared/dom.ts", "shared/error-state.ts", "walkthrough/steps.ts", "reasoning/reasoning-view.ts", "trail/trail-view.ts"]);
   });
 
   it("finds a cycle when there is one", () => {

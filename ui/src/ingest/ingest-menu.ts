@@ -38,8 +38,8 @@ export interface IngestHost {
   knownGraphs(): readonly string[];
   refreshGraphs(): Promise<void>;
   openGraph(graph: string, root?: string, opts?: { waitForGraph?: boolean }): Promise<void>;
-  /** A job was started: show it and watch it until it ends. */
-  jobStarted(job: Job): void;
+  /** The server's jobs: one started is shown and watched until it ends. */
+  readonly jobs: { started(job: Job): void };
 }
 
 export class IngestMenu {
@@ -132,7 +132,7 @@ export class IngestMenu {
     this.closeMenus();
     try {
       const job = await this.app.backend.follow({ graph, path, format: format ?? undefined });
-      this.app.jobStarted(job);
+      this.app.jobs.started(job);
       if (graph !== this.app.graph) await this.app.openGraph(graph, undefined, { waitForGraph: true });
     } catch (e) {
       this.app.toasts.error(e, `Following ${path}`);
@@ -144,7 +144,7 @@ export class IngestMenu {
     this.closeMenus();
     try {
       const job = await this.app.backend.demo({ graph, pace_ms: Number.isFinite(paceMs) && paceMs > 0 ? Math.round(paceMs) : undefined });
-      this.app.jobStarted(job);
+      this.app.jobs.started(job);
       // Watch it arrive: open the graph now, the stream brings the rest.
       await this.app.openGraph(graph, undefined, { waitForGraph: true });
       await this.app.refreshGraphs();

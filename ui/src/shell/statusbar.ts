@@ -37,10 +37,10 @@ export interface StatusHost {
   readonly streamState: StreamState;
   readonly filters: FilterState;
   readonly timelineAt: number | null;
-  readonly jobs: readonly Job[];
+  /** The server's jobs, and stopping one. */
+  readonly jobs: { readonly jobs: readonly Job[]; stop(id: string): Promise<void> };
   readonly health: Health | null;
   readonly database: DatabaseState | null;
-  stopJob(id: string): Promise<void>;
 }
 
 export class StatusBar {
@@ -78,12 +78,12 @@ export class StatusBar {
     if (isFiltering(this.app.filters)) notes.push("filtered");
     if (this.app.timelineAt !== null) notes.push(`timeline at #${this.app.timelineAt}`);
     this.view.textContent = notes.join(" · ");
-    const running = this.app.jobs.filter((j) => j.state === "running");
+    const running = this.app.jobs.jobs.filter((j) => j.state === "running");
     replace(this.jobs, running.map((j) =>
       h("span", { class: "job" },
         h("span", { class: "spinner", "aria-hidden": "true" }),
         `${j.kind} → ${j.graph}${j.detail ? ` (${j.detail})` : ""}`,
-        h("button", { class: "btn btn-small btn-ghost", testid: "job-stop", onclick: () => void this.app.stopJob(j.id) }, "Stop"))));
+        h("button", { class: "btn btn-small btn-ghost", testid: "job-stop", onclick: () => void this.app.jobs.stop(j.id) }, "Stop"))));
     const hl = this.app.health;
     this.server.textContent = hl ? `Provex ${hl.version}${hl.private_server ? " · private FalkorDB" : ""}` : "";
     this.server.title = hl ? hl.database : "";

@@ -11,6 +11,7 @@ import type { AgentNames, Notifier, SelectFn } from "../shared/host";
 import { h, replace } from "../shared/dom";
 import { reason } from "../shared/error-state";
 import { buildSteps, reasoningStep, type Step } from "./steps";
+import type { ReasoningView } from "../reasoning/reasoning-view";
 import type { TrailView } from "../trail/trail-view";
 
 const AUTOPLAY_MS = 4500;
@@ -23,9 +24,6 @@ export interface WalkthroughHost extends AgentNames {
   readonly toasts: Notifier;
   readonly backend: Pick<Backend, "sessions" | "reasoning">;
   select: SelectFn;
-  /** Opens an answer's reasoning chain over the canvas, pointing at these statements. */
-  openReasoning(answer: string, point: readonly string[], current: string | null): Promise<void>;
-  closeReasoning(): void;
 }
 
 /** Sessions the walkthrough tells at most. */
@@ -33,6 +31,10 @@ const MAX_SESSIONS = 3;
 
 /** The shared trail view: the walkthrough reads trails through it and shows each step's. */
 export type WalkthroughTrail = Pick<TrailView, "fetch" | "show">;
+
+/** The reasoning view over the canvas: a research step opens its answer's chain there,
+ *  pointing at the statements it drew on. */
+export type WalkthroughReasoning = Pick<ReasoningView, "open" | "close">;
 
 export class WalkthroughPanel {
   readonly el = h("div", { class: "panel walkthrough" });
@@ -52,7 +54,7 @@ export class WalkthroughPanel {
   private building: Promise<void> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly app: WalkthroughHost, private readonly trail: WalkthroughTrail) {
+  constructor(private readonly app: WalkthroughHost, private readonly trail: WalkthroughTrail, private readonly reasoning: WalkthroughReasoning) {
     this.prevButton.addEventListener("click", () => void this.go(this.index - 1));
     this.nextButton.addEventListener("click", () => void this.next());
     this.playButton.addEventListener("click", () => (this.timer === null ? this.autoplay() : this.pause()));
@@ -195,14 +197,14 @@ export class WalkthroughPanel {
       this.reasoningOpen = true;
       await Promise.all([
         this.app.select(focusId, { focus: true, from: "walkthrough" }),
-        this.app.openReasoning(step.nodeId, step.links ?? [], step.statementId),
+        this.reasoning.open(step.nodeId, { point: step.links ?? [], current: step.statementId }),
         this.trail.show(step.statementId),
       ]);
       return;
     }
     if (this.reasoningOpen) {
       this.reasoningOpen = false;
-      this.app.closeReasoning();
+      this.reasoning.close();
     }
     await Promise.all([
       this.app.select(focusId, { focus: true, from: "walkthrough" }),

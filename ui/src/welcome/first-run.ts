@@ -1,12 +1,43 @@
-// What the first-run screen's buttons do: the council demo opened on its
-// walkthrough, and a file opened as a graph named after it. Kept out of app.ts, with the
-// narrow part of the app they need.
+// What opens first, and what the first-run screen's buttons do: the graph the address names
+// (or the one open last time, or the first), the council demo opened on its walkthrough, and
+// a file opened as a graph named after it. Kept out of app.ts, with the narrow part of the
+// app they need.
 
 import type { Backend } from "../api/backend";
 import type { Job } from "../api/contract";
 import type { Tab } from "../shared/host";
 import type { Toasts } from "../shared/toast";
-import { graphNameFor } from "./welcome";
+import { wantedGraph } from "../graph/graph-loading";
+import type { MissingGraph } from "./missing-graph";
+import { graphNameFor, welcomed, type Welcome } from "./welcome";
+
+/** What opening the first graph needs of the app. */
+export interface FirstGraphHost {
+  readonly welcome: Pick<Welcome, "show">;
+  readonly missing: Pick<MissingGraph, "show">;
+  openGraph(graph: string): Promise<void>;
+  /** Draws no graph. */
+  showNothing(): void;
+}
+
+/** Opens the graph the address names, else the one open last time, else the first of
+ *  `graphs`. A graph the address names that is not there is said so, and nothing opens in its
+ *  place; a first visit that did not ask for a graph gets the welcome over it. */
+export async function openFirstGraph(host: FirstGraphHost, graphs: readonly string[]): Promise<void> {
+  const wanted = wantedGraph();
+  const asked = new URL(window.location.href).searchParams.get("graph");
+  const first = wanted && graphs.includes(wanted) ? wanted : graphs[0] ?? null;
+  if (asked !== null && !graphs.includes(asked)) {
+    host.showNothing();
+    host.missing.show(asked, graphs);
+  } else if (first) {
+    if (!welcomed() && !asked) host.welcome.show();
+    await host.openGraph(first);
+  } else {
+    host.showNothing();
+    host.welcome.show();
+  }
+}
 
 /** What the first-run actions need of the app. */
 export interface FirstRunHost {
@@ -14,7 +45,8 @@ export interface FirstRunHost {
   readonly toasts: Toasts;
   /** The graph on screen. */
   readonly graph: string | null;
-  jobStarted(job: Job): void;
+  /** The server's jobs: one started is shown and watched until it ends. */
+  readonly jobs: { started(job: Job): void };
   openGraph(graph: string, root?: string, opts?: { waitForGraph?: boolean }): Promise<void>;
   refreshGraphs(): Promise<void>;
   showTab(tab: Tab): void;
@@ -25,7 +57,7 @@ export async function demoWithWalkthrough(host: FirstRunHost, buildWalkthrough: 
   const graph = "council";
   try {
     const job = await host.backend.demo({ graph });
-    host.jobStarted(job);
+    host.jobs.started(job);
     await host.openGraph(graph, undefined, { waitForGraph: true });
     await host.refreshGraphs();
     // The walkthrough tells the story of every claim: wait for the demo to write them all
