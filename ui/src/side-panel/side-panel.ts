@@ -1,4 +1,4 @@
-// The side panel: its tabs (shell/tabs.ts) and the panels in them (Details, Trail, Timeline,
+// The side panel: its tabs (tabs.ts) and the panels in them (Details, Trail, Timeline,
 // Walkthrough, Console, Lineages, Reasoning), made for the app and told together when the
 // graph is switched, redrawn or grows. The one trail view is shown in whichever of its two
 // homes is open: the Trail tab, or under the Walkthrough's step.
@@ -10,7 +10,7 @@ import { LineagesPanel, type LineagesHost } from "../lineage/lineages-panel";
 import { ReasoningPanel, type ReasoningHost } from "../reasoning/reasoning-panel";
 import { h } from "../shared/dom";
 import type { Tab } from "../shared/host";
-import { Tabs } from "../shell/tabs";
+import { Tabs } from "./tabs";
 import { TimelinePanel, type TimelineHost } from "../timeline/timeline-panel";
 import { TrailView, type TrailHost } from "../trail/trail-view";
 import { WalkthroughPanel, type WalkthroughHost } from "../walkthrough/walkthrough-panel";
