@@ -1,54 +1,45 @@
 // The app: owns the backend, the graph model, the canvas and the open graph, and keeps the
 // panels, bars and stream in step with them. Each panel is given only the narrow "host"
 // interface its module declares (the app implements them all), so no panel imports this
-// file; the app never reaches into a panel's DOM. The selection (selection.ts), the stream
-// (stream.ts), the jobs (jobs.ts), agent names (names.ts), view loading (graph-loading.ts),
-// the canvas's overlays (canvas-area.ts), prompt lineages (panels/lineages.ts) and reasoning
-// sessions (panels/reasoning.ts) live in modules of their own.
+// file; the app never reaches into a panel's DOM. The selection (details/selection.ts), the
+// stream (live/stream.ts), the jobs (ingest/jobs.ts), agent names (trail/agent-names.ts), view
+// loading (graph/graph-loading.ts), the canvas's overlays (canvas-area/), prompt lineages
+// (lineage/) and reasoning sessions (reasoning/) live in modules of their own.
 
 import type { Backend } from "./api/backend";
-import type { CrossLink, Health, Job, StreamMessage } from "./api/contract";
-import { CanvasArea, type CanvasAreaHost } from "./canvas-area";
-import { createCanvas } from "./canvas-host";
+import type { CrossLink, Health, StreamMessage } from "./api/contract";
+import { CanvasArea, type CanvasAreaHost } from "./canvas-area/canvas-area";
+import { createCanvas } from "./canvas-area/canvas-host";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
 import { focusIds } from "./canvas/first-view";
-import { loadView, rememberGraph, wantedGraph } from "./graph-loading";
+import { loadView, rememberGraph } from "./graph/graph-loading";
 import { placeOf, type Place } from "./graph/clusters";
-import { ClusterNav } from "./cluster-nav";
+import { ClusterNav } from "./clusters/cluster-nav";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
 import { GraphModel, type ModelChange } from "./graph/model";
-import type { SelectOptions, StreamState, Tab } from "./host";
-import { JobWatcher, type JobsHost } from "./jobs";
-import { AgentNameCache, type NamesHost } from "./names";
-import { ConsolePanel, type ConsoleHost } from "./panels/console";
-import { DetailsPanel, type DetailsHost } from "./panels/details";
-import { LineagesPanel, type LineagesHost } from "./panels/lineages";
-import { ReasoningPanel, type ReasoningHost } from "./panels/reasoning";
-import { TimelinePanel, type TimelineHost } from "./panels/timeline";
-import { TrailView, type TrailHost } from "./panels/trail";
-import { WalkthroughPanel, type WalkthroughHost } from "./panels/walkthrough";
-import { NodeSelection, statementFor, type SelectionHost } from "./selection";
-import { Coalesced, LiveStream, type StreamHost } from "./stream";
-import { h, replace } from "./ui/dom";
-import { HelpOverlay } from "./ui/help";
-import { onKey, type KeyHost } from "./key-actions";
-import { NeighbourhoodNotice, type NoticeHost } from "./ui/notice";
-import { StatusBar, type DatabaseState, type StatusHost } from "./ui/statusbar";
-import { Tabs } from "./ui/tabs";
-import { applyTheme, initialTheme } from "./ui/theme";
-import { Toasts } from "./ui/toast";
-import { TopBar, type TopBarHost } from "./ui/topbar";
-import { Breadcrumb } from "./ui/breadcrumb";
-import { HoverCard } from "./ui/hover-card";
-import { Minimap, minimapColours } from "./ui/minimap";
-import { ComparePanel, type CompareHost } from "./ui/compare";
-import { Welcome, welcomed, type WelcomeHost } from "./ui/welcome";
-import { MissingGraph } from "./ui/missing-graph";
-import { OwnLayout, type OwnLayoutHost } from "./own-layout";
-import { demoWithWalkthrough, uploadFile } from "./first-run";
-import { inTauri } from "./backends";
+import type { SelectOptions, StreamState, Tab } from "./shared/host";
+import { JobWatcher, type JobsHost } from "./ingest/jobs";
+import { AgentNameCache, type NamesHost } from "./trail/agent-names";
+import { SidePanel, type SidePanelHost } from "./side-panel/side-panel";
+import { NodeSelection, statementFor, type SelectionHost } from "./details/selection";
+import { Coalesced, LiveStream, type StreamHost } from "./live/stream";
+import { h, replace } from "./shared/dom";
+import { HelpOverlay } from "./shell/help";
+import { onKey, type KeyHost } from "./shell/key-actions";
+import { NeighbourhoodNotice, type NoticeHost } from "./clusters/neighbourhood-notice";
+import { StatusBar, type DatabaseState, type StatusHost } from "./shell/statusbar";
+import { applyTheme, initialTheme } from "./shell/theme";
+import { Toasts } from "./shared/toast";
+import { TopBar, type TopBarHost } from "./shell/topbar";
+import { Breadcrumb } from "./shell/breadcrumb";
+import { ComparePanel, type CompareHost } from "./compare/compare-panel";
+import { Welcome, type WelcomeHost } from "./welcome/welcome";
+import { MissingGraph } from "./welcome/missing-graph";
+import { OwnLayout, type OwnLayoutHost } from "./tidy/own-layout";
+import { demoWithWalkthrough, openFirstGraph, uploadFile } from "./welcome/first-run";
+import { inTauri } from "./shared/backends";
 
-export type { SelectOptions, StreamState, Tab } from "./host";
+export type { SelectOptions, StreamState, Tab } from "./shared/host";
 
 /** How often the status bar and timeline follow a live stream. */
 const CHROME_MS = 100;
@@ -56,19 +47,14 @@ const CHROME_MS = 100;
 const REFRESH_MS = 400;
 
 export class App implements
-  ConsoleHost, DetailsHost, TimelineHost, TrailHost, WalkthroughHost, TopBarHost, StatusHost,
-  NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost, WelcomeHost, CompareHost, KeyHost, LineagesHost,
-  ReasoningHost, OwnLayoutHost {
+  SidePanelHost, TopBarHost, StatusHost, NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost,
+  WelcomeHost, CompareHost, KeyHost, OwnLayoutHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
   private readonly breadcrumb: Breadcrumb;
-  private readonly hoverCard = new HoverCard();
-  readonly minimap = new Minimap({ centerOn: (x, y) => this.canvas.centerOn(x, y) });
   readonly compare: ComparePanel = new ComparePanel(this);
   private readonly clusterNav = new ClusterNav(this);
-  readonly lineages: LineagesPanel = new LineagesPanel(this);
-  readonly reasoning: ReasoningPanel = new ReasoningPanel(this);
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
   canvas!: GraphCanvasApi;
@@ -89,36 +75,27 @@ export class App implements
   /** This viewer's own layout (a tidy-up kept in this browser), over the shared one. */
   readonly ownLayout = new OwnLayout(this);
 
-  private readonly details: DetailsPanel;
-  private readonly trail: TrailView;
-  private readonly timeline: TimelinePanel;
-  private readonly walkthrough: WalkthroughPanel;
-  private readonly console: ConsolePanel;
+  /** The tabs beside the canvas and their panels. */
+  private readonly side: SidePanel;
   readonly topbar: TopBar;
   private readonly statusbar: StatusBar;
-  private readonly tabs: Tabs;
   private readonly notice: NeighbourhoodNotice;
   readonly canvasArea: CanvasArea;
   private readonly selected: NodeSelection;
   private readonly stream: LiveStream;
-  private readonly jobWatcher: JobWatcher;
+  /** The server's jobs (follow, demo): listed in the status bar, watched until they end. */
+  readonly jobs: JobWatcher;
   private readonly nameCache: AgentNameCache;
   private readonly chrome: Coalesced;
   private readonly refresh: Coalesced;
   private loadToken = 0;
-  /** The trail view's home when the Trail tab is open (the Walkthrough has the other). */
-  private trailTab = h("div", { class: "panel-body" });
 
   constructor(private readonly root: HTMLElement, readonly backend: Backend) {
     applyTheme(this.theme);
     this.nameCache = new AgentNameCache(this);
     this.stream = new LiveStream(this);
-    this.jobWatcher = new JobWatcher(this);
-    this.details = new DetailsPanel(this);
-    this.trail = new TrailView(this);
-    this.timeline = new TimelinePanel(this);
-    this.walkthrough = new WalkthroughPanel(this, this.trail);
-    this.console = new ConsolePanel(this);
+    this.jobs = new JobWatcher(this);
+    this.side = new SidePanel(this, (tab) => this.showTab(tab));
     this.topbar = new TopBar(this);
     this.statusbar = new StatusBar(this);
     this.canvasArea = new CanvasArea(this, this.theme);
@@ -126,39 +103,26 @@ export class App implements
     this.canvasArea.el.appendChild(this.welcome.el);
     this.canvasArea.el.appendChild(this.missing.el);
     this.canvasArea.el.appendChild(this.ownLayout.el);
-    this.canvasArea.el.appendChild(this.hoverCard.el);
-    this.canvasArea.el.append(this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
+    this.canvasArea.el.append(this.canvasArea.hoverCard.el, this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
     // One overlay over the canvas at a time.
     this.lineages.view.onOpen = () => this.reasoning.view.close();
     this.reasoning.view.onOpen = () => this.lineages.view.close();
-    this.minimap.setColours(minimapColours(this.theme));
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
 
     this.notice = new NeighbourhoodNotice(this);
-    this.selected = new NodeSelection(this, this.details, this.trail);
-    this.tabs = new Tabs({
-      details: this.details.el,
-      trail: this.trailTab,
-      timeline: this.timeline.el,
-      walkthrough: this.walkthrough.el,
-      console: this.console.el,
-      lineages: this.lineages.el,
-      reasoning: this.reasoning.el,
-    }, (tab) => this.showTab(tab));
+    this.selected = new NodeSelection(this, this.side.details, this.side.trail);
     // After live batches: the status bar and the timeline. Batches come up to a hundred
     // times a second; re-rendering those for each would keep the page's one thread from
     // drawing the graph and reading the stream.
     this.chrome = new Coalesced(CHROME_MS, () => {
-      this.timeline.grew();
+      this.side.timeline.grew();
       this.statusbar.render();
     });
     // After live changes: filters' value lists, and the open trail when results arrived.
     this.refresh = new Coalesced(REFRESH_MS, () => {
       this.minimap.setNodes(this.model.nodes.values());
       this.topbar.refreshFilters();
-      this.walkthrough.graphChanged();
-      this.details.graphChanged();
-      if (this.trail.isStale()) void this.trail.refresh();
+      this.side.liveChanged();
     });
   }
 
@@ -170,18 +134,11 @@ export class App implements
       onHover: (id) => {
         const n = id ? this.model.nodes.get(id) ?? null : null;
         this.statusbar.hover(n);
-        const area = this.canvasArea.el;
-        this.hoverCard.show(n, id ? this.canvas.screenPosition(id) : null, area.clientWidth, area.clientHeight, this.names);
+        this.canvasArea.hover(n, this.names);
       },
       onActivate: (id) => void this.activate(id),
       onView: (v, cost) => {
-        if (cost) {
-          cost.time("minimap", () => this.minimap.setView(v));
-          cost.layers.minimap.drawCalls += this.minimap.lastOps;
-          cost.upload("minimap", this.minimap.lastUploadBytes);
-        } else {
-          this.minimap.setView(v);
-        }
+        this.canvasArea.viewMoved(v, cost);
         this.compare.reposition();
         const w = this.canvasArea.el.clientWidth;
         if (w > 0 && v.maxX > v.minX) this.clusterNav.viewChanged(w / (v.maxX - v.minX), w, this.canvasArea.el.clientHeight);
@@ -195,53 +152,46 @@ export class App implements
       this.statusbar.render();
     }, (e) => this.toasts.error(e, "Health check"));
     await this.refreshGraphs();
-    const wanted = wantedGraph();
-    const graphs = this.topbar.graphs;
-    const asked = new URL(window.location.href).searchParams.get("graph");
-    const first = wanted && graphs.includes(wanted) ? wanted : graphs[0] ?? null;
-    if (asked !== null && !graphs.includes(asked)) {
-      // The address names a graph that is not there: say so, and open nothing in its place.
-      this.model.clear();
-      this.canvas.setGraph([], []);
-      this.statusbar.render();
-      this.missing.show(asked, graphs);
-    } else if (first) {
-      // A first visit that did not ask for a graph gets the welcome over it.
-      if (!welcomed() && !new URL(window.location.href).searchParams.get("graph")) this.welcome.show();
-      await this.openGraph(first);
-    } else {
-      this.showEmpty();
-    }
+    await openFirstGraph(this, this.topbar.graphs);
     this.started = true;
-    void this.jobWatcher.poll();
+    void this.jobs.poll();
   }
 
   private buildLayout(): void {
-    this.trailTab.appendChild(this.trail.el);
     replace(this.root,
       h("div", { class: "app" },
         this.topbar.el,
         this.notice.el,
         h("main", { class: "workspace" },
           this.canvasArea.el,
-          h("aside", { class: "side" }, this.breadcrumb.el, this.tabs.bar, this.tabs.bodies)),
+          h("aside", { class: "side" }, this.breadcrumb.el, this.side.tabs.bar, this.side.tabs.bodies)),
         this.statusbar.el),
       this.toasts.el,
       this.help.el);
     this.showTab("details");
   }
 
+  /** The minimap in the canvas's corner. */
+  get minimap(): CanvasArea["minimap"] {
+    return this.canvasArea.minimap;
+  }
+
   get activeTab(): Tab {
-    return this.tabs.active;
+    return this.side.active;
   }
 
   showTab(tab: Tab): void {
-    this.tabs.show(tab);
-    // One trail view, shown in whichever of its two homes is open.
-    if (tab === "walkthrough") this.walkthrough.adoptTrail(this.trail.el);
-    else if (tab === "trail") this.trailTab.appendChild(this.trail.el);
-    if (tab === "walkthrough") void this.walkthrough.opened();
-    if (tab === "timeline") this.timeline.render();
+    this.side.show(tab);
+  }
+
+  /** The Lineages tab's panel (its view opens over the canvas). */
+  get lineages(): SidePanel["lineages"] {
+    return this.side.lineages;
+  }
+
+  /** The Reasoning tab's panel (its view opens over the canvas). */
+  get reasoning(): SidePanel["reasoning"] {
+    return this.side.reasoning;
   }
 
   // ---------------------------------------------------------------- graphs and views
@@ -267,10 +217,8 @@ export class App implements
     if (graph !== this.graph) {
       this.expandHistory.length = 0;
       this.nameCache.names.clear();
-      this.trail.resetGraph();
-      this.walkthrough.resetGraph();
+      this.side.graphSwitched();
       this.filters = emptyFilters();
-      this.timeline.stop();
       this.timelineAt = null;
     }
     const switching = graph !== this.graph;
@@ -316,13 +264,9 @@ export class App implements
     this.canvas.setHighlight(null);
     this.notice.render();
     this.topbar.refreshFilters();
-    this.timeline.render();
     this.statusbar.render();
-    this.walkthrough.graphChanged();
-    this.details.graphChanged();
+    this.side.viewShown();
     this.compare.graphChanged();
-    this.lineages.graphOpened();
-    this.reasoning.graphOpened();
     if (this.model.nodes.size === 0 && this.model.mode === "whole") {
       this.canvasArea.showMessage("This graph is empty. Nodes appear here as they arrive.");
     }
@@ -356,16 +300,16 @@ export class App implements
     await this.openGraph(this.graph, place.root, { cluster: place.cluster });
   }
 
-  private showEmpty(): void {
+  /** Draws no graph (none to open, or the one asked for is not there). */
+  showNothing(): void {
     this.model.clear();
     this.canvas.setGraph([], []);
     this.statusbar.render();
-    this.welcome.show();
   }
 
   /** The first-run screen's demo: the council demo, opened on its walkthrough. */
   demoWithWalkthrough(): Promise<void> {
-    return demoWithWalkthrough(this, () => this.walkthrough.build(true));
+    return demoWithWalkthrough(this, () => this.side.walkthrough.build(true));
   }
 
   /** The first-run screen's "Open a file". */
@@ -395,7 +339,7 @@ export class App implements
       case "ignored":
         break;
       case "reset":
-        this.trail.invalidate();
+        this.side.trail.invalidate();
         if (this.graph) void this.openGraph(this.graph, this.model.mode === "neighbourhood" ? this.model.root ?? undefined : undefined);
         break;
       case "moves":
@@ -408,14 +352,13 @@ export class App implements
       case "clusters":
         if (change.added.length || change.updated.length) this.canvas.addBatch([...change.added, ...change.updated], []);
         if (change.edges.length) this.canvas.replaceEdges(change.edges);
-        this.lineages.clustersChanged();
-        this.reasoning.clustersChanged();
+        this.side.clustersChanged();
         this.minimap.setNodes(this.model.nodeList());
         this.statusbar.render();
         this.notice.render();
         break;
       case "knowledge":
-        this.details.knowledgeChanged(change.changes);
+        this.side.details.knowledgeChanged(change.changes);
         break;
       case "database":
         this.database = change.state === "up" ? null : { state: change.state, message: change.message };
@@ -424,15 +367,14 @@ export class App implements
       case "batch": {
         const nodes = [...change.added, ...change.updated];
         if (nodes.length > 0 || change.edges.length > 0) this.canvas.addBatch(nodes, change.edges);
-        this.lineages.nodesArrived(nodes);
-        this.reasoning.nodesArrived(nodes);
+        this.side.nodesArrived(nodes);
         // The canvas applies the current filters to new nodes itself.
         if (change.added.length > 0) {
           this.canvasArea.hideMessage();
           this.canvasArea.noteOffscreen(change.added);
         }
         this.chrome.schedule();
-        if (change.verifications.length > 0 || change.updated.length > 0) this.trail.invalidate();
+        if (change.verifications.length > 0 || change.updated.length > 0) this.side.trail.invalidate();
         this.refresh.schedule();
         break;
       }
@@ -468,22 +410,11 @@ export class App implements
   }
 
   lineagesAvailable(available: boolean): void {
-    this.tabs.setAvailable("lineages", available);
-    if (!available && this.activeTab === "lineages") this.showTab("details");
+    this.side.setAvailable("lineages", available);
   }
 
   reasoningAvailable(available: boolean): void {
-    this.tabs.setAvailable("reasoning", available);
-    if (!available && this.activeTab === "reasoning") this.showTab("details");
-  }
-
-  /** The walkthrough's research step: the answer's chain, pointing at the claims it drew on. */
-  openReasoning(answer: string, point: readonly string[], current: string | null): Promise<void> {
-    return this.reasoning.view.open(answer, { point, current });
-  }
-
-  closeReasoning(): void {
-    this.reasoning.view.close();
+    this.side.setAvailable("reasoning", available);
   }
 
   /** A node a reasoning step names: a statement shows its trail (the chain stays open over
@@ -541,23 +472,8 @@ export class App implements
     return this.nameCache.resolve(ids);
   }
 
-  // ---------------------------------------------------------------- jobs
-
-  get jobs(): readonly Job[] {
-    return this.jobWatcher.jobs;
-  }
-
-  /** A job was started from the Ingest menu: show it and watch it until it ends. */
-  jobStarted(job: Job): void {
-    this.jobWatcher.started(job);
-  }
-
   jobsChanged(): void {
     this.statusbar.render();
-  }
-
-  stopJob(id: string): Promise<void> {
-    return this.jobWatcher.stop(id);
   }
 
   // ---------------------------------------------------------------- commands
@@ -566,12 +482,11 @@ export class App implements
     this.theme = theme;
     applyTheme(theme);
     this.canvas.setTheme(theme);
-    this.canvasArea.legend.setTheme(theme);
-    this.minimap.setColours(minimapColours(theme));
+    this.canvasArea.setTheme(theme);
     this.topbar.renderTheme();
   }
 
-  /** Tidies the layout for this viewer alone (see own-layout.ts). */
+  /** Tidies the layout for this viewer alone (see tidy/own-layout.ts). */
   tidy(): Promise<void> {
     return this.ownLayout.tidy();
   }

@@ -4,7 +4,7 @@
 import "./style.css";
 import type { Backend } from "./api/backend";
 import { App } from "./app";
-import { pickBackend } from "./backends";
+import { pickBackend } from "./shared/backends";
 import type { GraphModel } from "./graph/model";
 import type { GraphCanvasApi } from "./canvas/types";
 

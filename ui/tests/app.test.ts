@@ -15,8 +15,8 @@ import { evolution, exampleWeek, prompt } from "./lineage-fixture";
 
 const recorded = vi.hoisted(() => ({ canvases: [] as unknown[] }));
 
-vi.mock("../src/canvas-host", async () => {
-  const { NullCanvas } = await vi.importActual<typeof import("../src/canvas-host")>("../src/canvas-host");
+vi.mock("../src/canvas-area/canvas-host", async () => {
+  const { NullCanvas } = await vi.importActual<typeof import("../src/canvas-area/canvas-host")>("../src/canvas-area/canvas-host");
   class RecordingCanvas extends NullCanvas {
     calls: Array<[string, unknown[]]> = [];
     visible: ((n: ViewNode) => boolean) | null = null;

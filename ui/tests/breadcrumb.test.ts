@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { ViewNode } from "../src/api/contract";
-import { Breadcrumb, shortName } from "../src/ui/breadcrumb";
+import { Breadcrumb, shortName } from "../src/shell/breadcrumb";
 
 const node = (id: string, label: string, extra: Partial<ViewNode> = {}): ViewNode =>
   ({ id, label, text: null, context: null, ...extra } as unknown as ViewNode);

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ViewEdge, ViewNode } from "../src/api/contract";
 import { GraphCanvas } from "../src/canvas/renderer";
-import { Minimap } from "../src/ui/minimap";
+import { Minimap } from "../src/canvas-area/minimap";
 
 /** Per moving frame of the whole graph: the budgets. Drawing every node (50,000 vertices),
  *  its badges, or every edge as a line (150,000+ vertices), or sending the node data again,

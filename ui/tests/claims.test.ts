@@ -3,7 +3,7 @@
 
 import { describe, expect, it, vi } from "vitest";
 import type { Trail } from "../src/api/contract";
-import { ClaimsOverview, byConcern, summarise, type ClaimsHost } from "../src/panels/claims";
+import { ClaimsOverview, byConcern, summarise, type ClaimsHost } from "../src/details/claims";
 import { node, trail, verification } from "./helpers";
 
 const names = new Map([["urn:agent:claude", "Claude"], ["urn:agent:checker", "Civic Fact Checker"]]);

@@ -5,8 +5,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ClusterInfo } from "../src/api/contract";
 import { clusterPath, clusterSummary, clusterTitle, isCluster, placeOf } from "../src/graph/clusters";
-import { cardLines } from "../src/ui/hover-card";
-import { ClusterNav, zoomedInto } from "../src/cluster-nav";
+import { cardLines } from "../src/canvas-area/hover-card";
+import { ClusterNav, zoomedInto } from "../src/clusters/cluster-nav";
 import { GraphModel } from "../src/graph/model";
 import { node } from "./helpers";
 

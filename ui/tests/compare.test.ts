@@ -3,8 +3,8 @@
 
 import { describe, expect, it, vi } from "vitest";
 import type { GraphDiff } from "../src/api/contract";
-import { claimGroups, diffItems, edgeEnds, nodeMarks, showChange, showValue, sideOf, visibleOn } from "../src/diff/overlay";
-import { ComparePanel, type CompareHost } from "../src/ui/compare";
+import { claimGroups, diffItems, edgeEnds, nodeMarks, showChange, showValue, sideOf, visibleOn } from "../src/compare/diff-overlay";
+import { ComparePanel, type CompareHost } from "../src/compare/compare-panel";
 import { node } from "./helpers";
 
 const DIFF: GraphDiff = {

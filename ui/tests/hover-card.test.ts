@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { ViewNode } from "../src/api/contract";
-import { HoverCard, cardLines } from "../src/ui/hover-card";
+import { HoverCard, cardLines } from "../src/canvas-area/hover-card";
 
 const claim = {
   id: "urn:s:1", label: "Statement", base_type: "ProvEntity", text: "The  council approved\\nthe budget.",

@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BackendError } from "../src/api/backend";
 import type { StreamMessage } from "../src/api/contract";
-import { httpBackend as HttpBackend, reconnectDelay } from "../src/api/http";
+import { httpBackend as HttpBackend } from "../src/api/http";
+import { reconnectDelay } from "../src/api/resubscribe";
 import { batch, node } from "./helpers";
 
 type Call = { url: string; init: RequestInit };

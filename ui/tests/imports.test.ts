@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 const sources = import.meta.glob("../src/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 
-/** "../src/panels/trail.ts" → "panels/trail.ts" */
+/** "../src/trail/trail-view.ts" → "trail/trail-view.ts" */
 const key = (path: string) => path.replace(/^\.\.\/src\//, "");
 
 /** Relative imports (value and type) of a module, as keys; other imports are left out. */
@@ -116,8 +116,9 @@ function folderCycles(g: Map<string, string[]>): { folder: string; members: stri
 describe("the import graph of ui/src", () => {
   it("reads every module", () => {
     const g = graph();
-    expect(g.get("app.ts")).toContain("panels/trail.ts");
-    expect(g.get("panels/walkthrough.ts")).toEqual(["api/backend.ts", "api/contract.ts", "graph/model.ts", "host.ts", "ui/dom.ts", "ui/states.ts", "walkthrough/steps.ts", "panels/trail.ts"]);
+    expect(g.get("app.ts")).toContain("side-panel/side-panel.ts");
+    expect(g.get("side-panel/side-panel.ts")).toContain("trail/trail-view.ts");
+    expect(g.get("walkthrough/walkthrough-panel.ts")).toEqual(["api/backend.ts", "api/contract.ts", "graph/model.ts", "shared/host.ts", "shared/dom.ts", "shared/error-state.ts", "walkthrough/steps.ts", "reasoning/reasoning-view.ts", "trail/trail-view.ts"]);
   });
 
   it("finds a cycle when there is one", () => {

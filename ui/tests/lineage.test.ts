@@ -6,11 +6,11 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Comparison, LineageGraph } from "../src/api/contract";
-import { confidenceParts, diffCounts, diffSides, weight } from "../src/lineage/compare";
-import { BOX_H, BOX_W, edgeLabel, latestPart, layoutLineage, type LaidBox, type LineageLayout } from "../src/lineage/layout";
-import { comparisonCard } from "../src/ui/lineage-side";
-import { LineageTree } from "../src/ui/lineage-tree";
-import { LineageView, MAX_DRAWN, REPLAY_MS } from "../src/ui/lineage-view";
+import { confidenceParts, diffCounts, diffSides, weight } from "../src/lineage/version-diff";
+import { BOX_H, BOX_W, edgeLabel, latestPart, layoutLineage, type LaidBox, type LineageLayout } from "../src/lineage/tree-layout";
+import { comparisonCard } from "../src/lineage/lineage-side";
+import { LineageTree } from "../src/lineage/lineage-tree";
+import { LineageView, MAX_DRAWN, REPLAY_MS } from "../src/lineage/lineage-view";
 import { evolution, exampleWeek, prompt } from "./lineage-fixture";
 
 /** The segments of a path: M/L/H/V exactly, Q by its end (its corner is small), C sampled. */

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { ViewNode } from "../src/api/contract";
-import { MINI_H, MINI_W, Minimap } from "../src/ui/minimap";
+import { MINI_H, MINI_W, Minimap } from "../src/canvas-area/minimap";
 
 const n = (id: string, x: number, y: number): ViewNode => ({ id, x, y, w: 40, h: 20 } as unknown as ViewNode);
 

@@ -5,8 +5,8 @@
 
 import { describe, expect, it } from "vitest";
 import { BADGE_SHAPE, STATUS_GLYPH, palette } from "../src/canvas/style";
-import { BADGES, EDGES, Legend, SHAPES } from "../src/ui/legend";
-import { graphNameFor } from "../src/ui/welcome";
+import { BADGES, EDGES, Legend, SHAPES } from "../src/canvas-area/legend";
+import { graphNameFor } from "../src/welcome/welcome";
 
 describe("legend", () => {
   it("lists every shape, badge and edge kind with the canvas's colours, per theme", () => {

@@ -3,7 +3,7 @@
 
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { NodeMove, TidyResult, ViewNode } from "../src/api/contract";
-import { OwnLayout, load, storageKey, type OwnLayoutHost } from "../src/own-layout";
+import { OwnLayout, load, storageKey, type OwnLayoutHost } from "../src/tidy/own-layout";
 
 function node(id: string, x: number, y: number): ViewNode {
   return { id, label: "Artifact", base_type: null, x, y, w: 10, h: 10, layer: 0, arrival: 0, agent: null, context: null, status: null, text: null };

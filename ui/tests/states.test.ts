@@ -2,9 +2,9 @@
 // Try again button that runs the request again.
 
 import { describe, expect, it, vi } from "vitest";
-import { DetailsPanel, type DetailsHost } from "../src/panels/details";
-import { TimelinePanel, type TimelineHost } from "../src/panels/timeline";
-import { errorState, reason } from "../src/ui/states";
+import { DetailsPanel, type DetailsHost } from "../src/details/details-panel";
+import { TimelinePanel, type TimelineHost } from "../src/timeline/timeline-panel";
+import { errorState, reason } from "../src/shared/error-state";
 import { node } from "./helpers";
 
 describe("errorState", () => {

@@ -1,7 +1,7 @@
 // The Timeline's order: records by when they happened, not by when they were loaded.
 
 import { describe, expect, it } from "vitest";
-import { effectiveTimes, inTimeOrder, timesQuery, toMs } from "../src/panels/timeline-times";
+import { effectiveTimes, inTimeOrder, timesQuery, toMs } from "../src/timeline/timeline-times";
 
 describe("the Timeline's times", () => {
   it("reads milliseconds, seconds and ISO 8601 text", () => {

@@ -1,7 +1,8 @@
 // The HTTP + server-sent events transport, against `provex serve` (same origin, or
 // `baseUrl`). Generic over the declared operations (client.ts): the route comes from each
 // operation's path, its request's other fields go in the query string or a JSON body as
-// declared. The stream reconnects by itself, asking for the messages after the last seq seen.
+// declared. The stream reconnects by itself (resubscribe.ts), asking for the messages after
+// the last seq seen.
 
 import {
   ERROR_CODES, OPERATIONS, STREAMS, type Bytes, type OperationName, type Requests, type Responses,
@@ -9,6 +10,7 @@ import {
 } from "./client";
 import type { ErrorCode, StreamMessage } from "./contract";
 import { BackendError, backendOver, type Backend } from "./backend";
+import { resubscribing } from "./resubscribe";
 
 type Query = Record<string, unknown>;
 
@@ -16,11 +18,6 @@ interface RequestInit2 {
   query?: Query;
   json?: unknown;
   bytes?: Bytes;
-}
-
-/** Delay before reconnect attempt `n` (0-based): 0.5 s doubling to at most 10 s. */
-export function reconnectDelay(n: number): number {
-  return Math.min(10_000, 500 * 2 ** Math.min(n, 5));
 }
 
 /** Splits a request into its route (the path's `{field}`s filled in) and the other fields. */
@@ -95,26 +92,13 @@ export class HttpTransport implements Transport {
   }
 
   subscribe<K extends StreamName>(stream: K, req: StreamRequests[K], handlers: StreamHandlers<StreamMessages[K]>): Subscription {
-    // Reconnection is ours, not EventSource's: each attempt is a new EventSource whose URL
-    // carries the last seq seen, so nothing depends on Last-Event-ID.
-    let last = req.since ?? 0;
-    let attempt = 0;
-    let closed = false;
-    let source: EventSource | null = null;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-
-    const connect = (): void => {
-      timer = null;
-      if (closed) return;
-      const es = new EventSource(this.streamUrl(stream, { ...req, since: last }));
-      source = es;
-      es.onopen = () => {
-        if (source !== es) return;
-        attempt = 0;
-        handlers.onStatus?.("open");
-      };
+    // Reconnection is ours (resubscribe.ts), not EventSource's: each attempt is a new
+    // EventSource whose URL carries the last seq seen, so nothing depends on Last-Event-ID.
+    return resubscribing(req.since ?? 0, handlers, (since, attempt) => {
+      const es = new EventSource(this.streamUrl(stream, { ...req, since }));
+      es.onopen = () => attempt.opened();
       es.onmessage = (ev: MessageEvent) => {
-        if (source !== es || closed) return;
+        if (!attempt.current) return;
         let msg: StreamMessage;
         try {
           msg = JSON.parse(String(ev.data)) as StreamMessage;
@@ -123,34 +107,11 @@ export class HttpTransport implements Transport {
           return;
         }
         if (typeof msg.seq !== "number") return;
-        // A reset always passes: after a server restart or a rebuilt view its seq is lower
-        // than the last one seen, and the client must reload.
-        if (msg.kind !== "reset" && msg.seq <= last) return;
-        last = msg.seq;
-        handlers.onMessage(msg);
+        attempt.message(msg);
       };
-      es.onerror = () => {
-        if (source !== es) return;
-        es.close();
-        source = null;
-        if (closed) return;
-        handlers.onStatus?.("reconnecting");
-        timer = setTimeout(connect, reconnectDelay(attempt));
-        attempt += 1;
-      };
-    };
-
-    connect();
-    return {
-      close() {
-        if (closed) return;
-        closed = true;
-        if (timer !== null) clearTimeout(timer);
-        source?.close();
-        source = null;
-        handlers.onStatus?.("closed");
-      },
-    };
+      es.onerror = () => attempt.failed();
+      return () => es.close();
+    });
   }
 }
 

@@ -16,11 +16,7 @@ import {
 } from "./client";
 import type { IngestEvent, MenuEvent, Notice, StreamMessage } from "./contract";
 import { BackendError, backendOver, isApiError, type Backend } from "./backend";
-
-/** Delay before resubscribe attempt `n` (0-based): 0.5 s doubling to at most 10 s. */
-function retryDelay(n: number): number {
-  return Math.min(10_000, 500 * 2 ** Math.min(n, 5));
-}
+import { resubscribing } from "./resubscribe";
 
 /** The BackendError of a failed invoke: the command's `{code, message}`, or Tauri's own
  *  error text (a missing permission, an unknown command). */
@@ -91,59 +87,32 @@ export class TauriTransport implements Transport {
   }
 
   subscribe<K extends StreamName>(_stream: K, req: StreamRequests[K], handlers: StreamHandlers<StreamMessages[K]>): Subscription {
-    let last = req.since ?? 0;
-    let closed = false;
-    let attempt = 0;
-    let id: number | null = null;
-    let channel: Channel<StreamMessage> | null = null;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-
-    const connect = (): void => {
-      timer = null;
-      if (closed) return;
+    // The shell sends in order without repeats; reconnecting is resubscribe.ts's.
+    return resubscribing(req.since ?? 0, handlers, (since, attempt) => {
       const ch = new Channel<StreamMessage>();
-      channel = ch;
-      ch.onmessage = (msg) => {
-        if (closed || channel !== ch) return;
-        // The shell sends in order without repeats; a reset restarts the numbering.
-        if (msg.kind !== "reset" && msg.seq <= last) return;
-        last = msg.seq;
-        handlers.onMessage(msg);
-      };
-      invoke<number>("subscribe", { req: { ...req, since: last }, channel: ch }).then(
+      let id: number | null = null;
+      ch.onmessage = (msg) => attempt.message(msg);
+      invoke<number>("subscribe", { req: { ...req, since }, channel: ch }).then(
         (subId) => {
-          if (closed || channel !== ch) {
+          if (!attempt.current) {
             void invoke("unsubscribe", { id: subId }).catch(() => undefined);
             return;
           }
           id = subId;
-          attempt = 0;
-          handlers.onStatus?.("open");
+          attempt.opened();
         },
         (e) => {
-          if (closed || channel !== ch) return;
+          if (!attempt.current) return;
           console.error("provex: subscribe failed", toBackendError(e));
-          channel = null;
-          handlers.onStatus?.("reconnecting");
-          timer = setTimeout(connect, retryDelay(attempt));
-          attempt += 1;
+          attempt.failed();
         },
       );
-    };
-
-    connect();
-    return {
-      close() {
-        if (closed) return;
-        closed = true;
-        if (timer !== null) clearTimeout(timer);
-        if (channel) channel.onmessage = () => undefined;
-        channel = null;
+      return () => {
+        ch.onmessage = () => undefined;
         if (id !== null) void invoke("unsubscribe", { id }).catch(() => undefined);
         id = null;
-        handlers.onStatus?.("closed");
-      },
-    };
+      };
+    });
   }
 
   // ---------------------------------------------------------------- shell events
@@ -184,7 +153,7 @@ export class TauriTransport implements Transport {
         app?.help?.toggle(true);
         return;
       case "tidy":
-        // The viewer's own layout until they save it for everyone (see own-layout.ts).
+        // The viewer's own layout until they save it for everyone (see tidy/own-layout.ts).
         await app?.tidy?.();
         return;
       default:

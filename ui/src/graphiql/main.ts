@@ -10,7 +10,7 @@ import { GraphiQL } from "graphiql";
 import { createElement } from "react";
 import { createRoot } from "react-dom/client";
 
-import { takeToken } from "../backends";
+import { takeToken } from "../shared/backends";
 import { endpoint, exampleQuery, fetcherFor, graphFromUrl, watchQuery } from "./fetcher";
 
 const graph = graphFromUrl(new URL(window.location.href));

@@ -84,3 +84,11 @@ export function nodeTitle(n: { id: string; text?: string | null }, max = 80): st
   const s = t ? t : n.id;
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
+
+/** Items sorted by an ISO time, stably; items without a time keep their input position. */
+export function byTime<T>(items: T[], time: (t: T) => string | null): T[] {
+  return items
+    .map((item, i) => ({ item, i, t: time(item) }))
+    .sort((a, b) => (a.t !== null && b.t !== null && a.t !== b.t ? (a.t < b.t ? -1 : 1) : a.i - b.i))
+    .map((x) => x.item);
+}

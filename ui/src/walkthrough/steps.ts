@@ -6,7 +6,7 @@
 
 import type { ReasoningChain, Trail } from "../api/contract";
 import { stepsAfterQuestion, stepsText } from "../reasoning/chain";
-import { agentName, clip, score, verdictVerb } from "../trail/labels";
+import { agentName, byTime, clip, score, verdictVerb } from "../trail/labels";
 import { STANDING_TEXT, andList, failures } from "../trail/standing";
 
 export interface Step {
@@ -26,14 +26,6 @@ export interface Step {
 function list(items: string[]): string {
   if (items.length <= 1) return items.join("");
   return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-}
-
-/** Items sorted by an ISO time, stably; items without a time keep their input position. */
-export function byTime<T>(items: T[], time: (t: T) => string | null): T[] {
-  return items
-    .map((item, i) => ({ item, i, t: time(item) }))
-    .sort((a, b) => (a.t !== null && b.t !== null && a.t !== b.t ? (a.t < b.t ? -1 : 1) : a.i - b.i))
-    .map((x) => x.item);
 }
 
 export function claimCaption(trail: Trail, names?: ReadonlyMap<string, string>): string {
