@@ -5,7 +5,9 @@
 //! Cypher: the queries select a superset, and the caller keeps the rows whose key matches.
 
 use super::raw::{int, string, RawRow};
-use super::view::{EdgeSummary, NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_KEYS};
+use super::view::{
+    EdgeSummary, NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, VIEW_TEXT_KEYS,
+};
 use super::Store;
 use crate::error::{Error, Result};
 use crate::layout::cluster::{self, SOURCE_LABELS};
@@ -213,7 +215,7 @@ impl Store {
              ORDER BY id(n)",
             coalesce("n", &AGENT_KEYS),
             coalesce("n", &CONTEXT_KEYS),
-            coalesce("n", &TEXT_KEYS),
+            coalesce("n", &VIEW_TEXT_KEYS),
         );
         let params: Vec<(&str, String)> = params.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         let rows = self.raw_ro(graph, &q, &params).await?;

@@ -461,8 +461,8 @@ export class GraphCanvas implements GraphCanvasApi {
     this.requestRender();
   }
 
-  drawnLabels(): { id: string, font: number, text: string }[] {
-    return this.labels.drawn.map((l) => ({ id: this.scene.views[l.index]?.id ?? "", font: l.font, text: l.text }));
+  drawnLabels(): { id: string, font: number, text: string, lines: number, whole: boolean }[] {
+    return this.labels.drawn.map((l) => ({ id: this.scene.views[l.index]?.id ?? "", font: l.font, text: l.text, lines: l.lines, whole: l.whole }));
   }
 
   fit(): void {

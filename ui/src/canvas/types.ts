@@ -61,7 +61,8 @@ export interface GraphCanvasApi {
   stats(): FrameStats;
   /** What the last frame cost, by layer (script, draw calls, vertices, uploads). */
   frameCost(): FrameCostReport;
-  /** The node labels the last frame drew: node id, font size in CSS px, text. */
-  drawnLabels(): { id: string, font: number, text: string }[];
+  /** The node labels the last frame drew: node id, font size in CSS px, text (its lines
+   *  joined), how many lines, and whether it is the node's whole caption (no ellipsis). */
+  drawnLabels(): { id: string, font: number, text: string, lines?: number, whole?: boolean }[];
   destroy(): void;
 }
