@@ -107,4 +107,55 @@ describe("the canvas tells the story by itself", { timeout: 240_000 }, () => {
     await shot(page, "canvas-runtime-labels-light.png");
     await page.keyboard.press("Escape");
   });
+
+  it("the wheel zooms in small, even steps; a hover card goes when the view moves", async () => {
+    await page.keyboard.press("f");
+    const box = await canvasBox(page);
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    const scale = () => page.evaluate(() => {
+      const a = window.provex.canvas.screenPosition([...window.provex.model.nodes.keys()][0]);
+      const b = window.provex.canvas.screenPosition([...window.provex.model.nodes.keys()][1]);
+      return Math.hypot(a.x - b.x, a.y - b.y);
+    });
+    await page.mouse.move(cx, cy);
+    const before = await scale();
+    const steps = [];
+    for (let k = 0; k < 5; k++) {
+      const was = await scale();
+      await page.mouse.wheel(0, 100);
+      await page.waitForTimeout(120);
+      steps.push((await scale()) / was);
+    }
+    // Five notches out keep more than half the size, each notch the same step.
+    assert.ok((await scale()) / before > 0.5, `five notches: ${steps}`);
+    for (const s of steps) assert.ok(Math.abs(s - steps[0]) < 0.01, `even steps: ${steps}`);
+    // A hover card, then a wheel notch: the card is gone.
+    const claim = [...nodes.values()].find((n) => n.label === "Statement");
+    await page.evaluate((id) => window.provex.canvas.focus(id, 0), claim.id);
+    await page.waitForTimeout(300);
+    const at = await page.evaluate((id) => window.provex.canvas.screenPosition(id), claim.id);
+    await page.mouse.move(box.x + at.x, box.y + at.y);
+    const card = page.getByTestId("hover-card");
+    await until(() => card.isVisible(), { what: "the hover card" });
+    await page.mouse.wheel(0, -100);
+    await until(async () => !(await card.isVisible()), { what: "the card gone when the view moved" });
+  });
+
+  it("Tidy up ends with the whole new layout fitted", async () => {
+    await page.evaluate((id) => window.provex.canvas.focus(id, 0), [...nodes.keys()][0]);
+    await page.getByRole("button", { name: "Tidy up" }).click();
+    await until(() => page.getByTestId("own-layout-undo").isVisible(), { what: "the tidy-up applied" });
+    await page.waitForTimeout(1200);
+    const box = await canvasBox(page);
+    const off = await page.evaluate(({ w, hgt }) => {
+      const out = [];
+      for (const id of window.provex.model.nodes.keys()) {
+        const p = window.provex.canvas.screenPosition(id);
+        if (!p || p.x < -1 || p.y < -1 || p.x > w + 1 || p.y > hgt + 1) out.push(id);
+      }
+      return out;
+    }, { w: box.width, hgt: box.height });
+    assert.deepEqual(off, [], "every node on the canvas after Tidy up");
+    await page.getByTestId("own-layout-undo").click();
+  });
 });

@@ -143,6 +143,7 @@ export class GraphCanvas implements GraphCanvasApi {
       pick: (x, y) => this.pick(x, y),
       pan: (dx, dy) => this.panBy(dx, dy),
       zoomAt: (f, x, y) => {
+        this.dropHover();
         this.camera.zoomAt(f, x, y);
         this.requestRender();
       },
@@ -421,8 +422,16 @@ export class GraphCanvas implements GraphCanvasApi {
     this.requestRender();
   }
 
-  applyMoves(moves: NodeMove[], ms: number): void {
+  applyMoves(moves: NodeMove[], ms: number, opts?: { fit?: boolean }): void {
     this.scene.applyMoves(moves, Math.max(0, ms) / 1000, this.time());
+    const b = opts?.fit ? this.scene.bounds() : null;
+    if (b) {
+      // The camera goes along with the nodes to the whole new layout, fitted.
+      this.dropHover();
+      const target = this.camera.fitState(b, 32, 2);
+      if (ms > 0) this.camera.animateTo(target, ms, now());
+      else this.camera.set(target);
+    }
     this.requestRender();
   }
 
@@ -451,12 +460,14 @@ export class GraphCanvas implements GraphCanvasApi {
       y: this.scene.positionY(i, t),
       scale: this.camera.scale < 0.75 ? 1 : this.camera.scale,
     };
+    this.dropHover();
     this.camera.animateTo(target, animateMs, now());
     this.requestRender();
   }
 
   centerOn(x: number, y: number): void {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    this.dropHover();
     this.camera.set({ x, y, scale: this.camera.scale });
     this.requestRender();
   }
@@ -467,6 +478,7 @@ export class GraphCanvas implements GraphCanvasApi {
 
   fit(): void {
     this.pendingFocus = [];
+    this.dropHover();
     const b = this.scene.bounds();
     if (b) {
       this.camera.fit(b, 32, 2);
@@ -479,6 +491,7 @@ export class GraphCanvas implements GraphCanvasApi {
 
   zoomBy(factor: number): void {
     if (!(factor > 0) || !Number.isFinite(factor)) return;
+    this.dropHover();
     this.camera.zoomAt(factor, this.camera.width / 2, this.camera.height / 2);
     this.requestRender();
   }
@@ -486,6 +499,8 @@ export class GraphCanvas implements GraphCanvasApi {
   /** Moves the drawing by (dx, dy) CSS pixels, as dragging it by that much does. */
   panBy(dx: number, dy: number): void {
     if (!Number.isFinite(dx) || !Number.isFinite(dy)) return;
+    // A card beside a node that moved away would point at nothing: moving the view ends the hover.
+    this.dropHover();
     this.camera.panBy(dx, dy);
     this.requestRender();
   }
