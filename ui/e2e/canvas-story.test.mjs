@@ -158,4 +158,26 @@ describe("the canvas tells the story by itself", { timeout: 240_000 }, () => {
     assert.deepEqual(off, [], "every node on the canvas after Tidy up");
     await page.getByTestId("own-layout-undo").click();
   });
+
+  it("the canvas is reachable with Tab, Enter selects a node and the arrows walk from it", async () => {
+    await page.keyboard.press("Escape");
+    await page.evaluate(() => document.activeElement?.blur());
+    let reached = false;
+    for (let k = 0; k < 60 && !reached; k++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate(() => document.activeElement?.classList.contains("provex-graph-canvas") ?? false);
+    }
+    assert.ok(reached, "Tab reaches the graph canvas");
+    await page.keyboard.press("Enter");
+    const first = await until(() => page.evaluate(() => window.provex.app.selection.at(-1)), { what: "Enter selects a node" });
+    let moved = null;
+    for (const key of ["ArrowDown", "ArrowUp", "ArrowRight", "ArrowLeft"]) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(300);
+      const now = await page.evaluate(() => window.provex.app.selection.at(-1));
+      if (now && now !== first) { moved = now; break; }
+    }
+    assert.ok(moved, `an arrow key walks from ${first} along an edge`);
+    await page.keyboard.press("Escape");
+  });
 });

@@ -173,6 +173,18 @@ describe("GraphCanvas", () => {
     c.destroy();
   });
 
+  it("is reachable with Tab and names the node nearest the centre for the keyboard", () => {
+    const c = new GraphCanvas(container);
+    expect(c.element.tabIndex).toBe(0);
+    expect(c.element.getAttribute("aria-label")).toMatch(/arrow keys/);
+    c.setGraph([node("a", 0, 0), node("b", 400, 0), node("c", 800, 0)], []);
+    c.centerOn(390, 10);
+    expect(c.nearestToCentre()).toBe("b");
+    c.setVisible((n) => n.id !== "b");
+    expect(["a", "c"]).toContain(c.nearestToCentre());
+    c.destroy();
+  });
+
   it("zooms about the cursor on the wheel", () => {
     const c = new GraphCanvas(container);
     c.setGraph([node("a", 0, 0), node("b", 1000, 0)], []);

@@ -102,6 +102,10 @@ export class GraphCanvas implements GraphCanvasApi {
     this.element = doc.createElement("canvas");
     this.overlay = doc.createElement("canvas");
     this.element.className = "provex-graph-canvas";
+    // Reachable with Tab: Enter selects the node nearest the centre, the arrows walk its edges.
+    this.element.tabIndex = 0;
+    this.element.setAttribute("role", "application");
+    this.element.setAttribute("aria-label", "Graph. Enter selects the node nearest the centre; the arrow keys then walk along its edges; Escape clears the selection.");
     this.overlay.className = "provex-graph-overlay";
     for (const c of [this.element, this.overlay]) {
       Object.assign(c.style, { position: "absolute", left: "0", top: "0", width: "100%", height: "100%", display: "block" });
@@ -470,6 +474,23 @@ export class GraphCanvas implements GraphCanvasApi {
     this.dropHover();
     this.camera.set({ x, y, scale: this.camera.scale });
     this.requestRender();
+  }
+
+  /** The shown node nearest the centre of the view (the keyboard's way in), or null. */
+  nearestToCentre(): string | null {
+    const cam = this.camera, t = this.time();
+    const cx = cam.screenToWorldX(cam.width / 2), cy = cam.screenToWorldY(cam.height / 2);
+    const vb = cam.visibleBounds(this.viewRect);
+    let best = -1, bestD = Infinity;
+    this.scene.grid.visit(vb.minX, vb.minY, vb.maxX, vb.maxY, (i) => {
+      if (!this.scene.isShown(i)) return;
+      const d = Math.hypot(this.scene.positionX(i, t) - cx, this.scene.positionY(i, t) - cy);
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
+    });
+    return best >= 0 ? this.scene.views[best].id : null;
   }
 
   drawnLabels(): { id: string, font: number, text: string, lines: number, whole: boolean }[] {

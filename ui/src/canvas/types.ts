@@ -62,6 +62,8 @@ export interface GraphCanvasApi {
   stats(): FrameStats;
   /** What the last frame cost, by layer (script, draw calls, vertices, uploads). */
   frameCost(): FrameCostReport;
+  /** The shown node nearest the centre of the view, or null (none drawn). */
+  nearestToCentre?(): string | null;
   /** The node labels the last frame drew: node id, font size in CSS px, text (its lines
    *  joined), how many lines, and whether it is the node's whole caption (no ellipsis). */
   drawnLabels(): { id: string, font: number, text: string, lines?: number, whole?: boolean }[];
