@@ -180,4 +180,16 @@ describe("the canvas tells the story by itself", { timeout: 240_000 }, () => {
     assert.ok(moved, `an arrow key walks from ${first} along an edge`);
     await page.keyboard.press("Escape");
   });
+
+  it("screenshots: the whole graph fitted, and the first view in the dark theme", async () => {
+    await page.keyboard.press("f");
+    await page.waitForTimeout(800);
+    await shot(page, "canvas-whole-graph-light.png");
+    await h.open(`/?graph=${GRAPH}`);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.evaluate(() => window.provex.app.setTheme("dark"));
+    await page.waitForTimeout(1200);
+    await shot(page, "canvas-first-view-dark.png");
+    await page.evaluate(() => window.provex.app.setTheme("light"));
+  });
 });

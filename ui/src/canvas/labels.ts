@@ -22,7 +22,7 @@ const LINE_HEIGHT = 1.25;
 /** Room around a label's text on its plate (CSS px). */
 const PLATE_PAD = 4;
 /** Opacity of a label's plate (over its background colour's own). */
-const PLATE_ALPHA = 0.72;
+const PLATE_ALPHA = 0.85;
 /** Most edge labels drawn for the hovered node. */
 export const MAX_EDGE_LABELS = 60;
 
@@ -181,7 +181,8 @@ export class LabelLayer {
         ctx.fill();
         ctx.globalAlpha = a;
       }
-      ctx.fillStyle = pal.nodeText;
+      // On a plate, the text colour that goes with the plate (light on dark in the dark theme).
+      ctx.fillStyle = plate ? pal.text : pal.nodeText;
       for (let k = 0; k < lines.length; k++) {
         if (c && k === 1) ctx.globalAlpha *= 0.75;
         ctx.fillText(lines[k], sx, top + k * lineH);
