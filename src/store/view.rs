@@ -58,6 +58,31 @@ pub const TEXT_KEYS: [&str; 10] = [
     "tg:content",
     "rdfs:label",
 ];
+/// What a view carries as a node's text: its own text (`TEXT_KEYS`) or, for a node that has
+/// none, what names it to a reader: a verification's verdict, a tool call's tool, a model
+/// call's model, a task state, an artifact's type, a source's or an agent's name (the canvas labels nodes with
+/// it). Search keeps to `TEXT_KEYS`, and finds verdicts by problem.
+pub const VIEW_TEXT_KEYS: [&str; 19] = [
+    "claim_text",
+    "quote_text",
+    "a2a:content",
+    "a2a:prompt",
+    "title",
+    "text",
+    "tg:query",
+    "content",
+    "tg:content",
+    "rdfs:label",
+    "verdict",
+    "a2a:tool_name",
+    "a2a:model",
+    "a2a:task_state",
+    "source_name",
+    "agent_name",
+    "a2a:agent_type",
+    "a2a:archive_path",
+    "a2a:artifact_type",
+];
 /// How much of a node's text a view carries (cut in Rust: a text property may hold a
 /// list, which Cypher's `left` refuses).
 pub const TEXT_CHARS: usize = 200;
@@ -158,7 +183,7 @@ pub(super) fn summary_columns(var: &str) -> String {
         "id({var}), {var}.{NAME}, labels({var})[0], {var}.`{PROV_BASE_TYPE}`, {}, {}, {var}.`{STATUS_KEY}`, {}, {var}.`{STANDING_KEY}`",
         coalesce(var, &AGENT_KEYS),
         coalesce(var, &CONTEXT_KEYS),
-        coalesce(var, &TEXT_KEYS),
+        coalesce(var, &VIEW_TEXT_KEYS),
     )
 }
 
@@ -175,4 +200,15 @@ pub(super) fn summary(r: &RawRow) -> Option<NodeSummary> {
         text: opt(r.get(7)),
         standing: opt(r.get(8)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TEXT_KEYS, VIEW_TEXT_KEYS};
+
+    #[test]
+    fn a_view_prefers_a_nodes_own_text_to_what_names_it() {
+        assert_eq!(&VIEW_TEXT_KEYS[..TEXT_KEYS.len()], &TEXT_KEYS[..]);
+        assert!(VIEW_TEXT_KEYS.contains(&"verdict"));
+    }
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ViewEdge, ViewNode } from "../src/api/contract";
 import { GraphCanvas } from "../src/canvas/renderer";
 import { fitText } from "../src/canvas/labels";
-import { wheelFactor } from "../src/canvas/interaction";
+import { WHEEL_STEP, wheelFactor } from "../src/canvas/interaction";
 
 type Call = [string, unknown[]];
 
@@ -151,6 +151,40 @@ describe("GraphCanvas", () => {
     c.destroy();
   });
 
+  it("ends a tidy-up fitted to the new layout, and a moving view drops the hover", () => {
+    const hovers: (string | null)[] = [];
+    const c = new GraphCanvas(container, { onHover: (id) => hovers.push(id) });
+    c.setGraph([node("a", 0, 0), node("b", 100, 0)], []);
+    c.focus("a", 0);
+    c.applyMoves([{ id: "b", x: 20000, y: 3000 }], 0, { fit: true });
+    for (const id of ["a", "b"]) {
+      const p = c.screenPosition(id)!;
+      expect(p.x).toBeGreaterThanOrEqual(0);
+      expect(p.x).toBeLessThanOrEqual(RECT.width);
+      expect(p.y).toBeGreaterThanOrEqual(0);
+      expect(p.y).toBeLessThanOrEqual(RECT.height);
+    }
+    // Hover a node, then pan: the hover (and so its card) is gone.
+    const a = c.screenPosition("a")!;
+    pointer(c.element, "pointermove", a.x, a.y);
+    expect(hovers.at(-1)).toBe("a");
+    c.panBy(30, 0);
+    expect(hovers.at(-1)).toBeNull();
+    c.destroy();
+  });
+
+  it("is reachable with Tab and names the node nearest the centre for the keyboard", () => {
+    const c = new GraphCanvas(container);
+    expect(c.element.tabIndex).toBe(0);
+    expect(c.element.getAttribute("aria-label")).toMatch(/arrow keys/);
+    c.setGraph([node("a", 0, 0), node("b", 400, 0), node("c", 800, 0)], []);
+    c.centerOn(390, 10);
+    expect(c.nearestToCentre()).toBe("b");
+    c.setVisible((n) => n.id !== "b");
+    expect(["a", "c"]).toContain(c.nearestToCentre());
+    c.destroy();
+  });
+
   it("zooms about the cursor on the wheel", () => {
     const c = new GraphCanvas(container);
     c.setGraph([node("a", 0, 0), node("b", 1000, 0)], []);
@@ -165,6 +199,13 @@ describe("GraphCanvas", () => {
     expect(wheelFactor(-100, 0)).toBeGreaterThan(1);
     expect(wheelFactor(3, 1)).toBeLessThan(1);
     expect(wheelFactor(-4, 0, true)).toBeGreaterThan(wheelFactor(-4, 0));
+    // Even steps: a notch is the same step however the wheel reports it, and in and out
+    // undo each other; five notches out leave well over half the size.
+    expect(wheelFactor(120, 0)).toBeCloseTo(wheelFactor(100, 0), 9);
+    expect(wheelFactor(3, 1)).toBeCloseTo(wheelFactor(100, 0), 9);
+    expect(wheelFactor(500, 0)).toBeCloseTo(1 / WHEEL_STEP, 9);
+    expect(wheelFactor(-100, 0) * wheelFactor(100, 0)).toBeCloseTo(1, 9);
+    expect(wheelFactor(100, 0) ** 5).toBeGreaterThan(0.5);
     c.destroy();
   });
 

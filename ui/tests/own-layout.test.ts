@@ -30,11 +30,13 @@ describe("a viewer's own layout", () => {
   beforeEach(() => localStorage.clear());
 
   it("previews a tidy-up for this viewer, keeps it per graph, and undoes it", async () => {
-    const { h, nodes, tidy } = host([{ id: "a", x: 5, y: 50 }, { id: "b", x: 105, y: 50 }]);
+    const { h, nodes, tidy, applyMoves } = host([{ id: "a", x: 5, y: 50 }, { id: "b", x: 105, y: 50 }]);
     const own = new OwnLayout(h);
     const shared = at(nodes);
     await own.tidy();
     expect(tidy).toHaveBeenCalledWith({ graph: "g" });
+    // A tidy-up ends on the whole new layout, fitted.
+    expect(applyMoves).toHaveBeenLastCalledWith(expect.any(Array), expect.any(Number), { fit: true });
     expect(own.active).toBe(true);
     expect(own.el.hidden).toBe(false);
     expect(at(nodes)).toEqual({ ...shared, a: [5, 50], b: [105, 50] });
@@ -52,7 +54,7 @@ describe("a viewer's own layout", () => {
     own.viewShown();
     expect(own.active).toBe(true);
     expect(at(nodes).a).toEqual([7, 7]);
-    expect(applyMoves).toHaveBeenCalledWith([{ id: "a", x: 7, y: 7 }], 0);
+    expect(applyMoves).toHaveBeenCalledWith([{ id: "a", x: 7, y: 7 }], 0, { fit: false });
     own.useShared();
     expect(at(nodes).a).toEqual([0, 0]);
   });

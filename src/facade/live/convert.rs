@@ -7,7 +7,7 @@ use crate::api::{VerificationKind, VerificationUpdate, ViewEdge, ViewNode};
 use crate::layout::{self, LayoutNode, NODE_HEIGHT};
 use crate::model::{Edge, Label, Node, PropValue};
 use crate::store::view::{
-    NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_CHARS, TEXT_KEYS,
+    NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_CHARS, VIEW_TEXT_KEYS,
 };
 
 /// Widest node box, in layout pixels.
@@ -97,7 +97,7 @@ pub(super) fn from_node(n: &Node, arrival: u32) -> ViewNode {
         agent: first_prop(n, &AGENT_KEYS),
         context: first_prop(n, &CONTEXT_KEYS),
         status: first_prop(n, &[STATUS_KEY]),
-        text: first_prop(n, &TEXT_KEYS).as_deref().map(truncate),
+        text: first_prop(n, &VIEW_TEXT_KEYS).as_deref().map(truncate),
         standing: first_prop(n, &[STANDING_KEY]),
     }
 }

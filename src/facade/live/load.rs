@@ -11,7 +11,7 @@ use crate::api::{View, ViewEdge, ViewMode};
 use crate::error::{Error, Result};
 use crate::facade::Provex;
 use crate::layout::{self, Incremental, LayoutEdge, LayoutGraph};
-use crate::store::view::{NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_KEYS};
+use crate::store::view::{NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, VIEW_TEXT_KEYS};
 use crate::store::TraceDirection;
 
 impl Provex {
@@ -99,7 +99,7 @@ impl Provex {
                 agent: prop(&AGENT_KEYS),
                 context: prop(&CONTEXT_KEYS),
                 status: prop(&[STATUS_KEY]),
-                text: prop(&TEXT_KEYS),
+                text: prop(&VIEW_TEXT_KEYS),
                 standing: prop(&[STANDING_KEY]),
             };
             nodes.push(from_summary(summary, nodes.len() as u32));

@@ -10,8 +10,9 @@ import { LABEL_MIN_HEIGHT } from "./labels";
 export const FOCUS_LABELS = ["Statement", "A2ATask"] as const;
 
 /** Height on screen (CSS px) the first view gives the focus nodes at least, so their labels
- *  are drawn (labels.ts draws them from LABEL_MIN_HEIGHT) at a comfortable size. */
-export const READABLE_HEIGHT = LABEL_MIN_HEIGHT + 6;
+ *  are drawn (labels.ts draws them from LABEL_MIN_HEIGHT, whole, at a readable font whatever
+ *  the node's size): no more, so that the first view shows as many of them as it can. */
+export const READABLE_HEIGHT = LABEL_MIN_HEIGHT + 2;
 
 /** The ids of the nodes the first view should show: those of the first of FOCUS_LABELS the
  *  graph has (empty when it has none). */

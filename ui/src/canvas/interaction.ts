@@ -15,12 +15,17 @@ export interface PointerTarget {
 /** Pointer travel (CSS px) below which a press-release is a click, not a drag. */
 const CLICK_SLOP = 4;
 
-/** Zoom factor for a wheel event: one notch (100 px) is about 1.25x. A trackpad pinch
- *  arrives as a wheel event with ctrlKey and small deltas, so it counts for more. */
+/** Zoom per wheel notch: small and even, so that a few notches never lose the drawing. */
+export const WHEEL_STEP = 1.12;
+
+/** Zoom factor for a wheel event: one notch (about 100 px, or 3 lines), however large, is
+ *  WHEEL_STEP; a smaller delta (a trackpad's) its share of one. A trackpad pinch arrives as
+ *  a wheel event with ctrlKey and small deltas, so it counts for more. */
 export function wheelFactor(deltaY: number, deltaMode: number, pinch = false): number {
-  const px = deltaMode === 1 ? deltaY * 16 : deltaMode === 2 ? deltaY * 400 : deltaY;
-  const clamped = Math.max(-300, Math.min(300, px));
-  return Math.exp(-clamped * (pinch ? 0.01 : 0.0022));
+  const px = deltaMode === 1 ? deltaY * 34 : deltaMode === 2 ? deltaY * 400 : deltaY;
+  if (pinch) return Math.exp(-Math.max(-300, Math.min(300, px)) * 0.01);
+  const notches = Math.max(-1, Math.min(1, px / 100));
+  return Math.pow(WHEEL_STEP, -notches);
 }
 
 export class PointerControls {

@@ -1,9 +1,12 @@
 //! Text the GPU does not draw, on a 2D canvas over the WebGL one: node labels once nodes
-//! are large enough to read (only nodes on screen, capped), the relation names of the
+//! are large enough to read (only nodes on screen, capped; each node's whole caption wrapped
+//! to a few lines, on a plate where it outgrows the node, never over another label), the relation names of the
 //! hovered node's edges, and the glyph inside large status badges.
 
 import type { Camera } from "./camera";
 import { EFLAGS, EDGE_STRIDE, Flag, NFLAGS, NH, NODE_STRIDE, NSHAPE, NSTATUS, NW, type Scene } from "./scene";
+import { nodeCaption } from "./captions";
+import { balancedWrap, PlacedRects, type Wrapped } from "./wrap";
 import { BADGE_RADIUS, HOUSE_ROOF, STATUS_GLYPH, Shape, type Palette } from "./style";
 
 /** Node labels appear when a node is at least this tall on screen (CSS px). */
@@ -12,8 +15,25 @@ export const LABEL_MIN_HEIGHT = 16;
 export const MIN_FONT = 10;
 /** Most node labels drawn in one frame. */
 export const MAX_LABELS = 600;
+/** Most lines of a node label; past them it ends with "…" (the hover card has it all). */
+export const MAX_LINES = 3;
+/** Line height of a node label, in font sizes. */
+const LINE_HEIGHT = 1.25;
+/** Room around a label's text on its plate (CSS px). */
+const PLATE_PAD = 4;
+/** Opacity of a label's plate (over its background colour's own). */
+const PLATE_ALPHA = 0.85;
 /** Most edge labels drawn for the hovered node. */
 export const MAX_EDGE_LABELS = 60;
+
+/** A node label as drawn (node index, font in CSS px, text, lines, whether whole). */
+export interface DrawnLabel {
+  index: number;
+  font: number;
+  text: string;
+  lines: number;
+  whole: boolean;
+}
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
@@ -25,22 +45,29 @@ function textWidthFraction(shape: number): number {
 export class LabelLayer {
   /** Truncated strings by node index, with the key they were made for. */
   private fitCache = new Map<number, { key: number, label: string, text: string }>();
+  /** Wrapped captions by node index, with the key they were made for. */
+  private wrapCache = new Map<number, { key: string, wrap: Wrapped }>();
+  private readonly placed = new PlacedRects();
+  private readonly cands: number[] = [];
   private generation = -1;
   private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
-  /** The node labels of the last frame: node index, font size (CSS px), first line. */
-  drawn: { index: number, font: number, text: string }[] = [];
+  /** The node labels of the last frame: node index, font size (CSS px), its text (lines
+   *  joined), how many lines, and whether that is the whole caption. */
+  drawn: DrawnLabel[] = [];
 
   /** Call when the scene was replaced, so cached strings are not reused. */
   reset(generation: number): void {
     if (generation !== this.generation) {
       this.generation = generation;
       this.fitCache.clear();
+      this.wrapCache.clear();
     }
   }
 
   /** Forgets a node's cached strings (its data changed). */
   invalidate(i: number): void {
     this.fitCache.delete(i);
+    this.wrapCache.delete(i);
   }
 
   /** Whether a draw at this zoom would put anything on the overlay. */
@@ -60,51 +87,126 @@ export class LabelLayer {
     const nd = scene.nodes.data;
     const scale = cam.scale;
     const vb = cam.visibleBounds(this.viewRect);
-    let drawn = 0;
+    // The nodes large enough to label, then placed most telling first (the selected and
+    // hovered, claims, verifications, nodes with text), so that where two labels would
+    // cover each other the more telling one is whole.
+    const cands = this.cands;
+    cands.length = 0;
+    scene.grid.visit(vb.minX, vb.minY, vb.maxX, vb.maxY, (i) => {
+      const o = i * NODE_STRIDE;
+      if (nd[o + NH] * scale < LABEL_MIN_HEIGHT || nd[o + NW] * scale < 24) return;
+      cands.push(i);
+      return cands.length < MAX_LABELS;
+    });
+    const rank = (i: number) => {
+      const f = nd[i * NODE_STRIDE + NFLAGS];
+      if (f & (Flag.Selected | Flag.Hover)) return 0;
+      if (f & Flag.Dim) return 5;
+      const v = scene.views[i];
+      return v.label === "Statement" ? 1 : v.label === "Verification" ? 2 : v.text ? 3 : 4;
+    };
+    cands.sort((a, b) => rank(a) - rank(b) || a - b);
+    this.placed.clear();
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     let font = -1;
-    scene.grid.visit(vb.minX, vb.minY, vb.maxX, vb.maxY, (i) => {
+    for (const i of cands) {
       const o = i * NODE_STRIDE;
       const hS = nd[o + NH] * scale, wS = nd[o + NW] * scale;
-      if (hS < LABEL_MIN_HEIGHT || wS < 24) return;
       const shape = nd[o + NSHAPE];
-      const sx = cam.worldToScreenX(scene.positionX(i, now));
+      const nx = cam.worldToScreenX(scene.positionX(i, now));
       const sy = cam.worldToScreenY(scene.positionY(i, now));
+      let sx = nx;
       // One size for all nodes at a zoom (12 px at 1:1), never below a readable 10 px.
       const size = Math.min(13, Math.max(MIN_FONT, Math.min(12 * scale, hS * 0.45)));
       if (size !== font) {
         font = size;
         ctx.font = `${size.toFixed(1)}px ${FONT}`;
       }
-      const view = scene.views[i];
-      const maxW = wS * textWidthFraction(shape) - 6;
-      const twoLines = hS >= size * 3 && !!view.text;
-      // On one line, what the node says (a claim's text) tells more than its type, which its
-      // shape and colour show already.
-      const first = twoLines ? view.label || view.id : view.text || view.label || view.id;
-      // A cluster's box: its title over its count (on one line, the count first).
-      const c = view.cluster;
-      const fit = c
-        ? this.fitted(ctx, i, size, maxW, twoLines ? c.title : first, twoLines ? `${c.members.toLocaleString("en")} node${c.members === 1 ? "" : "s"}` : "")
-        : this.fitted(ctx, i, size, maxW, first, twoLines ? view.text ?? "" : "");
+      const inner = wS * textWidthFraction(shape) - 6;
       const dim = (nd[o + NFLAGS] & Flag.Dim) !== 0;
-      ctx.globalAlpha = dim ? pal.dimAlpha + 0.1 : 1;
-      ctx.fillStyle = pal.nodeText;
       // The house's roof pushes its text down a little.
-      const dy = shape === Shape.House ? hS * HOUSE_ROOF * 0.25 : 0;
-      if (fit.label) this.drawn.push({ index: i, font: size, text: fit.label });
-      if (twoLines) {
-        ctx.fillText(fit.label, sx, sy + dy - size * 0.6);
-        ctx.globalAlpha *= 0.75;
-        ctx.fillText(fit.text, sx, sy + dy + size * 0.7);
+      let cy = sy + (shape === Shape.House ? hS * HOUSE_ROOF * 0.25 : 0);
+      const view = scene.views[i];
+      let lines: string[];
+      let plate = false;
+      let whole = true;
+      const c = view.cluster;
+      if (c) {
+        // A cluster's box: its title over its count (on one line, the count first).
+        const two = hS >= size * 3;
+        const fit = this.fitted(ctx, i, size, inner, two ? c.title : `${c.members.toLocaleString("en")} · ${c.title}`,
+          two ? `${c.members.toLocaleString("en")} node${c.members === 1 ? "" : "s"}` : "");
+        lines = fit.text ? [fit.label, fit.text] : [fit.label];
+        if (!this.placed.take(sx, cy, wS / 2, hS / 2)) continue;
       } else {
-        ctx.fillText(fit.label, sx, sy + dy);
+        const lineH = size * LINE_HEIGHT;
+        // From the node's own width (at least eight font sizes), as wide as the whole text
+        // needs in three lines, up to 24 font sizes (or a little wider than a wide node).
+        const minW = Math.max(inner, 8 * size);
+        const wrap = this.wrapped(ctx, i, scene, size, minW, Math.max(minW, Math.min(wS * 1.3, 24 * size)));
+        lines = wrap.lines;
+        whole = wrap.whole;
+        plate = lines.length * lineH > hS - 2 || wrap.width > inner;
+        const hw = wrap.width / 2 + PLATE_PAD, hh = (lines.length * lineH) / 2 + PLATE_PAD / 2;
+        if (plate) {
+          // A node at the canvas's edge keeps its whole label on the canvas.
+          sx = inside(sx, hw, cam.width);
+          cy = inside(cy, hh, cam.height);
+        }
+        if (plate && !this.placed.take(sx, cy, hw, hh)) {
+          // No room for the whole text: what fits inside the node, on one line.
+          const fit = this.fitted(ctx, i, size, inner, lines.join(" "), "");
+          lines = fit.label ? [fit.label] : [];
+          whole = false;
+          plate = false;
+          if (!this.placed.take(sx, cy, inner / 2, lineH / 2)) continue;
+        } else if (!plate) {
+          this.placed.take(sx, cy, wS / 2, hS / 2);
+        }
       }
-      this.drawGlyph(ctx, nd[o + NSTATUS], shape, sx, sy, wS / 2, hS / 2, pal);
-      return ++drawn < MAX_LABELS;
-    });
+      if (lines.length === 0) continue;
+      ctx.globalAlpha = dim ? pal.dimAlpha + 0.1 : 1;
+      const lineH = size * LINE_HEIGHT;
+      const top = cy - ((lines.length - 1) * lineH) / 2;
+      if (plate) {
+        let w = 0;
+        for (const l of lines) w = Math.max(w, ctx.measureText(l).width);
+        // See-through enough that the node's colour and shape still show under it.
+        const a = ctx.globalAlpha;
+        ctx.globalAlpha = a * PLATE_ALPHA;
+        ctx.fillStyle = pal.labelBackground;
+        ctx.beginPath();
+        ctx.roundRect(sx - w / 2 - PLATE_PAD, top - lineH / 2 - PLATE_PAD / 2, w + 2 * PLATE_PAD, lines.length * lineH + PLATE_PAD, 4);
+        ctx.fill();
+        ctx.globalAlpha = a;
+      }
+      // On a plate, the text colour that goes with the plate (light on dark in the dark theme).
+      ctx.fillStyle = plate ? pal.text : pal.nodeText;
+      for (let k = 0; k < lines.length; k++) {
+        if (c && k === 1) ctx.globalAlpha *= 0.75;
+        ctx.fillText(lines[k], sx, top + k * lineH);
+      }
+      this.drawn.push({ index: i, font: size, text: lines.join(" "), lines: lines.length, whole });
+      this.drawGlyph(ctx, nd[o + NSTATUS], shape, nx, sy, wS / 2, hS / 2, pal);
+    }
     ctx.globalAlpha = 1;
+  }
+
+  /** The node's caption wrapped at this font and widths (cached until they change). */
+  private wrapped(ctx: CanvasRenderingContext2D, i: number, scene: Scene, size: number, minW: number, maxW: number): Wrapped {
+    const key = `${Math.round(size * 10)}:${Math.round(minW)}:${Math.round(maxW)}`;
+    const hit = this.wrapCache.get(i);
+    if (hit && hit.key === key) return hit.wrap;
+    const caption = nodeCaption(scene.views[i], (id) => {
+      const a = scene.index.get(id);
+      const text = a === undefined ? null : scene.views[a]?.text;
+      return text ?? undefined;
+    });
+    const wrap = balancedWrap(ctx, caption, minW, maxW, MAX_LINES);
+    if (this.wrapCache.size > 20000) this.wrapCache.clear();
+    this.wrapCache.set(i, { key, wrap });
+    return wrap;
   }
 
   /** The status glyph inside the badge the node shader draws, when it is big enough. */
@@ -165,6 +267,12 @@ export class LabelLayer {
       if (++drawn >= MAX_EDGE_LABELS) break;
     }
   }
+}
+
+/** `c` moved so that `c ± half` stays within 0..size (when it was inside at all). */
+function inside(c: number, half: number, size: number): number {
+  if (c < 0 || c > size || 2 * half + 4 > size) return c;
+  return Math.min(Math.max(c, half + 2), size - half - 2);
 }
 
 /** The longest prefix of `text` (plus "…") that fits in `maxW` pixels. */

@@ -9,8 +9,11 @@ import { compositePNG, sceneToSVG } from "./export";
 import { DataTexture, createContext, type GLContext } from "./gl";
 import { PointerControls } from "./interaction";
 import { firstViewState } from "./first-view";
+import { FrameClock } from "./frame-clock";
+import { makeSurfaces } from "./surfaces";
+import { nearestToCentre, planFrame } from "./frame-plan";
 import { LabelLayer } from "./labels";
-import { DOT_MAX_PX, PixelLod, type LineStyle, type LodView } from "./lod";
+import { PixelLod, type LineStyle, type LodView } from "./lod";
 import { FrameCost, type FrameCostReport } from "./cost";
 import { PictureLayer, type PictureHost } from "./picture-layer";
 import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
@@ -18,21 +21,6 @@ import { NH, NODE_STRIDE, NW, Scene } from "./scene";
 import { palette, type Palette } from "./style";
 import type { CanvasEvents, FrameStats, GraphCanvasApi, Theme } from "./types";
 
-/** A frame asked for within this long after the previous one ended continues it: the
- *  canvas is being driven (dragging, zooming, an animation) rather than touched once. */
-const CONTINUOUS_MS = 20;
-const STATS_WINDOW_MS = 1000;
-const STATS_RING = 1024;
-/** Nodes are drawn as points while no node is wider than this on screen (CSS px). */
-const POINTS_BELOW_PX = 12;
-/** Edges are drawn as plain lines, without heads, while nodes are shorter than this. */
-const LINES_BELOW_PX = 5;
-/** One node per device pixel is drawn while most nodes (LOD_SHARE of them) are no wider
- *  than DOT_MAX_PX CSS px (wider ones are drawn each), and plain lines are merged where
- *  they coincide (lod.ts), in graphs with at least LOD_MIN_RECORDS nodes and edges (below
- *  that, drawing them all is cheap anyway). */
-const LOD_SHARE = 0.9;
-const LOD_MIN_RECORDS = 2000;
 
 
 export class GraphCanvas implements GraphCanvasApi {
@@ -81,13 +69,8 @@ export class GraphCanvas implements GraphCanvasApi {
   /** The nodes that fit is to show (setGraph's `focus`). */
   private pendingFocus: string[] = [];
 
-  private frames = 0;
-  private lastFrameAt = -Infinity;
-  private lastFrameEnd = -Infinity;
-  private requestedAt = 0;
-  private readonly statAt = new Float64Array(STATS_RING);
-  private readonly statMs = new Float64Array(STATS_RING);
-  private statHead = 0;
+  /** Frame times (frame-clock.ts). */
+  private readonly clock = new FrameClock();
 
   private readonly controls: PointerControls;
   private readonly resizeObserver: ResizeObserver | null = null;
@@ -99,18 +82,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.lineStyle = { edge: this.uniforms.edge, dim: this.uniforms.dim, serial: 0 };
     this.lodPlan = { lod: this.lod, nodes: false, edges: false, split: false, width: 1, height: 1 };
     const doc = container.ownerDocument;
-    this.element = doc.createElement("canvas");
-    this.overlay = doc.createElement("canvas");
-    this.element.className = "provex-graph-canvas";
-    this.overlay.className = "provex-graph-overlay";
-    for (const c of [this.element, this.overlay]) {
-      Object.assign(c.style, { position: "absolute", left: "0", top: "0", width: "100%", height: "100%", display: "block" });
-    }
-    this.element.style.touchAction = "none";
-    this.element.style.background = this.pal.background;
-    this.overlay.style.pointerEvents = "none";
-    container.appendChild(this.element);
-    container.appendChild(this.overlay);
+    ({ element: this.element, overlay: this.overlay } = makeSurfaces(container, this.pal.background));
 
     this.ctx2d = safe(() => this.overlay.getContext("2d"));
     const problem = this.initGL();
@@ -143,6 +115,7 @@ export class GraphCanvas implements GraphCanvasApi {
       pick: (x, y) => this.pick(x, y),
       pan: (dx, dy) => this.panBy(dx, dy),
       zoomAt: (f, x, y) => {
+        this.dropHover();
         this.camera.zoomAt(f, x, y);
         this.requestRender();
       },
@@ -221,7 +194,7 @@ export class GraphCanvas implements GraphCanvasApi {
   /** Asks for a frame; several requests before it is drawn make one frame. */
   requestRender(): void {
     if (this.destroyed || this.raf || this.timer) return;
-    this.requestedAt = now();
+    this.clock.requested(now());
     const view = this.container.ownerDocument.defaultView;
     if (view && typeof view.requestAnimationFrame === "function") {
       this.raf = view.requestAnimationFrame(this.frame);
@@ -249,16 +222,7 @@ export class GraphCanvas implements GraphCanvasApi {
     cost.layers.overlays.ms -= cost.layers.minimap.ms - mini;
     const t1 = now();
     cost.scriptMs = t1 - t0;
-    // While frames follow each other the time between them is what the eye sees (it
-    // includes compositing and the GPU); a frame on its own counts its drawing time.
-    const continuous = this.requestedAt - this.lastFrameEnd < CONTINUOUS_MS;
-    const sample = continuous ? t0 - this.lastFrameAt : t1 - t0;
-    this.lastFrameAt = t0;
-    this.lastFrameEnd = t1;
-    this.statAt[this.statHead] = t1;
-    this.statMs[this.statHead] = sample;
-    this.statHead = (this.statHead + 1) % STATS_RING;
-    this.frames++;
+    this.clock.drew(t0, t1);
     if (cameraMoving || time < this.scene.glowUntil || time < this.scene.moveUntil) this.requestRender();
   };
 
@@ -279,21 +243,9 @@ export class GraphCanvas implements GraphCanvasApi {
     u.time = time;
     u.move[0] = this.scene.moveStart;
     u.move[1] = this.scene.moveSeconds;
-    // Level of detail: once nodes are a few pixels, a point per node and a line per edge
-    // look the same and cost a third of the primitives (which is what software GL pays for).
-    const maxSide = Math.max(this.scene.maxNodeWidth, this.scene.maxNodeHeight) * cam.scale;
-    u.nodePoints = maxSide <= POINTS_BELOW_PX && 2 * (maxSide + 24) * this.dpr < ctx.maxPointSize;
-    u.edgeLines = this.scene.maxNodeHeight * cam.scale < LINES_BELOW_PX;
     const scene = this.scene;
-    // Zoomed far out on a large graph: what the pixels can show (see lod.ts).
     const plan = this.lodPlan;
-    const large = scene.nodeCount + scene.edgeCount >= LOD_MIN_RECORDS;
-    plan.nodes = large && u.nodePoints && scene.sideAtShare(LOD_SHARE) * cam.scale <= DOT_MAX_PX;
-    // Nodes 5 px tall or more: long edges' bodies as lines, their heads and short edges by
-    // the shader (EdgeSplit in lod.ts); at any zoom, since long edges cross every view.
-    plan.split = large && !u.edgeLines && this.splitEdges;
-    plan.edges = large && (u.edgeLines || plan.split);
-    plan.plainOnly = false;
+    planFrame(scene, cam.scale, this.dpr, ctx.maxPointSize, this.splitEdges, u, plan);
     // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
     if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
       && this.picture.drawFrame(this.pictureHost(), time)) return;
@@ -421,8 +373,16 @@ export class GraphCanvas implements GraphCanvasApi {
     this.requestRender();
   }
 
-  applyMoves(moves: NodeMove[], ms: number): void {
+  applyMoves(moves: NodeMove[], ms: number, opts?: { fit?: boolean }): void {
     this.scene.applyMoves(moves, Math.max(0, ms) / 1000, this.time());
+    const b = opts?.fit ? this.scene.bounds() : null;
+    if (b) {
+      // The camera goes along with the nodes to the whole new layout, fitted.
+      this.dropHover();
+      const target = this.camera.fitState(b, 32, 2);
+      if (ms > 0) this.camera.animateTo(target, ms, now());
+      else this.camera.set(target);
+    }
     this.requestRender();
   }
 
@@ -451,22 +411,30 @@ export class GraphCanvas implements GraphCanvasApi {
       y: this.scene.positionY(i, t),
       scale: this.camera.scale < 0.75 ? 1 : this.camera.scale,
     };
+    this.dropHover();
     this.camera.animateTo(target, animateMs, now());
     this.requestRender();
   }
 
   centerOn(x: number, y: number): void {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    this.dropHover();
     this.camera.set({ x, y, scale: this.camera.scale });
     this.requestRender();
   }
 
-  drawnLabels(): { id: string, font: number, text: string }[] {
-    return this.labels.drawn.map((l) => ({ id: this.scene.views[l.index]?.id ?? "", font: l.font, text: l.text }));
+  /** The shown node nearest the centre of the view (the keyboard's way in), or null. */
+  nearestToCentre(): string | null {
+    return nearestToCentre(this.scene, this.camera, this.time(), this.viewRect);
+  }
+
+  drawnLabels(): { id: string, font: number, text: string, lines: number, whole: boolean }[] {
+    return this.labels.drawn.map((l) => ({ id: this.scene.views[l.index]?.id ?? "", font: l.font, text: l.text, lines: l.lines, whole: l.whole }));
   }
 
   fit(): void {
     this.pendingFocus = [];
+    this.dropHover();
     const b = this.scene.bounds();
     if (b) {
       this.camera.fit(b, 32, 2);
@@ -479,6 +447,7 @@ export class GraphCanvas implements GraphCanvasApi {
 
   zoomBy(factor: number): void {
     if (!(factor > 0) || !Number.isFinite(factor)) return;
+    this.dropHover();
     this.camera.zoomAt(factor, this.camera.width / 2, this.camera.height / 2);
     this.requestRender();
   }
@@ -486,6 +455,8 @@ export class GraphCanvas implements GraphCanvasApi {
   /** Moves the drawing by (dx, dy) CSS pixels, as dragging it by that much does. */
   panBy(dx: number, dy: number): void {
     if (!Number.isFinite(dx) || !Number.isFinite(dy)) return;
+    // A card beside a node that moved away would point at nothing: moving the view ends the hover.
+    this.dropHover();
     this.camera.panBy(dx, dy);
     this.requestRender();
   }
@@ -526,17 +497,9 @@ export class GraphCanvas implements GraphCanvasApi {
     return this.cost.report();
   }
 
-  /** Frames so far, and the mean over the last second that had frames (see frame()). */
+  /** Frames so far, and the mean over the last second that had frames (frame-clock.ts). */
   stats(): FrameStats {
-    const t = this.lastFrameEnd;
-    let sum = 0, n = 0;
-    for (let k = 0; k < STATS_RING; k++) {
-      if (this.statAt[k] > 0 && t - this.statAt[k] <= STATS_WINDOW_MS) {
-        sum += this.statMs[k];
-        n++;
-      }
-    }
-    return { frames: this.frames, msPerFrame: n ? sum / n : 0, nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges };
+    return { frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges };
   }
 
   destroy(): void {

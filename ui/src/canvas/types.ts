@@ -37,8 +37,9 @@ export interface GraphCanvasApi {
   /** Replaces the drawn edge between the same two nodes by each of `edges` (a cluster
    *  view's counts changed), adding those with no edge drawn between their nodes. */
   replaceEdges(edges: ViewEdge[]): void;
-  /** Moves nodes (tidy-up), animated over `ms` milliseconds (0: at once). */
-  applyMoves(moves: NodeMove[], ms: number): void;
+  /** Moves nodes (tidy-up), animated over `ms` milliseconds (0: at once); with `fit`, the
+   *  view ends on the whole new layout, fitted. */
+  applyMoves(moves: NodeMove[], ms: number, opts?: { fit?: boolean }): void;
   /** Draws only the nodes this returns true for (filters, timeline scrub); null: all. */
   setVisible(filter: ((n: ViewNode) => boolean) | null): void;
   /** Highlights these nodes and the edges between them (trace, path); others dimmed. */
@@ -61,7 +62,10 @@ export interface GraphCanvasApi {
   stats(): FrameStats;
   /** What the last frame cost, by layer (script, draw calls, vertices, uploads). */
   frameCost(): FrameCostReport;
-  /** The node labels the last frame drew: node id, font size in CSS px, text. */
-  drawnLabels(): { id: string, font: number, text: string }[];
+  /** The shown node nearest the centre of the view, or null (none drawn). */
+  nearestToCentre?(): string | null;
+  /** The node labels the last frame drew: node id, font size in CSS px, text (its lines
+   *  joined), how many lines, and whether it is the node's whole caption (no ellipsis). */
+  drawnLabels(): { id: string, font: number, text: string, lines?: number, whole?: boolean }[];
   destroy(): void;
 }

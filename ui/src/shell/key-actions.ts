@@ -13,7 +13,7 @@ import type { TopBar } from "./topbar";
 
 /** What the shortcuts need of the app. */
 export interface KeyHost {
-  readonly canvas: Pick<GraphCanvasApi, "zoomBy" | "panBy">;
+  readonly canvas: Pick<GraphCanvasApi, "zoomBy" | "panBy" | "nearestToCentre">;
   readonly model: Pick<GraphModel, "nodes" | "edges">;
   readonly selection: string[];
   readonly topbar: Pick<TopBar, "focusSearch" | "closeMenus">;
@@ -33,6 +33,9 @@ export interface KeyHost {
 export function onKey(app: KeyHost, ev: KeyboardEvent): void {
   const action = keyAction(ev);
   if (!action) return;
+  // Enter belongs to whatever has focus (a button, a link) unless that is the graph.
+  const onGraph = (ev.target as Element | null)?.classList?.contains("provex-graph-canvas") ?? false;
+  if (action.kind === "enter" && !onGraph) return;
   ev.preventDefault();
   switch (action.kind) {
     case "search": app.topbar.focusSearch(); break;
@@ -49,6 +52,11 @@ export function onKey(app: KeyHost, ev: KeyboardEvent): void {
       break;
     }
     case "tidy": void app.tidy(); break;
+    case "enter": {
+      const id = app.canvas.nearestToCentre?.();
+      if (id) void app.select(id, { focus: true, from: "canvas" });
+      break;
+    }
     case "escape":
       if (app.help.open) app.help.toggle(false);
       else if (app.reasoning.view.isOpen) app.reasoning.view.close();

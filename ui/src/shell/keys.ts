@@ -3,7 +3,7 @@
 import type { Arrow } from "../graph/along-edges";
 
 export type KeyAction =
-  | { kind: "search" | "fit" | "tidy" | "escape" | "help" | "theme" | "legend" }
+  | { kind: "search" | "fit" | "tidy" | "escape" | "help" | "theme" | "legend" | "enter" }
   | { kind: "zoom"; factor: number }
   | { kind: "pan"; dx: number; dy: number; arrow?: Arrow };
 
@@ -13,6 +13,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ["+  −", "Zoom in, out"],
   ["← ↑ → ↓", "Move the selection along an edge (pan when nothing is selected)"],
   ["Shift + ← ↑ → ↓", "Pan"],
+  ["Tab, Enter", "Focus the graph; select the node nearest the centre"],
   ["t", "Tidy up the layout"],
   ["Esc", "Close the lineage view; clear the selection, close menus"],
   ["Shift + click", "Select a second node (for a path); in a lineage, a second version to compare"],
@@ -48,6 +49,7 @@ export function keyAction(ev: KeyLike): KeyAction | null {
     case "ArrowUp": return { kind: "pan", dx: 0, dy: PAN, arrow: ev.shiftKey ? undefined : "up" };
     case "ArrowDown": return { kind: "pan", dx: 0, dy: -PAN, arrow: ev.shiftKey ? undefined : "down" };
     case "t": return { kind: "tidy" };
+    case "Enter": return { kind: "enter" };
     case "?": return { kind: "help" };
     case "d": return { kind: "theme" };
     case "l": return { kind: "legend" };

@@ -76,7 +76,7 @@ export class OwnLayout {
         return;
       }
       this.history.push(before);
-      this.move(moves);
+      this.move(moves, MOVE_MS, true);
       this.store();
       this.render();
     } catch (e) {
@@ -187,7 +187,7 @@ export class OwnLayout {
     this.move(moves);
   }
 
-  private move(moves: NodeMove[], ms = MOVE_MS): void {
+  private move(moves: NodeMove[], ms = MOVE_MS, fit = false): void {
     for (const m of moves) {
       const n = this.app.model.nodes.get(m.id);
       if (n) {
@@ -196,7 +196,7 @@ export class OwnLayout {
       }
     }
     if (moves.length > 0) {
-      this.app.canvas.applyMoves(moves, ms);
+      this.app.canvas.applyMoves(moves, ms, { fit });
       this.app.nodesMoved();
     }
   }
