@@ -2,8 +2,6 @@
 // the narrow interface it needs (its "host") in its own module and is given only that, so
 // no panel imports app.ts; what several hosts have in common lives here.
 
-import type { Toasts } from "./toast";
-
 export type Tab = "details" | "trail" | "timeline" | "walkthrough" | "console" | "lineages" | "reasoning";
 
 export type StreamState = "open" | "reconnecting" | "closed" | "off";
