@@ -14,6 +14,7 @@ pub mod facade;
 pub mod graphql;
 pub mod model;
 pub mod openai;
+pub mod query_guard;
 
 pub use error::{Error, Result};
 pub mod ingest;

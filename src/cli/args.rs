@@ -29,19 +29,7 @@ pub struct ConnArgs {
     pub data_dir: Option<PathBuf>,
 }
 
-#[derive(Debug, Args)]
-pub struct GraphArg {
-    /// The graph to use.
-    #[arg(long, short)]
-    pub graph: String,
-}
-
-#[derive(Debug, Args)]
-pub struct FormatArg {
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
-}
+pub use super::graph_arg::{FormatArg, GraphArg};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {

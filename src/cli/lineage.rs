@@ -10,7 +10,7 @@ use provex::facade::Provex;
 use provex::sources::lineage::views::{Comparison, EvolutionView, PromptView};
 use serde::Serialize;
 
-use super::GraphArg;
+use super::graph_arg::GraphArg;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InspectFormat {

@@ -55,7 +55,9 @@ pub(super) async fn run(command: Command, conn: &ConnArgs) -> anyhow::Result<Off
             Ok(Offline::Done(if ok { 0 } else { EXIT_FAILED }))
         }
         Command::Contract { root } => {
-            for (path, text) in provex::api::typescript::generated(provex::facade::OPERATIONS, &provex::graphql::sdl()) {
+            for (path, text) in
+                provex::api::typescript::generated(provex::facade::OPERATIONS, &provex::graphql::sdl())
+            {
                 let out = root.join(path);
                 std::fs::write(&out, text).with_context(|| out.display().to_string())?;
                 eprintln!("wrote {}", out.display());

@@ -239,7 +239,7 @@ impl Provex {
         graph: &str,
         keys: Option<&KeyRegistry>,
         records: Vec<Record>,
-        stamps: &crate::tlog::records::DocumentLeaves,
+        stamps: &crate::sources::statements::log_leaves::DocumentLeaves,
     ) -> Result<WriteStats> {
         let mut guard = self.held_ledger(graph).await?;
         let ledger = guard.as_mut().expect("loaded");

@@ -22,7 +22,6 @@ use tokio::io::AsyncWriteExt;
 
 use super::knowledge::ResourceKnowledge;
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
-use crate::sources::statements::Trail;
 use crate::api::ops::{declare_operations, Args, OpInfo, Transport};
 use crate::api::*;
 use crate::ask::Answer;
@@ -30,8 +29,9 @@ use crate::diff::GraphDiff;
 use crate::error::{Error, Result};
 use crate::ingest::{IngestOptions, LineBudget};
 use crate::sources::lineage::views::{Comparison, LineageGraph, LineageSummary};
-use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
 use crate::sources::reasoning::views::{ReasoningChain, SessionSummary};
+use crate::sources::statements::Trail;
+use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
 
 /// A request body streamed in (an upload).
 pub type Payload = BoxStream<'static, std::io::Result<Bytes>>;

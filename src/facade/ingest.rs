@@ -4,33 +4,23 @@
 //! (signed statements to the graph's ledger, reasoning placeholders relinked).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
+use crate::api::IngestReport;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::observer::IngestObserver;
 use super::{bulk, calls, read_registry, Provex};
 use crate::error::{Error, Result};
-use crate::ingest::{self, Chunk, FileReport, IngestOptions, Rejected, RejectsFile};
+use crate::ingest::{self, Chunk, FileReport, IngestOptions, RejectsFile};
 use crate::model::Label;
 use crate::sources::reasoning::relink;
 use crate::sources::statements::KeyRegistry;
 use crate::store::WriteStats;
-
-/// Progress callbacks of an ingest (the CLI draws a progress bar from them).
-pub trait IngestObserver: Send + Sync {
-    fn file_started(&self, _path: &Path, _bytes: u64) {}
-    fn progress(&self, _path: &Path, _offset: u64, _events: u64) {}
-    fn rejected(&self, _record: &Rejected) {}
-}
-
-/// An observer that ignores everything.
-pub struct Quiet;
-impl IngestObserver for Quiet {}
 
 impl crate::api::IngestReport {
     /// Counts what one write wrote.
@@ -227,11 +217,11 @@ impl Provex {
         let graph = w.graph;
         // The batch's records join the graph's log before its nodes are written: a crash
         // leaves leaves without nodes, never nodes without leaves.
-        let mut record_leaves = crate::tlog::records::DocumentLeaves::default();
+        let mut record_leaves = crate::sources::statements::log_leaves::DocumentLeaves::default();
         if !chunk.leaves.is_empty() && self.log_enabled() {
             let first = self.log_append(graph, &chunk.leaves).await?;
             chunk.delta.stamp_log_leaves(first, crate::tlog::props_digest);
-            record_leaves = crate::tlog::records::DocumentLeaves::new(
+            record_leaves = crate::sources::statements::log_leaves::DocumentLeaves::new(
                 &chunk.file.to_string_lossy(),
                 &chunk.records,
                 &chunk.record_leaves,
@@ -270,9 +260,9 @@ impl Provex {
         }
         if !chunk.records.is_empty() {
             let keys = bundle_keys(w.extra_keys.as_ref(), &chunk.keys);
-            let stats =
-                self.add_documents(graph, keys.as_ref().or(w.extra_keys.as_ref()), chunk.records, &record_leaves)
-                    .await?;
+            let stats = self
+                .add_documents(graph, keys.as_ref().or(w.extra_keys.as_ref()), chunk.records, &record_leaves)
+                .await?;
             w.report.count(stats);
         }
         if others && w.may_hold_placeholders {

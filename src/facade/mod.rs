@@ -16,6 +16,7 @@ mod layout;
 mod lineage;
 mod lineage_ops;
 mod live;
+mod observer;
 mod paths;
 mod reasoning;
 pub mod tlog;
@@ -28,12 +29,12 @@ pub use a2ap::{
 pub use calls::{find_operation, BodyLimits, Call, DesktopHost, Payload, OPERATIONS};
 pub use demo::{write_council_files, DemoReport};
 pub use diff::{diff_files, file_delta, file_snapshot, DiffSide};
-pub use ingest::{IngestObserver, Quiet};
 pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};
 pub use lineage::parse_prompt_id;
 pub use lineage_ops::{suggest_type, word_diff, SUGGESTION_RULE};
 pub use live::{ViewRequest, DEFAULT_BACKLOG_BYTES, DEFAULT_LIMIT, MAX_LIMIT};
+pub use observer::{IngestObserver, Quiet};
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};

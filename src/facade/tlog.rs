@@ -88,7 +88,7 @@ impl Provex {
 
     /// The instance's checkpoint key (made on first use).
     pub fn log_key(&self) -> Result<InstanceKey> {
-        InstanceKey::load_or_create(&self.key_dir()?)
+        load_or_create_key(&self.key_dir()?)
     }
 
     async fn load_frontier(&self, graph: &str) -> Result<Frontier> {
@@ -323,7 +323,7 @@ impl Provex {
         since: Option<&[u8]>,
     ) -> Result<Option<crate::sources::statements::bundle::BundleLog>> {
         use crate::sources::statements::bundle::log::{Since, SinceProof};
-        use crate::tlog::records::{LINE_PROP, RECEIVED_PROP, SOURCE_PROP};
+        use crate::tlog::{LINE_PROP, RECEIVED_PROP, SOURCE_PROP};
         let since = since
             .map(Since::from_bytes)
             .transpose()
@@ -412,5 +412,50 @@ impl Provex {
             records,
             consistency,
         }))
+    }
+}
+
+/// Reads the instance key from `dir`, making it (mode 0600) when there is none.
+fn load_or_create_key(dir: &std::path::Path) -> Result<InstanceKey> {
+    use crate::sources::statements::keys::KeyFile;
+    use crate::tlog::checkpoint::{instance_name, write_private, KEY_FILE};
+    let path = dir.join(KEY_FILE);
+    let from_file = |file: &KeyFile| InstanceKey::from_parts(&file.agent, file.signing_key()?);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let file =
+                KeyFile::from_json(&text).map_err(|reason| Error::Input { path: path.clone(), reason })?;
+            from_file(&file).map_err(|reason| Error::Input { path, reason })
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let name = format!("provex/{}", instance_name());
+            let file = KeyFile::generate("provex-log", &name).map_err(Error::Server)?;
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            write_private(&path, file.to_json().as_bytes())?;
+            from_file(&file).map_err(|reason| Error::Input { path, reason })
+        }
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::load_or_create_key;
+
+    #[test]
+    fn the_key_file_is_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = load_or_create_key(dir.path()).unwrap();
+        let b = load_or_create_key(dir.path()).unwrap();
+        assert_eq!(a.verifier_key(), b.verifier_key());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(dir.path().join(crate::tlog::checkpoint::KEY_FILE))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
     }
 }

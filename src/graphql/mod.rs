@@ -8,7 +8,7 @@
 
 pub mod a2ap;
 pub mod budget;
-pub mod guard;
+pub use crate::query_guard as guard;
 pub mod introspection;
 pub mod kg;
 

@@ -179,7 +179,9 @@ impl Sink for FileIngest<'_> {
     fn statement(&mut self, record: Record, line: Option<&str>) {
         // A line's leaf is pushed once the line is read (see `line`).
         let at = self.chunk.leaves.len() as u32;
-        self.chunk.record_leaves.push(line.map(|text| crate::tlog::records::LineEntry::new(at, &record, text)));
+        self.chunk
+            .record_leaves
+            .push(line.map(|text| crate::sources::statements::log_leaves::LineEntry::new(at, &record, text)));
         self.chunk.records.push(record);
     }
 
@@ -208,7 +210,11 @@ impl LineSink for FileIngest<'_> {
             let received = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64);
-            crate::tlog::records::received(&mut self.chunk.record_leaves, self.chunk.leaves.len() as u32, received);
+            crate::sources::statements::log_leaves::received(
+                &mut self.chunk.record_leaves,
+                self.chunk.leaves.len() as u32,
+                received,
+            );
             self.chunk.leaves.push(crate::tlog::leaf_hash(
                 &self.path.to_string_lossy(),
                 received,

@@ -173,7 +173,7 @@ pub struct Chunk {
     pub leaves: Vec<crate::tlog::Hash>,
     /// For each of `records`, the line it came in on and its leaf (none for a document read
     /// from a whole file).
-    pub record_leaves: Vec<Option<crate::tlog::records::LineEntry>>,
+    pub record_leaves: Vec<Option<crate::sources::statements::log_leaves::LineEntry>>,
     /// Bytes of the file read so far.
     pub offset: u64,
     pub file: PathBuf,

@@ -96,7 +96,7 @@ fn nodes_name_the_records_they_came_from_across_merged_batches() {
     b.add_node(Node::new(Label::A2ATask, "D").with("k", "D"));
     a.extend_shifted(b, 2);
     assert_eq!(a.node_leaves(), &[vec![0], vec![0, 1], vec![1, 2], vec![1], vec![2]]);
-    a.stamp_log_leaves(10);
+    a.stamp_log_leaves(10, crate::tlog::props_digest);
     let leaves =
         |name: &str| a.node(&NodeRef::new(Label::A2ATask, name)).unwrap().props.get("log_leaves").cloned();
     let list = |v: &[i64]| Some(PropValue::List(v.iter().map(|i| PropValue::Int(*i)).collect()));

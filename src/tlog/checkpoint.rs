@@ -4,7 +4,7 @@
 //! line by the instance's key, whose file (`log-key.json`, mode 0600) lives in the data
 //! folder.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ed25519_dalek::{Signer as _, SigningKey};
 use signed_note::{Note, StandardVerifier, Verifier as _, VerifierList};
@@ -12,7 +12,6 @@ use tlog_tiles::Checkpoint;
 
 use super::Hash;
 use crate::error::{Error, Result};
-use crate::sources::statements::keys::KeyFile;
 
 /// The name of the instance key's file in the data folder.
 pub const KEY_FILE: &str = "log-key.json";
@@ -62,34 +61,13 @@ pub fn origin(instance_key_name: &str, graph: &str) -> String {
 }
 
 impl InstanceKey {
-    /// Reads the instance key from `dir`, making it (mode 0600) when there is none.
-    pub fn load_or_create(dir: &Path) -> Result<InstanceKey> {
-        let path = dir.join(KEY_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                let file = KeyFile::from_json(&text)
-                    .map_err(|reason| Error::Input { path: path.clone(), reason })?;
-                Self::from_file(&file).map_err(|reason| Error::Input { path, reason })
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let name = format!("provex/{}", instance_name());
-                let file = KeyFile::generate("provex-log", &name).map_err(Error::Server)?;
-                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-                write_private(&path, file.to_json().as_bytes())?;
-                Self::from_file(&file).map_err(|reason| Error::Input { path, reason })
-            }
-            Err(e) => Err(Error::io(path, e)),
+    /// The instance key named `name` (a signed-note key name, `provex/<instance>`).
+    pub fn from_parts(name: &str, key: SigningKey) -> Result<InstanceKey, String> {
+        if !signed_note::is_key_name_valid(name) {
+            return Err(format!("{name:?} is not a valid signed-note key name"));
         }
-    }
-
-    /// The instance key of a key file (its `agent` is the key's name).
-    pub fn from_file(file: &KeyFile) -> Result<InstanceKey, String> {
-        let key = file.signing_key()?;
-        if !signed_note::is_key_name_valid(&file.agent) {
-            return Err(format!("{:?} is not a valid signed-note key name", file.agent));
-        }
-        let id = signed_note::key_id(&file.agent, &encoded_public(&key));
-        Ok(InstanceKey { name: file.agent.clone(), key, id })
+        let id = signed_note::key_id(name, &encoded_public(&key));
+        Ok(InstanceKey { name: name.to_owned(), key, id })
     }
 
     /// The key's name, `provex/<instance>`.
@@ -132,7 +110,7 @@ impl signed_note::Signer for InstanceKey {
     }
 }
 
-fn write_private(path: &PathBuf, bytes: &[u8]) -> Result<()> {
+pub fn write_private(path: &PathBuf, bytes: &[u8]) -> Result<()> {
     use std::io::Write as _;
     let mut opts = std::fs::OpenOptions::new();
     opts.write(true).create_new(true);
@@ -194,7 +172,7 @@ mod tests {
     use super::*;
 
     fn key() -> InstanceKey {
-        InstanceKey::from_file(&KeyFile::from_seed("provex-log", "provex/test", [7; 32])).unwrap()
+        InstanceKey::from_parts("provex/test", SigningKey::from_bytes(&[7; 32])).unwrap()
     }
 
     #[test]
@@ -218,8 +196,7 @@ mod tests {
             Err(CheckpointError::BadSignature(_))
         ));
         // Another key's verifier finds no signature of its own.
-        let other =
-            InstanceKey::from_file(&KeyFile::from_seed("provex-log", "provex/test", [8; 32])).unwrap();
+        let other = InstanceKey::from_parts("provex/test", SigningKey::from_bytes(&[8; 32])).unwrap();
         assert!(open(&note, Some(&other.verifier_key())).is_err());
     }
 
@@ -238,19 +215,5 @@ mod tests {
         h.update(&pk);
         let d = h.finalize();
         assert_eq!(parts[1], format!("{:08x}", u32::from_be_bytes([d[0], d[1], d[2], d[3]])));
-    }
-
-    #[test]
-    fn the_key_file_is_private() {
-        let dir = tempfile::tempdir().unwrap();
-        let a = InstanceKey::load_or_create(dir.path()).unwrap();
-        let b = InstanceKey::load_or_create(dir.path()).unwrap();
-        assert_eq!(a.verifier_key(), b.verifier_key());
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            let mode = std::fs::metadata(dir.path().join(KEY_FILE)).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o600);
-        }
     }
 }

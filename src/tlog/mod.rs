@@ -7,7 +7,6 @@
 
 pub mod checkpoint;
 pub mod proof;
-pub mod records;
 
 use sha2::{Digest, Sha256};
 use tlog_tiles::{stored_hash_index, stored_hashes_for_record_hash, sub_tree_index, tree_hash, HashReader};
@@ -17,9 +16,15 @@ pub use tlog_tiles::{check_record, check_tree, prove_record, prove_tree, Hash};
 /// The node properties a log's leaves and digest are stamped on (the model names them, so
 /// that a delta stamps them without knowing this module).
 pub use crate::model::vocab::{DIGEST_PROP, LEAVES_PROP};
+/// The node property naming the source a document's line came from (the leaf's source).
+pub const SOURCE_PROP: &str = "log_source";
+/// The node property holding when the line was received (Unix ms, the leaf's time).
+pub const RECEIVED_PROP: &str = "log_received";
+/// The node property holding the line as received, when it is not the stored document
+/// written as compact JSON (then the document gives the line back).
+pub const LINE_PROP: &str = "log_line";
 /// Every property the log keeps on a node (its bookkeeping, not the node's content).
-pub const BOOKKEEPING_PROPS: [&str; 5] =
-    [LEAVES_PROP, DIGEST_PROP, records::SOURCE_PROP, records::RECEIVED_PROP, records::LINE_PROP];
+pub const BOOKKEEPING_PROPS: [&str; 5] = [LEAVES_PROP, DIGEST_PROP, SOURCE_PROP, RECEIVED_PROP, LINE_PROP];
 
 /// The digest of a node's properties as its records gave them (docs/FORMATS.md,
 /// "Tamper-evident log"): `v1:` then the lowercase hex SHA-256 of, for each property in

@@ -9,11 +9,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use assert_cmd::Command;
+use provex::facade::{self, Provex, Quiet};
+use provex::ingest::IngestOptions;
 use provex::sources::statements::bundle::log::Since;
 use provex::sources::statements::bundle::{self, AuditBundle, BundleCheck};
 use provex::sources::statements::keys::KeyFile;
-use provex::facade::{self, Provex, Quiet};
-use provex::ingest::IngestOptions;
 
 use crate::common;
 

@@ -1,7 +1,7 @@
-//! RFC 8785 canonicalisation: Provex's writer (src/a2ap/canonical.rs, compiled in here as
+//! RFC 8785 canonicalisation: Provex's writer (src/sources/statements/canonical.rs, compiled in here as
 //! it is) against `serde_json_canonicalizer`, on the documents of a JSON-lines file, for the
 //! whole document and for the bytes a signature covers (two members left out).
-#[path = "../../../src/a2ap/canonical.rs"]
+#[path = "../../../src/sources/statements/canonical.rs"]
 #[allow(dead_code)]
 mod canonical;
 use std::time::Instant;

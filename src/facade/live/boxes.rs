@@ -1,4 +1,4 @@
-//! Cluster boxes as views draw them (semantic zoom, issue 16): a cluster's box with its
+//! Cluster boxes as views draw them (semantic zoom): a cluster's box with its
 //! count, title, what it holds and its worst signature status, and the edges between boxes
 //! with the number of member edges each stands for. Shared by the cluster views and the feed
 //! that keeps them live.

@@ -1,4 +1,4 @@
-//! Cluster views (semantic zoom, issue 16): a graph larger than the view limit opens as one
+//! Cluster views (semantic zoom): a graph larger than the view limit opens as one
 //! box per top-level cluster (`layout::cluster`), with member counts and signature statuses;
 //! a box opens into its sub-clusters (an agent's tasks) or, once few enough, into its nodes.
 //! The counts come from grouped reads (`store::groups`), so a graph of a million nodes

@@ -13,7 +13,7 @@ use crate::store::view::{
 /// Widest node box, in layout pixels.
 const MAX_WIDTH: f64 = 200.0;
 /// Width of a claim's box: wide enough that its text, not just its type, can be read in the
-/// first view (issue 16).
+/// first view.
 const CLAIM_WIDTH: f64 = 320.0;
 
 pub(super) fn now_ms() -> u64 {

@@ -1,4 +1,4 @@
-//! Live semantic zoom (issue 16): a graph's top-level clusters kept current as deltas arrive,
+//! Live semantic zoom: a graph's top-level clusters kept current as deltas arrive,
 //! and streamed to the clients of its cluster view as a whole view's positions are (new boxes
 //! placed by the incremental layout, nothing drawn moving; changed counts in place).
 //!

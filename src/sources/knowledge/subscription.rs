@@ -12,7 +12,7 @@ use crate::sources::knowledge::TripleFilter;
 
 /// The filter a subscription document asks for, or why it cannot be served.
 pub fn filter(query: &str, variables: Option<&Value>) -> Result<TripleFilter, String> {
-    use crate::graphql::guard::{self, GuardError};
+    use crate::query_guard::{self as guard, GuardError};
     if let Some(v) = variables {
         guard::check_variables(v).map_err(|e| e.to_string())?;
     }

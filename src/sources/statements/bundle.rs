@@ -16,6 +16,7 @@
 //! verified, [`log`] the proofs that its documents are in the graph's tamper-evident log.
 
 pub mod check;
+mod finding;
 pub mod log;
 
 use std::collections::{BTreeSet, HashSet};

@@ -14,6 +14,7 @@ mod incremental_tests;
 mod index;
 pub mod keys;
 pub mod ledger;
+pub mod log_leaves;
 pub mod parse;
 pub mod report;
 pub mod signature;

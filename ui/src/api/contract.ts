@@ -348,7 +348,7 @@ export type SessionSummary = {
  */
 id: string, 
 /**
- * `agent` (ReAct), `graphrag`, `docrag`, or `seed` (seed 003's nodes).
+ * `agent` (ReAct), `graphrag`, `docrag`, or `seed` (provenance nodes).
  */
 kind: string, question: string | null, 
 /**

@@ -1,4 +1,4 @@
-//! Where the camera opens on a graph (issue 16): on what matters in it, at a zoom where its
+//! Where the camera opens on a graph: on what matters in it, at a zoom where its
 //! labels can be read, rather than on the whole drawing shrunk until nothing can be read.
 //! Claims (A2AP statements) come first, then runtime tasks; a graph with neither opens whole.
 

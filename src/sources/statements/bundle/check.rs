@@ -9,6 +9,8 @@ use ed25519_dalek::Signature;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::finding::finding;
+pub use super::finding::Finding;
 use super::log::{LogCheck, Since};
 use super::{read, replay, signed_bytes, source_hashes};
 use crate::sources::statements::evidence::sha256_tag;
@@ -16,14 +18,6 @@ use crate::sources::statements::keys::{decode_public_key, KeyResolution};
 use crate::sources::statements::ledger::Ledger;
 use crate::sources::statements::report::VerifyReport;
 use crate::sources::statements::trust::{fingerprint, record_use, KeyUse, TrustStatus, TrustedKeys};
-
-/// One place where a bundle disagrees with itself.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Finding {
-    /// Where: `provex:report.documents[3].signature`, `provex:slices[2]`, `provex:signature`.
-    pub place: String,
-    pub reason: String,
-}
 
 /// What checking a bundle found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,10 +102,6 @@ impl BundleCheck {
         };
         self.headline = self.make_headline();
     }
-}
-
-pub(crate) fn finding(place: impl Into<String>, reason: impl Into<String>) -> Finding {
-    Finding { place: place.into(), reason: reason.into() }
 }
 
 /// Where two JSON values first differ, as a path under `at`.

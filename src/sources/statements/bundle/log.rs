@@ -16,7 +16,7 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::check::{finding, Finding};
+use super::finding::{finding, Finding};
 use super::AuditBundle;
 use crate::sources::statements::document::Document;
 use crate::sources::statements::trust::{fingerprint, KeyUse, TrustedKeys};
@@ -126,7 +126,10 @@ fn decode_path(path: &[String]) -> Result<Vec<Hash>, String> {
 
 /// Whether `line` holds the document `doc` of id `id` (a line may hold several).
 fn line_holds(line: &str, id: &str, doc: &Value) -> bool {
-    crate::sources::statements::parse_documents(line).into_iter().flatten().any(|r| r.id() == id && &r.value == doc)
+    crate::sources::statements::parse_documents(line)
+        .into_iter()
+        .flatten()
+        .any(|r| r.id() == id && &r.value == doc)
 }
 
 /// The statements a logged line is about: a statement's own id, the statement a request or

@@ -12,10 +12,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::sources::statements::graph::key;
-use crate::sources::statements::stored::{Envelope, DOCUMENT};
-use crate::sources::statements::Record;
+use super::graph::key;
+use super::stored::{Envelope, DOCUMENT};
+use super::Record;
 use crate::model::{GraphDelta, Label, Node, PropValue, Props};
+use crate::tlog::{LINE_PROP, RECEIVED_PROP, SOURCE_PROP};
 
 /// The properties of a node made from a document of its own that the digest covers: the
 /// document, and what is read from it alone.
@@ -49,14 +50,6 @@ pub fn covered(label: Label) -> &'static [&'static str] {
         _ => &[],
     }
 }
-
-/// The node property naming the source a document's line came from (the leaf's source).
-pub const SOURCE_PROP: &str = "log_source";
-/// The node property holding when the line was received (Unix ms, the leaf's time).
-pub const RECEIVED_PROP: &str = "log_received";
-/// The node property holding the line as received, when it is not the stored document
-/// written as compact JSON (then the document gives the line back).
-pub const LINE_PROP: &str = "log_line";
 
 /// What a document's leaf hashed besides its source: the line it came in on.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -137,10 +130,10 @@ impl DocumentLeaves {
                 .iter()
                 .filter_map(|k| node.props.get(*k).map(|v| (std::borrow::Cow::Borrowed(*k), v.clone())))
                 .collect();
-            let digest = super::props_digest(&own);
+            let digest = crate::tlog::props_digest(&own);
             let stamp = Node::new(node.label, node.name.clone())
-                .with(super::LEAVES_PROP, PropValue::List(vec![PropValue::Int(*leaf as i64)]))
-                .with(super::DIGEST_PROP, digest)
+                .with(crate::tlog::LEAVES_PROP, PropValue::List(vec![PropValue::Int(*leaf as i64)]))
+                .with(crate::tlog::DIGEST_PROP, digest)
                 .with(SOURCE_PROP, self.source.as_str())
                 .with(RECEIVED_PROP, entry.received_ms as i64);
             stamps.push(match &entry.line {
