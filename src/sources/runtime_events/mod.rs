@@ -1,6 +1,9 @@
 //! A2A runtime events (`ProvEvent` JSON lines, `docs/FORMATS.md` "A2A runtime events"):
-//! their wire types (`events`) and their mapping onto PROV nodes and edges (`normalise`).
+//! their wire types (`events`), the names they are written under (`names`), the scope rules
+//! they keep (`validate`) and their mapping onto PROV nodes and edges (`normalise`).
 
 pub mod events;
+pub mod names;
 pub mod normalise;
 pub mod source;
+pub mod validate;
