@@ -93,6 +93,10 @@ describe("an audit bundle opened in the explorer", { timeout: 240_000 }, () => {
     await until(async () => (await page.getByTestId("graph-picker").inputValue()) === graph, { ms: 30_000, what: `graph ${graph} opened` });
     const verdict = page.getByTestId("bundle-verdict");
     await until(() => verdict.isVisible(), { ms: 20_000, what: "the bundle's verdict shown" });
+    // The notice settles on this graph's bundle (the graph opened before may show first).
+    const node = await h.api(`/api/graphs/${graph}/node?id=${encodeURIComponent(`audit bundle of src_${file.includes("forged") ? "forged" : "genuine"}`)}`);
+    await until(async () => (await page.getByTestId("bundle-headline").textContent())?.trim() === node.properties.headline,
+      { ms: 20_000, what: `the notice shows ${graph}'s bundle` });
     return {
       verdict: await verdict.getAttribute("data-verdict"),
       word: (await verdict.textContent())?.trim(),
