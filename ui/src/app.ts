@@ -218,6 +218,7 @@ export class App implements
       this.expandHistory.length = 0;
       this.nameCache.names.clear();
       this.side.graphSwitched();
+      this.notice.graphSwitched();
       this.filters = emptyFilters();
       this.timelineAt = null;
     }

@@ -512,3 +512,130 @@ describe("reasoning sessions in the app", () => {
     expect(one("lineage-view").hidden).toBe(false);
   });
 });
+
+/** A promise resolved from outside: an answer that comes when the test says. */
+function later<T>(): { promise: Promise<T>, resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+/** A trail whose claim reads `text`, with this standing. */
+const trailSaying = (text: string, standing: Trail["standing"]) =>
+  trail("s1", { claim: { text, confidence: null, content_hash: null, generation_method: null }, standing });
+
+describe("switching graphs: what is shown is about the graph on screen", () => {
+  // "council" is opened first, then "other".
+  const bundleView = (graph: string) => view([
+    node(`audit bundle of ${graph}`, 0, { label: "AuditBundle" }),
+    node("s1", 1, { label: "Statement", text: `a claim of ${graph}` }),
+  ], [], { graph, seq: 1 });
+  const bundleRecord = (graph: string, verdict: string, headline: string): NodeRecord => ({
+    id: `audit bundle of ${graph}`, label: "AuditBundle", properties: { verdict, headline },
+  });
+  const OLD = bundleRecord("council", "failed", "verification failed: the old bytes changed");
+  const NEW = bundleRecord("other", "not_pinned", "signature valid, signer not pinned: the new key");
+
+  /** Boots on `first` with the fake set up by `setup` before the app asks anything. */
+  async function bootWith(first: View, setup: (b: FakeTransport) => void): Promise<void> {
+    document.body.innerHTML = '<div id="app"></div>';
+    window.history.replaceState(null, "", "/");
+    localStorage.clear();
+    backend = new FakeTransport();
+    setup(backend);
+    backend.views.push(first);
+    app = new App(document.getElementById("app")!, backendOver(backend));
+    await app.start();
+  }
+
+  it("the bundle notice never shows the last graph's verdict while the next one loads", async () => {
+    await bootWith(bundleView("council"), (b) => {
+      b.node.mockImplementation(async (r: NodeRequest) => (r.graph === "council" ? OLD : NEW));
+    });
+    await vi.waitFor(() => expect(one("bundle-verdict").dataset.verdict).toBe("failed"));
+    expect(one("notice").dataset.graph).toBe("council");
+    // The next graph's view comes late.
+    const slow = later<View>();
+    backend.view.mockImplementationOnce(async () => slow.promise);
+    const opening = app.openGraph("other");
+    expect(one("notice").hidden, "no verdict while the next graph loads").toBe(true);
+    expect(document.body.textContent).not.toContain("the old bytes changed");
+    slow.resolve(bundleView("other"));
+    await opening;
+    await vi.waitFor(() => expect(one("bundle-verdict").dataset.verdict).toBe("not_pinned"));
+    expect(one("notice").dataset.graph).toBe("other");
+    expect(one("bundle-headline").textContent).toBe("signature valid, signer not pinned: the new key");
+  });
+
+  it("a late answer about the last graph's bundle is dropped", async () => {
+    const oldAnswer = later<NodeRecord>();
+    await bootWith(bundleView("council"), (b) => {
+      b.node.mockImplementation(async (r: NodeRequest) => (r.graph === "council" ? oldAnswer.promise : NEW));
+    });
+    expect(one("notice").textContent).toContain("Reading what checking it found");
+    backend.views.push(bundleView("other"));
+    await app.openGraph("other");
+    await vi.waitFor(() => expect(one("bundle-verdict").dataset.verdict).toBe("not_pinned"));
+    oldAnswer.resolve(OLD);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(one("bundle-verdict").dataset.verdict).toBe("not_pinned");
+    expect(one("notice").textContent).not.toContain("the old bytes changed");
+  });
+
+  it("a claim's trail asked for in the last graph is not kept for the next one with the same ids", async () => {
+    await boot();
+    const oldTrail = later<Trail>();
+    backend.trail.mockImplementationOnce(async () => oldTrail.promise);
+    const selecting = app.select("s1", { focus: true });
+    backend.views.push({ ...councilView(), graph: "other" });
+    backend.trail.mockResolvedValue(trailSaying("this graph's claim", "verified"));
+    await app.openGraph("other");
+    oldTrail.resolve(trailSaying("the last graph's claim", "challenged"));
+    await selecting;
+    await app.select("s1", { focus: true });
+    expect(one("trail").textContent).toContain("this graph's claim");
+    expect(one("trail").textContent).not.toContain("the last graph's claim");
+  });
+
+  it("an agent's name looked up in the last graph is not kept for the next one", async () => {
+    await boot();
+    const AGENT = "urn:agent:newcomer";
+    const oldName = later<NodeRecord>();
+    const newName = later<NodeRecord>();
+    backend.trail.mockResolvedValue(trail("s1", { verifications: [verification("v1", AGENT)] }));
+    backend.node.mockImplementation(async (r: NodeRequest) => r.id !== AGENT
+      ? { id: r.id, label: "Statement", properties: {} }
+      : r.graph === "council" ? oldName.promise : newName.promise);
+    const selecting = app.select("s1", { focus: true });
+    await vi.waitFor(() => expect(backend.node).toHaveBeenCalledWith({ graph: "council", id: AGENT }));
+    backend.views.push({ ...councilView(), graph: "other" });
+    await app.openGraph("other");
+    oldName.resolve({ id: AGENT, label: "Agent", properties: { agent_name: "The Last Graph's Verifier" } });
+    await selecting;
+    expect(app.names.get(AGENT)).not.toBe("The Last Graph's Verifier");
+    newName.resolve({ id: AGENT, label: "Agent", properties: { agent_name: "The Next Graph's Verifier" } });
+    await app.select("s1", { focus: true });
+    expect(one("trail").textContent).toContain("The Next Graph's Verifier");
+    expect(one("trail").textContent).not.toContain("The Last Graph's Verifier");
+  });
+
+  it("the claims at a glance drop the last graph's verdicts at once, and when they come late", async () => {
+    const oldTrail = later<Trail>();
+    await bootWith(councilView(), (b) => {
+      b.trail.mockImplementationOnce(async () => oldTrail.promise);
+    });
+    expect(backend.trail).toHaveBeenCalledTimes(1);
+    const newTrail = later<Trail>();
+    backend.trail.mockImplementationOnce(async () => newTrail.promise);
+    backend.views.push({ ...councilView(), graph: "other" });
+    await app.openGraph("other");
+    oldTrail.resolve(trailSaying("the last graph's claim", "challenged"));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(one("claims-overview").textContent).not.toContain("the last graph's claim");
+    await vi.waitFor(() => expect(backend.trail).toHaveBeenCalledTimes(2), { timeout: 3000 });
+    expect(backend.trail).toHaveBeenNthCalledWith(2, { graph: "other", statement: "s1" });
+    newTrail.resolve(trailSaying("this graph's claim", "verified"));
+    await vi.waitFor(() => expect(one("claims-overview").textContent).toContain("this graph's claim"));
+    expect(one("claims-overview").textContent).not.toContain("the last graph's claim");
+  });
+});
