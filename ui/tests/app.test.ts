@@ -32,6 +32,7 @@ vi.mock("../src/canvas-area/canvas-host", async () => {
     far = new Set<string>();
     override screenPosition(id: string) { return this.far.has(id) ? { x: 5000, y: 40 } : { x: 40, y: 40 }; }
     override fit() { this.calls.push(["fit", []]); }
+    override fitTo(ids: readonly string[]) { this.calls.push(["fitTo", [[...ids]]]); }
   }
   return {
     NullCanvas,
@@ -488,6 +489,40 @@ describe("reasoning sessions in the app", () => {
     expect(one("reasoning-view").hidden).toBe(false);
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
     expect(one("reasoning-view").hidden).toBe(true);
+  });
+
+  it("Show on graph: the chain alone, laid out from the question down beside what it cites, fitted; one click back", async () => {
+    await bootWithSessions();
+    await vi.waitFor(() => expect(one("tab-reasoning").hidden).toBe(false));
+    await app.select(ANSWER, { from: "canvas" });
+    await vi.waitFor(() => expect(byTestId("reasoning-step")).toHaveLength(2));
+    one("reasoning-show-node").click();
+    expect(one("reasoning-view").hidden).toBe(true);
+    // Only the chain's nodes are drawn.
+    const shown = (id: string) => canvas.visible?.(app.model.nodes.get(id)!) ?? true;
+    expect([Q, ANSWER, "s1"].every(shown)).toBe(true);
+    expect(["urn:agent:gpt-5", "v1"].some(shown)).toBe(false);
+    // Laid out as a column: the question above the answer, the cited statement beside it.
+    const moves = canvas.calls.filter(([k]) => k === "applyMoves").pop()![1][0] as NodeMove[];
+    const at = new Map(moves.map((m) => [m.id, m]));
+    expect(at.get(Q)!.y).toBeLessThan(at.get(ANSWER)!.y);
+    expect(at.get(Q)!.x).toBe(at.get(ANSWER)!.x);
+    expect(at.get("s1")!.x).toBeGreaterThan(at.get(ANSWER)!.x);
+    expect(at.get("s1")!.y).toBe(at.get(ANSWER)!.y);
+    expect(canvas.calls.filter(([k]) => k === "fitTo").pop()![1][0]).toEqual(expect.arrayContaining([Q, ANSWER, "s1"]));
+    expect(one("subject-bar").hidden).toBe(false);
+    expect(one("subject-text").textContent).toContain("What did they say about zoning?");
+    await vi.waitFor(() => expect(canvas.selection).toEqual([ANSWER]));
+    // The model keeps the shared layout's positions.
+    expect(app.model.nodes.get(Q)!.x).toBe(30);
+    // One click back: every node where it was, all drawn, the whole graph fitted.
+    const fits = canvas.calls.filter(([k]) => k === "fit").length;
+    one("subject-back").click();
+    const back = canvas.calls.filter(([k]) => k === "applyMoves").pop()![1][0] as NodeMove[];
+    expect(back).toEqual(expect.arrayContaining([{ id: Q, x: 30, y: 0 }, { id: ANSWER, x: 40, y: 0 }, { id: "s1", x: 10, y: 0 }]));
+    expect(canvas.visible).toBeNull();
+    expect(canvas.calls.filter(([k]) => k === "fit").length).toBe(fits + 1);
+    expect(one("subject-bar").hidden).toBe(true);
   });
 
   it("the Reasoning tab lists the sessions; a streamed reasoning step refreshes the list and the open chain", async () => {

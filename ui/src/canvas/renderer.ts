@@ -416,6 +416,30 @@ export class GraphCanvas implements GraphCanvasApi {
     this.requestRender();
   }
 
+  fitTo(ids: readonly string[], animateMs = 450): void {
+    // Where the nodes end up when they are moving (a move's end).
+    const t = Number.POSITIVE_INFINITY;
+    const b = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+    for (const id of ids) {
+      const i = this.scene.index.get(id);
+      const v = i === undefined ? undefined : this.scene.views[i];
+      if (i === undefined || !v) continue;
+      const x = this.scene.positionX(i, t), y = this.scene.positionY(i, t);
+      b.minX = Math.min(b.minX, x - v.w / 2);
+      b.maxX = Math.max(b.maxX, x + v.w / 2);
+      b.minY = Math.min(b.minY, y - v.h / 2);
+      b.maxY = Math.max(b.maxY, y + v.h / 2);
+    }
+    if (!(b.maxX >= b.minX)) return;
+    this.pendingFocus = [];
+    this.dropHover();
+    // Labels overhang their nodes: a wider margin than the whole graph's fit.
+    const target = this.camera.fitState(b, 64, 1.5);
+    if (animateMs > 0) this.camera.animateTo(target, animateMs, now());
+    else this.camera.set(target);
+    this.requestRender();
+  }
+
   centerOn(x: number, y: number): void {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     this.dropHover();
