@@ -190,4 +190,32 @@ describe("what sits over the canvas", { timeout: 240_000 }, () => {
       assert.ok(Math.abs(p.x - want.x) < 3 && Math.abs(p.y - want.y) < 3, `${id} back at ${JSON.stringify(want)}, is at ${JSON.stringify(p)}`);
     }
   });
+
+  it("Show on graph in a claim's trail: its maker, the claim, each verification and verifier, alone and fitted", async () => {
+    const claim = [...nodes.values()].find((n) => n.label === "Statement" && /parks budget amendment/.test(n.text ?? ""))
+      ?? [...nodes.values()].find((n) => n.label === "Statement");
+    const trail = await h.api(`/api/graphs/${GRAPH}/trail?statement=${encodeURIComponent(claim.id)}`);
+    const members = [...new Set([trail.agent, claim.id, ...trail.evidence.map((e) => e.chunk_id),
+      ...trail.verifications.flatMap((v) => [v.verification_id, v.agent])])].filter((id) => nodes.has(id));
+    await page.evaluate((id) => window.provex.select(id), claim.id);
+    await page.getByTestId("tab-trail").click();
+    await page.getByTestId("trail-show-on-graph").click();
+    await until(() => page.getByTestId("subject-bar").isVisible(), { what: "the subject bar" });
+    await page.waitForTimeout(1200);
+    const box = await canvasBox(page);
+    const drawn = await nodeBoxes(members);
+    assert.deepEqual(drawn.map((r) => r.id).sort(), [...members].sort(), "every node of the trail on the canvas");
+    for (const r of drawn) {
+      assert.ok(r.x >= box.x && r.y >= box.y && r.x + r.width <= box.x + box.width && r.y + r.height <= box.y + box.height, `${r.id} whole on the canvas`);
+    }
+    const strangers = (await page.evaluate(() => window.provex.canvas.drawnLabels())).map((l) => l.id).filter((id) => !members.includes(id));
+    assert.deepEqual(strangers, [], "only the trail's nodes are drawn");
+    const y = new Map(drawn.map((r) => [r.id, r.y]));
+    assert.ok(y.get(trail.agent) < y.get(claim.id), "its maker above the claim");
+    for (const v of trail.verifications) if (y.has(v.verification_id)) assert.ok(y.get(claim.id) < y.get(v.verification_id), "verifications below the claim");
+    await shot(page, "show-on-graph-trail.png");
+    await page.getByTestId("subject-back").click();
+    await page.waitForTimeout(800);
+    assert.ok((await nodeBoxes()).length > members.length, "the whole graph drawn again");
+  });
 });

@@ -7,7 +7,7 @@
 // (lineage/) and reasoning sessions (reasoning/) live in modules of their own.
 
 import type { Backend } from "./api/backend";
-import type { CrossLink, Health, ReasoningChain, StreamMessage } from "./api/contract";
+import type { CrossLink, Health, ReasoningChain, StreamMessage, Trail } from "./api/contract";
 import { CanvasArea, type CanvasAreaHost } from "./canvas-area/canvas-area";
 import { createCanvas } from "./canvas-area/canvas-host";
 import { Subject, type SubjectHost } from "./canvas-area/subject";
@@ -440,6 +440,19 @@ export class App implements
     const question = chain.question ? ` for “${chain.question.length > 60 ? `${chain.question.slice(0, 59)}…` : chain.question}”` : "";
     this.subject.show(`The reasoning chain${question}`, steps);
     if (this.model.nodes.has(chain.selected)) void this.select(chain.selected, { from: "panel" });
+  }
+
+  /** "Show on graph" for a claim's trail: who made it, the claim with its quotes beside it,
+   *  then each verification (in time order) with its verifier, alone on the canvas, fitted. */
+  showTrail(t: Trail): void {
+    const verifications = [...t.verifications].sort((a, b) => (a.time ?? "").localeCompare(b.time ?? ""));
+    const steps = [
+      { id: t.agent },
+      { id: t.statement_id, beside: t.evidence.map((e) => e.chunk_id) },
+      ...verifications.map((v) => ({ id: v.verification_id, beside: [v.agent] })),
+    ];
+    const text = t.claim.text.length > 60 ? `${t.claim.text.slice(0, 59)}…` : t.claim.text;
+    this.subject.show(`The trail of “${text}”`, steps);
   }
 
   clearSelection(): void {

@@ -255,6 +255,21 @@ describe("the app", () => {
     expect([...flashed].map((m) => m.textContent).join("")).toContain("The motion carries four to one.");
   });
 
+  it("Show on graph in a trail: who made the claim, the claim, its verifications, alone and top to bottom", async () => {
+    await boot();
+    await app.select("s1", { focus: true });
+    one("trail-show-on-graph").click();
+    const shown = (id: string) => canvas.visible?.(app.model.nodes.get(id)!) ?? true;
+    expect(["urn:agent:gpt-5", "s1", "v1"].every(shown)).toBe(true);
+    const moves = canvas.calls.filter(([k]) => k === "applyMoves").pop()![1][0] as NodeMove[];
+    const y = new Map(moves.map((m) => [m.id, m.y]));
+    expect(y.get("urn:agent:gpt-5")!).toBeLessThan(y.get("s1")!);
+    expect(y.get("s1")!).toBeLessThan(y.get("v1")!);
+    expect(one("subject-text").textContent).toContain("The council approved Ordinance 2025-31");
+    one("subject-back").click();
+    expect(canvas.visible).toBeNull();
+  });
+
   it("selecting a verification shows its statement's trail with that row marked", async () => {
     await boot();
     await app.select("v1");

@@ -37,6 +37,8 @@ export interface TrailHost extends AgentNames {
   readonly model: Pick<GraphModel, "nodes">;
   readonly toasts: Notifier;
   select: SelectFn;
+  /** "Show on graph": the trail alone on the canvas (absent: no button). */
+  showTrail?(trail: Trail): void;
 }
 
 export class TrailView {
@@ -213,7 +215,12 @@ export class TrailView {
       standingBanner(t),
       h("div", { class: "chips" },
         h("span", { class: "chip chip-label" }, "Claim"),
-        this.sigBadge(t.signature, "statement-signature")),
+        this.sigBadge(t.signature, "statement-signature"),
+        this.app.showTrail ? h("button", {
+          class: "btn btn-small trail-show", testid: "trail-show-on-graph",
+          title: "Show this claim's trail alone on the graph: who made it, its quotes, each verification and its verifier",
+          onclick: () => this.app.showTrail?.(t),
+        }, "Show on graph") : null),
       h("blockquote", { class: "claim-text", testid: "claim" }, t.claim.text),
       h("p", { class: "meta" },
         h("strong", null, agentName(t.agent, this.app.names)),
