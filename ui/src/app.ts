@@ -325,8 +325,10 @@ export class App implements
     return uploadFile(this, file);
   }
 
-  /** Fits the whole graph in view, and forgets new nodes that were out of it. */
+  /** Fits the whole graph in view (or, while "Show on graph" shows a subject alone, the
+   *  subject), and forgets new nodes that were out of it. */
   fitView(): void {
+    if (this.subject.fit()) return;
     this.canvasArea.fit();
   }
 

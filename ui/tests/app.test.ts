@@ -266,6 +266,11 @@ describe("the app", () => {
     expect(y.get("urn:agent:gpt-5")!).toBeLessThan(y.get("s1")!);
     expect(y.get("s1")!).toBeLessThan(y.get("v1")!);
     expect(one("subject-text").textContent).toContain("The council approved Ordinance 2025-31");
+    // F fits what is shown: the trail, not the whole graph with it hidden.
+    const fits = canvas.calls.filter(([k]) => k === "fit").length;
+    app.fitView();
+    expect(canvas.calls.filter(([k]) => k === "fit").length).toBe(fits);
+    expect(canvas.calls[canvas.calls.length - 1]).toEqual(["fitTo", [expect.arrayContaining(["urn:agent:gpt-5", "s1", "v1"])]]);
     one("subject-back").click();
     expect(canvas.visible).toBeNull();
   });

@@ -94,6 +94,13 @@ export class Subject {
     this.el.hidden = false;
   }
 
+  /** Fits the subject in view (the whole graph's fit while it is shown); false: none shown. */
+  fit(): boolean {
+    if (!this.ids) return false;
+    this.host.canvas.fitTo([...this.ids]);
+    return true;
+  }
+
   /** Back to the whole graph: the nodes where the model has them, all drawn, fitted. */
   clear(): void {
     if (!this.ids) return;
