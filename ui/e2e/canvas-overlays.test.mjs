@@ -218,4 +218,24 @@ describe("what sits over the canvas", { timeout: 240_000 }, () => {
     await page.waitForTimeout(800);
     assert.ok((await nodeBoxes()).length > members.length, "the whole graph drawn again");
   });
+
+  it("the whole graph fitted draws its long edges faint (agents' and documents' edges across everything); closer in, all as they are", async () => {
+    await page.evaluate(() => window.provex.canvas.fit());
+    await page.waitForTimeout(700);
+    const box = await canvasBox(page);
+    const whole = await page.evaluate(() => window.provex.canvas.stats().longEdgePx);
+    assert.ok(Math.abs(whole - 0.4 * Math.min(box.width, box.height)) < 1, `faint beyond ${whole} px`);
+    // There are such edges in the fitted council graph, and most edges are shorter.
+    const view = await h.api(`/api/graphs/${GRAPH}/view`);
+    const boxes = new Map((await nodeBoxes()).map((r) => [r.id, r]));
+    const lengths = view.edges.filter((e) => boxes.has(e.source) && boxes.has(e.target)).map((e) => {
+      const a = boxes.get(e.source), b = boxes.get(e.target);
+      return Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2);
+    });
+    const long = lengths.filter((l) => l > whole).length;
+    assert.ok(long > 0 && long < lengths.length / 2, `${long} of ${lengths.length} edges are long`);
+    await page.evaluate(() => window.provex.canvas.zoomBy(3));
+    await page.waitForTimeout(700);
+    assert.equal(await page.evaluate(() => window.provex.canvas.stats().longEdgePx), 0, "zoomed in, every edge as it is");
+  });
 });

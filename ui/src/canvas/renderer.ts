@@ -11,7 +11,7 @@ import { PointerControls } from "./interaction";
 import { firstViewState } from "./first-view";
 import { FrameClock } from "./frame-clock";
 import { makeSurfaces } from "./surfaces";
-import { nearestToCentre, planFrame } from "./frame-plan";
+import { longEdgePx, nearestToCentre, planFrame } from "./frame-plan";
 import { LabelLayer } from "./labels";
 import { PixelLod, type LineStyle, type LodView } from "./lod";
 import { FrameCost, type FrameCostReport } from "./cost";
@@ -246,6 +246,8 @@ export class GraphCanvas implements GraphCanvasApi {
     const scene = this.scene;
     const plan = this.lodPlan;
     planFrame(scene, cam.scale, this.dpr, ctx.maxPointSize, this.splitEdges, u, plan);
+    // The level of detail's merged lines are drawn as they are; the edge shader fades long ones.
+    u.longEdge = plan.edges ? 0 : longEdgePx(scene.bounds(), cam.visibleBounds(this.viewRect), cam.width, cam.height);
     // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
     if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
       && this.picture.drawFrame(this.pictureHost(), time)) return;
@@ -523,7 +525,10 @@ export class GraphCanvas implements GraphCanvasApi {
 
   /** Frames so far, and the mean over the last second that had frames (frame-clock.ts). */
   stats(): FrameStats {
-    return { frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges };
+    return {
+      frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges,
+      longEdgePx: this.uniforms.longEdge,
+    };
   }
 
   destroy(): void {

@@ -25,6 +25,8 @@ export interface FrameStats {
   /** Nodes and edges currently drawn. */
   nodes: number;
   edges: number;
+  /** Edges longer than this (CSS px) were drawn faint in the last frame (0: none). */
+  longEdgePx?: number;
 }
 
 export interface GraphCanvasApi {
