@@ -435,26 +435,16 @@ export class App implements
     if (link.label === "Statement" && this.activeTab !== "walkthrough") this.showTab("trail");
   }
 
-  /** "Show on graph" for a reasoning chain: its steps alone on the canvas, question first,
-   *  the statements each cites beside it, fitted; the step asked for selected. */
+  /** "Show on graph" for a reasoning chain: alone on the canvas (see subject.ts), the step
+   *  asked for selected. */
   showChain(chain: ReasoningChain): void {
-    const steps = chain.chain.map((s) => ({ id: s.id, beside: chain.links.filter((l) => l.from === s.id).map((l) => l.id) }));
-    const question = chain.question ? ` for “${chain.question.length > 60 ? `${chain.question.slice(0, 59)}…` : chain.question}”` : "";
-    this.subject.show(`The reasoning chain${question}`, steps);
+    this.subject.showChain(chain);
     if (this.model.nodes.has(chain.selected)) void this.select(chain.selected, { from: "panel" });
   }
 
-  /** "Show on graph" for a claim's trail: who made it, the claim with its quotes beside it,
-   *  then each verification (in time order) with its verifier, alone on the canvas, fitted. */
+  /** "Show on graph" for a claim's trail: alone on the canvas (see subject.ts). */
   showTrail(t: Trail): void {
-    const verifications = [...t.verifications].sort((a, b) => (a.time ?? "").localeCompare(b.time ?? ""));
-    const steps = [
-      { id: t.agent },
-      { id: t.statement_id, beside: t.evidence.map((e) => e.chunk_id) },
-      ...verifications.map((v) => ({ id: v.verification_id, beside: [v.agent] })),
-    ];
-    const text = t.claim.text.length > 60 ? `${t.claim.text.slice(0, 59)}…` : t.claim.text;
-    this.subject.show(`The trail of “${text}”`, steps);
+    this.subject.showTrail(t);
   }
 
   clearSelection(): void {

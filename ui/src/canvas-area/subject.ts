@@ -4,7 +4,7 @@
 //! beside it), and fitted to the canvas; one click puts the whole graph back as it was. The
 //! moves are the canvas's only: the model (and so the shared layout) keeps its positions.
 
-import type { NodeMove, ViewNode } from "../api/contract";
+import type { NodeMove, ReasoningChain, Trail, ViewNode } from "../api/contract";
 import type { GraphCanvasApi } from "../canvas/types";
 import type { GraphModel } from "../graph/model";
 import { h } from "../shared/dom";
@@ -94,6 +94,23 @@ export class Subject {
     this.el.hidden = false;
   }
 
+  /** A reasoning chain: its steps from the question down, the statements each cites beside it. */
+  showChain(chain: ReasoningChain): void {
+    const steps = chain.chain.map((s) => ({ id: s.id, beside: chain.links.filter((l) => l.from === s.id).map((l) => l.id) }));
+    this.show(`The reasoning chain${chain.question ? ` for “${short(chain.question)}”` : ""}`, steps);
+  }
+
+  /** A claim's trail: who made it, the claim with its quotes beside it, then each
+   *  verification (in time order) with its verifier beside it. */
+  showTrail(t: Trail): void {
+    const verifications = [...t.verifications].sort((a, b) => (a.time ?? "").localeCompare(b.time ?? ""));
+    this.show(`The trail of “${short(t.claim.text)}”`, [
+      { id: t.agent },
+      { id: t.statement_id, beside: t.evidence.map((e) => e.chunk_id) },
+      ...verifications.map((v) => ({ id: v.verification_id, beside: [v.agent] })),
+    ]);
+  }
+
   /** Fits the subject in view (the whole graph's fit while it is shown); false: none shown. */
   fit(): boolean {
     if (!this.ids) return false;
@@ -126,4 +143,9 @@ export class Subject {
     this.host.canvas.applyMoves(moves, ms);
     this.host.applyVisibility();
   }
+}
+
+/** Text cut to 60 characters for the subject's bar. */
+function short(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
