@@ -19,13 +19,16 @@ Scenarios:
 """
 import argparse
 import json
+import sys
 
-import openai
-from opentelemetry import context as otel_context
-from opentelemetry.trace import Link, SpanKind
+sys.dont_write_bytecode = True
 
-import chat_stub
-from harness import GENAI, OPENINFERENCE, Run, current_context
+import openai  # noqa: E402
+from opentelemetry import context as otel_context  # noqa: E402
+from opentelemetry.trace import Link, SpanKind  # noqa: E402
+
+import chat_stub  # noqa: E402
+from harness import GENAI, OPENINFERENCE, Run, current_context  # noqa: E402
 
 MODEL = "gpt-4o-mini"
 

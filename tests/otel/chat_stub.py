@@ -11,7 +11,8 @@ its real OpenTelemetry instrumentations run without a network.
 
     chat_stub.py [PORT]    serves until interrupted (PORT 0 or absent: a free port, printed)
 
-Also importable: `serve()` starts it on a thread and returns (server, base_url).
+Also importable: `serve(port, script)` starts it on a thread and returns (server, base_url);
+`script(request)` may return `(response model, answer text)` for scripted answers.
 """
 import hashlib
 import json
@@ -37,16 +38,21 @@ def _text(content):
     return content or ""
 
 
-def complete(request):
-    """The chat completion answering `request` (a dict), or None for a failing model."""
+def complete(request, script=None):
+    """The chat completion answering `request` (a dict), or None for a failing model.
+    `script(request)`, when given, may return `(response model, answer text)` to answer with."""
     model = request.get("model", "stub-model")
+    scripted = script(request) if script else None
     if model == "unavailable":
         return None
     messages = request.get("messages", [])
     tools = request.get("tools") or []
     last = messages[-1] if messages else {"content": ""}
     has_tool_result = any(m.get("role") == "tool" for m in messages)
-    if tools and not has_tool_result:
+    if scripted:
+        message = {"role": "assistant", "content": scripted[1]}
+        finish = "stop"
+    elif tools and not has_tool_result:
         fn = tools[0]["function"]
         question = _text(next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), ""))
         args = {"query": question}
@@ -69,7 +75,7 @@ def complete(request):
         "id": "chatcmpl-" + _digest(request),
         "object": "chat.completion",
         "created": CREATED,
-        "model": model + "-2026-01-01",
+        "model": scripted[0] if scripted else model + "-2026-01-01",
         "system_fingerprint": "fp_stub",
         "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
         "usage": {
@@ -82,6 +88,7 @@ def complete(request):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    script = None
 
     def log_message(self, *_):
         pass
@@ -102,15 +109,16 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(400, {"error": {"message": "body is not JSON", "type": "invalid_request_error"}})
         if self.path.rstrip("/") != "/v1/chat/completions":
             return self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
-        answer = complete(request)
+        answer = complete(request, type(self).script)
         if answer is None:
             return self._send(503, {"error": {"message": "The model is overloaded.", "type": "server_error",
                                               "code": "model_unavailable"}})
         self._send(200, answer)
 
 
-def serve(port=0):
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+def serve(port=0, script=None):
+    handler = type("StubHandler", (Handler,), {"script": staticmethod(script) if script else None})
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/v1"
 

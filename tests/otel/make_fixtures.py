@@ -16,7 +16,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-import otlp_sink
+sys.dont_write_bytecode = True
+
+import otlp_sink  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = {"genai-tool-agent": 2801, "openinference-agents": 2802, "links-and-failure": 2803}
