@@ -32,6 +32,7 @@ mod live;
 mod modules;
 mod origin;
 mod otel_ingest;
+mod otel_producers;
 mod owner;
 mod paths;
 mod props_ask;
