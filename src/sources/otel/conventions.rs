@@ -97,7 +97,9 @@ pub fn agent_id(attributes: &[KeyValue]) -> Option<String> {
 
 /// The agent's display name, when given.
 pub fn agent_name(attributes: &[KeyValue]) -> Option<&str> {
-    attr_str(attributes, key::AGENT_NAME).or_else(|| attr_str(attributes, key::OI_NODE_NAME))
+    attr_str(attributes, key::AGENT_NAME)
+        .or_else(|| attr_str(attributes, key::OI_NODE_NAME))
+        .or_else(|| attr_str(attributes, "agent.name"))
 }
 
 /// The model and its provider: `gen_ai.response.model`, else `gen_ai.request.model`, else

@@ -200,7 +200,9 @@ impl Normaliser<'_> {
         props.set(prop::END_NS, end);
         props.set(prop::START_TIME, start / 1_000_000);
         props.set(prop::END_TIME, end / 1_000_000);
-        if let Some(c) = attr_text(&span.attributes, key::CONVERSATION) {
+        if let Some(c) = attr_text(&span.attributes, key::CONVERSATION)
+            .or_else(|| attr_text(&span.attributes, key::OI_SESSION))
+        {
             props.set_str(prop::CONTEXT_ID, &c);
         }
         let events = self.events(node, span);
@@ -232,9 +234,9 @@ impl Normaliser<'_> {
             let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
             self.out.upsert_edge(rel, EdgeKind::A2a(A2aRelation::TaskCall), t, node);
         }
-        let flow = messages::extract(&attrs, &events);
+        let flow = messages::extract(&attrs, &events, label != Label::ToolCall);
         self.flow(node, &flow);
-        self.tool(node, &attrs);
+        self.tool(node, label, &attrs);
         let mut refs = Vec::new();
         links::references(&Value::Object(attrs), &mut refs);
         for m in flow.inputs.iter().chain(&flow.outputs) {
@@ -387,15 +389,22 @@ impl Normaliser<'_> {
         node
     }
 
-    /// A tool call's arguments and result.
-    fn tool(&mut self, node: NodeId, attrs: &Map<String, Value>) {
-        if let Some(a) = attrs.get(key::TOOL_ARGS).or_else(|| attrs.get(key::OI_TOOL_PARAMS)) {
+    /// A tool call's arguments and result: the GenAI attributes, else (OpenInference) the
+    /// tool span's `tool.parameters` or `input.value` and its `output.value`.
+    fn tool(&mut self, node: NodeId, label: Label, attrs: &Map<String, Value>) {
+        let tool = label == Label::ToolCall;
+        let args = attrs.get(key::TOOL_ARGS).or_else(|| {
+            tool.then(|| attrs.get(key::OI_TOOL_PARAMS).or_else(|| attrs.get("input.value"))).flatten()
+        });
+        let result =
+            attrs.get(key::TOOL_RESULT).or_else(|| tool.then(|| attrs.get("output.value")).flatten());
+        if let Some(a) = args {
             let args = self.content(Label::ToolArgs, "otel-args:", &messages::parse_lenient(a));
             self.out
                 .upsert_edge(RelType::WasUsedBy, EdgeKind::Prov(Prov::Used), node, args)
                 .set_str(prop::PROV_ROLE, "a2a:args");
         }
-        if let Some(r) = attrs.get(key::TOOL_RESULT) {
+        if let Some(r) = result {
             let result = self.content(Label::ToolResult, "otel-result:", &messages::parse_lenient(r));
             self.out.upsert_edge(RelType::WasGeneratedBy, EdgeKind::Prov(Prov::WasGeneratedBy), result, node);
         }
