@@ -318,3 +318,33 @@ fn the_same_request_twice_changes_nothing() {
     normalise(&r, &mut twice);
     assert_eq!(format!("{once:?}"), format!("{twice:?}"));
 }
+
+#[test]
+fn a_tool_message_derives_from_the_result_of_the_call_it_answers_by_id() {
+    let call = span(
+        1,
+        None,
+        vec![
+            kv("gen_ai.operation.name", "chat"),
+            kv(
+                "gen_ai.input.messages",
+                r#"[{"role":"tool","parts":[{"type":"tool_call_response","id":"c9","response":"sunny, 21C"}]}]"#,
+            ),
+        ],
+    );
+    let tool = span(
+        2,
+        None,
+        vec![
+            kv("gen_ai.operation.name", "execute_tool"),
+            kv("gen_ai.tool.call.id", "c9"),
+            kv("gen_ai.tool.call.result", r#"{"sky":"sunny"}"#),
+        ],
+    );
+    let (d, _) = run(&req(vec![call, tool]));
+    let results: Vec<&Node> = d.nodes().filter(|n| n.label == Label::ToolResult).collect();
+    assert_eq!(results.len(), 1, "{d:?}");
+    let msg = d.nodes().find(|n| n.label == Label::Message).unwrap();
+    assert_eq!(edges(&d, &msg.name, &results[0].name)[0].rel, RelType::WasDerivedFrom);
+    assert_eq!(edges(&d, &results[0].name, &name(2))[0].rel, RelType::WasGeneratedBy);
+}
