@@ -33,6 +33,8 @@ mod modules;
 mod origin;
 mod otel_ingest;
 mod otel_producers;
+mod otlp_grpc;
+mod otlp_http;
 mod owner;
 mod paths;
 mod props_ask;
