@@ -410,3 +410,45 @@ async fn otlp_http_backpressure_answers_429_with_retry_after() {
     assert_eq!(stored(&provex, &graph).await, both);
     let _ = provex.delete_graph(&graph).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn otlp_http_concurrent_exporters_every_acknowledged_span_is_stored() {
+    let (provex, graph, _running, base) = start("otlp_http_concurrent", ServeLimits::default()).await;
+    let url = format!("{base}/otlp/{graph}/v1/traces");
+    let mut tasks = Vec::new();
+    for e in 0..8u8 {
+        let url = url.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut acked = BTreeSet::new();
+            for b in 0..5u8 {
+                let mut t = trace(100 + e);
+                t[15] = b;
+                let spans: Vec<Span> = (1..=20u8)
+                    .map(|i| span(t, i, if i == 1 { None } else { Some(1) }, &format!("s{i}"), "chat"))
+                    .collect();
+                let r =
+                    post(&url, "application/x-protobuf", request(spans.clone()).encode_to_vec(), false).await;
+                if r.status() == StatusCode::OK {
+                    let res = ExportTraceServiceResponse::decode(r.bytes().await.unwrap()).unwrap();
+                    assert_eq!(res.partial_success, None);
+                    acked.extend(names(&spans));
+                }
+            }
+            acked
+        }));
+    }
+    let mut acked = BTreeSet::new();
+    for t in tasks {
+        acked.extend(t.await.unwrap());
+    }
+    assert_eq!(acked.len(), 8 * 5 * 20, "none refused under the default limit");
+    let there = stored(&provex, &graph).await;
+    let missing: Vec<&String> = acked.difference(&there).collect();
+    assert!(
+        missing.is_empty(),
+        "{} acknowledged spans not stored: {:?}",
+        missing.len(),
+        &missing[..missing.len().min(5)]
+    );
+    let _ = provex.delete_graph(&graph).await;
+}
