@@ -410,3 +410,7 @@ impl Normaliser<'_> {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "normalise_tests.rs"]
+mod tests;
