@@ -401,6 +401,17 @@ mod tests {
     }
 
     #[test]
+    fn a_database_out_of_reach_is_retried_later() {
+        let lost = crate::error::Error::ConnectionLost { during: "a write".into(), reason: "reset".into() };
+        let f = Failure::from(lost);
+        assert_eq!((f.http_status(), f.grpc_code(), f.retry()), (503, tonic::Code::Unavailable, true));
+        let f = Failure::from(crate::error::Error::Usage("invalid graph name".into()));
+        assert_eq!((f.http_status(), f.retry()), (400, false));
+        let f = Failure::from(crate::error::Error::NotStored("disk full".into()));
+        assert_eq!((f.http_status(), f.retry()), (500, false));
+    }
+
+    #[test]
     fn throttling_says_when_to_retry() {
         let gate = Gate::new(1, 10, 10);
         let held = gate.enter().unwrap();

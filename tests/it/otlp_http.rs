@@ -370,6 +370,11 @@ impl Held {
         Held { raw, rest: rest.to_vec() }
     }
 
+    /// The answer, without sending the rest.
+    pub(crate) fn abandon(mut self) -> u16 {
+        self.raw.answer().status
+    }
+
     pub(crate) fn finish(mut self) -> u16 {
         self.raw.write_bytes(&self.rest);
         self.raw.answer().status
@@ -450,5 +455,30 @@ async fn otlp_http_concurrent_exporters_every_acknowledged_span_is_stored() {
         missing.len(),
         &missing[..missing.len().min(5)]
     );
+    let _ = provex.delete_graph(&graph).await;
+}
+
+#[tokio::test]
+async fn otlp_http_a_silent_body_is_cut_and_frees_its_place() {
+    let limits = ServeLimits {
+        otlp_max_exports: 1,
+        body_idle: std::time::Duration::from_millis(1500),
+        ..Default::default()
+    };
+    let (provex, graph, _running, base) = start("otlp_http_silent", limits).await;
+    let spans = three_spans(trace(10));
+    let held = Held::start(&base, &graph, request(spans.clone()).encode_to_vec());
+    let status = tokio::task::spawn_blocking(move || held.abandon()).await.unwrap();
+    assert_eq!(status, 408);
+    assert!(stored(&provex, &graph).await.is_empty());
+    let r = post(
+        &format!("{base}/otlp/{graph}/v1/traces"),
+        "application/x-protobuf",
+        request(spans.clone()).encode_to_vec(),
+        false,
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(stored(&provex, &graph).await, names(&spans));
     let _ = provex.delete_graph(&graph).await;
 }
