@@ -166,6 +166,15 @@ async fn otlp_http_protobuf_json_and_gzip_are_stored_and_reexports_change_nothin
     let all: BTreeSet<String> = names(&a).into_iter().chain(names(&b)).chain(names(&c)).collect();
     assert_eq!(stored(&provex, &graph).await, all);
 
+    // A large body (decoded off the answering threads).
+    let mut big = three_spans(trace(11));
+    big[0].attributes.push(attr("gen_ai.output.text", &"y".repeat(400 << 10)));
+    let r = post(&url, "application/x-protobuf", request(big.clone()).encode_to_vec(), false).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(names(&big).is_subset(&stored(&provex, &graph).await));
+    let all: BTreeSet<String> = all.into_iter().chain(names(&big)).collect();
+    assert_eq!(stored(&provex, &graph).await, all);
+
     // Exporters retry: the same spans again change nothing.
     let before = common::graph_text(&provex, &graph).await;
     for (body, ct) in [
