@@ -2,12 +2,17 @@
 //! `openai` client and its GenAI and OpenInference instrumentations, against a stand-in chat
 //! endpoint): the fixture files under tests/data/otel/ decode as OTLP JSON with
 //! `opentelemetry-proto`'s own types, and hold exactly the spans the SDK's in-memory exporter
-//! kept in the same run (`*.expected.json`).
+//! kept in the same run (`*.expected.json`); the council demo's summariser spans are tied to
+//! its A2A task and its claims, in the files and in the demo's graph.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
+use provex::demo::council;
+use provex::facade::Provex;
 use serde_json::Value;
 
 use crate::common;
@@ -178,4 +183,96 @@ fn fixtures_cover_the_scenarios() {
     let errors: Vec<&Value> = all.iter().filter(|s| s["status"]["code"] == "error").collect();
     assert_eq!(errors.len(), 2, "a failing tool and a failing LLM call");
     assert!(errors.iter().any(|s| s["events"][0]["name"] == "exception"));
+}
+
+/// The summariser's claims (statement id, text) in the council demo's signed statements.
+fn summariser_claims() -> Vec<(String, String)> {
+    let a2ap = std::fs::read_to_string(common::repo().join("examples/council/council-a2ap.jsonl")).unwrap();
+    a2ap.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|d| d["agent"]["@id"] == council::SUMMARISER && d["claim"].is_object())
+        .map(|d| (d["@id"].as_str().unwrap().to_owned(), d["claim"]["text"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+fn attr(span: &Value, key: &str) -> Option<String> {
+    span["attributes"][key].as_str().map(str::to_owned)
+}
+
+/// The council demo's summariser spans (examples/council/council-otel.jsonl, made with the
+/// real SDK by tests/otel/make_council_otel.py): its agent, A2A task and context as the
+/// runtime events name them; its LLM call's answer holds the text of every claim the
+/// summariser signed, and each published statement's span names the statement and links to
+/// that call.
+#[test]
+fn council_spans_are_tied_to_the_summarisers_task_and_claims() {
+    let (spans, _) = decode(&common::repo().join("examples/council").join(council::OTEL_FILE));
+    let op = |s: &&Value, name: &str| attr(s, "gen_ai.operation.name").as_deref() == Some(name);
+    let agent = spans.values().find(|s| op(s, "invoke_agent")).unwrap();
+    assert_eq!(attr(agent, "a2a.task.id").as_deref(), Some("task-summarise-council-2025-10-14"));
+    assert_eq!(attr(agent, "gen_ai.conversation.id").as_deref(), Some(council::CONTEXT_ID));
+    assert_eq!(attr(agent, "gen_ai.agent.id").as_deref(), Some("00000000-0000-0000-0000-0000000000a1"));
+    let chat = spans.values().find(|s| op(s, "chat")).unwrap();
+    let output: Value = serde_json::from_str(&attr(chat, "gen_ai.output.messages").unwrap()).unwrap();
+    let answer = output[0]["parts"][0]["content"].as_str().unwrap();
+    let claims = summariser_claims();
+    assert_eq!(claims.len(), 7);
+    for (urn, text) in &claims {
+        assert!(answer.contains(text.as_str()), "the answer holds {text:?}");
+        let published =
+            spans.values().find(|s| attr(s, "a2ap.statement.id").as_deref() == Some(urn)).unwrap();
+        assert_eq!(published["links"][0][1], chat["span_id"], "{urn} links to the LLM call");
+        assert_eq!(attr(published, "a2ap.claim.text").as_deref(), Some(text.as_str()));
+    }
+}
+
+async fn column(provex: &Provex, graph: &str, q: &str) -> Vec<String> {
+    let t = provex.query(graph, q).await.unwrap();
+    t.rows.iter().map(|r| r[0].as_str().map(str::to_owned).unwrap_or_else(|| r[0].to_string())).collect()
+}
+
+/// The council demo streams its summariser's spans with the rest: from each claim the
+/// summariser signed, the graph leads to the LLM call that wrote it (the statement's span uses
+/// the statement and is informed by the call), whose answer holds the claim's text, and on to
+/// the messages that call was given (the prompt the runtime events record); the spans sit
+/// under the summariser's A2A task, the very node the runtime events made.
+#[tokio::test(flavor = "multi_thread")]
+async fn council_claims_lead_to_the_llm_call_that_wrote_them() {
+    let (provex, graph) = common::open("otel_council").await;
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    let (spans, _) = decode(&common::repo().join("examples/council").join(council::OTEL_FILE));
+    let node =
+        |s: &Value| format!("otel:{}:{}", s["trace_id"].as_str().unwrap(), s["span_id"].as_str().unwrap());
+    let chat = spans.values().find(|s| attr(s, "gen_ai.operation.name").as_deref() == Some("chat")).unwrap();
+    let call = node(chat);
+    for (urn, text) in summariser_claims() {
+        let q = format!(
+            "MATCH (s:Statement {{name: '{urn}'}})<-[:USED]-(p)-[:WAS_INFORMED_BY]->(c:LlmCall) RETURN DISTINCT c.name"
+        );
+        assert_eq!(column(&provex, &graph, &q).await, vec![call.clone()], "{urn}");
+        let q = format!(
+            "MATCH (m:Message)-[:WAS_GENERATED_BY]->(c:LlmCall {{name: '{call}'}}) RETURN m.`otel:content`"
+        );
+        let answer = column(&provex, &graph, &q).await;
+        assert_eq!(answer.len(), 1);
+        assert!(answer[0].contains(&text), "{text:?} in {}", answer[0]);
+    }
+    let q = format!(
+        "MATCH (c:LlmCall {{name: '{call}'}})-[r:WAS_CONSUMED_BY]->(m:Message) \
+         RETURN m.`otel:role` + ': ' + m.`otel:content` ORDER BY r.`otel:index`"
+    );
+    let given = column(&provex, &graph, &q).await;
+    assert_eq!(given.len(), 2, "{given:?}");
+    assert!(given[0].starts_with("system: ") && given[0].contains("You summarise city council meetings."));
+    assert!(given[1].starts_with("user: ") && given[1].contains("Summarise the transcript by agenda item."));
+
+    let agent =
+        spans.values().find(|s| attr(s, "gen_ai.operation.name").as_deref() == Some("invoke_agent")).unwrap();
+    let q = "MATCH (t:A2ATask {name: 'task:task-summarise-council-2025-10-14'})-[:WAS_INVOKED_BY]->(a:AgentInvocation) \
+             RETURN a.name";
+    assert_eq!(column(&provex, &graph, q).await, vec![node(agent)]);
+    let q = "MATCH (t:A2ATask {name: 'task:task-summarise-council-2025-10-14'}) RETURN count(t)";
+    assert_eq!(column(&provex, &graph, q).await, vec!["1"]);
+    let q = "MATCH (:A2ATaskExecution)--(t:A2ATask {name: 'task:task-summarise-council-2025-10-14'}) RETURN count(t)";
+    assert_ne!(column(&provex, &graph, q).await, vec!["0"], "the runtime events' task node");
 }
