@@ -34,6 +34,8 @@ mod origin;
 mod otel_ingest;
 mod otel_ingest_props;
 mod otel_producers;
+mod otlp_grpc;
+mod otlp_http;
 mod owner;
 mod paths;
 mod props_ask;
