@@ -550,3 +550,39 @@ async fn links_and_failures_arrive_span_by_span() {
     assert_eq!(rows(&provex, &graph, q).await, set(["unavailable".to_owned()]));
     running.stop().await;
 }
+
+/// The fixtures' OTLP JSON, as the exporter sent it, posted to the receiver as
+/// `application/json` request by request, gives the graph that reading the files with
+/// `--format otlp` gives; posting it all again changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixture_requests_posted_as_json_give_the_graph_of_the_files() {
+    use provex::ingest::{Format, IngestOptions};
+    let (provex, graph, running, base) = crate::serve::start("otel_py_json", None).await;
+    let (files, file_graph) = common::open("otel_py_json_files").await;
+    let dir = common::repo().join("tests/data/otel");
+    let paths: Vec<_> = FIXTURES.iter().map(|f| dir.join(format!("{f}.jsonl"))).collect();
+    let opts = IngestOptions { format: Format::Otlp, ..Default::default() };
+    let report = files
+        .ingest(&file_graph, &paths, opts, Arc::new(AtomicBool::new(false)), Arc::new(provex::facade::Quiet))
+        .await;
+    assert_eq!(report.unwrap().rejected, 0);
+    let want = common::graph_text(&files, &file_graph).await;
+    for round in 0..2 {
+        for path in &paths {
+            for line in std::fs::read_to_string(path).unwrap().lines() {
+                let r = crate::serve::client()
+                    .post(format!("{base}/otlp/{graph}/v1/traces"))
+                    .header("content-type", "application/json")
+                    .body(line.to_owned())
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+                let answer: Value = r.json().await.unwrap();
+                assert!(answer.get("partialSuccess").is_none(), "{answer}");
+            }
+        }
+        assert_eq!(common::graph_text(&provex, &graph).await, want, "round {round}");
+    }
+    running.stop().await;
+}
