@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::collector::trace::v1::{
+    ExportTraceServiceRequest, ExportTraceServiceResponse,
+};
 use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, KeyValue};
 use opentelemetry_proto::tonic::resource::v1::Resource;
 use opentelemetry_proto::tonic::trace::v1::{ResourceSpans, ScopeSpans, Span};
@@ -34,8 +36,9 @@ fn attr(key: &str, value: &str) -> KeyValue {
 
 /// Batch `b` of exporter `e`: one trace, an agent invocation and its calls.
 fn batch(e: usize, b: usize, n: usize) -> ExportTraceServiceRequest {
+    // Never all zero (an invalid trace id, which would be rejected).
     let mut trace = [0u8; 16];
-    trace[..8].copy_from_slice(&(e as u64).to_be_bytes());
+    trace[..8].copy_from_slice(&(e as u64 | 0xbe << 56).to_be_bytes());
     trace[8..].copy_from_slice(&(b as u64).to_be_bytes());
     let spans = (0..n)
         .map(|i| {
@@ -132,8 +135,10 @@ async fn main() {
                         .await
                         .unwrap();
                     let status = r.status().as_u16();
-                    let _ = r.bytes().await;
+                    let answer = r.bytes().await.unwrap();
                     if status == 200 {
+                        let res = ExportTraceServiceResponse::decode(answer).unwrap();
+                        assert_eq!(res.partial_success, None, "no span rejected");
                         times.push(t.elapsed().as_secs_f64() * 1000.0);
                         acked += size as u64;
                         break;

@@ -104,14 +104,12 @@ impl Provex {
             self.add_documents(graph, Some(registry), std::mem::take(docs), &Default::default()).await?;
         }
         if !events.is_empty() {
-            let spans = crate::sources::otel::placeholders::may_fill(events);
+            let spans = crate::sources::otel::placeholders::filling(events);
             let delta = crate::sources::reasoning::relink::relink(&self.store, graph, events.take()).await?;
             self.store.write_unsynced(graph, &delta).await?;
             self.publish(graph, delta);
             // A span's parent streamed after it takes its placeholder's place.
-            if spans {
-                crate::sources::otel::placeholders::fold_placeholders(&self.store, graph).await?;
-            }
+            crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans)).await?;
         }
         Ok(())
     }

@@ -334,6 +334,31 @@ mod tests {
         assert_eq!(gunzip(&two, 10).unwrap(), b"abcd");
     }
 
+    proptest::proptest! {
+        /// A gzip body comes back whole when it fits, and is refused as too large when not.
+        #[test]
+        fn gzip_fits_or_is_refused(data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4096), max in 0usize..8192) {
+            match gunzip(&gz(&data), max) {
+                Ok(out) => {
+                    proptest::prop_assert!(data.len() <= max);
+                    proptest::prop_assert_eq!(out, data);
+                }
+                Err(e) => {
+                    proptest::prop_assert!(data.len() > max);
+                    proptest::prop_assert_eq!(e.kind, Kind::TooLarge);
+                }
+            }
+        }
+
+        /// Whatever the bytes, nothing longer than the limit comes out, and no panic.
+        #[test]
+        fn any_bytes_inflate_within_the_limit(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2048), max in 0usize..4096) {
+            if let Ok(out) = gunzip(&bytes, max) {
+                proptest::prop_assert!(out.len() <= max);
+            }
+        }
+    }
+
     #[test]
     fn undecodable_bodies_are_bad_requests() {
         for (body, enc) in [
@@ -373,6 +398,17 @@ mod tests {
         let back =
             ExportTraceServiceResponse::decode(&encode_response(&res, Encoding::Protobuf)[..]).unwrap();
         assert_eq!(back, res);
+    }
+
+    #[test]
+    fn a_database_out_of_reach_is_retried_later() {
+        let lost = crate::error::Error::ConnectionLost { during: "a write".into(), reason: "reset".into() };
+        let f = Failure::from(lost);
+        assert_eq!((f.http_status(), f.grpc_code(), f.retry()), (503, tonic::Code::Unavailable, true));
+        let f = Failure::from(crate::error::Error::Usage("invalid graph name".into()));
+        assert_eq!((f.http_status(), f.retry()), (400, false));
+        let f = Failure::from(crate::error::Error::NotStored("disk full".into()));
+        assert_eq!((f.http_status(), f.retry()), (500, false));
     }
 
     #[test]

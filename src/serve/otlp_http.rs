@@ -15,6 +15,9 @@ use futures_util::StreamExt;
 use super::otlp::{self, Encoding, Failure, Kind};
 use super::{auth, AppState};
 
+/// Bodies up to this size are decoded where they are received; larger ones on a blocking thread.
+const INLINE_DECODE: usize = 256 << 10;
+
 /// The routes, to be merged into the server's router.
 pub(crate) fn routes() -> axum::Router<AppState> {
     let refuse_method = || async {
@@ -125,12 +128,23 @@ async fn receive(
         return Err(too_large(gate.max_body));
     }
     let raw = read_body(body, gate.max_body, state.limits.body_idle).await?;
-    let plain = if gzip { otlp::gunzip(&raw, gate.max_decoded)? } else { raw };
-    if plain.len() > gate.max_decoded {
-        return Err(too_large(gate.max_decoded));
-    }
-    let request = otlp::decode(&plain, enc)?;
-    drop(plain);
+    let raw_len = raw.len();
+    let max_decoded = gate.max_decoded;
+    let unpack = move || {
+        let plain = if gzip { otlp::gunzip(&raw, max_decoded)? } else { raw };
+        if plain.len() > max_decoded {
+            return Err(too_large(max_decoded));
+        }
+        otlp::decode(&plain, enc)
+    };
+    // Inflating and decoding a large body takes milliseconds: off the threads that answer.
+    let request = if raw_len > INLINE_DECODE {
+        tokio::task::spawn_blocking(unpack)
+            .await
+            .map_err(|e| Failure::new(Kind::Internal, format!("decoding stopped: {e}")))??
+    } else {
+        unpack()?
+    };
     let res = otlp::export(state, graph, request).await?;
     Ok(otlp::encode_response(&res, enc))
 }

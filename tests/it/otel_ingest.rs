@@ -392,6 +392,17 @@ async fn fixtures_made_by_the_real_sdk_give_every_span_its_node_and_edges() {
                     .unwrap();
                 assert!(rows.rows[0][0].as_i64().unwrap() >= 1, "{text}");
                 assert!(text.contains("-[WAS_INVOKED_BY a2a:A2A_TASK_CALL]-> otel:"), "{text}");
+                // The tool message (its response re-spaced by the agent) derives from the
+                // result the tool call generated.
+                let rows = provex
+                    .query(
+                        &graph,
+                        "MATCH (:LlmCall)-[:WAS_CONSUMED_BY]->(m:Message {`otel:role`: 'tool'})-[:WAS_DERIVED_FROM]->(:ToolResult)-[:WAS_GENERATED_BY]->(t:ToolCall) RETURN t.`otel:name`",
+                    )
+                    .await
+                    .unwrap();
+                assert_eq!(rows.rows.len(), 1, "{text}");
+                assert_eq!(rows.rows[0][0].as_str(), Some("execute_tool get_weather"));
                 assert!(text.contains("Agent ProvAgent model:openai/gpt-4o-mini-2026-01-01\n"), "{text}");
             }
         }

@@ -166,6 +166,15 @@ async fn otlp_http_protobuf_json_and_gzip_are_stored_and_reexports_change_nothin
     let all: BTreeSet<String> = names(&a).into_iter().chain(names(&b)).chain(names(&c)).collect();
     assert_eq!(stored(&provex, &graph).await, all);
 
+    // A large body (decoded off the answering threads).
+    let mut big = three_spans(trace(11));
+    big[0].attributes.push(attr("gen_ai.output.text", &"y".repeat(400 << 10)));
+    let r = post(&url, "application/x-protobuf", request(big.clone()).encode_to_vec(), false).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(names(&big).is_subset(&stored(&provex, &graph).await));
+    let all: BTreeSet<String> = all.into_iter().chain(names(&big)).collect();
+    assert_eq!(stored(&provex, &graph).await, all);
+
     // Exporters retry: the same spans again change nothing.
     let before = common::graph_text(&provex, &graph).await;
     for (body, ct) in [
@@ -370,6 +379,11 @@ impl Held {
         Held { raw, rest: rest.to_vec() }
     }
 
+    /// The answer, without sending the rest.
+    pub(crate) fn abandon(mut self) -> u16 {
+        self.raw.answer().status
+    }
+
     pub(crate) fn finish(mut self) -> u16 {
         self.raw.write_bytes(&self.rest);
         self.raw.answer().status
@@ -408,5 +422,72 @@ async fn otlp_http_backpressure_answers_429_with_retry_after() {
     assert_eq!(r.status(), StatusCode::OK);
     let both: BTreeSet<String> = names(&first).into_iter().chain(names(&second)).collect();
     assert_eq!(stored(&provex, &graph).await, both);
+    let _ = provex.delete_graph(&graph).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn otlp_http_concurrent_exporters_every_acknowledged_span_is_stored() {
+    let (provex, graph, _running, base) = start("otlp_http_concurrent", ServeLimits::default()).await;
+    let url = format!("{base}/otlp/{graph}/v1/traces");
+    let mut tasks = Vec::new();
+    for e in 0..8u8 {
+        let url = url.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut acked = BTreeSet::new();
+            for b in 0..5u8 {
+                let mut t = trace(100 + e);
+                t[15] = b;
+                let spans: Vec<Span> = (1..=20u8)
+                    .map(|i| span(t, i, if i == 1 { None } else { Some(1) }, &format!("s{i}"), "chat"))
+                    .collect();
+                let r =
+                    post(&url, "application/x-protobuf", request(spans.clone()).encode_to_vec(), false).await;
+                if r.status() == StatusCode::OK {
+                    let res = ExportTraceServiceResponse::decode(r.bytes().await.unwrap()).unwrap();
+                    assert_eq!(res.partial_success, None);
+                    acked.extend(names(&spans));
+                }
+            }
+            acked
+        }));
+    }
+    let mut acked = BTreeSet::new();
+    for t in tasks {
+        acked.extend(t.await.unwrap());
+    }
+    assert_eq!(acked.len(), 8 * 5 * 20, "none refused under the default limit");
+    let there = stored(&provex, &graph).await;
+    let missing: Vec<&String> = acked.difference(&there).collect();
+    assert!(
+        missing.is_empty(),
+        "{} acknowledged spans not stored: {:?}",
+        missing.len(),
+        &missing[..missing.len().min(5)]
+    );
+    let _ = provex.delete_graph(&graph).await;
+}
+
+#[tokio::test]
+async fn otlp_http_a_silent_body_is_cut_and_frees_its_place() {
+    let limits = ServeLimits {
+        otlp_max_exports: 1,
+        body_idle: std::time::Duration::from_millis(1500),
+        ..Default::default()
+    };
+    let (provex, graph, _running, base) = start("otlp_http_silent", limits).await;
+    let spans = three_spans(trace(10));
+    let held = Held::start(&base, &graph, request(spans.clone()).encode_to_vec());
+    let status = tokio::task::spawn_blocking(move || held.abandon()).await.unwrap();
+    assert_eq!(status, 408);
+    assert!(stored(&provex, &graph).await.is_empty());
+    let r = post(
+        &format!("{base}/otlp/{graph}/v1/traces"),
+        "application/x-protobuf",
+        request(spans.clone()).encode_to_vec(),
+        false,
+    )
+    .await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(stored(&provex, &graph).await, names(&spans));
     let _ = provex.delete_graph(&graph).await;
 }

@@ -24,6 +24,7 @@ pub mod key {
     pub const OI_PROVIDER: &str = "llm.provider";
     pub const OI_SYSTEM: &str = "llm.system";
     pub const TOOL_CALL_ID: &str = "gen_ai.tool.call.id";
+    pub const OI_TOOL_CALL_ID: &str = "tool_call.id";
     pub const TOOL_ARGS: &str = "gen_ai.tool.call.arguments";
     pub const TOOL_RESULT: &str = "gen_ai.tool.call.result";
     pub const OI_TOOL_PARAMS: &str = "tool.parameters";
