@@ -47,6 +47,11 @@ pub const KEYS_FILE: &str = "council-keys.json";
 pub const TRANSCRIPT_FILE: &str = "council-transcript.txt";
 /// The research question's TrustGraph explain stream (docs/FORMATS.md, "TrustGraph query-time provenance").
 pub const EXPLAIN_FILE: &str = "council-explain.jsonl";
+/// The summariser's own OpenTelemetry spans (docs/FORMATS.md, "OpenTelemetry traces"), made
+/// with the OpenTelemetry Python SDK and the `openai` client's instrumentation by
+/// tests/otel/make_council_otel.py, tied to its A2A task: one OTLP export request a line.
+pub const OTEL_FILE: &str = "council-otel.jsonl";
+const OTEL_LINES: &str = include_str!("../../examples/council/council-otel.jsonl");
 
 struct Agent {
     id: &'static str,
@@ -143,6 +148,8 @@ pub enum Stream {
     A2ap,
     /// The research question's TrustGraph stream (docs/FORMATS.md, "TrustGraph query-time provenance"): `council-explain.jsonl`.
     Explain,
+    /// The summariser's OpenTelemetry spans (docs/FORMATS.md, "OpenTelemetry traces"): `council-otel.jsonl`.
+    Otel,
 }
 
 /// The demo's files, in memory.
@@ -208,7 +215,7 @@ impl CouncilDemo {
             .collect()
     }
 
-    /// Writes the five files into `dir` (created if needed); returns their paths.
+    /// Writes the six files into `dir` (created if needed); returns their paths.
     pub fn write_to(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let files = [
@@ -217,6 +224,7 @@ impl CouncilDemo {
             (KEYS_FILE, self.registry_json.clone()),
             (TRANSCRIPT_FILE, self.transcript.clone()),
             (EXPLAIN_FILE, self.lines(Stream::Explain)),
+            (OTEL_FILE, self.lines(Stream::Otel)),
         ];
         let mut paths = Vec::new();
         for (name, content) in files {
@@ -230,7 +238,34 @@ impl CouncilDemo {
 
 /// Builds the demo.
 pub fn generate() -> CouncilDemo {
-    Builder::new().build()
+    let mut demo = Builder::new().build();
+    demo.records.extend(otel_records());
+    // Stable: records of one moment keep their order.
+    demo.records.sort_by_key(|r| r.offset_ms);
+    demo
+}
+
+/// The summariser's span export requests, each sent when the last span it carries ended
+/// (the spans' clock is the runtime events' clock).
+fn otel_records() -> Vec<PacedRecord> {
+    OTEL_LINES
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let request: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+            let end_ns = request["resourceSpans"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|rs| rs["scopeSpans"].as_array().into_iter().flatten())
+                .flat_map(|ss| ss["spans"].as_array().into_iter().flatten())
+                .filter_map(|span| span["endTimeUnixNano"].as_str()?.parse::<i64>().ok())
+                .max()
+                .unwrap_or(0);
+            let offset_ms = (end_ns / 1_000_000 - BASE_TIME_MS).max(0) as u64;
+            PacedRecord { offset_ms, stream: Stream::Otel, line: line.to_owned() }
+        })
+        .collect()
 }
 
 struct Builder {

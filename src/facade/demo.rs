@@ -69,6 +69,12 @@ impl Provex {
                         .map_err(|e| Error::Server(format!("demo explain message: {e}")))?;
                     report.events += 1;
                 }
+                Stream::Otel => {
+                    let request = crate::sources::otel::wire::decode_json(record.line.as_bytes())
+                        .map_err(|e| Error::Server(format!("demo spans: {e}")))?;
+                    crate::sources::otel::normalise(&request, &mut events);
+                    report.events += 1;
+                }
                 Stream::A2ap => {
                     for r in crate::sources::statements::parse_documents(&record.line) {
                         let r = r.map_err(|e| Error::Server(format!("demo document: {e}")))?;
@@ -98,9 +104,12 @@ impl Provex {
             self.add_documents(graph, Some(registry), std::mem::take(docs), &Default::default()).await?;
         }
         if !events.is_empty() {
+            let spans = crate::sources::otel::placeholders::filling(events);
             let delta = crate::sources::reasoning::relink::relink(&self.store, graph, events.take()).await?;
             self.store.write_unsynced(graph, &delta).await?;
             self.publish(graph, delta);
+            // A span's parent streamed after it takes its placeholder's place.
+            crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans)).await?;
         }
         Ok(())
     }

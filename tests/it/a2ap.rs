@@ -480,7 +480,11 @@ fn council_demo_files_are_reproducible() {
     let paths2 = demo::council::generate().write_to(&dir.path().join("again")).unwrap();
     let second: Vec<Vec<u8>> = paths2.iter().map(|p| std::fs::read(p).unwrap()).collect();
     assert_eq!(first, second);
-    assert_eq!(paths.len(), 5, "events, documents, keys, transcript, the research question's explain stream");
+    assert_eq!(
+        paths.len(),
+        6,
+        "events, documents, keys, transcript, the research question's explain stream, the summariser's spans"
+    );
     let transcript = String::from_utf8(first[3].clone()).unwrap();
     assert!(transcript.contains("[00:04:06] CITY CLERK MARIA SANTOS: On the motion to table"));
 }

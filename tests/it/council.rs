@@ -95,13 +95,17 @@ async fn demo_into_falkordb_gives_the_designed_trails() {
     let report = provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
     assert_eq!(
         (report.events, report.documents),
-        (130, 37),
-        "{report:?}: 123 runtime events, 7 explain messages"
+        (131, 37),
+        "{report:?}: 123 runtime events, 7 explain messages, 1 span export request"
     );
     let stats = provex.stats(&graph).await.unwrap();
     assert_eq!(stats.labels["Statement"], 8);
     assert_eq!(stats.labels["Verification"], 17);
-    assert_eq!(stats.labels["LlmCall"], 36, "the runtime events are in the same graph");
+    assert_eq!(
+        stats.labels["LlmCall"],
+        36 + 1,
+        "the runtime events and the summariser's spans are in the same graph"
+    );
     let challenged = provex
         .query(&graph, "MATCH (:Agent)-[:CHALLENGED]->(s:Statement) RETURN DISTINCT s.name ORDER BY s.name")
         .await
@@ -185,7 +189,7 @@ async fn demo_files_ingest_like_the_demo_stream() {
     let report = provex
         .ingest(
             &graph,
-            &[files[0].clone(), files[1].clone(), files[4].clone()],
+            &[files[0].clone(), files[1].clone(), files[4].clone(), files[5].clone()],
             opts,
             Arc::new(AtomicBool::new(false)),
             Arc::new(Quiet),
@@ -196,6 +200,7 @@ async fn demo_files_ingest_like_the_demo_stream() {
     assert_eq!(report.files[0].format, "a2a");
     assert_eq!(report.files[1].format, "a2ap");
     assert_eq!(report.files[2].format, "trustgraph");
+    assert_eq!(report.files[3].format, "otlp");
     let (streamed, stream_graph) = common::open("council_stream").await;
     streamed.demo_council(&stream_graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
     assert_eq!(common::graph_text(&provex, &graph).await, common::graph_text(&streamed, &stream_graph).await);
@@ -254,7 +259,7 @@ async fn paced_demo_streams_deltas_over_time() {
     }
     run.await.unwrap().unwrap();
     let records = council::generate().records.len();
-    assert_eq!((batches, records), (167, 167), "one write per record");
+    assert_eq!((batches, records), (168, 168), "one write per record");
     assert!(started.elapsed() >= Duration::from_millis(5 * (records as u64 - 1)));
     provex.delete_graph(&graph).await.unwrap();
 }

@@ -71,16 +71,21 @@ fn two_runs(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>, Value, Value, Value) {
         } else {
             std::fs::write(&out, text).unwrap();
         }
-        // The runtime events and A2AP documents (the research question's stream is not part of
-        // what the two agent versions did).
-        if f.extension().is_some_and(|e| e == "jsonl") && !f.to_string_lossy().ends_with("-explain.jsonl") {
+        // The runtime events and A2AP documents (the research question's stream and the
+        // summariser's spans are not part of what the two agent versions did differently).
+        if f.extension().is_some_and(|e| e == "jsonl")
+            && !f.to_string_lossy().ends_with("-explain.jsonl")
+            && !f.to_string_lossy().ends_with("-otel.jsonl")
+        {
             b.push(out);
         }
     }
     let a: Vec<PathBuf> = a
         .into_iter()
         .filter(|f| {
-            f.extension().is_some_and(|e| e == "jsonl") && !f.to_string_lossy().ends_with("-explain.jsonl")
+            f.extension().is_some_and(|e| e == "jsonl")
+                && !f.to_string_lossy().ends_with("-explain.jsonl")
+                && !f.to_string_lossy().ends_with("-otel.jsonl")
         })
         .collect();
     assert_eq!(a.len(), 2);

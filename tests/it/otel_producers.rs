@@ -1,16 +1,22 @@
-//! The OpenTelemetry data made by the real producers (tests/otel/: the Python SDK, the
-//! `openai` client and its GenAI and OpenInference instrumentations, against a stand-in chat
-//! endpoint): the fixture files under tests/data/otel/ decode as OTLP JSON with
-//! `opentelemetry-proto`'s own types, and hold exactly the spans the SDK's in-memory exporter
-//! kept in the same run (`*.expected.json`).
+//! The real OpenTelemetry producers (tests/otel/: the Python SDK, the `openai` client and its
+//! GenAI and OpenInference instrumentations, against a stand-in chat endpoint) live against
+//! `provex serve`: the agents export over OTLP/HTTP (protobuf, batched so children come before
+//! parents, gzip too) to `/otlp/{graph}/v1/traces`, with fresh trace and span ids every run,
+//! and the graph holds exactly what their SDK's in-memory exporter kept in the same run
+//! (docs/FORMATS.md, "OpenTelemetry traces"): every span an activity `otel:<trace>:<span>`
+//! with its label, name and status, each parent edge, each link edge, each agent, and the
+//! messages each call consumed and produced, one node for a message two calls shared. The
+//! files those producers made (fixtures, the council demo's spans) are checked in `files`.
 
-use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
+use provex::facade::Provex;
 use serde_json::Value;
 
 use crate::common;
+
+mod files;
 
 const FIXTURES: [&str; 3] = ["genai-tool-agent", "openinference-agents", "links-and-failure"];
 
@@ -18,164 +24,307 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// A span of an OTLP JSON file in the shape of the expected-spans JSON (the fields compared).
-fn span_row(resource: &[(String, String)], sp: &opentelemetry_proto::tonic::trace::v1::Span) -> Value {
-    let attrs: BTreeMap<String, String> =
-        sp.attributes.iter().map(|kv| (kv.key.clone(), value_text(&kv.value))).collect();
-    let code = ["unset", "ok", "error"][sp.status.as_ref().map_or(0, |s| s.code as usize)];
-    serde_json::json!({
-        "trace_id": hex(&sp.trace_id),
-        "span_id": hex(&sp.span_id),
-        "parent_span_id": (!sp.parent_span_id.is_empty()).then(|| hex(&sp.parent_span_id)),
-        "name": sp.name,
-        "kind": sp.kind,
-        "start_ns": sp.start_time_unix_nano,
-        "end_ns": sp.end_time_unix_nano,
-        "status": code,
-        "attributes": attrs,
-        "events": sp.events.iter().map(|e| (e.name.clone(), e.time_unix_nano)).collect::<Vec<_>>(),
-        "links": sp.links.iter().map(|l| (hex(&l.trace_id), hex(&l.span_id), l.attributes.len())).collect::<Vec<_>>(),
-        "resource": resource.iter().cloned().collect::<BTreeMap<_, _>>(),
-    })
+fn attr(span: &Value, key: &str) -> Option<String> {
+    span["attributes"][key].as_str().map(str::to_owned)
 }
 
-/// An attribute value as the expected JSON writes it: strings as they are, anything else as
-/// its JSON text.
-fn value_text(v: &Option<opentelemetry_proto::tonic::common::v1::AnyValue>) -> String {
-    match v.as_ref().and_then(|v| v.value.as_ref()) {
-        Some(Any::StringValue(s)) => s.clone(),
-        Some(Any::IntValue(i)) => i.to_string(),
-        Some(Any::DoubleValue(d)) => serde_json::json!(d).to_string(),
-        Some(Any::BoolValue(b)) => b.to_string(),
-        Some(Any::ArrayValue(a)) => {
-            let items: Vec<String> = a.values.iter().map(|v| value_text(&Some(v.clone()))).collect();
-            serde_json::json!(items).to_string()
+const PACKAGES: &str =
+    "import opentelemetry.instrumentation.openai_v2, openinference.instrumentation.openai, \
+                        opentelemetry.exporter.otlp.proto.http.trace_exporter";
+
+/// The project's Python with the producers installed, or None (the test says why and skips)
+/// when `.venv` lacks them. In CI, where scripts/setup.sh installs them, they must be there.
+fn python() -> Option<std::path::PathBuf> {
+    let python = common::repo().join(".venv/bin/python");
+    let ok =
+        std::process::Command::new(&python).args(["-c", PACKAGES]).output().is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(python);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} lacks the OpenTelemetry Python packages that scripts/setup.sh installs",
+        python.display()
+    );
+    eprintln!("skipped: {} lacks the OpenTelemetry Python packages; run scripts/setup.sh", python.display());
+    None
+}
+
+/// Runs one scenario of agents.py exporting to `{base}/otlp/{graph}` with the server's token
+/// (gzip-compressed when `gzip`); the spans its SDK kept in memory.
+async fn run_agents(
+    python: &std::path::Path,
+    scenario: &str,
+    base: &str,
+    graph: &str,
+    gzip: bool,
+) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = dir.path().join(format!("{scenario}.expected.json"));
+    let mut cmd = std::process::Command::new(python);
+    cmd.arg(common::repo().join("tests/otel/agents.py"))
+        .arg(scenario)
+        .arg("--otlp")
+        .arg(format!("{base}/otlp/{graph}"))
+        .arg("--expected")
+        .arg(&expected)
+        .env("OTEL_EXPORTER_OTLP_HEADERS", format!("Authorization=Bearer%20{}", crate::serve::TOKEN))
+        .env("OTEL_EXPORTER_OTLP_COMPRESSION", if gzip { "gzip" } else { "none" })
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap()).await.unwrap();
+    assert!(out.status.success(), "agents.py {scenario}: {}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&std::fs::read(&expected).unwrap()).unwrap();
+    doc["spans"].as_array().unwrap().clone()
+}
+
+fn s<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key].as_str().unwrap_or_default()
+}
+
+fn span_node(trace: &str, span: &str) -> String {
+    format!("otel:{trace}:{span}")
+}
+
+fn name_of(span: &Value) -> String {
+    span_node(s(span, "trace_id"), s(span, "span_id"))
+}
+
+/// The label a span's activity gets from what it does.
+fn label(span: &Value) -> &'static str {
+    match (attr(span, "gen_ai.operation.name").as_deref(), attr(span, "openinference.span.kind").as_deref()) {
+        (Some("chat" | "text_completion" | "generate_content"), _) | (_, Some("LLM")) => "LlmCall",
+        (Some("execute_tool"), _) | (_, Some("TOOL")) => "ToolCall",
+        (Some("invoke_agent" | "create_agent" | "invoke_workflow"), _) | (_, Some("AGENT")) => {
+            "AgentInvocation"
         }
-        other => panic!("unexpected attribute value {other:?}"),
+        (Some("retrieval"), _) | (_, Some("RETRIEVER" | "RERANKER")) => "Retrieval",
+        (Some("embeddings"), _) | (_, Some("EMBEDDING")) => "Embedding",
+        (_, Some("EVALUATOR" | "GUARDRAIL")) => "Evaluation",
+        _ => "Span",
     }
 }
 
-fn expected_row(sp: &Value) -> Value {
-    let attrs: BTreeMap<String, String> = sp["attributes"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| {
-            let t = match v {
-                Value::String(s) => s.clone(),
-                Value::Array(items) => serde_json::json!(items
-                    .iter()
-                    .map(|i| i.as_str().unwrap().to_owned())
-                    .collect::<Vec<_>>())
-                .to_string(),
-                other => other.to_string(),
-            };
-            (k.clone(), t)
-        })
-        .collect();
-    let resource: BTreeMap<String, String> = sp["resource"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned()))
-        .collect();
-    serde_json::json!({
-        "trace_id": sp["trace_id"],
-        "span_id": sp["span_id"],
-        "parent_span_id": sp["parent_span_id"],
-        "name": sp["name"],
-        "kind": sp["kind"],
-        "start_ns": sp["start_ns"],
-        "end_ns": sp["end_ns"],
-        "status": sp["status"]["code"],
-        "attributes": attrs,
-        "events": sp["events"].as_array().unwrap().iter().map(|e| (e["name"].as_str().unwrap().to_owned(), e["time_ns"].as_u64().unwrap())).collect::<Vec<_>>(),
-        "links": sp["links"].as_array().unwrap().iter().map(|l| (l["trace_id"].as_str().unwrap().to_owned(), l["span_id"].as_str().unwrap().to_owned(), l["attributes"].as_object().unwrap().len())).collect::<Vec<_>>(),
-        "resource": resource,
-    })
+/// A message's node name: the SHA-256 of the RFC 8785 form of `{"role", "parts"}`.
+fn message_name(message: &Value) -> String {
+    use sha2::Digest;
+    let key = serde_json::json!({"role": message["role"], "parts": message["parts"]});
+    let canonical = serde_json_canonicalizer::to_string(&key).unwrap();
+    format!("otel-msg:{}", hex(&sha2::Sha256::digest(canonical.as_bytes())))
 }
 
-/// The spans of an OTLP JSON lines file, by span id, and how many requests carried them.
-fn decode(path: &std::path::Path) -> (BTreeMap<String, Value>, usize) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut spans = BTreeMap::new();
-    let mut requests = 0;
-    for (i, line) in text.lines().enumerate() {
-        let req: ExportTraceServiceRequest =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1));
-        requests += 1;
-        for rs in req.resource_spans {
-            let resource: Vec<(String, String)> = rs
-                .resource
-                .iter()
-                .flat_map(|r| r.attributes.iter().map(|kv| (kv.key.clone(), value_text(&kv.value))))
-                .collect();
-            for ss in rs.scope_spans {
-                for sp in ss.spans {
-                    let row = span_row(&resource, &sp);
-                    assert!(
-                        spans.insert(hex(&sp.span_id), row).is_none(),
-                        "span {} sent twice",
-                        hex(&sp.span_id)
-                    );
-                }
+/// The messages of a GenAI content attribute (`gen_ai.input.messages`, ...), as node names.
+fn genai_messages(span: &Value, key: &str) -> Vec<String> {
+    attr(span, key)
+        .map(|text| serde_json::from_str::<Vec<Value>>(&text).unwrap().iter().map(message_name).collect())
+        .unwrap_or_default()
+}
+
+async fn rows(provex: &Provex, graph: &str, q: &str) -> std::collections::BTreeSet<String> {
+    let t = provex.query(graph, q).await.unwrap();
+    t.rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+fn set<I: IntoIterator<Item = String>>(items: I) -> std::collections::BTreeSet<String> {
+    items.into_iter().collect()
+}
+
+/// Every span of the run is in the graph as its activity (no other span, no placeholder
+/// left), with its edges to its parent, the spans it links to, and its agent.
+async fn assert_spans(provex: &Provex, graph: &str, spans: &[Value]) {
+    let want = set(spans
+        .iter()
+        .map(|sp| format!("{} {} {} {}", label(sp), name_of(sp), s(sp, "name"), s(&sp["status"], "code"))));
+    let q = "MATCH (n) WHERE n.name STARTS WITH 'otel:' RETURN labels(n)[0], n.name, n.`otel:name`, n.`otel:status`";
+    assert_eq!(rows(provex, graph, q).await, want, "the spans' activities");
+
+    let want = set(spans.iter().filter(|sp| sp["parent_span_id"].is_string()).map(|sp| {
+        let rel = if label(sp) == "ToolCall" { "WAS_EXECUTED_BY" } else { "WAS_INVOKED_BY" };
+        format!("{} {rel} {}", span_node(s(sp, "trace_id"), s(sp, "parent_span_id")), name_of(sp))
+    }));
+    let q = "MATCH (a)-[r]->(b) WHERE r.`otel:relation` = 'OTEL_PARENT' RETURN a.name, type(r), b.name";
+    assert_eq!(rows(provex, graph, q).await, want, "parent → child edges");
+
+    let want = set(spans.iter().flat_map(|sp| {
+        sp["links"].as_array().unwrap().iter().map(move |l| {
+            format!("{} WAS_INFORMED_BY {}", name_of(sp), span_node(s(l, "trace_id"), s(l, "span_id")))
+        })
+    }));
+    let q = "MATCH (a)-[r]->(b) WHERE r.`otel:relation` = 'OTEL_LINK' RETURN a.name, type(r), b.name";
+    assert_eq!(rows(provex, graph, q).await, want, "span links");
+
+    let want = set(spans.iter().filter_map(|sp| {
+        let id =
+            attr(sp, "gen_ai.agent.id").or(attr(sp, "gen_ai.agent.name")).or(attr(sp, "graph.node.id"))?;
+        Some(format!("{} agent:{id}", name_of(sp)))
+    }));
+    let q = "MATCH (a)-[:WAS_ASSOCIATED_WITH]->(b:Agent) WHERE b.name STARTS WITH 'agent:' AND a.name STARTS WITH 'otel:' RETURN a.name, b.name";
+    assert_eq!(rows(provex, graph, q).await, want, "agent invocations and their agents");
+}
+
+/// The messages each GenAI call consumed (in order) and produced are exactly those its
+/// content attributes hold, one node per distinct message.
+async fn assert_genai_messages(provex: &Provex, graph: &str, spans: &[Value]) {
+    let mut consumed = std::collections::BTreeSet::new();
+    let mut produced = std::collections::BTreeSet::new();
+    for sp in spans.iter().filter(|sp| label(sp) == "LlmCall") {
+        for (i, m) in genai_messages(sp, "gen_ai.input.messages").iter().enumerate() {
+            consumed.insert(format!("{} {m} {i}", name_of(sp)));
+        }
+        for m in genai_messages(sp, "gen_ai.output.messages") {
+            produced.insert(format!("{m} {}", name_of(sp)));
+        }
+    }
+    let q = "MATCH (c:LlmCall)-[r:WAS_CONSUMED_BY]->(m:Message) RETURN c.name, m.name, r.`otel:index`";
+    assert_eq!(rows(provex, graph, q).await, consumed, "messages consumed by each call");
+    let q = "MATCH (m:Message)-[:WAS_GENERATED_BY]->(c:LlmCall) RETURN m.name, c.name";
+    assert_eq!(rows(provex, graph, q).await, produced, "messages produced by each call");
+}
+
+/// Two LLM calls with a tool call between them (GenAI conventions, exported gzip-compressed):
+/// the second call consumes what the first produced (its tool call) through one shared
+/// message node; the tool's arguments and result are its entities; `a2a.task.id` ties the
+/// agent's span to its A2A task.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn genai_agent_with_a_tool_call_arrives_span_by_span() {
+    let Some(python) = python() else { return };
+    let (provex, graph, running, base) = crate::serve::start("otel_py_genai", None).await;
+    let spans = run_agents(&python, "genai-tool-agent", &base, &graph, true).await;
+    assert_eq!(spans.len(), 4);
+    assert_spans(&provex, &graph, &spans).await;
+    assert_genai_messages(&provex, &graph, &spans).await;
+
+    let calls: Vec<&Value> = spans.iter().filter(|sp| label(sp) == "LlmCall").collect();
+    let first_out = genai_messages(calls[0], "gen_ai.output.messages");
+    assert!(genai_messages(calls[1], "gen_ai.input.messages").contains(&first_out[0]));
+    let q = format!(
+        "MATCH (b:LlmCall)-[:WAS_CONSUMED_BY]->(m:Message {{name: '{}'}})-[:WAS_GENERATED_BY]->(a:LlmCall) \
+         RETURN a.name, b.name",
+        first_out[0]
+    );
+    assert_eq!(
+        rows(&provex, &graph, &q).await,
+        set([format!("{} {}", name_of(calls[0]), name_of(calls[1]))])
+    );
+
+    let tool = spans.iter().find(|sp| label(sp) == "ToolCall").unwrap();
+    let q = format!(
+        "MATCH (t {{name: '{}'}})-[:WAS_USED_BY]->(a:ToolArgs) MATCH (r:ToolResult)-[:WAS_GENERATED_BY]->(t) \
+         RETURN count(DISTINCT a), count(DISTINCT r)",
+        name_of(tool)
+    );
+    assert_eq!(rows(&provex, &graph, &q).await, set(["1 1".to_owned()]));
+
+    let agent = spans.iter().find(|sp| label(sp) == "AgentInvocation").unwrap();
+    let task = attr(agent, "a2a.task.id").unwrap();
+    let q = format!(
+        "MATCH (t:A2ATask {{name: 'task:{task}'}})-->(a {{name: '{}'}}) RETURN count(t)",
+        name_of(agent)
+    );
+    assert_eq!(
+        rows(&provex, &graph, &q).await,
+        set(["1".to_owned()]),
+        "a2a.task.id ties the span to its task"
+    );
+    running.stop().await;
+}
+
+/// OpenInference: a triage agent hands off to a researcher (two LLM calls with a tool between
+/// them) and a writer; each agent its node, acting on behalf of the one above it; the
+/// researcher's two calls share their system and user messages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openinference_agents_handing_off_arrive_span_by_span() {
+    let Some(python) = python() else { return };
+    let (provex, graph, running, base) = crate::serve::start("otel_py_oi", None).await;
+    let spans = run_agents(&python, "openinference-agents", &base, &graph, false).await;
+    assert_eq!(spans.len(), 8);
+    assert_spans(&provex, &graph, &spans).await;
+
+    let q = "MATCH (a:Agent)-[:ACTED_ON_BEHALF_OF]->(b:Agent) RETURN a.name, b.name";
+    let want = set(["agent:researcher agent:triage".to_owned(), "agent:writer agent:triage".to_owned()]);
+    assert_eq!(rows(&provex, &graph, q).await, want, "graph.node.parent_id");
+
+    let researcher =
+        spans.iter().find(|sp| attr(sp, "graph.node.id").as_deref() == Some("researcher")).unwrap();
+    let q = format!(
+        "MATCH (c1:LlmCall)-[:WAS_CONSUMED_BY]->(m:Message)<-[:WAS_CONSUMED_BY]-(c2:LlmCall) \
+         WHERE c1.name < c2.name AND c1.`otel:parent_span_id` = '{0}' AND c2.`otel:parent_span_id` = '{0}' \
+         RETURN m.`otel:role`",
+        s(researcher, "span_id")
+    );
+    assert_eq!(rows(&provex, &graph, &q).await, set(["system".to_owned(), "user".to_owned()]));
+    running.stop().await;
+}
+
+/// A span linking to two spans of other traces, a failing tool (status error, its exception
+/// kept) and a failing LLM call (the endpoint answered 503), all in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_and_failures_arrive_span_by_span() {
+    let Some(python) = python() else { return };
+    let (provex, graph, running, base) = crate::serve::start("otel_py_links", None).await;
+    let spans = run_agents(&python, "links-and-failure", &base, &graph, false).await;
+    assert_eq!(spans.len(), 8);
+    assert_eq!(spans.iter().map(|sp| s(sp, "trace_id")).collect::<std::collections::BTreeSet<_>>().len(), 3);
+    assert_spans(&provex, &graph, &spans).await;
+    assert_genai_messages(&provex, &graph, &spans).await;
+
+    let tool = spans.iter().find(|sp| s(sp, "name") == "execute_tool fetch_report").unwrap();
+    let event = &tool["events"][0]["attributes"];
+    let q = format!(
+        "MATCH (t {{name: '{}'}}) RETURN t.`otel:status_message`, t.`otel:exception.type`, t.`otel:exception.message`",
+        name_of(tool)
+    );
+    let want = format!(
+        "{} {} {}",
+        s(&tool["status"], "message"),
+        s(event, "exception.type"),
+        s(event, "exception.message")
+    );
+    assert_eq!(rows(&provex, &graph, &q).await, set([want]));
+    let q = "MATCH (c:LlmCall) WHERE c.`otel:status` = 'error' RETURN c.`otel:gen_ai.request.model`";
+    assert_eq!(rows(&provex, &graph, q).await, set(["unavailable".to_owned()]));
+    running.stop().await;
+}
+
+/// The fixtures' OTLP JSON, as the exporter sent it, posted to the receiver as
+/// `application/json` request by request, gives the graph that reading the files with
+/// `--format otlp` gives; posting it all again changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixture_requests_posted_as_json_give_the_graph_of_the_files() {
+    use provex::ingest::{Format, IngestOptions};
+    let (provex, graph, running, base) = crate::serve::start("otel_py_json", None).await;
+    let (files, file_graph) = common::open("otel_py_json_files").await;
+    let dir = common::repo().join("tests/data/otel");
+    let paths: Vec<_> = FIXTURES.iter().map(|f| dir.join(format!("{f}.jsonl"))).collect();
+    let opts = IngestOptions { format: Format::Otlp, ..Default::default() };
+    let report = files
+        .ingest(&file_graph, &paths, opts, Arc::new(AtomicBool::new(false)), Arc::new(provex::facade::Quiet))
+        .await;
+    assert_eq!(report.unwrap().rejected, 0);
+    let want = common::graph_text(&files, &file_graph).await;
+    for round in 0..2 {
+        for path in &paths {
+            for line in std::fs::read_to_string(path).unwrap().lines() {
+                let r = crate::serve::client()
+                    .post(format!("{base}/otlp/{graph}/v1/traces"))
+                    .header("content-type", "application/json")
+                    .body(line.to_owned())
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+                let answer: Value = r.json().await.unwrap();
+                assert!(answer.get("partialSuccess").is_none(), "{answer}");
             }
         }
+        assert_eq!(common::graph_text(&provex, &graph).await, want, "round {round}");
     }
-    (spans, requests)
-}
-
-/// Each fixture's OTLP JSON decodes with `opentelemetry-proto`'s types (hex ids, 64-bit
-/// integers as strings, integer enums) and holds span for span what the SDK kept: ids,
-/// parents, names, kinds, times, status, attributes, events, links and resource. The spans
-/// came in several requests (the exporter batches), children before their parents.
-#[test]
-fn fixtures_hold_exactly_the_spans_the_sdk_kept() {
-    for name in FIXTURES {
-        let dir = common::repo().join("tests/data/otel");
-        let (got, requests) = decode(&dir.join(format!("{name}.jsonl")));
-        let expected: Value =
-            serde_json::from_slice(&std::fs::read(dir.join(format!("{name}.expected.json"))).unwrap())
-                .unwrap();
-        let want: BTreeMap<String, Value> = expected["spans"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|sp| (sp["span_id"].as_str().unwrap().to_owned(), expected_row(sp)))
-            .collect();
-        assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{name}: span ids");
-        for (id, row) in &want {
-            assert_eq!(&got[id], row, "{name}: span {id}");
-        }
-        assert!(requests > 1, "{name}: the exporter's batches");
-    }
-}
-
-/// The scenarios cover what the tests need: both conventions, a tool call between two LLM
-/// calls, agents handing off, a span linking to two others, a failing tool with its exception
-/// and a failing LLM call, `a2a.task.id`.
-#[test]
-fn fixtures_cover_the_scenarios() {
-    let dir = common::repo().join("tests/data/otel");
-    let all: Vec<Value> = FIXTURES
-        .iter()
-        .flat_map(|name| {
-            let v: Value =
-                serde_json::from_slice(&std::fs::read(dir.join(format!("{name}.expected.json"))).unwrap())
-                    .unwrap();
-            v["spans"].as_array().unwrap().clone()
-        })
-        .collect();
-    let with = |key: &str, value: &str| all.iter().filter(|s| s["attributes"][key] == value).count();
-    assert_eq!(with("gen_ai.operation.name", "chat"), 2 + 2 + 2, "chat calls");
-    assert_eq!(with("gen_ai.operation.name", "execute_tool"), 2);
-    assert_eq!(with("gen_ai.operation.name", "invoke_agent"), 4);
-    assert_eq!(with("openinference.span.kind", "LLM"), 4);
-    assert_eq!(with("openinference.span.kind", "AGENT"), 3);
-    assert_eq!(with("openinference.span.kind", "TOOL"), 1);
-    assert_eq!(all.iter().filter(|s| s["attributes"]["a2a.task.id"].is_string()).count(), 1);
-    assert_eq!(all.iter().map(|s| s["links"].as_array().unwrap().len()).max(), Some(2));
-    let errors: Vec<&Value> = all.iter().filter(|s| s["status"]["code"] == "error").collect();
-    assert_eq!(errors.len(), 2, "a failing tool and a failing LLM call");
-    assert!(errors.iter().any(|s| s["events"][0]["name"] == "exception"));
+    running.stop().await;
 }

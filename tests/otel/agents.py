@@ -139,9 +139,10 @@ def openinference_agents(run, chat):
             triage.set_output(note)
 
 
-def _reviewer(run, chat, handler, name, text):
+def _reviewer(run, chat, handler, name, focus, draft):
     from opentelemetry.util.genai.types import InputMessage, OutputMessage, Text
 
+    text = f"Review the {focus} of: {draft}"
     # A trace of its own: started from an empty context.
     token = otel_context.attach(otel_context.Context())
     try:
@@ -171,8 +172,8 @@ def links_and_failure(run, chat):
 
     handler = get_telemetry_handler(tracer_provider=run.provider)
     draft = "Draft: span links make the agent graph a DAG."
-    a_ctx, a_verdict = _reviewer(run, chat, handler, "reviewer-a", draft)
-    b_ctx, b_verdict = _reviewer(run, chat, handler, "reviewer-b", draft)
+    a_ctx, a_verdict = _reviewer(run, chat, handler, "reviewer-a", "accuracy", draft)
+    b_ctx, b_verdict = _reviewer(run, chat, handler, "reviewer-b", "clarity", draft)
     links = [Link(a_ctx, {"link.reason": "review", "reviewer": "a"}),
              Link(b_ctx, {"link.reason": "review", "reviewer": "b"})]
     token = otel_context.attach(otel_context.Context())

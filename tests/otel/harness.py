@@ -36,7 +36,7 @@ class SeededIds(IdGenerator):
 class Run:
     """One agent run's tracing: `tracer`, `provider`, the in-memory copy in `memory`."""
 
-    def __init__(self, instrumentation, service, otlp=None, seed=None, namespace="provex-tests"):
+    def __init__(self, instrumentation, service, otlp=None, seed=None, namespace="provex-tests", batch=4):
         if instrumentation == GENAI:
             # The latest GenAI conventions, content (messages, tool arguments and results) as
             # span attributes: `gen_ai.input.messages`, `gen_ai.output.messages`, ...
@@ -54,11 +54,13 @@ class Run:
         self.memory = InMemorySpanExporter()
         self.provider.add_span_processor(SimpleSpanProcessor(self.memory))
         if otlp:
-            # Small batches: a run's spans reach the endpoint in several requests, children
-            # before their parents, as they end.
+            # Small batches (by default): a run's spans reach the endpoint in several requests,
+            # children before their parents, as they end. A batch of None sends them all in
+            # one request when the run finishes.
             exporter = OTLPSpanExporter(endpoint=otlp.rstrip("/") + "/v1/traces")
             self.provider.add_span_processor(
-                BatchSpanProcessor(exporter, max_export_batch_size=4, schedule_delay_millis=20))
+                BatchSpanProcessor(exporter, max_export_batch_size=batch, schedule_delay_millis=20) if batch
+                else BatchSpanProcessor(exporter, max_export_batch_size=512, schedule_delay_millis=3_600_000))
         self.tracer = self.provider.get_tracer("provex.tests.agents", "1.0.0")
         if instrumentation == GENAI:
             from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor

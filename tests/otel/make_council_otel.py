@@ -138,8 +138,9 @@ def main():
     _, chat_url = chat_stub.serve(script=script)
     with tempfile.TemporaryDirectory() as tmp:
         server, base = otlp_sink.serve(tmp)
+        # One export request when the run ends, so the demo streams the spans as one record.
         tracing = Run(GENAI, run["agent"]["agent_type"], otlp=f"{base}/council", seed=2810,
-                      namespace="riverton-council")
+                      namespace="riverton-council", batch=None)
         from opentelemetry.util.genai.handler import get_telemetry_handler
 
         summarise(run, tracing, client(chat_url), clock, get_telemetry_handler(tracer_provider=tracing.provider))

@@ -11,7 +11,7 @@ import { artifact, runDemo, start, until } from "./harness.mjs";
 
 const GRAPH = "council";
 const RECORDS = ["entity", "activity", "agent"];
-const RELATIONS = ["used", "wasGeneratedBy", "wasAssociatedWith", "wasAttributedTo", "wasDerivedFrom", "wasInfluencedBy"];
+const RELATIONS = ["used", "wasGeneratedBy", "wasAssociatedWith", "wasAttributedTo", "wasDerivedFrom", "wasInformedBy", "wasInfluencedBy"];
 
 describe("export the graph as W3C PROV", { timeout: 120_000 }, () => {
   let h;

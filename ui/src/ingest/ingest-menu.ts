@@ -18,6 +18,7 @@ export const INGEST_FORMATS: readonly (readonly [string, string])[] = [
   ["prov-json", "W3C PROV-JSON"],
   ["lineage", "Prompt-lineage records"],
   ["trustgraph", "TrustGraph explain stream"],
+  ["otlp", "OpenTelemetry traces (OTLP JSON)"],
 ];
 
 /** `base`, or `base-2`, `base-3`… : the first that is not among `taken`. */
