@@ -20,6 +20,7 @@ mod observer;
 mod paths;
 mod reasoning;
 pub mod tlog;
+mod traces;
 
 pub use crate::api::IngestReport;
 pub use a2ap::{

@@ -6,6 +6,7 @@
 
 pub mod knowledge;
 pub mod lineage;
+pub mod otel;
 pub mod prov;
 pub mod reasoning;
 pub mod runtime_events;

@@ -31,6 +31,7 @@ mod lineage;
 mod live;
 mod modules;
 mod origin;
+mod otel_views;
 mod owner;
 mod paths;
 mod props_ask;
