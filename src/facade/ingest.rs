@@ -56,6 +56,8 @@ struct Writing<'a> {
     absorb_at_end: bool,
     /// Whether any leaf joined the graph's log.
     logged: bool,
+    /// OpenTelemetry span placeholders are folded once the bulk-built graph exists.
+    fold_spans_at_end: bool,
     observer: Arc<dyn IngestObserver>,
 }
 
@@ -139,6 +141,7 @@ impl Provex {
             may_hold_placeholders: relink::has_explain(&self.store, graph).await,
             absorb_at_end: false,
             logged: false,
+            fold_spans_at_end: false,
             observer: observer.clone(),
         };
         // The report acknowledges everything written, so it waits until that is on disk.
@@ -232,6 +235,8 @@ impl Provex {
         for r in &chunk.rejected {
             w.observer.rejected(r);
         }
+        let spans = crate::sources::otel::placeholders::may_fill(&chunk.delta);
+        w.fold_spans_at_end |= spans && w.bulk.is_some();
         // Reasoning steps that name a node of another source get their edge to it.
         chunk.delta = relink::relink(&self.store, graph, chunk.delta.take()).await?;
         w.may_hold_placeholders |= chunk.delta.nodes().any(|n| n.label == Label::Explain);
@@ -255,8 +260,14 @@ impl Provex {
         let events = w.events_by_file.entry(chunk.file.clone()).or_default();
         *events += chunk.events;
         w.observer.progress(&chunk.file, chunk.offset, *events);
+        // OpenTelemetry parents stored after their children fill their placeholders.
         if !chunk.delta.is_empty() {
             self.publish(graph, chunk.delta);
+        }
+        if spans && w.bulk.is_none() {
+            if let Err(e) = crate::sources::otel::placeholders::fold_placeholders(&self.store, graph).await {
+                tracing::warn!(graph, "span placeholders not folded: {e}");
+            }
         }
         if !chunk.records.is_empty() {
             let keys = bundle_keys(w.extra_keys.as_ref(), &chunk.keys);
@@ -284,6 +295,12 @@ impl Provex {
         }
         if w.absorb_at_end {
             self.absorb_placeholders(w.graph).await;
+        }
+        if w.fold_spans_at_end {
+            if let Err(e) = crate::sources::otel::placeholders::fold_placeholders(&self.store, w.graph).await
+            {
+                tracing::warn!(graph = w.graph, "span placeholders not folded: {e}");
+            }
         }
         Ok(())
     }

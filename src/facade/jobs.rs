@@ -70,8 +70,9 @@ pub fn parse_format(name: Option<&str>) -> Result<Format> {
         Some("prov-json") => Ok(Format::ProvJson),
         Some("lineage") => Ok(Format::Lineage),
         Some("trustgraph") => Ok(Format::TrustGraph),
+        Some("otlp") => Ok(Format::Otlp),
         Some(other) => Err(Error::Usage(format!(
-            "unknown format {other:?}: use a2a, a2ap, prov-json, lineage, trustgraph or auto"
+            "unknown format {other:?}: use a2a, a2ap, prov-json, lineage, trustgraph, otlp or auto"
         ))),
     }
 }

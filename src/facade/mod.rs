@@ -17,6 +17,7 @@ mod lineage;
 mod lineage_ops;
 mod live;
 mod observer;
+pub mod otel;
 mod paths;
 mod reasoning;
 pub mod tlog;
@@ -36,6 +37,7 @@ pub use lineage::parse_prompt_id;
 pub use lineage_ops::{suggest_type, word_diff, SUGGESTION_RULE};
 pub use live::{ViewRequest, DEFAULT_BACKLOG_BYTES, DEFAULT_LIMIT, MAX_LIMIT};
 pub use observer::{IngestObserver, Quiet};
+pub use otel::{RejectedSpan, SpanExport};
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};

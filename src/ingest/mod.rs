@@ -97,6 +97,7 @@ pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Res
         Format::ProvJson => Err("PROV-JSON documents are read whole".into()),
         Format::Lineage => Err("lineage records are read by the lineage reader".into()),
         Format::TrustGraph => Err("TrustGraph streams are read by the stream reader".into()),
+        Format::Otlp => Err("OTLP requests are read by the OpenTelemetry reader".into()),
         Format::A2a | Format::Auto => crate::sources::runtime_events::source::normalise_line(bytes, out),
     }
 }

@@ -104,6 +104,21 @@ str_enum! {
         KGResource => "KGResource",
         /// A `knowledge/update`: who proposed it, why, and its verification status.
         KnowledgeUpdate => "KnowledgeUpdate",
+        /// OpenTelemetry traces (docs/FORMATS.md, "OpenTelemetry traces"): a span that is none
+        /// of the kinds below, or a parent not seen yet (a placeholder), `otel:<trace>:<span>`.
+        Span => "Span",
+        /// OpenTelemetry: a span invoking, creating or running an agent or workflow.
+        AgentInvocation => "AgentInvocation",
+        /// OpenTelemetry: a retrieval or reranking span.
+        Retrieval => "Retrieval",
+        /// OpenTelemetry: an embeddings span.
+        Embedding => "Embedding",
+        /// OpenTelemetry: an evaluator or guardrail span.
+        Evaluation => "Evaluation",
+        /// OpenTelemetry: the service (resource) that emitted spans.
+        Service => "Service",
+        /// OpenTelemetry: a tool call's result, named by its content hash.
+        ToolResult => "ToolResult",
     }
 }
 
@@ -128,6 +143,9 @@ impl Label {
             LineageDecision => BaseType::Activity,
             KGStatement | KGResource => BaseType::Entity,
             KnowledgeUpdate => BaseType::Activity,
+            Span | AgentInvocation | Retrieval | Embedding | Evaluation => BaseType::Activity,
+            Service => BaseType::Agent,
+            ToolResult => BaseType::Entity,
         }
     }
 
@@ -137,7 +155,7 @@ impl Label {
             Some(("prov", "SoftwareAgent")) => Label::Agent,
             Some(("prov", rest @ ("Entity" | "Activity" | "Bundle"))) => Label::parse(rest)?,
             Some(("provex", "Namespaces")) => Label::Namespaces,
-            Some(("a2a" | "a2ap" | "lineage" | "tg" | "kg", rest)) => Label::parse(rest)?,
+            Some(("a2a" | "a2ap" | "lineage" | "tg" | "kg" | "otel", rest)) => Label::parse(rest)?,
             _ => return None,
         };
         (label.prov_type() == prov_type).then_some(label)
@@ -159,6 +177,9 @@ impl Label {
             Prompt | LineageDecision | LineageReject => format!("lineage:{}", self.as_str()),
             Explain | DialogMessage => format!("tg:{}", self.as_str()),
             KGStatement | KGResource | KnowledgeUpdate => format!("kg:{}", self.as_str()),
+            Span | AgentInvocation | Retrieval | Embedding | Evaluation | Service | ToolResult => {
+                format!("otel:{}", self.as_str())
+            }
             _ => format!("a2a:{}", self.as_str()),
         }
     }

@@ -29,6 +29,7 @@ pub const SOURCES: &[&dyn Source] = &[
     &statements::source::Statements,
     &lineage::source::Lineage,
     &reasoning::source::Reasoning,
+    &otel::source::Otel,
 ];
 
 /// The source of a format (`None` for [`Format::Auto`]).
@@ -57,6 +58,9 @@ pub enum Format {
     /// (`docs/FORMATS.md` "TrustGraph query-time provenance").
     #[serde(rename = "trustgraph")]
     TrustGraph,
+    /// OpenTelemetry traces in OTLP JSON: one request per line or one document per file
+    /// (`docs/FORMATS.md` "OpenTelemetry traces").
+    Otlp,
 }
 
 impl Format {
@@ -68,6 +72,7 @@ impl Format {
             Format::ProvJson => "prov-json",
             Format::Lineage => "lineage",
             Format::TrustGraph => "trustgraph",
+            Format::Otlp => "otlp",
         }
     }
 }

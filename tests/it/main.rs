@@ -31,6 +31,8 @@ mod lineage;
 mod live;
 mod modules;
 mod origin;
+mod otel_ingest;
+mod otel_producers;
 mod otel_views;
 mod owner;
 mod paths;

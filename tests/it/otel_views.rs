@@ -236,3 +236,205 @@ async fn a_message_walks_back_to_the_call_that_produced_it() {
     assert_eq!(u.first_use.as_deref(), Some(c1.as_str()));
     provex.delete_graph(&graph).await.unwrap();
 }
+
+// ---------------------------------------------------------------- spans made by the real SDK
+
+/// The spans the SDK's in-memory exporter kept when the fixture was made.
+fn expected(name: &str) -> Vec<serde_json::Value> {
+    let path = common::repo().join(format!("tests/data/otel/{name}.expected.json"));
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["spans"].as_array().unwrap().clone()
+}
+
+/// Ingests a fixture through the real OTLP JSON reader.
+async fn ingested(test: &str, name: &str) -> (Provex, String) {
+    use provex::facade::Quiet;
+    use provex::ingest::{Format, IngestOptions};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let (provex, graph) = common::open(test).await;
+    let path = common::repo().join(format!("tests/data/otel/{name}.jsonl"));
+    let opts = IngestOptions { format: Format::Otlp, ..Default::default() };
+    let report = provex
+        .ingest(&graph, &[path], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+        .await
+        .unwrap();
+    assert_eq!(report.rejected, 0, "{report:?}");
+    (provex, graph)
+}
+
+fn num(v: &serde_json::Value) -> i64 {
+    v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse().ok())).unwrap_or(0)
+}
+
+#[tokio::test]
+async fn sdk_traces_list_and_waterfalls_hold_what_the_sdk_recorded() {
+    for (i, fixture) in
+        ["genai-tool-agent", "openinference-agents", "links-and-failure"].into_iter().enumerate()
+    {
+        let (provex, graph) = ingested(&format!("otelv_sdk{i}"), fixture).await;
+        let spans = expected(fixture);
+        let mut by_trace: std::collections::BTreeMap<String, Vec<&serde_json::Value>> = Default::default();
+        for s in &spans {
+            by_trace.entry(s["trace_id"].as_str().unwrap().to_owned()).or_default().push(s);
+        }
+        let page = provex.traces(&graph, 0, 100).await.unwrap();
+        assert_eq!(page.total as usize, by_trace.len(), "{fixture}");
+        // Newest first.
+        let starts: Vec<i64> = page.traces.iter().map(|t| t.started_ms.unwrap()).collect();
+        assert!(starts.windows(2).all(|w| w[0] >= w[1]), "{fixture}: {starts:?}");
+        for t in &page.traces {
+            let want = &by_trace[&t.trace_id];
+            let first = want.iter().map(|s| num(&s["start_ns"])).min().unwrap();
+            let last = want.iter().map(|s| num(&s["end_ns"])).max().unwrap();
+            let root = want.iter().find(|s| s["parent_span_id"].is_null()).unwrap();
+            let errors = want.iter().filter(|s| s["status"]["code"] == "error").count() as u64;
+            let tokens = |keys: &[&str]| -> u64 {
+                want.iter()
+                    .filter_map(|s| keys.iter().find_map(|k| s["attributes"].get(*k)).map(num))
+                    .sum::<i64>() as u64
+            };
+            assert_eq!(t.spans as usize, want.len(), "{fixture} {}", t.trace_id);
+            assert_eq!(t.errors, errors, "{fixture} {}", t.trace_id);
+            assert_eq!(t.root_name.as_deref(), root["name"].as_str(), "{fixture}");
+            assert_eq!(t.started_ms, Some(first / 1_000_000));
+            assert_eq!(t.duration_ms, Some((last / 1_000_000 - first / 1_000_000) as f64));
+            assert_eq!(
+                t.tokens_in,
+                tokens(&["gen_ai.usage.input_tokens", "llm.token_count.prompt"]),
+                "{fixture}"
+            );
+            assert_eq!(
+                t.tokens_out,
+                tokens(&["gen_ai.usage.output_tokens", "llm.token_count.completion"]),
+                "{fixture}"
+            );
+            let service = root["resource"]["service.name"].as_str().unwrap();
+            assert!(t.services.iter().any(|s| s.ends_with(service)), "{fixture}: {:?}", t.services);
+
+            let view = provex.trace_spans(&graph, &t.trace_id, 5000).await.unwrap();
+            assert!(!view.truncated);
+            assert_eq!(view.start_ns, Some(first.to_string()));
+            assert_eq!(view.spans.len(), want.len());
+            for s in want {
+                let id = format!("otel:{}:{}", t.trace_id, s["span_id"].as_str().unwrap());
+                let row = view.spans.iter().find(|r| r.id == id).unwrap_or_else(|| panic!("{fixture}: {id}"));
+                assert_eq!(row.name, s["name"].as_str().unwrap());
+                assert_eq!(row.start_ns, Some(num(&s["start_ns"]) - first), "{fixture} {id}: exact ns");
+                assert_eq!(row.end_ns, Some(num(&s["end_ns"]) - first));
+                let parent = s["parent_span_id"].as_str().map(|p| format!("otel:{}:{p}", t.trace_id));
+                assert_eq!(row.parent, parent, "{fixture} {id}");
+                let links: Vec<String> = s["links"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| {
+                        format!("otel:{}:{}", l["trace_id"].as_str().unwrap(), l["span_id"].as_str().unwrap())
+                    })
+                    .collect();
+                let mut got: Vec<String> = row.links.iter().map(|l| l.target.clone()).collect();
+                got.sort();
+                let mut links = links;
+                links.sort();
+                assert_eq!(got, links, "{fixture} {id}");
+                assert_eq!(row.status == "error", s["status"]["code"] == "error");
+            }
+        }
+        provex.delete_graph(&graph).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn sdk_spans_details_agents_and_message_origin() {
+    // A tool call between two LLM calls: the second call reads what the first wrote.
+    let (provex, graph) = ingested("otelv_sdk_details", "genai-tool-agent").await;
+    let spans = expected("genai-tool-agent");
+    let trace = spans[0]["trace_id"].as_str().unwrap().to_owned();
+    let calls: Vec<&serde_json::Value> = {
+        let mut c: Vec<&serde_json::Value> =
+            spans.iter().filter(|s| s["name"].as_str().unwrap().starts_with("chat")).collect();
+        c.sort_by_key(|s| num(&s["start_ns"]));
+        c
+    };
+    let id = |s: &serde_json::Value| format!("otel:{trace}:{}", s["span_id"].as_str().unwrap());
+    let second = provex.span_details(&graph, &id(calls[1])).await.unwrap();
+    assert_eq!(second.tokens_in, Some(num(&calls[1]["attributes"]["gen_ai.usage.input_tokens"])));
+    let wrote = second.messages.iter().find(|m| m.produced_by.as_deref() == Some(id(calls[0]).as_str()));
+    let wrote = wrote
+        .unwrap_or_else(|| panic!("no input of the second call comes from the first: {:?}", second.messages));
+    assert_eq!(wrote.direction, "input");
+    let origin = provex.message_origin(&graph, &wrote.id).await.unwrap();
+    assert_eq!(origin.call, Some(id(calls[0])));
+    assert_eq!(
+        second.attributes["otel:gen_ai.request.model"],
+        calls[1]["attributes"]["gen_ai.request.model"]
+    );
+    let inputs: Vec<serde_json::Value> =
+        serde_json::from_str(calls[1]["attributes"]["gen_ai.input.messages"].as_str().unwrap()).unwrap();
+    assert_eq!(second.messages.iter().filter(|m| m.direction == "input").count(), inputs.len());
+    for (m, want) in second.messages.iter().filter(|m| m.direction == "input").zip(&inputs) {
+        assert_eq!(m.role.as_deref(), want["role"].as_str());
+        assert_eq!(m.parts.len(), want["parts"].as_array().unwrap().len());
+    }
+    let tool = spans.iter().find(|s| s["name"].as_str().unwrap().starts_with("execute_tool")).unwrap();
+    let t = provex.span_details(&graph, &id(tool)).await.unwrap();
+    assert!(t.tool_args.is_some() || tool["attributes"].get("gen_ai.tool.call.arguments").is_none());
+    assert!(t.tool_result.is_some() || tool["attributes"].get("gen_ai.tool.call.result").is_none());
+    let agents = provex.trace_agents(&graph, &trace, 5000).await.unwrap();
+    let root = spans.iter().find(|s| s["parent_span_id"].is_null()).unwrap();
+    let agent = root["attributes"]["gen_ai.agent.id"].as_str().unwrap();
+    assert_eq!(agents.agents.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(), [agent]);
+    assert_eq!(agents.agents[0].spans as usize, spans.len());
+    assert_eq!(agents.agents[0].llm_calls, 2);
+    assert_eq!(agents.agents[0].tool_calls, 1);
+    provex.delete_graph(&graph).await.unwrap();
+
+    // A failing tool: its exception as the SDK recorded it.
+    let (provex, graph) = ingested("otelv_sdk_fail", "links-and-failure").await;
+    let spans = expected("links-and-failure");
+    let failing = spans.iter().find(|s| !s["events"].as_array().unwrap().is_empty()).unwrap();
+    let ev = &failing["events"][0]["attributes"];
+    let fid =
+        format!("otel:{}:{}", failing["trace_id"].as_str().unwrap(), failing["span_id"].as_str().unwrap());
+    let d = provex.span_details(&graph, &fid).await.unwrap();
+    let e = d.error.expect("an error");
+    assert_eq!(e.exception_type.as_deref(), ev["exception.type"].as_str());
+    assert_eq!(e.message.as_deref(), ev["exception.message"].as_str());
+    assert_eq!(e.stacktrace.as_deref(), ev["exception.stacktrace"].as_str());
+    // The merger links to both reviewers' spans (in other traces): the reviewers' spans know.
+    let merger = spans.iter().find(|s| s["links"].as_array().is_some_and(|l| l.len() == 2)).unwrap();
+    let mid =
+        format!("otel:{}:{}", merger["trace_id"].as_str().unwrap(), merger["span_id"].as_str().unwrap());
+    for l in merger["links"].as_array().unwrap() {
+        let lid = format!("otel:{}:{}", l["trace_id"].as_str().unwrap(), l["span_id"].as_str().unwrap());
+        let d = provex.span_details(&graph, &lid).await.unwrap();
+        assert_eq!(d.linked_from, std::slice::from_ref(&mid));
+    }
+    provex.delete_graph(&graph).await.unwrap();
+
+    // OpenInference agents: the triage agent hands work to the researcher and the writer.
+    let (provex, graph) = ingested("otelv_sdk_oi", "openinference-agents").await;
+    let spans = expected("openinference-agents");
+    let trace = spans[0]["trace_id"].as_str().unwrap();
+    let a = provex.trace_agents(&graph, trace, 5000).await.unwrap();
+    assert_eq!(a.agents.iter().map(|b| b.spans).sum::<u64>() as usize, spans.len());
+    let boxes: Vec<(&str, u64)> = a.agents.iter().map(|b| (b.id.as_str(), b.spans)).collect();
+    assert_eq!(boxes, [("researcher", 4), ("triage", 2), ("writer", 2)]);
+    let took = |name: &str| {
+        let s = spans.iter().find(|s| s["name"] == name).unwrap();
+        (num(&s["end_ns"]) - num(&s["start_ns"])) as f64 / 1e6
+    };
+    let hands: Vec<(&str, &str, &str, u64, f64)> = a
+        .hand_offs
+        .iter()
+        .map(|h| (h.from.as_str(), h.to.as_str(), h.kind.as_str(), h.count, h.total_ms))
+        .collect();
+    assert_eq!(
+        hands,
+        [
+            ("triage", "researcher", "delegation", 1, took("researcher")),
+            ("triage", "writer", "delegation", 1, took("writer"))
+        ]
+    );
+    provex.delete_graph(&graph).await.unwrap();
+}

@@ -1,4 +1,18 @@
-//! OpenTelemetry traces of AI agents (docs/FORMATS.md "OpenTelemetry traces"): what the
-//! explorer reads back from the stored spans.
+//! OpenTelemetry traces of AI agents (docs/FORMATS.md "OpenTelemetry traces"): OTLP requests
+//! decoded from protobuf or OTLP JSON (`wire`), the GenAI and OpenInference conventions read
+//! from span attributes (`conventions`), the messages, tool arguments and results that flowed
+//! (`messages`), ties to other sources' nodes (`links`), the mapping of spans onto PROV nodes
+//! and edges (`normalise`), parents that arrived after their children (`placeholders`) and
+//! the source the ingest pipeline reads (`source`); what the explorer reads back (`views`).
 
+pub mod conventions;
+pub mod links;
+pub mod messages;
+pub mod normalise;
+pub mod placeholders;
+pub mod source;
 pub mod views;
+pub mod wire;
+
+pub use normalise::{normalise, RejectedSpan, SpanCounts};
+pub use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;

@@ -1,0 +1,199 @@
+//! What the GenAI semantic conventions (`gen_ai.*`, with their older spellings) and Arize's
+//! OpenInference conventions say about a span (docs/FORMATS.md "OpenTelemetry traces"): its
+//! kind of work, its agent and its model.
+
+use opentelemetry_proto::tonic::common::v1::KeyValue;
+
+use super::wire::{attr_str, attr_text};
+use crate::model::Label;
+
+/// Attribute keys read here and elsewhere in this source.
+pub mod key {
+    pub const OPERATION: &str = "gen_ai.operation.name";
+    pub const OI_KIND: &str = "openinference.span.kind";
+    pub const AGENT_ID: &str = "gen_ai.agent.id";
+    pub const AGENT_NAME: &str = "gen_ai.agent.name";
+    pub const OI_NODE_ID: &str = "graph.node.id";
+    pub const OI_NODE_NAME: &str = "graph.node.name";
+    pub const OI_NODE_PARENT: &str = "graph.node.parent_id";
+    pub const RESPONSE_MODEL: &str = "gen_ai.response.model";
+    pub const REQUEST_MODEL: &str = "gen_ai.request.model";
+    pub const OI_MODEL: &str = "llm.model_name";
+    pub const PROVIDER: &str = "gen_ai.provider.name";
+    pub const SYSTEM: &str = "gen_ai.system";
+    pub const OI_PROVIDER: &str = "llm.provider";
+    pub const OI_SYSTEM: &str = "llm.system";
+    pub const TOOL_CALL_ID: &str = "gen_ai.tool.call.id";
+    pub const TOOL_ARGS: &str = "gen_ai.tool.call.arguments";
+    pub const TOOL_RESULT: &str = "gen_ai.tool.call.result";
+    pub const OI_TOOL_PARAMS: &str = "tool.parameters";
+    pub const CONVERSATION: &str = "gen_ai.conversation.id";
+    pub const OI_SESSION: &str = "session.id";
+    pub const A2A_TASK: &str = "a2a.task.id";
+    pub const A2A_CONTEXT: &str = "a2a.context.id";
+    pub const SERVICE_NAME: &str = "service.name";
+    pub const SERVICE_NAMESPACE: &str = "service.namespace";
+}
+
+/// The label of a span by what it does: `gen_ai.operation.name` first, then OpenInference's
+/// `openinference.span.kind`; else `Span`.
+pub fn label(attributes: &[KeyValue]) -> Label {
+    if let Some(op) = attr_str(attributes, key::OPERATION) {
+        let l = match op.to_ascii_lowercase().as_str() {
+            "chat" | "text_completion" | "generate_content" => Some(Label::LlmCall),
+            "execute_tool" => Some(Label::ToolCall),
+            "invoke_agent" | "create_agent" | "invoke_workflow" => Some(Label::AgentInvocation),
+            "retrieval" => Some(Label::Retrieval),
+            "embeddings" => Some(Label::Embedding),
+            _ => None,
+        };
+        if let Some(l) = l {
+            return l;
+        }
+    }
+    match attr_str(attributes, key::OI_KIND).map(str::to_ascii_uppercase).as_deref() {
+        Some("LLM") => Label::LlmCall,
+        Some("TOOL") => Label::ToolCall,
+        Some("AGENT") => Label::AgentInvocation,
+        Some("RETRIEVER" | "RERANKER") => Label::Retrieval,
+        Some("EMBEDDING") => Label::Embedding,
+        Some("EVALUATOR" | "GUARDRAIL") => Label::Evaluation,
+        _ => Label::Span,
+    }
+}
+
+/// Whether spans of this label are labels this source gives (a span's node).
+pub fn is_span_label(label: Label) -> bool {
+    matches!(
+        label,
+        Label::Span
+            | Label::LlmCall
+            | Label::ToolCall
+            | Label::AgentInvocation
+            | Label::Retrieval
+            | Label::Embedding
+            | Label::Evaluation
+    )
+}
+
+/// The labels a span may have besides the placeholder's `Span`.
+pub const SPAN_LABELS: &[Label] = &[
+    Label::LlmCall,
+    Label::ToolCall,
+    Label::AgentInvocation,
+    Label::Retrieval,
+    Label::Embedding,
+    Label::Evaluation,
+];
+
+/// The agent a span names: `gen_ai.agent.id`, else `gen_ai.agent.name`, else
+/// OpenInference's `graph.node.id`.
+pub fn agent_id(attributes: &[KeyValue]) -> Option<String> {
+    [key::AGENT_ID, key::AGENT_NAME, key::OI_NODE_ID]
+        .iter()
+        .find_map(|k| attr_text(attributes, k))
+        .filter(|s| !s.is_empty())
+}
+
+/// The agent's display name, when given.
+pub fn agent_name(attributes: &[KeyValue]) -> Option<&str> {
+    attr_str(attributes, key::AGENT_NAME).or_else(|| attr_str(attributes, key::OI_NODE_NAME))
+}
+
+/// The model and its provider: `gen_ai.response.model`, else `gen_ai.request.model`, else
+/// `llm.model_name`; the provider from `gen_ai.provider.name`, `gen_ai.system`,
+/// `llm.provider` or `llm.system` (`unknown` when none says).
+pub fn model(attributes: &[KeyValue]) -> Option<(String, String)> {
+    let model = [key::RESPONSE_MODEL, key::REQUEST_MODEL, key::OI_MODEL]
+        .iter()
+        .find_map(|k| attr_str(attributes, k))
+        .filter(|s| !s.is_empty())?;
+    let provider = [key::PROVIDER, key::SYSTEM, key::OI_PROVIDER, key::OI_SYSTEM]
+        .iter()
+        .find_map(|k| attr_str(attributes, k))
+        .filter(|s| !s.is_empty())
+        .unwrap_or("unknown");
+    Some((provider.to_owned(), model.to_owned()))
+}
+
+/// OTLP's span kind as stored in `otel:kind`.
+pub fn span_kind(kind: i32) -> &'static str {
+    match kind {
+        1 => "internal",
+        2 => "server",
+        3 => "client",
+        4 => "producer",
+        5 => "consumer",
+        _ => "unspecified",
+    }
+}
+
+/// OTLP's status code as stored in `otel:status`.
+pub fn status(code: i32) -> &'static str {
+    match code {
+        1 => "ok",
+        2 => "error",
+        _ => "unset",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opentelemetry_proto::tonic::common::v1::{any_value::Value, AnyValue};
+
+    fn kv(k: &str, v: &str) -> KeyValue {
+        KeyValue {
+            key: k.into(),
+            value: Some(AnyValue { value: Some(Value::StringValue(v.into())) }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn labels_follow_both_conventions() {
+        for (op, l) in [
+            ("chat", Label::LlmCall),
+            ("text_completion", Label::LlmCall),
+            ("generate_content", Label::LlmCall),
+            ("execute_tool", Label::ToolCall),
+            ("invoke_agent", Label::AgentInvocation),
+            ("create_agent", Label::AgentInvocation),
+            ("invoke_workflow", Label::AgentInvocation),
+            ("retrieval", Label::Retrieval),
+            ("embeddings", Label::Embedding),
+            ("something_else", Label::Span),
+        ] {
+            assert_eq!(label(&[kv(key::OPERATION, op)]), l, "{op}");
+        }
+        for (kind, l) in [
+            ("LLM", Label::LlmCall),
+            ("TOOL", Label::ToolCall),
+            ("AGENT", Label::AgentInvocation),
+            ("RETRIEVER", Label::Retrieval),
+            ("RERANKER", Label::Retrieval),
+            ("EMBEDDING", Label::Embedding),
+            ("EVALUATOR", Label::Evaluation),
+            ("GUARDRAIL", Label::Evaluation),
+            ("CHAIN", Label::Span),
+        ] {
+            assert_eq!(label(&[kv(key::OI_KIND, kind)]), l, "{kind}");
+        }
+        assert_eq!(label(&[]), Label::Span);
+    }
+
+    #[test]
+    fn model_and_provider_fall_back_in_order() {
+        let a = [
+            kv(key::REQUEST_MODEL, "gpt-4o"),
+            kv(key::RESPONSE_MODEL, "gpt-4o-2024"),
+            kv(key::SYSTEM, "openai"),
+        ];
+        assert_eq!(model(&a), Some(("openai".into(), "gpt-4o-2024".into())));
+        let b = [kv(key::OI_MODEL, "claude"), kv(key::OI_PROVIDER, "anthropic")];
+        assert_eq!(model(&b), Some(("anthropic".into(), "claude".into())));
+        assert_eq!(model(&[kv(key::REQUEST_MODEL, "m")]), Some(("unknown".into(), "m".into())));
+        assert_eq!(agent_id(&[kv(key::AGENT_NAME, "n"), kv(key::AGENT_ID, "i")]), Some("i".into()));
+        assert_eq!(agent_id(&[kv(key::OI_NODE_ID, "g")]), Some("g".into()));
+    }
+}

@@ -1,0 +1,84 @@
+//! Ties from spans to the nodes other sources hold (docs/FORMATS.md "OpenTelemetry
+//! traces", as TrustGraph steps do): an attribute value or a message's text naming an A2AP
+//! statement (`urn:uuid:…`), a TrustGraph node (`urn:trustgraph:…`) or a tracked prompt
+//! (`prompt:<id>`). Statements and TrustGraph nodes are named through a bare `Explain`
+//! placeholder, which the ingest pipeline replaces by the node of that name another source
+//! holds, now or when it arrives (`sources/reasoning/relink.rs`).
+
+use serde_json::Value;
+
+use crate::model::Label;
+
+/// The most references taken from one span.
+pub const MAX_REFERENCES: usize = 64;
+
+/// The node a text names, if it is a whole name of another source's node.
+pub fn reference(text: &str) -> Option<(Label, &str)> {
+    let t = text.trim_matches(|c: char| c.is_whitespace() || "\"'`()[]{}<>,;.".contains(c));
+    if let Some(uuid) = t.strip_prefix("urn:uuid:") {
+        return (uuid.len() == 36 && uuid.chars().all(|c| c.is_ascii_hexdigit() || c == '-'))
+            .then_some((Label::Explain, t));
+    }
+    if t.starts_with("urn:trustgraph:") && t.len() > "urn:trustgraph:".len() {
+        return Some((Label::Explain, t));
+    }
+    if let Some(id) = t.strip_prefix("prompt:") {
+        return (!id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:".contains(c)))
+            .then_some((Label::Prompt, t));
+    }
+    None
+}
+
+/// The references in a JSON value: a string naming a node whole, or the words of a longer
+/// text that do; in arrays and objects too (no deeper than the value already is bounded).
+pub fn references(value: &Value, out: &mut Vec<(Label, String)>) {
+    if out.len() >= MAX_REFERENCES {
+        return;
+    }
+    match value {
+        Value::String(s) => {
+            if let Some((l, n)) = reference(s) {
+                push(out, l, n);
+            } else if s.contains("urn:") || s.contains("prompt:") {
+                for word in s.split_whitespace() {
+                    if let Some((l, n)) = reference(word) {
+                        push(out, l, n);
+                    }
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| references(v, out)),
+        Value::Object(o) => o.values().for_each(|v| references(v, out)),
+        _ => {}
+    }
+}
+
+fn push(out: &mut Vec<(Label, String)>, label: Label, name: &str) {
+    if out.len() < MAX_REFERENCES && !out.iter().any(|(l, n)| *l == label && n == name) {
+        out.push((label, name.to_owned()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_of_other_sources_are_found_whole_or_in_text() {
+        let mut out = Vec::new();
+        references(
+            &json!({"a": "urn:uuid:123e4567-e89b-12d3-a456-426614174000", "b": ["see prompt:p-1.", "nothing"],
+                    "c": "from urn:trustgraph:question:abc here", "d": "urn:uuid:nope"}),
+            &mut out,
+        );
+        assert_eq!(
+            out,
+            vec![
+                (Label::Explain, "urn:uuid:123e4567-e89b-12d3-a456-426614174000".to_owned()),
+                (Label::Prompt, "prompt:p-1".to_owned()),
+                (Label::Explain, "urn:trustgraph:question:abc".to_owned()),
+            ]
+        );
+    }
+}

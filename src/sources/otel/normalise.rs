@@ -1,0 +1,403 @@
+//! OTLP spans onto PROV nodes and edges, exactly as docs/FORMATS.md "OpenTelemetry traces"
+//! says, in the style of the A2A runtime events' graph: each span an activity
+//! `otel:<trace>:<span>` labelled by what it does, its service, agent and model as agents,
+//! its parent and links as edges, and the messages, tool arguments and results that flowed
+//! as content-addressed entities. Every node and edge is an upsert, so re-exported spans
+//! change nothing; a parent not in the request is a bare `Span` placeholder, folded into the
+//! parent when it arrives (`placeholders`).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::KeyValue;
+use opentelemetry_proto::tonic::trace::v1::Span;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use super::conventions::{self as conv, key};
+use super::links;
+use super::messages::{self, Event};
+use super::wire::{attr_str, attr_text, attributes_json, hex};
+use crate::model::vocab::{A2aRelation, EdgeKind, Label, ProvRelation as Prov, RelType};
+use crate::model::{GraphDelta, NodeId, PropValue, Props, PropsExt};
+
+/// One span refused, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RejectedSpan {
+    /// Lower-case hex, as it came (possibly of the wrong length).
+    pub trace_id: String,
+    pub span_id: String,
+    pub reason: String,
+}
+
+impl std::fmt::Display for RejectedSpan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "span {} of trace {}: {}", self.span_id, self.trace_id, self.reason)
+    }
+}
+
+/// What a request gave: spans taken, and spans refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SpanCounts {
+    pub accepted: u64,
+    pub rejected: Vec<RejectedSpan>,
+}
+
+/// Property names written here (attributes are `otel:<key>`).
+pub mod prop {
+    pub const TRACE_ID: &str = "otel:trace_id";
+    pub const SPAN_ID: &str = "otel:span_id";
+    pub const PARENT_SPAN_ID: &str = "otel:parent_span_id";
+    pub const NAME: &str = "otel:name";
+    pub const KIND: &str = "otel:kind";
+    pub const STATUS: &str = "otel:status";
+    pub const STATUS_MESSAGE: &str = "otel:status_message";
+    pub const START_NS: &str = "otel:start_ns";
+    pub const END_NS: &str = "otel:end_ns";
+    pub const EVENTS: &str = "otel:events";
+    pub const EXCEPTION_TYPE: &str = "otel:exception.type";
+    pub const EXCEPTION_MESSAGE: &str = "otel:exception.message";
+    pub const EXCEPTION_STACKTRACE: &str = "otel:exception.stacktrace";
+    pub const RELATION: &str = "otel:relation";
+    pub const INDEX: &str = "otel:index";
+    pub const ROLE: &str = "otel:role";
+    pub const CONTENT: &str = "otel:content";
+    pub const AGENT_ID: &str = "otel:agent_id";
+    pub const AGENT_NAME: &str = "otel:agent_name";
+    pub const MODEL: &str = "otel:model";
+    pub const PROVIDER: &str = "otel:provider";
+    pub const SERVICE: &str = "otel:service";
+    pub const START_TIME: &str = "prov:startTime";
+    pub const END_TIME: &str = "prov:endTime";
+    pub const PROV_ROLE: &str = "prov:role";
+    pub const CONTEXT_ID: &str = "a2a:context_id";
+    pub const TASK_ID: &str = "a2a:task_id";
+}
+
+/// `otel:relation` values.
+pub const OTEL_PARENT: &str = "OTEL_PARENT";
+pub const OTEL_LINK: &str = "OTEL_LINK";
+pub const OTEL_REFERENCE: &str = "OTEL_REFERENCE";
+
+/// A span's node name.
+pub fn span_name(trace_id: &[u8], span_id: &[u8]) -> String {
+    format!("otel:{}:{}", hex(trace_id), hex(span_id))
+}
+
+/// Why a span cannot be stored, if it cannot.
+pub fn check(span: &Span) -> Result<(), String> {
+    let id_ok = |b: &[u8], n: usize| b.len() == n && b.iter().any(|&x| x != 0);
+    if !id_ok(&span.trace_id, 16) {
+        return Err(format!("trace id is {} bytes, not 16 (or all zero)", span.trace_id.len()));
+    }
+    if !id_ok(&span.span_id, 8) {
+        return Err(format!("span id is {} bytes, not 8 (or all zero)", span.span_id.len()));
+    }
+    if !span.parent_span_id.is_empty() && !id_ok(&span.parent_span_id, 8) {
+        return Err(format!("parent span id is {} bytes, not 8", span.parent_span_id.len()));
+    }
+    if span.end_time_unix_nano < span.start_time_unix_nano {
+        return Err(format!(
+            "ends before it starts ({} < {})",
+            span.end_time_unix_nano, span.start_time_unix_nano
+        ));
+    }
+    if span.start_time_unix_nano > i64::MAX as u64 || span.end_time_unix_nano > i64::MAX as u64 {
+        return Err("a time is past the year 2262".into());
+    }
+    for (i, l) in span.links.iter().enumerate() {
+        if !id_ok(&l.trace_id, 16) || !id_ok(&l.span_id, 8) {
+            return Err(format!("link {i} has a bad trace or span id"));
+        }
+    }
+    Ok(())
+}
+
+/// The spans a request refuses, without normalising it.
+pub fn rejected(request: &ExportTraceServiceRequest) -> Vec<RejectedSpan> {
+    spans(request).filter_map(|(_, s)| check(s).err().map(|reason| rejection(s, reason))).collect()
+}
+
+fn rejection(s: &Span, reason: String) -> RejectedSpan {
+    RejectedSpan { trace_id: hex(&s.trace_id), span_id: hex(&s.span_id), reason }
+}
+
+fn spans(r: &ExportTraceServiceRequest) -> impl Iterator<Item = (&[KeyValue], &Span)> {
+    r.resource_spans.iter().flat_map(|rs| {
+        let attrs = rs.resource.as_ref().map_or(&[][..], |r| &r.attributes[..]);
+        rs.scope_spans.iter().flat_map(move |ss| ss.spans.iter().map(move |s| (attrs, s)))
+    })
+}
+
+/// Normalises every good span of a request into `out`; bad spans are refused with their
+/// reason and the rest kept.
+pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> SpanCounts {
+    let mut counts = SpanCounts::default();
+    // The labels of the spans this request holds, for their children's and links' edges.
+    let mut labels: HashMap<String, Label> = HashMap::new();
+    let mut good = Vec::new();
+    for (resource, span) in spans(request) {
+        match check(span) {
+            Ok(()) => {
+                let name = span_name(&span.trace_id, &span.span_id);
+                labels.insert(name.clone(), conv::label(&span.attributes));
+                good.push((resource, span, name));
+            }
+            Err(reason) => counts.rejected.push(rejection(span, reason)),
+        }
+    }
+    for (resource, span, name) in &good {
+        let label = labels[name];
+        let mut n = Normaliser { out: &mut *out, labels: &labels };
+        n.span(resource, span, name, label);
+        counts.accepted += 1;
+    }
+    counts
+}
+
+struct Normaliser<'a> {
+    out: &'a mut GraphDelta,
+    labels: &'a HashMap<String, Label>,
+}
+
+/// Sets an attribute-derived property `otel:<key>` (nulls left out).
+fn set_attr(props: &mut Props, k: &str, v: &Value) {
+    if let Some(v) = PropValue::from_json(v) {
+        props.insert(Cow::Owned(format!("otel:{k}")), v);
+    }
+}
+
+impl Normaliser<'_> {
+    /// A span's node (bare: a placeholder when it is not in this request).
+    fn span_node(&mut self, name: &str) -> NodeId {
+        let label = self.labels.get(name).copied().unwrap_or(Label::Span);
+        self.out.upsert_node(label, name)
+    }
+
+    fn span(&mut self, resource: &[KeyValue], span: &Span, name: &str, label: Label) {
+        let node = self.out.upsert_node(label, name);
+        let attrs = attributes_json(&span.attributes);
+        let (trace, span_hex) = (hex(&span.trace_id), hex(&span.span_id));
+        let props = self.out.node_props(node);
+        for (k, v) in &attrs {
+            set_attr(props, k, v);
+        }
+        props.set_str(prop::TRACE_ID, &trace);
+        props.set_str(prop::SPAN_ID, &span_hex);
+        if !span.parent_span_id.is_empty() {
+            props.set_str(prop::PARENT_SPAN_ID, &hex(&span.parent_span_id));
+        }
+        props.set_str(prop::NAME, &span.name);
+        props.set_str(prop::KIND, conv::span_kind(span.kind));
+        let status = span.status.as_ref();
+        props.set_str(prop::STATUS, conv::status(status.map_or(0, |s| s.code)));
+        if let Some(m) = status.map(|s| s.message.as_str()).filter(|m| !m.is_empty()) {
+            props.set_str(prop::STATUS_MESSAGE, m);
+        }
+        let (start, end) = (span.start_time_unix_nano as i64, span.end_time_unix_nano as i64);
+        props.set(prop::START_NS, start);
+        props.set(prop::END_NS, end);
+        props.set(prop::START_TIME, start / 1_000_000);
+        props.set(prop::END_TIME, end / 1_000_000);
+        if let Some(c) = attr_text(&span.attributes, key::CONVERSATION) {
+            props.set_str(prop::CONTEXT_ID, &c);
+        }
+        let events = self.events(node, span);
+
+        self.service(node, resource);
+        if !span.parent_span_id.is_empty() {
+            let parent = self.span_node(&span_name(&span.trace_id, &span.parent_span_id));
+            let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
+            self.out.upsert_edge(rel, EdgeKind::Plain, parent, node).set_str(prop::RELATION, OTEL_PARENT);
+        }
+        for l in &span.links {
+            let target = self.span_node(&span_name(&l.trace_id, &l.span_id));
+            let props = self.out.upsert_edge(
+                RelType::WasInformedBy,
+                EdgeKind::Prov(Prov::WasInformedBy),
+                node,
+                target,
+            );
+            props.set_str(prop::RELATION, OTEL_LINK);
+            for (k, v) in attributes_json(&l.attributes) {
+                set_attr(props, &k, &v);
+            }
+        }
+        self.agents(node, &span.attributes);
+        if let Some(task) = attr_text(&span.attributes, key::A2A_TASK).filter(|t| !t.is_empty()) {
+            self.out.node_props(node).set_str(prop::TASK_ID, &task);
+            let t = self.out.upsert_node(Label::A2ATask, &crate::sources::runtime_events::names::task(&task));
+            self.out.node_props(t).set_str(prop::TASK_ID, &task);
+            let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
+            self.out.upsert_edge(rel, EdgeKind::A2a(A2aRelation::TaskCall), t, node);
+        }
+        let flow = messages::extract(&attrs, &events);
+        self.flow(node, &flow);
+        self.tool(node, &attrs);
+        let mut refs = Vec::new();
+        links::references(&Value::Object(attrs), &mut refs);
+        for m in flow.inputs.iter().chain(&flow.outputs) {
+            links::references(&m["parts"], &mut refs);
+        }
+        for (l, n) in refs {
+            let target = self.out.upsert_node(l, &n);
+            self.out
+                .upsert_edge(RelType::Used, EdgeKind::Prov(Prov::Used), node, target)
+                .set_str(prop::RELATION, OTEL_REFERENCE);
+        }
+    }
+
+    /// Exception events as `otel:exception.*`, the others as a JSON list in `otel:events`;
+    /// returns every event for the messages they may carry.
+    fn events<'s>(&mut self, node: NodeId, span: &'s Span) -> Vec<Event<'s>> {
+        let mut list = Vec::new();
+        let mut all = Vec::new();
+        for e in &span.events {
+            let attributes = attributes_json(&e.attributes);
+            if e.name == "exception" {
+                let props = self.out.node_props(node);
+                for (k, p) in [
+                    ("exception.type", prop::EXCEPTION_TYPE),
+                    ("exception.message", prop::EXCEPTION_MESSAGE),
+                    ("exception.stacktrace", prop::EXCEPTION_STACKTRACE),
+                ] {
+                    if let Some(Value::String(s)) = attributes.get(k) {
+                        props.set_str(p, s);
+                    }
+                }
+            } else {
+                list.push(
+                    json!({"name": e.name, "time_unix_nano": e.time_unix_nano, "attributes": attributes}),
+                );
+            }
+            all.push(Event { name: &e.name, attributes });
+        }
+        if !list.is_empty() {
+            self.out.node_props(node).set(prop::EVENTS, Value::Array(list).to_string());
+        }
+        all
+    }
+
+    /// The resource's `Service` agent, with its attributes; the span is associated with it.
+    fn service(&mut self, node: NodeId, resource: &[KeyValue]) {
+        let service = attr_str(resource, key::SERVICE_NAME).unwrap_or("unknown_service");
+        let name = match attr_str(resource, key::SERVICE_NAMESPACE).filter(|n| !n.is_empty()) {
+            Some(ns) => format!("service:{ns}/{service}"),
+            None => format!("service:{service}"),
+        };
+        let s = self.out.upsert_node(Label::Service, &name);
+        let props = self.out.node_props(s);
+        for (k, v) in attributes_json(resource) {
+            set_attr(props, &k, &v);
+        }
+        props.set_str(prop::SERVICE, service);
+        self.out.upsert_edge(RelType::WasAssociatedWith, EdgeKind::Prov(Prov::WasAssociatedWith), node, s);
+    }
+
+    /// The agent and the model a span names.
+    fn agents(&mut self, node: NodeId, attributes: &[KeyValue]) {
+        let assoc = EdgeKind::Prov(Prov::WasAssociatedWith);
+        if let Some(id) = conv::agent_id(attributes) {
+            let agent = self.out.upsert_node(Label::Agent, &format!("agent:{id}"));
+            let props = self.out.node_props(agent);
+            props.set_str(prop::AGENT_ID, &id);
+            if let Some(n) = conv::agent_name(attributes) {
+                props.set_str(prop::AGENT_NAME, n);
+            }
+            self.out.upsert_edge(RelType::WasAssociatedWith, assoc, node, agent);
+            if let Some(p) = attr_text(attributes, key::OI_NODE_PARENT).filter(|p| !p.is_empty() && *p != id)
+            {
+                let parent = self.out.upsert_node(Label::Agent, &format!("agent:{p}"));
+                self.out.node_props(parent).set_str(prop::AGENT_ID, &p);
+                self.out.upsert_edge(
+                    RelType::ActedOnBehalfOf,
+                    EdgeKind::Prov(Prov::ActedOnBehalfOf),
+                    agent,
+                    parent,
+                );
+            }
+        }
+        if let Some((provider, model)) = conv::model(attributes) {
+            let m = self.out.upsert_node(Label::Agent, &format!("model:{provider}/{model}"));
+            let props = self.out.node_props(m);
+            props.set_str(prop::MODEL, &model);
+            props.set_str(prop::PROVIDER, &provider);
+            self.out
+                .upsert_edge(RelType::WasAssociatedWith, assoc, node, m)
+                .set_str(prop::PROV_ROLE, "model");
+        }
+    }
+
+    /// The messages consumed and produced; a tool message derives from the tool result it
+    /// carries (the same content names the same `ToolResult`).
+    fn flow(&mut self, node: NodeId, flow: &messages::Flow) {
+        for (i, m) in flow.inputs.iter().enumerate() {
+            let msg = self.message(m);
+            let props = self.out.upsert_edge(RelType::WasConsumedBy, EdgeKind::Prov(Prov::Used), node, msg);
+            props.set_str(prop::PROV_ROLE, "input_message");
+            props.set(prop::INDEX, i as i64);
+        }
+        for (i, m) in flow.outputs.iter().enumerate() {
+            let msg = self.message(m);
+            let props = self.out.upsert_edge(
+                RelType::WasGeneratedBy,
+                EdgeKind::Prov(Prov::WasGeneratedBy),
+                msg,
+                node,
+            );
+            props.set(prop::INDEX, i as i64);
+        }
+    }
+
+    fn message(&mut self, m: &Value) -> NodeId {
+        let msg = self.out.upsert_node(Label::Message, &messages::message_name(m));
+        let props = self.out.node_props(msg);
+        props.set_str(prop::ROLE, messages::role(m));
+        props.set_str(prop::CONTENT, &m["parts"].to_string());
+        if messages::role(m) == "tool" {
+            let responses: Vec<Value> = m["parts"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|p| p.get("type").and_then(Value::as_str) == Some("tool_call_response"))
+                .filter_map(|p| p.get("response").cloned())
+                .collect();
+            for r in responses {
+                let result = self.content(Label::ToolResult, "otel-result:", &r);
+                self.out.upsert_edge(
+                    RelType::WasDerivedFrom,
+                    EdgeKind::Prov(Prov::WasDerivedFrom),
+                    msg,
+                    result,
+                );
+            }
+        }
+        msg
+    }
+
+    /// A content-addressed entity holding `value`.
+    fn content(&mut self, label: Label, prefix: &str, value: &Value) -> NodeId {
+        let node = self.out.upsert_node(label, &messages::content_name(prefix, value));
+        let text = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        self.out.node_props(node).set_str(prop::CONTENT, &text);
+        node
+    }
+
+    /// A tool call's arguments and result.
+    fn tool(&mut self, node: NodeId, attrs: &Map<String, Value>) {
+        if let Some(a) = attrs.get(key::TOOL_ARGS).or_else(|| attrs.get(key::OI_TOOL_PARAMS)) {
+            let args = self.content(Label::ToolArgs, "otel-args:", &messages::parse_lenient(a));
+            self.out
+                .upsert_edge(RelType::WasUsedBy, EdgeKind::Prov(Prov::Used), node, args)
+                .set_str(prop::PROV_ROLE, "a2a:args");
+        }
+        if let Some(r) = attrs.get(key::TOOL_RESULT) {
+            let result = self.content(Label::ToolResult, "otel-result:", &messages::parse_lenient(r));
+            self.out.upsert_edge(RelType::WasGeneratedBy, EdgeKind::Prov(Prov::WasGeneratedBy), result, node);
+        }
+    }
+}
