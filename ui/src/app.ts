@@ -421,6 +421,14 @@ export class App implements
     this.side.setAvailable("lineages", available);
   }
 
+  /** Brings a node into the top `shown` share of the canvas (an overlay covers the rest). */
+  reveal(id: string, shown: number): void {
+    this.canvas.focus(id, 0);
+    const p = this.canvas.screenPosition(id);
+    const r = this.canvasArea.el.getBoundingClientRect();
+    if (p && r.height > 0) this.canvas.panBy(r.width / 2 - p.x, (r.height * shown) / 2 - p.y);
+  }
+
   tracesAvailable(available: boolean): void {
     this.side.setAvailable("traces", available);
   }

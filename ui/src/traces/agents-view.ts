@@ -8,7 +8,7 @@ import type { AgentBox, HandOff, TraceAgents } from "../api/contract";
 import { h, svg } from "../shared/dom";
 import { count, duration } from "./trace-format";
 
-const W = 190, H = 86, GAP_X = 120, GAP_Y = 40, PAD = 24;
+const W = 236, H = 86, GAP_X = 120, GAP_Y = 40, PAD = 24;
 
 const KIND_VERB: Record<string, string> = { delegation: "delegated", link: "linked", message: "passed messages" };
 
@@ -86,7 +86,7 @@ export function agentsView(a: TraceAgents, opts: { selected: string | null; pick
     const g = svg("g", { class: `agent-box${b.id === opts.selected ? " selected" : ""}${b.errors ? " has-errors" : ""}`, "data-testid": "agent-box", "data-agent": b.id, tabindex: "0", role: "button" });
     g.appendChild(svg("rect", { x: p.x, y: p.y, width: W, height: H, rx: 8 }));
     const lines: Array<[string, string]> = [
-      [b.id.length > 24 ? `${b.id.slice(0, 23)}…` : b.id, "agent-name"],
+      [b.id.length > 28 ? `${b.id.slice(0, 27)}…` : b.id, "agent-name"],
       [`${count(b.spans, "span")} · ${count(b.llm_calls, "LLM call")}`, "agent-meta"],
       [`${count(b.tool_calls, "tool call")}${b.errors ? ` · ${count(b.errors, "error")}` : ""}`, b.errors ? "agent-meta agent-errors" : "agent-meta"],
       [b.node ? `busy ${duration(b.busy_ms)}` : "no agent recorded (service)", "agent-meta"],

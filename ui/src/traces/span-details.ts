@@ -49,7 +49,7 @@ function chat(messages: readonly MessageView[], opts: SpanDetailsOptions): HTMLE
     h("span", { class: "muted" }, m.direction === "input" ? ` read${m.index !== null ? ` #${m.index + 1}` : ""}` : ` written${m.index !== null ? ` #${m.index + 1}` : ""}`),
     m.produced_by ? h("span", { class: "muted" }, " · from ", h("button", { class: "linkish", testid: "message-producer", onclick: () => opts.pick(m.produced_by!) }, opts.names.get(m.produced_by) || "another call")) : null),
   m.parts.length ? m.parts.map(part) : h("p", { class: "muted" }, "(no content recorded)"),
-  h("button", { class: "btn btn-small", testid: "message-origin", title: "Walk the data flow back to the call that produced this message, and select it", onclick: () => opts.origin(m) }, "Where did this come from?"))));
+  m.direction !== "input" ? null : h("button", { class: "btn btn-small", testid: "message-origin", title: "Walk the data flow back to the call that produced this message, and select it", onclick: () => opts.origin(m) }, "Where did this come from?"))));
 }
 
 function attrValue(v: JsonValue): string {

@@ -19,7 +19,13 @@ export interface TraceViewHost {
   readonly backend: Pick<Backend, "traceSpans" | "traceAgents" | "span" | "messageOrigin">;
   readonly graph: string | null;
   select: SelectFn;
+  /** Brings node `id` into the part of the canvas above the trace view (`shown`: that part's
+   *  share of the canvas's height). */
+  reveal(id: string, shown: number): void;
 }
+
+/** The share of the canvas's height the trace view leaves in sight above it (see traces.css). */
+export const CANVAS_SHOWN = 0.42;
 
 export type TraceMode = "waterfall" | "agents";
 
@@ -152,6 +158,7 @@ export class TraceView {
       h("span", { class: "mono" }, t.trace_id), " · ",
       `${duration(end / 1e6)} · ${count(t.total, "span")}`,
       agents.size ? ` · ${count(agents.size, "agent")}` : "",
+      errors ? " " : null,
       errors ? h("span", { class: "pill pill-small tone-negative", testid: "trace-errors" }, ` ${count(errors, "error")} `) : null);
     this.renderMain();
   }
@@ -177,7 +184,10 @@ export class TraceView {
   /** An agent box: its first span is picked (and its agent node selected when it has one). */
   private async pickAgent(a: AgentBox): Promise<void> {
     const first = this.spans?.spans.find((s) => (s.agent ?? s.service) === a.id);
-    if (a.node) await this.app.select(a.node, { focus: true, from: "panel" });
+    if (a.node) {
+      await this.app.select(a.node, { from: "panel" });
+      this.app.reveal(a.node, CANVAS_SHOWN);
+    }
     if (first) await this.pick(first.id, false);
   }
 
@@ -188,7 +198,10 @@ export class TraceView {
     this.renderMain();
     [...this.el.querySelectorAll<HTMLElement>(".wf-row")].find((r) => r.dataset.span === id)?.scrollIntoView?.({ block: "nearest" });
     const loading = this.loadDetails(id);
-    if (select) await this.app.select(id, { focus: true, from: "panel" });
+    if (select) {
+      await this.app.select(id, { from: "panel" });
+      this.app.reveal(id, CANVAS_SHOWN);
+    }
     await loading;
   }
 
@@ -235,7 +248,8 @@ export class TraceView {
     if (target && traceOf(target) === this.trace) {
       await this.pick(target, true);
     } else if (target) {
-      await this.app.select(target, { focus: true, from: "panel" });
+      await this.app.select(target, { from: "panel" });
+      this.app.reveal(target, CANVAS_SHOWN);
     }
     this.origin = o;
     this.renderSide();

@@ -23,6 +23,8 @@ export interface TracesHost {
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes" | "edges" | "mode">;
   select: SelectFn;
+  /** Brings a node into sight above the trace view. */
+  reveal(id: string, shown: number): void;
   /** Offers the Traces tab (or takes it away). */
   tracesAvailable(available: boolean): void;
 }

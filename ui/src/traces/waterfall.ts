@@ -45,6 +45,10 @@ export function waterfall(t: TraceSpans, opts: WaterfallOptions): HTMLElement {
   return h("div", { class: "waterfall", testid: "waterfall" },
     h("div", { class: "wf-head" }, h("span", { class: "wf-name muted" }, "Span"), axis),
     h("ol", { class: "wf-rows", "aria-label": "Spans on the trace's time axis, nested by parent" }, rows),
+    h("p", { class: "wf-legend muted", testid: "wf-legend" },
+      h("span", { class: "wf-kind kind-AgentInvocation" }, "agent"), " ", h("span", { class: "wf-kind kind-LlmCall" }, "LLM"), " ",
+      h("span", { class: "wf-kind kind-ToolCall" }, "tool"), " what a span did · ", h("span", { class: "wf-error" }, "✗"), " failed · ",
+      h("span", { class: "wf-link" }, "⤳n"), " links to n other spans · pick a row for its details"),
     t.truncated ? h("p", { class: "wf-truncated", testid: "wf-truncated" }, `Showing the first ${t.spans.length.toLocaleString("en")} of ${t.total.toLocaleString("en")} spans.`) : null);
 }
 
