@@ -103,7 +103,7 @@ export class App implements
     this.canvasArea.el.appendChild(this.welcome.el);
     this.canvasArea.el.appendChild(this.missing.el);
     this.canvasArea.el.appendChild(this.ownLayout.el);
-    this.canvasArea.el.append(this.canvasArea.hoverCard.el, this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el, this.traces.view.el);
+    this.canvasArea.el.append(this.canvasArea.hoverCard.el, this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
     // One overlay over the canvas at a time.
     this.lineages.view.onOpen = () => { this.reasoning.view.close(); this.traces.view.close(); };
     this.reasoning.view.onOpen = () => { this.lineages.view.close(); this.traces.view.close(); };
@@ -164,7 +164,8 @@ export class App implements
         this.topbar.el,
         this.notice.el,
         h("main", { class: "workspace" },
-          this.canvasArea.el,
+          // An open trace sits under the canvas, which shrinks to the space above it.
+          h("div", { class: "canvas-column" }, this.canvasArea.el, this.traces.view.el),
           h("aside", { class: "side" }, this.breadcrumb.el, this.side.tabs.bar, this.side.tabs.bodies)),
         this.statusbar.el),
       this.toasts.el,
@@ -419,14 +420,6 @@ export class App implements
 
   lineagesAvailable(available: boolean): void {
     this.side.setAvailable("lineages", available);
-  }
-
-  /** Brings a node into the top `shown` share of the canvas (an overlay covers the rest). */
-  reveal(id: string, shown: number): void {
-    this.canvas.focus(id, 0);
-    const p = this.canvas.screenPosition(id);
-    const r = this.canvasArea.el.getBoundingClientRect();
-    if (p && r.height > 0) this.canvas.panBy(r.width / 2 - p.x, (r.height * shown) / 2 - p.y);
   }
 
   tracesAvailable(available: boolean): void {

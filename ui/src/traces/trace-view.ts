@@ -1,5 +1,5 @@
-// One OpenTelemetry trace over the lower part of the canvas, so the graph stays in sight
-// above it: the waterfall (or the agent view) on the left, the picked span's details on the
+// One OpenTelemetry trace under the canvas (which shrinks to the space above it), so the
+// graph stays in sight: the waterfall (or the agent view) on the left, the picked span's details on the
 // right. Picking a span here selects its node on the canvas, and a span picked on the canvas
 // is picked here (the app tells the view, see `pickFromCanvas`). While spans arrive the
 // Traces tab tells the view to reload; what is picked stays picked.
@@ -19,13 +19,7 @@ export interface TraceViewHost {
   readonly backend: Pick<Backend, "traceSpans" | "traceAgents" | "span" | "messageOrigin">;
   readonly graph: string | null;
   select: SelectFn;
-  /** Brings node `id` into the part of the canvas above the trace view (`shown`: that part's
-   *  share of the canvas's height). */
-  reveal(id: string, shown: number): void;
 }
-
-/** The share of the canvas's height the trace view leaves in sight above it (see traces.css). */
-export const CANVAS_SHOWN = 0.42;
 
 export type TraceMode = "waterfall" | "agents";
 
@@ -185,8 +179,7 @@ export class TraceView {
   private async pickAgent(a: AgentBox): Promise<void> {
     const first = this.spans?.spans.find((s) => (s.agent ?? s.service) === a.id);
     if (a.node) {
-      await this.app.select(a.node, { from: "panel" });
-      this.app.reveal(a.node, CANVAS_SHOWN);
+      await this.app.select(a.node, { focus: true, from: "panel" });
     }
     if (first) await this.pick(first.id, false);
   }
@@ -199,8 +192,7 @@ export class TraceView {
     [...this.el.querySelectorAll<HTMLElement>(".wf-row")].find((r) => r.dataset.span === id)?.scrollIntoView?.({ block: "nearest" });
     const loading = this.loadDetails(id);
     if (select) {
-      await this.app.select(id, { from: "panel" });
-      this.app.reveal(id, CANVAS_SHOWN);
+      await this.app.select(id, { focus: true, from: "panel" });
     }
     await loading;
   }
@@ -248,8 +240,7 @@ export class TraceView {
     if (target && traceOf(target) === this.trace) {
       await this.pick(target, true);
     } else if (target) {
-      await this.app.select(target, { from: "panel" });
-      this.app.reveal(target, CANVAS_SHOWN);
+      await this.app.select(target, { focus: true, from: "panel" });
     }
     this.origin = o;
     this.renderSide();

@@ -1,5 +1,5 @@
 // The Traces tab: the open graph's OpenTelemetry traces, newest first (root span, services,
-// agents, duration, spans, errors, tokens, when it started), each opening its waterfall over
+// agents, duration, spans, errors, tokens, when it started), each opening its waterfall under
 // the canvas (trace-view.ts). The tab is offered only when the graph has traces; the list
 // and the open trace follow the live stream as spans arrive (one re-fetch per burst).
 
@@ -23,8 +23,6 @@ export interface TracesHost {
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes" | "edges" | "mode">;
   select: SelectFn;
-  /** Brings a node into sight above the trace view. */
-  reveal(id: string, shown: number): void;
   /** Offers the Traces tab (or takes it away). */
   tracesAvailable(available: boolean): void;
 }
