@@ -122,6 +122,7 @@ describe("the Traces tab", { timeout: 240_000 }, () => {
     await until(async () => (await page.getByTestId("span-message").count()) === details.messages.length, { what: "the chat" });
     const roles = await page.$$eval('[data-testid="span-message"]', (ms) => ms.map((m) => m.dataset.role));
     assert.deepEqual(roles, details.messages.map((m) => m.role));
+    await page.getByTestId("span-messages").scrollIntoViewIfNeeded();
     await shot(page, "traces-span-details.png");
     const i = details.messages.findIndex((m) => m.produced_by === calls[0].id);
     assert.ok(i >= 0, "the second call reads what the first wrote");

@@ -11,7 +11,7 @@ import type {
 } from "../src/api/client";
 import type { MessageOrigin, SpanDetails, SpanRow, StreamMessage, TraceAgents, TracePage, TraceSpans, ViewNode } from "../src/api/contract";
 import { App } from "../src/app";
-import { columns } from "../src/traces/agents-view";
+import { levels } from "../src/traces/agents-view";
 import { duration, isSpanId, ticks, traceMeta, traceOf, treeOrder } from "../src/traces/trace-format";
 import { batch, edge, node, view } from "./helpers";
 
@@ -181,11 +181,11 @@ describe("how traces read", () => {
     expect(ticks(4_000_000_000)).toEqual([0, 1000, 2000, 3000, 4000]);
   });
 
-  it("places an agent one column after the agent that delegated to it", () => {
-    const col = columns(agents.agents, agents.hand_offs);
+  it("places an agent one row below the agent that delegated to it", () => {
+    const col = levels(agents.agents, agents.hand_offs);
     expect([...col]).toEqual([["planner", 0], ["writer", 1]]);
     // A delegation cycle stays bounded.
-    const loop = columns(agents.agents, [...agents.hand_offs, { ...agents.hand_offs[0], from: "writer", to: "planner" }]);
+    const loop = levels(agents.agents, [...agents.hand_offs, { ...agents.hand_offs[0], from: "writer", to: "planner" }]);
     expect(Math.max(...loop.values())).toBeLessThan(2);
   });
 });

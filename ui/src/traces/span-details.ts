@@ -69,7 +69,6 @@ export function spanDetails(d: SpanDetails, opts: SpanDetailsOptions): HTMLEleme
     ["Parent", s.parent ? h("button", { class: "linkish", onclick: () => opts.pick(s.parent!) }, opts.names.get(s.parent) || s.parent) : "none (a root)"],
     ["Links to", s.links.length ? h("span", null, s.links.map((l, i) => [i ? ", " : "", h("button", { class: "linkish", testid: "span-link", onclick: () => opts.pick(l.target) }, opts.names.get(l.target) || l.target)])) : null],
     ["Linked from", d.linked_from.length ? h("span", null, d.linked_from.map((l, i) => [i ? ", " : "", h("button", { class: "linkish", onclick: () => opts.pick(l) }, opts.names.get(l) || l)])) : null],
-    ["Span", s.id],
   ];
   const err = d.error;
   return h("div", { class: "span-details", testid: "span-details", "data-span": s.id },
