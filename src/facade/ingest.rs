@@ -235,8 +235,8 @@ impl Provex {
         for r in &chunk.rejected {
             w.observer.rejected(r);
         }
-        let spans = crate::sources::otel::placeholders::may_fill(&chunk.delta);
-        w.fold_spans_at_end |= spans && w.bulk.is_some();
+        let spans = crate::sources::otel::placeholders::filling(&chunk.delta);
+        w.fold_spans_at_end |= !spans.is_empty() && w.bulk.is_some();
         // Reasoning steps that name a node of another source get their edge to it.
         chunk.delta = relink::relink(&self.store, graph, chunk.delta.take()).await?;
         w.may_hold_placeholders |= chunk.delta.nodes().any(|n| n.label == Label::Explain);
@@ -264,8 +264,10 @@ impl Provex {
         if !chunk.delta.is_empty() {
             self.publish(graph, chunk.delta);
         }
-        if spans && w.bulk.is_none() {
-            if let Err(e) = crate::sources::otel::placeholders::fold_placeholders(&self.store, graph).await {
+        if !spans.is_empty() && w.bulk.is_none() {
+            if let Err(e) =
+                crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans)).await
+            {
                 tracing::warn!(graph, "span placeholders not folded: {e}");
             }
         }
@@ -297,7 +299,8 @@ impl Provex {
             self.absorb_placeholders(w.graph).await;
         }
         if w.fold_spans_at_end {
-            if let Err(e) = crate::sources::otel::placeholders::fold_placeholders(&self.store, w.graph).await
+            if let Err(e) =
+                crate::sources::otel::placeholders::fold_placeholders(&self.store, w.graph, None).await
             {
                 tracing::warn!(graph = w.graph, "span placeholders not folded: {e}");
             }

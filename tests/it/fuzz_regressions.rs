@@ -103,3 +103,13 @@ fn tlog_proof_inputs() {
         assert!(held, "{name} does not hold");
     }
 }
+
+#[test]
+fn otlp_json_inputs() {
+    replay("otlp_json", checks::otlp_json);
+}
+
+#[test]
+fn otlp_protobuf_inputs() {
+    replay("otlp_protobuf", checks::otlp_protobuf);
+}

@@ -32,6 +32,7 @@ mod live;
 mod modules;
 mod origin;
 mod otel_ingest;
+mod otel_ingest_props;
 mod otel_producers;
 mod otel_views;
 mod owner;

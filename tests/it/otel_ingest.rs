@@ -253,3 +253,158 @@ async fn otlp_json_files_are_recognised_and_read_line_by_line_or_whole() {
         "{rejects}"
     );
 }
+
+/// The label docs/FORMATS.md gives a span with these attributes.
+fn expected_label(attrs: &serde_json::Map<String, serde_json::Value>) -> &'static str {
+    let op = attrs.get("gen_ai.operation.name").and_then(|v| v.as_str()).unwrap_or("");
+    let oi = attrs.get("openinference.span.kind").and_then(|v| v.as_str()).unwrap_or("");
+    match (op, oi) {
+        ("chat" | "text_completion" | "generate_content", _) | (_, "LLM") => "LlmCall",
+        ("execute_tool", _) | (_, "TOOL") => "ToolCall",
+        ("invoke_agent" | "create_agent" | "invoke_workflow", _) | (_, "AGENT") => "AgentInvocation",
+        ("retrieval", _) | (_, "RETRIEVER" | "RERANKER") => "Retrieval",
+        ("embeddings", _) | (_, "EMBEDDING") => "Embedding",
+        (_, "EVALUATOR" | "GUARDRAIL") => "Evaluation",
+        _ => "Span",
+    }
+}
+
+/// The fixtures the real OpenTelemetry SDK made (tests/data/otel/): every span the SDK's
+/// in-memory exporter kept is a node with its label, ids, name, status and times, under its
+/// parent with the edge its kind takes, with its links; nothing is left a placeholder.
+#[tokio::test(flavor = "multi_thread")]
+async fn fixtures_made_by_the_real_sdk_give_every_span_its_node_and_edges() {
+    for fixture in ["genai-tool-agent", "openinference-agents", "links-and-failure"] {
+        let (provex, graph) = common::open(&format!("otel_fx_{}", fixture.replace('-', "_"))).await;
+        let dir = common::repo().join("tests/data/otel");
+        let path = dir.join(format!("{fixture}.jsonl"));
+        let report = provex
+            .ingest(
+                &graph,
+                &[path],
+                IngestOptions::default(),
+                Arc::new(AtomicBool::new(false)),
+                Arc::new(Quiet),
+            )
+            .await
+            .unwrap();
+        let expected: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{fixture}.expected.json"))).unwrap(),
+        )
+        .unwrap();
+        let spans = expected["spans"].as_array().unwrap();
+        assert_eq!((report.events, report.rejected), (spans.len() as u64, 0), "{fixture}");
+        let text = common::graph_text(&provex, &graph).await;
+        assert!(
+            !text.contains("Span ProvActivity otel:")
+                || spans.iter().any(|s| expected_label(s["attributes"].as_object().unwrap()) == "Span"),
+            "{fixture}: placeholder left\n{text}"
+        );
+        let rows = provex
+            .query(
+                &graph,
+                "MATCH (s) WHERE s.name STARTS WITH 'otel:' RETURN labels(s)[0], s.name, s.`otel:name`, s.`otel:status`, s.`otel:start_ns`, s.`otel:end_ns`, s.`otel:kind`",
+            )
+            .await
+            .unwrap();
+        assert_eq!(rows.rows.len(), spans.len(), "{fixture}: one node per span\n{text}");
+        for s in spans {
+            let name = format!("otel:{}:{}", s["trace_id"].as_str().unwrap(), s["span_id"].as_str().unwrap());
+            let label = expected_label(s["attributes"].as_object().unwrap());
+            let row = rows
+                .rows
+                .iter()
+                .find(|r| r[1].as_str() == Some(&name))
+                .unwrap_or_else(|| panic!("{fixture}: {name}"));
+            assert_eq!(row[0].as_str(), Some(label), "{fixture}: {name}");
+            assert_eq!(row[2].as_str(), s["name"].as_str(), "{fixture}: {name}");
+            assert_eq!(row[3].as_str(), s["status"]["code"].as_str(), "{fixture}: {name}");
+            assert_eq!(row[4].as_i64(), s["start_ns"].as_i64(), "{fixture}: {name}");
+            assert_eq!(row[5].as_i64(), s["end_ns"].as_i64(), "{fixture}: {name}");
+            assert_eq!(row[6].as_str(), s["kind_name"].as_str(), "{fixture}: {name}");
+            if let Some(p) = s["parent_span_id"].as_str() {
+                let rel = if label == "ToolCall" { "WAS_EXECUTED_BY" } else { "WAS_INVOKED_BY" };
+                let parent = format!("otel:{}:{p}", s["trace_id"].as_str().unwrap());
+                assert!(
+                    text.contains(&format!("{parent} -[{rel} plain]-> {name}\n")),
+                    "{fixture}: parent of {name}\n{text}"
+                );
+            }
+            for l in s["links"].as_array().unwrap() {
+                let target =
+                    format!("otel:{}:{}", l["trace_id"].as_str().unwrap(), l["span_id"].as_str().unwrap());
+                assert!(
+                    text.contains(&format!("{name} -[WAS_INFORMED_BY WAS_INFORMED_BY]-> {target}\n")),
+                    "{fixture}: link of {name}\n{text}"
+                );
+            }
+            let service = {
+                let r = &s["resource"];
+                match r["service.namespace"].as_str() {
+                    Some(ns) => format!("service:{ns}/{}", r["service.name"].as_str().unwrap()),
+                    None => format!("service:{}", r["service.name"].as_str().unwrap()),
+                }
+            };
+            assert!(
+                text.contains(&format!("{name} -[WAS_ASSOCIATED_WITH WAS_ASSOCIATED_WITH]-> {service}\n")),
+                "{fixture}: {name}"
+            );
+        }
+        match fixture {
+            "openinference-agents" => {
+                assert!(
+                    text.contains(
+                        "agent:researcher -[ACTED_ON_BEHALF_OF ACTED_ON_BEHALF_OF]-> agent:triage\n"
+                    ),
+                    "{text}"
+                );
+                // The tool's result is what the next call's tool message carries.
+                let rows = provex
+                    .query(
+                        &graph,
+                        "MATCH (:LlmCall)-[:WAS_CONSUMED_BY]->(m:Message {`otel:role`: 'tool'})-[:WAS_DERIVED_FROM]->(:ToolResult)-[:WAS_GENERATED_BY]->(t:ToolCall) RETURN t.`otel:name`",
+                    )
+                    .await
+                    .unwrap();
+                assert_eq!(rows.rows.len(), 1, "{text}");
+                assert_eq!(rows.rows[0][0].as_str(), Some("search_docs"));
+            }
+            "links-and-failure" => {
+                let rows = provex
+                    .query(
+                        &graph,
+                        "MATCH (t:ToolCall) WHERE t.`otel:status` = 'error' RETURN t.`otel:exception.type`",
+                    )
+                    .await
+                    .unwrap();
+                assert_eq!(rows.rows.len(), 1, "{text}");
+                assert!(rows.rows[0][0].as_str().is_some_and(|t| !t.is_empty()), "{rows:?}");
+            }
+            _ => {
+                // The model's tool call message, produced by the first call, is consumed by the
+                // second; the task ties the agent's invocation to the A2A task.
+                let rows = provex
+                    .query(
+                        &graph,
+                        "MATCH (m:Message)-[:WAS_GENERATED_BY]->(a:LlmCall), (b:LlmCall)-[:WAS_CONSUMED_BY]->(m) WHERE a <> b RETURN count(m)",
+                    )
+                    .await
+                    .unwrap();
+                assert!(rows.rows[0][0].as_i64().unwrap() >= 1, "{text}");
+                assert!(text.contains("-[WAS_INVOKED_BY a2a:A2A_TASK_CALL]-> otel:"), "{text}");
+                // The tool message (its response re-spaced by the agent) derives from the
+                // result the tool call generated.
+                let rows = provex
+                    .query(
+                        &graph,
+                        "MATCH (:LlmCall)-[:WAS_CONSUMED_BY]->(m:Message {`otel:role`: 'tool'})-[:WAS_DERIVED_FROM]->(:ToolResult)-[:WAS_GENERATED_BY]->(t:ToolCall) RETURN t.`otel:name`",
+                    )
+                    .await
+                    .unwrap();
+                assert_eq!(rows.rows.len(), 1, "{text}");
+                assert_eq!(rows.rows[0][0].as_str(), Some("execute_tool get_weather"));
+                assert!(text.contains("Agent ProvAgent model:openai/gpt-4o-mini-2026-01-01\n"), "{text}");
+            }
+        }
+    }
+}

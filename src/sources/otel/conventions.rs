@@ -24,6 +24,7 @@ pub mod key {
     pub const OI_PROVIDER: &str = "llm.provider";
     pub const OI_SYSTEM: &str = "llm.system";
     pub const TOOL_CALL_ID: &str = "gen_ai.tool.call.id";
+    pub const OI_TOOL_CALL_ID: &str = "tool_call.id";
     pub const TOOL_ARGS: &str = "gen_ai.tool.call.arguments";
     pub const TOOL_RESULT: &str = "gen_ai.tool.call.result";
     pub const OI_TOOL_PARAMS: &str = "tool.parameters";
@@ -97,7 +98,9 @@ pub fn agent_id(attributes: &[KeyValue]) -> Option<String> {
 
 /// The agent's display name, when given.
 pub fn agent_name(attributes: &[KeyValue]) -> Option<&str> {
-    attr_str(attributes, key::AGENT_NAME).or_else(|| attr_str(attributes, key::OI_NODE_NAME))
+    attr_str(attributes, key::AGENT_NAME)
+        .or_else(|| attr_str(attributes, key::OI_NODE_NAME))
+        .or_else(|| attr_str(attributes, "agent.name"))
 }
 
 /// The model and its provider: `gen_ai.response.model`, else `gen_ai.request.model`, else

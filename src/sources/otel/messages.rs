@@ -59,8 +59,9 @@ pub fn parse_lenient(v: &Value) -> Value {
     }
 }
 
-/// Every message recorded on a span.
-pub fn extract(attrs: &Map<String, Value>, events: &[Event<'_>]) -> Flow {
+/// Every message recorded on a span. `input.value` / `output.value` are messages only when
+/// nothing else recorded them and `values` says so (a tool's are its arguments and result).
+pub fn extract(attrs: &Map<String, Value>, events: &[Event<'_>], values: bool) -> Flow {
     let mut flow = Flow::default();
     if let Some(v) = attrs.get("gen_ai.system_instructions") {
         let parts = match parse_lenient(v) {
@@ -93,6 +94,9 @@ pub fn extract(attrs: &Map<String, Value>, events: &[Event<'_>]) -> Flow {
             _ => continue,
         };
         flow.inputs.push(legacy(&e.attributes, role));
+    }
+    if !values {
+        return flow;
     }
     if flow.inputs.is_empty() {
         if let Some(Value::String(s)) = attrs.get("input.value") {
@@ -294,20 +298,26 @@ mod tests {
                 json!({"gen_ai.input.messages": r#"[{"role":"user","parts":[{"type":"text","content":"hi"}]}]"#}),
             ),
             &[],
+            true,
         );
-        let old =
-            extract(&attrs(json!({"gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": "hi"})), &[]);
+        let old = extract(
+            &attrs(json!({"gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": "hi"})),
+            &[],
+            true,
+        );
         let oi = extract(
             &attrs(
                 json!({"llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": "hi"}),
             ),
             &[],
+            true,
         );
         let ev = extract(
             &Map::new(),
             &[Event { name: "gen_ai.user.message", attributes: attrs(json!({"content": "hi"})) }],
+            true,
         );
-        let value = extract(&attrs(json!({"input.value": "hi"})), &[]);
+        let value = extract(&attrs(json!({"input.value": "hi"})), &[], true);
         for f in [genai, old, oi, ev, value] {
             assert_eq!(f.inputs, vec![user.clone()]);
             assert_eq!(message_name(&f.inputs[0]), message_name(&user));
@@ -328,6 +338,7 @@ mod tests {
                 "gen_ai.prompt.2.role": "tool", "gen_ai.prompt.2.content": "3", "gen_ai.prompt.2.tool_call_id": "c1"
             })),
             &[],
+            true,
         );
         assert_eq!(
             f.outputs[0]["parts"][0],
@@ -350,6 +361,7 @@ mod tests {
                 name: "gen_ai.choice",
                 attributes: attrs(json!({"index": 0, "message": r#"{"role":"assistant","content":"ok"}"#})),
             }],
+            true,
         );
         assert_eq!(
             f.inputs,

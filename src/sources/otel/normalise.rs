@@ -147,9 +147,21 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
             Err(reason) => counts.rejected.push(rejection(span, reason)),
         }
     }
+    // The results of the tool calls this request holds, by tool call id, for the tool
+    // messages that answer them.
+    let results: HashMap<String, Value> = good
+        .iter()
+        .filter(|(_, _, name)| labels[name] == Label::ToolCall)
+        .filter_map(|(_, span, _)| {
+            let id = attr_text(&span.attributes, key::TOOL_CALL_ID)
+                .or_else(|| attr_text(&span.attributes, key::OI_TOOL_CALL_ID))?;
+            let attrs = attributes_json(&span.attributes);
+            Some((id, messages::parse_lenient(tool_result(&attrs, true)?)))
+        })
+        .collect();
     for (resource, span, name) in &good {
         let label = labels[name];
-        let mut n = Normaliser { out: &mut *out, labels: &labels };
+        let mut n = Normaliser { out: &mut *out, labels: &labels, results: &results };
         n.span(resource, span, name, label);
         counts.accepted += 1;
     }
@@ -159,6 +171,13 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
 struct Normaliser<'a> {
     out: &'a mut GraphDelta,
     labels: &'a HashMap<String, Label>,
+    results: &'a HashMap<String, Value>,
+}
+
+/// A tool call's result: `gen_ai.tool.call.result`, else (an OpenInference tool span)
+/// `output.value`.
+fn tool_result(attrs: &Map<String, Value>, tool: bool) -> Option<&Value> {
+    attrs.get(key::TOOL_RESULT).or_else(|| tool.then(|| attrs.get("output.value")).flatten())
 }
 
 /// Sets an attribute-derived property `otel:<key>` (nulls left out).
@@ -200,7 +219,9 @@ impl Normaliser<'_> {
         props.set(prop::END_NS, end);
         props.set(prop::START_TIME, start / 1_000_000);
         props.set(prop::END_TIME, end / 1_000_000);
-        if let Some(c) = attr_text(&span.attributes, key::CONVERSATION) {
+        if let Some(c) = attr_text(&span.attributes, key::CONVERSATION)
+            .or_else(|| attr_text(&span.attributes, key::OI_SESSION))
+        {
             props.set_str(prop::CONTEXT_ID, &c);
         }
         let events = self.events(node, span);
@@ -232,9 +253,9 @@ impl Normaliser<'_> {
             let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
             self.out.upsert_edge(rel, EdgeKind::A2a(A2aRelation::TaskCall), t, node);
         }
-        let flow = messages::extract(&attrs, &events);
+        let flow = messages::extract(&attrs, &events, label != Label::ToolCall);
         self.flow(node, &flow);
-        self.tool(node, &attrs);
+        self.tool(node, label, &attrs);
         let mut refs = Vec::new();
         links::references(&Value::Object(attrs), &mut refs);
         for m in flow.inputs.iter().chain(&flow.outputs) {
@@ -356,12 +377,17 @@ impl Normaliser<'_> {
         props.set_str(prop::ROLE, messages::role(m));
         props.set_str(prop::CONTENT, &m["parts"].to_string());
         if messages::role(m) == "tool" {
+            // The result of the tool call it answers when that call is in the request, else
+            // the content it carries (the same content names the same `ToolResult`).
             let responses: Vec<Value> = m["parts"]
                 .as_array()
                 .into_iter()
                 .flatten()
                 .filter(|p| p.get("type").and_then(Value::as_str) == Some("tool_call_response"))
-                .filter_map(|p| p.get("response").cloned())
+                .filter_map(|p| {
+                    let by_id = p.get("id").and_then(Value::as_str).and_then(|id| self.results.get(id));
+                    by_id.cloned().or_else(|| p.get("response").map(messages::parse_lenient))
+                })
                 .collect();
             for r in responses {
                 let result = self.content(Label::ToolResult, "otel-result:", &r);
@@ -387,17 +413,27 @@ impl Normaliser<'_> {
         node
     }
 
-    /// A tool call's arguments and result.
-    fn tool(&mut self, node: NodeId, attrs: &Map<String, Value>) {
-        if let Some(a) = attrs.get(key::TOOL_ARGS).or_else(|| attrs.get(key::OI_TOOL_PARAMS)) {
+    /// A tool call's arguments and result: the GenAI attributes, else (OpenInference) the
+    /// tool span's `tool.parameters` or `input.value` and its `output.value`.
+    fn tool(&mut self, node: NodeId, label: Label, attrs: &Map<String, Value>) {
+        let tool = label == Label::ToolCall;
+        let args = attrs.get(key::TOOL_ARGS).or_else(|| {
+            tool.then(|| attrs.get(key::OI_TOOL_PARAMS).or_else(|| attrs.get("input.value"))).flatten()
+        });
+        let result = tool_result(attrs, tool);
+        if let Some(a) = args {
             let args = self.content(Label::ToolArgs, "otel-args:", &messages::parse_lenient(a));
             self.out
                 .upsert_edge(RelType::WasUsedBy, EdgeKind::Prov(Prov::Used), node, args)
                 .set_str(prop::PROV_ROLE, "a2a:args");
         }
-        if let Some(r) = attrs.get(key::TOOL_RESULT) {
+        if let Some(r) = result {
             let result = self.content(Label::ToolResult, "otel-result:", &messages::parse_lenient(r));
             self.out.upsert_edge(RelType::WasGeneratedBy, EdgeKind::Prov(Prov::WasGeneratedBy), result, node);
         }
     }
 }
+
+#[cfg(test)]
+#[path = "normalise_tests.rs"]
+mod tests;

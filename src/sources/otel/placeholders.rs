@@ -13,24 +13,48 @@ use crate::model::{GraphDelta, Label, RelType};
 use crate::store::value::{as_string, str_param};
 use crate::store::Store;
 
-/// The span names of a delta that may stand for placeholders written earlier: spans
-/// stored under a label other than `Span`.
-pub fn may_fill(delta: &GraphDelta) -> bool {
-    delta.nodes().any(|n| SPAN_LABELS.contains(&n.label) && n.name.starts_with("otel:"))
+/// The span names of a delta that a fold may concern: spans stored under a label other
+/// than `Span` (they may fill placeholders written earlier), and bare placeholders (their
+/// span may be stored already).
+pub fn filling(delta: &GraphDelta) -> Vec<String> {
+    delta
+        .nodes()
+        .filter(|n| n.name.starts_with("otel:"))
+        .filter(|n| SPAN_LABELS.contains(&n.label) || (n.label == Label::Span && n.props.is_empty()))
+        .map(|n| n.name.clone())
+        .collect()
 }
 
-/// Folds every placeholder whose span is now stored under its own label; returns how many.
-pub async fn fold_placeholders(store: &Store, graph: &str) -> Result<u64> {
-    let rows = store
-        .run_ro(
-            graph,
-            "MATCH (p:Span) WHERE p.`otel:span_id` IS NULL AND p.name STARTS WITH 'otel:' RETURN p.name LIMIT 100000",
-            vec![],
-        )
-        .await?
-        .1;
+/// Folds the placeholders of the spans named `names` (every placeholder of the graph when
+/// `None`) that are now stored under their own label; returns how many.
+pub async fn fold_placeholders(store: &Store, graph: &str, names: Option<&[String]>) -> Result<u64> {
+    let found = match names {
+        Some([]) => return Ok(0),
+        Some(names) => {
+            let list = FalkorValue::Array(names.iter().map(|n| str_param(n)).collect());
+            store
+                .run_ro(
+                    graph,
+                    "UNWIND $names AS x MATCH (p:Span {name: x}) WHERE p.`otel:span_id` IS NULL RETURN p.name",
+                    vec![("names", list)],
+                )
+                .await?
+                .1
+        }
+        None => {
+            store
+                .run_ro(
+                    graph,
+                    "MATCH (p:Span) WHERE p.`otel:span_id` IS NULL AND p.name STARTS WITH 'otel:' \
+                     RETURN p.name LIMIT 100000",
+                    vec![],
+                )
+                .await?
+                .1
+        }
+    };
     let names: Vec<FalkorValue> =
-        rows.iter().filter_map(|r| r.first().and_then(as_string)).map(|n| str_param(&n)).collect();
+        found.iter().filter_map(|r| r.first().and_then(as_string)).map(|n| str_param(&n)).collect();
     if names.is_empty() {
         return Ok(0);
     }

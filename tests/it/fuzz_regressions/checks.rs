@@ -429,3 +429,34 @@ pub fn tlog_proof(data: &[u8]) {
         }
     }
 }
+
+/// Every span of a decoded OTLP request is either taken or refused with a reason.
+fn otlp_request(r: &provex::sources::otel::ExportTraceServiceRequest) {
+    let total: usize = r.resource_spans.iter().flat_map(|rs| &rs.scope_spans).map(|s| s.spans.len()).sum();
+    let mut delta = GraphDelta::default();
+    let counts = provex::sources::otel::normalise(r, &mut delta);
+    assert_eq!(counts.accepted as usize + counts.rejected.len(), total, "a span neither taken nor refused");
+    for rej in &counts.rejected {
+        assert!(!rej.reason.trim().is_empty(), "span refused without a reason");
+    }
+}
+
+/// The OTLP JSON decoder and the span normaliser: no panic; every span taken or refused
+/// with a reason; a decoded request reads the same after encoding it again.
+pub fn otlp_json(data: &[u8]) {
+    use provex::sources::otel::wire::{decode_json, encode_json};
+    if let Ok(r) = decode_json(data) {
+        otlp_request(&r);
+        assert_eq!(decode_json(encode_json(&r).as_bytes()).as_ref(), Ok(&r), "JSON round trip");
+    }
+}
+
+/// The OTLP protobuf decoder and the span normaliser: no panic; every span taken or
+/// refused with a reason; a decoded request reads the same after encoding it again.
+pub fn otlp_protobuf(data: &[u8]) {
+    use provex::sources::otel::wire::{decode_protobuf, encode_protobuf};
+    if let Ok(r) = decode_protobuf(data) {
+        otlp_request(&r);
+        assert_eq!(decode_protobuf(&encode_protobuf(&r)).as_ref(), Ok(&r), "protobuf round trip");
+    }
+}
