@@ -1,4 +1,4 @@
-//! The facade's OpenTelemetry trace reads beyond the lists of `sources::otel::views`: a
+//! The facade's OpenTelemetry trace reads over `sources::otel::views`: a graph's traces, a
 //! trace's agents and the hand-offs between them, one span's details (attributes, the
 //! messages in order with the call that produced each input, tool arguments and results,
 //! tokens, the exception), and the walk from a message back to the call that produced it
@@ -12,9 +12,9 @@ use serde_json::Value;
 use super::Provex;
 use crate::error::{Error, Result};
 use crate::sources::otel::views::{
-    self, first_int, int, raw_span, read_trace, rows, span_param, text, trace_param, AgentBox, HandOff,
-    MessageOrigin, MessageView, OriginStep, Raw, SpanDetails, SpanError, ToolContent, TraceAgents, TracePage,
-    TraceSpans, MAX_SPANS, SPAN_COLUMNS, TOKENS_IN, TOKENS_OUT,
+    self, first_int, int, raw_span, read_trace, rows, span_param, strip, text, trace_param, AgentBox,
+    HandOff, MessageOrigin, MessageView, OriginStep, Raw, SpanDetails, SpanError, ToolContent, TraceAgents,
+    TracePage, TraceSpans, TraceSummary, MAX_SPANS, MAX_TRACES, SPAN_COLUMNS, TOKENS_IN, TOKENS_OUT,
 };
 use crate::store::value::str_param;
 use crate::store::Store;
@@ -27,7 +27,7 @@ const MAX_ORIGIN_HOPS: usize = 8;
 impl Provex {
     /// A page of a graph's traces, newest first.
     pub async fn traces(&self, graph: &str, offset: u32, limit: u32) -> Result<TracePage> {
-        views::traces(&self.store, graph, offset, limit).await
+        traces(&self.store, graph, offset, limit).await
     }
 
     /// One trace's spans for a waterfall.
@@ -49,6 +49,96 @@ impl Provex {
     pub async fn message_origin(&self, graph: &str, id: &str) -> Result<MessageOrigin> {
         message_origin(&self.store, graph, id).await
     }
+}
+
+/// One page of a graph's traces, newest first (`limit` capped at [`MAX_TRACES`]).
+async fn traces(store: &Store, graph: &str, offset: u32, limit: u32) -> Result<TracePage> {
+    let limit = i64::from(limit.clamp(1, MAX_TRACES));
+    let tokens = |keys: &[&str]| {
+        let alts: Vec<String> = keys.iter().map(|k| format!("s.`{k}`")).collect();
+        format!("sum(toInteger(coalesce({}, 0)))", alts.join(", "))
+    };
+    let q = format!(
+        "MATCH (s) WHERE s.`otel:trace_id` IS NOT NULL AND s.`otel:span_id` IS NOT NULL \
+         WITH s.`otel:trace_id` AS t, count(s) AS n, min(s.`prov:startTime`) AS st, max(s.`prov:endTime`) AS en, \
+              sum(CASE WHEN s.`otel:status` = 'error' THEN 1 ELSE 0 END) AS err, {} AS tin, {} AS tout, \
+              collect(CASE WHEN s.`otel:parent_span_id` IS NULL OR s.`otel:parent_span_id` = '' THEN [s.name, s.`otel:name`] END) AS roots \
+         RETURN t, n, st, en, err, tin, tout, roots ORDER BY st DESC, t SKIP $offset LIMIT $limit",
+        tokens(TOKENS_IN),
+        tokens(TOKENS_OUT)
+    );
+    let page = rows(
+        store,
+        graph,
+        &q,
+        vec![("offset", FalkorValue::I64(i64::from(offset))), ("limit", FalkorValue::I64(limit))],
+    )
+    .await?;
+    let total = rows(
+        store,
+        graph,
+        "MATCH (s) WHERE s.`otel:trace_id` IS NOT NULL AND s.`otel:span_id` IS NOT NULL RETURN count(DISTINCT s.`otel:trace_id`)",
+        vec![],
+    )
+    .await?
+    .first()
+    .and_then(|r| r.first().and_then(Value::as_u64))
+    .unwrap_or(0);
+    let ids: Vec<FalkorValue> = page.iter().filter_map(|r| text(&r[0])).map(|t| str_param(&t)).collect();
+    // Services and agents of the listed traces.
+    let mut who: HashMap<String, (Vec<String>, Vec<String>)> = HashMap::new();
+    if !ids.is_empty() {
+        let assoc = rows(
+            store,
+            graph,
+            "MATCH (s)-[:WAS_ASSOCIATED_WITH]-(a) WHERE s.`otel:trace_id` IN $ids \
+             AND (a.name STARTS WITH 'service:' OR a.name STARTS WITH 'agent:') \
+             RETURN DISTINCT s.`otel:trace_id`, a.name",
+            vec![("ids", FalkorValue::Array(ids))],
+        )
+        .await?;
+        for r in assoc {
+            let (Some(t), Some(a)) = (text(&r[0]), text(&r[1])) else { continue };
+            let e = who.entry(t).or_default();
+            if a.starts_with("service:") {
+                e.0.push(strip(&a));
+            } else {
+                e.1.push(strip(&a));
+            }
+        }
+    }
+    let traces = page
+        .iter()
+        .filter_map(|r| {
+            let trace_id = text(&r[0])?;
+            let (st, en) = (int(&r[2]), int(&r[3]));
+            // The first root that has arrived (its name known).
+            let root = r[7].as_array().into_iter().flatten().find_map(|x| {
+                let pair = x.as_array()?;
+                Some((text(pair.first()?)?, pair.get(1).and_then(text)))
+            });
+            let (mut services, mut agents) = who.remove(&trace_id).unwrap_or_default();
+            services.sort();
+            agents.sort();
+            Some(TraceSummary {
+                root: root.as_ref().map(|r| r.0.clone()),
+                root_name: root.and_then(|r| r.1),
+                services,
+                agents,
+                started_ms: st,
+                duration_ms: match (st, en) {
+                    (Some(a), Some(b)) if b >= a => Some((b - a) as f64),
+                    _ => None,
+                },
+                spans: r[1].as_u64().unwrap_or(0),
+                errors: int(&r[4]).unwrap_or(0).max(0) as u64,
+                tokens_in: int(&r[5]).unwrap_or(0).max(0) as u64,
+                tokens_out: int(&r[6]).unwrap_or(0).max(0) as u64,
+                trace_id,
+            })
+        })
+        .collect();
+    Ok(TracePage { traces, total, offset: u64::from(offset) })
 }
 
 fn duration_ms(s: &Raw) -> f64 {

@@ -1,9 +1,10 @@
-//! What the explorer's Traces tab reads back from OpenTelemetry spans stored as
-//! docs/FORMATS.md "OpenTelemetry traces" describes: a graph's traces (root, service, agents,
-//! duration, spans, errors, tokens), one trace's spans for a waterfall, its agents and the
-//! hand-offs between them, one span's details (attributes, messages, tool arguments and
-//! results, error), and where a message came from. Every read is bounded: lists are paged,
-//! a trace's spans capped with a `truncated` flag, and walks have a fixed depth.
+//! What the explorer's Traces tab shows of OpenTelemetry spans stored as docs/FORMATS.md
+//! "OpenTelemetry traces" describes: a graph's traces (root, service, agents, duration,
+//! spans, errors, tokens), one trace's spans for a waterfall, its agents and the hand-offs
+//! between them, one span's details (attributes, messages, tool arguments and results,
+//! error), and where a message came from; and the bounded read of one trace's spans that the
+//! waterfall and the agent view share (the facade makes the other reads from these helpers).
+//! Every read is bounded: lists are paged, a trace's spans capped with a `truncated` flag.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -294,96 +295,6 @@ pub(crate) fn span_param(id: &str) -> Result<FalkorValue> {
 }
 
 // ---------------------------------------------------------------- traces
-
-/// One page of a graph's traces, newest first (`limit` capped at [`MAX_TRACES`]).
-pub async fn traces(store: &Store, graph: &str, offset: u32, limit: u32) -> Result<TracePage> {
-    let limit = i64::from(limit.clamp(1, MAX_TRACES));
-    let tokens = |keys: &[&str]| {
-        let alts: Vec<String> = keys.iter().map(|k| format!("s.`{k}`")).collect();
-        format!("sum(toInteger(coalesce({}, 0)))", alts.join(", "))
-    };
-    let q = format!(
-        "MATCH (s) WHERE s.`otel:trace_id` IS NOT NULL AND s.`otel:span_id` IS NOT NULL \
-         WITH s.`otel:trace_id` AS t, count(s) AS n, min(s.`prov:startTime`) AS st, max(s.`prov:endTime`) AS en, \
-              sum(CASE WHEN s.`otel:status` = 'error' THEN 1 ELSE 0 END) AS err, {} AS tin, {} AS tout, \
-              collect(CASE WHEN s.`otel:parent_span_id` IS NULL OR s.`otel:parent_span_id` = '' THEN [s.name, s.`otel:name`] END) AS roots \
-         RETURN t, n, st, en, err, tin, tout, roots ORDER BY st DESC, t SKIP $offset LIMIT $limit",
-        tokens(TOKENS_IN),
-        tokens(TOKENS_OUT)
-    );
-    let page = rows(
-        store,
-        graph,
-        &q,
-        vec![("offset", FalkorValue::I64(i64::from(offset))), ("limit", FalkorValue::I64(limit))],
-    )
-    .await?;
-    let total = rows(
-        store,
-        graph,
-        "MATCH (s) WHERE s.`otel:trace_id` IS NOT NULL AND s.`otel:span_id` IS NOT NULL RETURN count(DISTINCT s.`otel:trace_id`)",
-        vec![],
-    )
-    .await?
-    .first()
-    .and_then(|r| r.first().and_then(Value::as_u64))
-    .unwrap_or(0);
-    let ids: Vec<FalkorValue> = page.iter().filter_map(|r| text(&r[0])).map(|t| str_param(&t)).collect();
-    // Services and agents of the listed traces.
-    let mut who: HashMap<String, (Vec<String>, Vec<String>)> = HashMap::new();
-    if !ids.is_empty() {
-        let assoc = rows(
-            store,
-            graph,
-            "MATCH (s)-[:WAS_ASSOCIATED_WITH]-(a) WHERE s.`otel:trace_id` IN $ids \
-             AND (a.name STARTS WITH 'service:' OR a.name STARTS WITH 'agent:') \
-             RETURN DISTINCT s.`otel:trace_id`, a.name",
-            vec![("ids", FalkorValue::Array(ids))],
-        )
-        .await?;
-        for r in assoc {
-            let (Some(t), Some(a)) = (text(&r[0]), text(&r[1])) else { continue };
-            let e = who.entry(t).or_default();
-            if a.starts_with("service:") {
-                e.0.push(strip(&a));
-            } else {
-                e.1.push(strip(&a));
-            }
-        }
-    }
-    let traces = page
-        .iter()
-        .filter_map(|r| {
-            let trace_id = text(&r[0])?;
-            let (st, en) = (int(&r[2]), int(&r[3]));
-            // The first root that has arrived (its name known).
-            let root = r[7].as_array().into_iter().flatten().find_map(|x| {
-                let pair = x.as_array()?;
-                Some((text(pair.first()?)?, pair.get(1).and_then(text)))
-            });
-            let (mut services, mut agents) = who.remove(&trace_id).unwrap_or_default();
-            services.sort();
-            agents.sort();
-            Some(TraceSummary {
-                root: root.as_ref().map(|r| r.0.clone()),
-                root_name: root.and_then(|r| r.1),
-                services,
-                agents,
-                started_ms: st,
-                duration_ms: match (st, en) {
-                    (Some(a), Some(b)) if b >= a => Some((b - a) as f64),
-                    _ => None,
-                },
-                spans: r[1].as_u64().unwrap_or(0),
-                errors: int(&r[4]).unwrap_or(0).max(0) as u64,
-                tokens_in: int(&r[5]).unwrap_or(0).max(0) as u64,
-                tokens_out: int(&r[6]).unwrap_or(0).max(0) as u64,
-                trace_id,
-            })
-        })
-        .collect();
-    Ok(TracePage { traces, total, offset: u64::from(offset) })
-}
 
 // ---------------------------------------------------------------- one trace
 
