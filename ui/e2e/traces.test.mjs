@@ -11,9 +11,11 @@
 import assert from "node:assert/strict";
 import { copyFile, mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
 import { ROOT, artifact, nodeOnPage, start, statusCounts, until } from "./harness.mjs";
 
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const GRAPH = "agents";
 const DATA = join(ROOT, "tests/data/otel");
 
@@ -33,6 +35,14 @@ describe("the Traces tab", { timeout: 240_000 }, () => {
   const rows = () => page.$$eval('[data-testid="wf-row"]', (rs) => rs.map((r) => ({
     id: r.dataset.span, depth: Number(r.dataset.depth), pressed: r.getAttribute("aria-pressed") === "true", text: r.textContent,
   })));
+  async function violations(selector) {
+    if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+    return page.evaluate(async (sel) => {
+      const r = await window.axe.run(sel, { resultTypes: ["violations"] });
+      return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+    }, selector);
+  }
   const selected = () => page.evaluate(() => window.provex.app.selection.at(-1) ?? null);
 
   before(async () => {
@@ -94,6 +104,8 @@ describe("the Traces tab", { timeout: 240_000 }, () => {
     assert.ok((await err.textContent()).includes(details.error.exception_type));
     assert.ok((await err.textContent()).includes(details.error.message));
     await shot(page, "traces-waterfall.png");
+    assert.deepEqual(await violations('[data-testid="trace-view"]'), [], "the trace view");
+    assert.deepEqual(await violations('[data-testid="traces"]'), [], "the Traces tab");
   });
 
   it("draws the agents and the delegations between them", async () => {
@@ -172,6 +184,7 @@ describe("the Traces tab", { timeout: 240_000 }, () => {
     await page.locator('[data-testid="agent-box"][data-agent="researcher"]').click();
     await until(async () => (await page.getByTestId("span-details").count()) === 1, { what: "the researcher's span" });
     await shot(page, "traces-agents.png");
+    assert.deepEqual(await violations('[data-testid="trace-view"]'), [], "the agent view");
     assert.deepEqual(h.errors, []);
   });
 });

@@ -46,7 +46,7 @@ export function agentsView(a: TraceAgents, opts: { selected: string | null; pick
   // Room on the right for the label beside the last arrow.
   const width = PAD * 2 + Math.max(...inRow.values()) * (W + GAP_X) - GAP_X + 60;
   const height = PAD * 2 + (Math.max(...row.values()) + 1) * (H + GAP_Y) - GAP_Y;
-  const root = svg("svg", { class: "agents-svg", viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": "Agents and the work handed between them" });
+  const root = svg("svg", { class: "agents-svg", viewBox: `0 0 ${width} ${height}`, width, height, role: "group", "aria-label": "Agents and the work handed between them" });
   root.appendChild(svg("defs", {}, svg("marker", { id: "agent-arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "8", markerHeight: "8", orient: "auto-start-reverse" },
     svg("path", { d: "M0,0 L10,5 L0,10 z", class: "agent-arrow-head" }))));
   // Arrows first, under the boxes; several kinds between one pair bend apart.
