@@ -313,6 +313,16 @@ pub enum Command {
         /// Seconds open requests get to finish on SIGTERM or Ctrl-C.
         #[arg(long, env = "PROVEX_SHUTDOWN_GRACE", default_value_t = 2.0, value_name = "SECONDS")]
         shutdown_grace: f64,
+        /// Also receive OpenTelemetry traces over OTLP/gRPC (`TraceService/Export`) on this
+        /// address, into the graph `otel` or the one named by the metadata `provex-graph`;
+        /// calls carry `authorization: Bearer TOKEN`. (OTLP/HTTP is always received at
+        /// /v1/traces and /otlp/GRAPH/v1/traces.) Anything but loopback needs --token.
+        #[arg(long, value_name = "ADDR")]
+        otlp_grpc: Option<std::net::SocketAddr>,
+        /// OTLP exports (HTTP and gRPC) stored at once; more are answered 429 (gRPC
+        /// UNAVAILABLE) with a retry delay.
+        #[arg(long, env = "PROVEX_OTLP_MAX_EXPORTS", default_value_t = 16, value_name = "N")]
+        otlp_max_exports: usize,
     },
     /// Write what is generated from the API declarations: the UI's TypeScript types and
     /// client, the desktop shell's command list and capability file.

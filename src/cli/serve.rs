@@ -21,6 +21,8 @@ pub(super) async fn run(provex: Provex, conn: &ConnArgs, command: Command) -> an
         body_timeout,
         line_budget,
         shutdown_grace,
+        otlp_grpc,
+        otlp_max_exports,
     } = command
     else {
         unreachable!("a serve command")
@@ -37,6 +39,7 @@ pub(super) async fn run(provex: Provex, conn: &ConnArgs, command: Command) -> an
         body_idle: seconds(body_timeout, "--body-timeout")?,
         line_budget_bytes: line_budget.saturating_mul(1 << 20),
         shutdown_grace: seconds(shutdown_grace, "--shutdown-grace")?,
+        otlp_max_exports: otlp_max_exports.max(1),
         ..Default::default()
     };
     // A made token is kept in the data folder for the same user's tools.
@@ -46,6 +49,6 @@ pub(super) async fn run(provex: Provex, conn: &ConnArgs, command: Command) -> an
     };
     let opts =
         provex::serve::ServeOptions { bind, token, token_dir, ui, open, allow_dirs: allow_dir, limits };
-    provex::serve::run(Arc::new(provex), opts).await?;
+    provex::serve::run(Arc::new(provex), opts, otlp_grpc).await?;
     Ok(())
 }

@@ -30,6 +30,13 @@ pub struct ServeLimits {
     pub line_budget_bytes: usize,
     /// How long, on SIGTERM or Ctrl-C, open requests have to finish before they are dropped.
     pub shutdown_grace: Duration,
+    /// OTLP trace exports (HTTP and gRPC together) stored at once; past that, exporters are
+    /// told to retry (429 or gRPC `UNAVAILABLE`, after `Retry-After`).
+    pub otlp_max_exports: usize,
+    /// The largest OTLP request body as sent (compressed or not).
+    pub otlp_max_body_bytes: usize,
+    /// The largest OTLP request once decompressed.
+    pub otlp_max_decoded_bytes: usize,
 }
 
 impl Default for ServeLimits {
@@ -40,6 +47,9 @@ impl Default for ServeLimits {
             max_line_bytes: crate::ingest::DEFAULT_MAX_LINE_BYTES,
             line_budget_bytes: 128 << 20,
             shutdown_grace: Duration::from_secs(2),
+            otlp_max_exports: 16,
+            otlp_max_body_bytes: 16 << 20,
+            otlp_max_decoded_bytes: 32 << 20,
         }
     }
 }
@@ -51,6 +61,8 @@ pub(crate) struct Limits {
     pub max_bodies: usize,
     pub body_idle: Duration,
     pub body: BodyLimits,
+    /// The OTLP receiver's exports at once and request sizes.
+    pub otlp: super::otlp::Gate,
 }
 
 impl Limits {
@@ -63,6 +75,7 @@ impl Limits {
                 max_line_bytes: l.max_line_bytes,
                 line_budget: Some(LineBudget::new(l.line_budget_bytes)),
             },
+            otlp: super::otlp::Gate::new(l.otlp_max_exports, l.otlp_max_body_bytes, l.otlp_max_decoded_bytes),
         }
     }
 

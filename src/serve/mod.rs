@@ -8,6 +8,9 @@ mod auth;
 mod canned;
 mod error;
 mod limits;
+mod otlp;
+mod otlp_grpc;
+mod otlp_http;
 mod routes;
 mod stream;
 mod token;
@@ -26,6 +29,7 @@ use crate::facade::Provex;
 
 pub use error::ApiFailure;
 pub use limits::ServeLimits;
+pub use otlp_grpc::GRAPH_METADATA as OTLP_GRAPH_METADATA;
 pub use token::token_file;
 
 /// How to serve.
@@ -69,6 +73,10 @@ pub struct Running {
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
     grace: std::time::Duration,
+    /// What the handlers share, for receivers started later (OTLP/gRPC).
+    state: AppState,
+    /// The OTLP/gRPC receiver, when one was started.
+    grpc: Option<otlp_grpc::GrpcServer>,
 }
 
 impl Running {
@@ -82,11 +90,31 @@ impl Running {
         self.files.first().map(|(p, _)| p.as_path())
     }
 
+    /// Starts the OTLP/gRPC trace receiver (`TraceService/Export`) on `addr`, under this
+    /// server's token and OTLP limits; the address it listens on.
+    pub async fn start_otlp_grpc(&mut self, addr: SocketAddr) -> Result<SocketAddr> {
+        if let Some(g) = &self.grpc {
+            return Err(Error::Usage(format!("the OTLP/gRPC receiver already listens on {}", g.addr)));
+        }
+        let server = otlp_grpc::GrpcServer::start(self.state.clone(), addr).await?;
+        let bound = server.addr;
+        self.grpc = Some(server);
+        Ok(bound)
+    }
+
+    /// Where the OTLP/gRPC receiver listens, when it was started.
+    pub fn otlp_grpc_addr(&self) -> Option<SocketAddr> {
+        self.grpc.as_ref().map(|g| g.addr)
+    }
+
     /// Stops accepting, lets open requests finish for the grace period, then closes what is
     /// left (event streams never finish on their own, nor does a client that sends nothing).
     pub async fn stop(mut self) {
         if let Some(tx) = self.stop.take() {
             let _ = tx.send(());
+        }
+        if let Some(g) = self.grpc.take() {
+            g.stop(self.grace).await;
         }
         if tokio::time::timeout(self.grace, &mut self.task).await.is_err() {
             self.task.abort();
@@ -136,7 +164,7 @@ pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
         loopback: opts.bind.ip().is_loopback(),
         limits: limits::Limits::new(&opts.limits),
     };
-    let app = routes::router(state, ui_dir);
+    let app = routes::router(state.clone(), ui_dir);
     let listener = TcpListener::bind(opts.bind).await.map_err(|e| Error::io(opts.bind.to_string(), e))?;
     let addr = listener.local_addr().map_err(|e| Error::io(opts.bind.to_string(), e))?;
     let mut files = Vec::new();
@@ -162,14 +190,33 @@ pub async fn start(provex: Arc<Provex>, opts: ServeOptions) -> Result<Running> {
             })
             .await
     });
-    Ok(Running { addr, token, files, stop: Some(tx), task, grace: opts.limits.shutdown_grace })
+    Ok(Running {
+        addr,
+        token,
+        files,
+        stop: Some(tx),
+        task,
+        grace: opts.limits.shutdown_grace,
+        state,
+        grpc: None,
+    })
 }
 
 /// Serves until Ctrl-C or SIGTERM, then stops the jobs (and, when the facade is dropped, the
-/// private server).
-pub async fn run(provex: Arc<Provex>, opts: ServeOptions) -> Result<()> {
+/// private server). With `otlp_grpc`, the OTLP/gRPC trace receiver listens there too (an
+/// address other than loopback needs a token given, as `bind` does).
+pub async fn run(provex: Arc<Provex>, opts: ServeOptions, otlp_grpc: Option<SocketAddr>) -> Result<()> {
+    if let Some(a) = otlp_grpc.filter(|a| !a.ip().is_loopback() && opts.token.is_none()) {
+        return Err(Error::Usage(format!(
+            "--otlp-grpc {a} takes spans from beyond this machine: give a token with --token or PROVEX_TOKEN"
+        )));
+    }
     let open = opts.open;
     let mut running = start(provex.clone(), opts).await?;
+    if let Some(a) = otlp_grpc {
+        let bound = running.start_otlp_grpc(a).await?;
+        eprintln!("OTLP/gRPC trace export (TraceService/Export) is received on {bound}");
+    }
     let graphs = provex.graphs().await.unwrap_or_default();
     let first = graphs.iter().find(|g| *g == "council").or(graphs.first());
     let mut query = form_urlencoded::Serializer::new(String::new());
@@ -179,6 +226,11 @@ pub async fn run(provex: Arc<Provex>, opts: ServeOptions) -> Result<()> {
     query.append_pair("token", running.token());
     let url = format!("http://{}/?{}", running.addr, query.finish());
     eprintln!("Provex is serving on {url} (Ctrl-C stops)");
+    eprintln!(
+        "OTLP/HTTP trace export is received at http://{}/v1/traces (graph otel); point an exporter at a graph \
+         with OTEL_EXPORTER_OTLP_ENDPOINT=http://{}/otlp/GRAPH",
+        running.addr, running.addr
+    );
     if let Some(f) = running.token_file() {
         eprintln!(
             "Its token, which every API request carries (`Authorization: Bearer <token>`), is in {}",

@@ -4,7 +4,9 @@
 // has no trust file), a forged one (one VALIDATED verification left out, re-signed by a new
 // key under the exporter's name and key id: not pinned, with its own fingerprint, and failing
 // `provex verify --trust`), and a tampered one (failed, with the reason). The bundles are made
-// with the CLI from the council demo; nothing expected is hard-coded.
+// with the CLI from the council demo; nothing expected is hard-coded. From the moment a bundle
+// is uploaded until its verdict shows, the notice never shows another graph's verdict than the
+// one the graph picker names (a graph opened before, a late answer).
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -84,19 +86,55 @@ describe("an audit bundle opened in the explorer", { timeout: 240_000 }, () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  /** Uploads a bundle into a new graph through the Ingest menu; returns the notice's facts. */
+  /** The graphs opened from a bundle so far: graph → the bundle node's headline. */
+  const headlines = new Map();
+
+  /** Records, every frame and on every change of the page, which graph the picker names and
+   *  what bundle verdict the notice shows, until `stopNoticeLog` (in the page). */
+  async function startNoticeLog() {
+    await page.evaluate(() => {
+      const log = [];
+      const read = () => {
+        const picker = document.querySelector('[data-testid="graph-picker"]');
+        const notice = document.querySelector('[data-testid="notice"]');
+        const headline = document.querySelector('[data-testid="bundle-headline"]');
+        const shown = !!notice && !notice.hidden && !!headline && headline.isConnected;
+        const entry = { graph: picker?.value ?? null, headline: shown ? headline.textContent.trim() : null };
+        const last = log[log.length - 1];
+        if (!last || last.graph !== entry.graph || last.headline !== entry.headline) log.push(entry);
+      };
+      const observer = new MutationObserver(read);
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      let on = true;
+      const frame = () => { read(); if (on) requestAnimationFrame(frame); };
+      frame();
+      window.__noticeLog = { log, stop: () => { on = false; observer.disconnect(); return log; } };
+    });
+  }
+
+  /** Uploads a bundle into a new graph through the Ingest menu; returns the notice's facts.
+   *  From the moment the upload starts, the notice never shows a verdict about another graph
+   *  than the one the graph picker names. */
   async function openBundle(file, graph) {
     await h.open("/");
+    await startNoticeLog();
     await page.getByTestId("ingest-menu").click();
     await page.getByTestId("ingest-graph").fill(graph);
     await page.getByTestId("upload-input").setInputFiles(file);
     await until(async () => (await page.getByTestId("graph-picker").inputValue()) === graph, { ms: 30_000, what: `graph ${graph} opened` });
     const verdict = page.getByTestId("bundle-verdict");
     await until(() => verdict.isVisible(), { ms: 20_000, what: "the bundle's verdict shown" });
-    // The notice settles on this graph's bundle (the graph opened before may show first).
     const node = await h.api(`/api/graphs/${graph}/node?id=${encodeURIComponent(`audit bundle of src_${file.includes("forged") ? "forged" : "genuine"}`)}`);
+    headlines.set(graph, node.properties.headline);
     await until(async () => (await page.getByTestId("bundle-headline").textContent())?.trim() === node.properties.headline,
       { ms: 20_000, what: `the notice shows ${graph}'s bundle` });
+    const log = await page.evaluate(() => window.__noticeLog.stop());
+    assert.ok(log.some((e) => e.graph === graph && e.headline === node.properties.headline), JSON.stringify(log));
+    for (const e of log) {
+      if (e.headline === null) continue;
+      assert.equal(e.headline, headlines.get(e.graph), `with ${e.graph} open the notice showed “${e.headline}” (${JSON.stringify(log)})`);
+    }
+    assert.equal(await page.getByTestId("notice").getAttribute("data-graph"), graph);
     return {
       verdict: await verdict.getAttribute("data-verdict"),
       word: (await verdict.textContent())?.trim(),

@@ -7,9 +7,10 @@
 // (lineage/) and reasoning sessions (reasoning/) live in modules of their own.
 
 import type { Backend } from "./api/backend";
-import type { CrossLink, Health, StreamMessage } from "./api/contract";
+import type { CrossLink, Health, ReasoningChain, StreamMessage, Trail } from "./api/contract";
 import { CanvasArea, type CanvasAreaHost } from "./canvas-area/canvas-area";
 import { createCanvas } from "./canvas-area/canvas-host";
+import { Subject, type SubjectHost } from "./canvas-area/subject";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
 import { focusIds } from "./canvas/first-view";
 import { loadView, rememberGraph } from "./graph/graph-loading";
@@ -48,7 +49,7 @@ const REFRESH_MS = 400;
 
 export class App implements
   SidePanelHost, TopBarHost, StatusHost, NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost,
-  WelcomeHost, CompareHost, KeyHost, OwnLayoutHost {
+  WelcomeHost, CompareHost, KeyHost, OwnLayoutHost, SubjectHost {
   readonly model = new GraphModel();
   readonly toasts = new Toasts();
   readonly welcome: Welcome;
@@ -74,6 +75,8 @@ export class App implements
   readonly missing = new MissingGraph(this);
   /** This viewer's own layout (a tidy-up kept in this browser), over the shared one. */
   readonly ownLayout = new OwnLayout(this);
+  /** What "Show on graph" made the canvas's subject (a reasoning chain), shown alone. */
+  readonly subject = new Subject(this);
 
   /** The tabs beside the canvas and their panels. */
   private readonly side: SidePanel;
@@ -103,12 +106,15 @@ export class App implements
     this.canvasArea.el.appendChild(this.welcome.el);
     this.canvasArea.el.appendChild(this.missing.el);
     this.canvasArea.el.appendChild(this.ownLayout.el);
-    this.canvasArea.el.append(this.canvasArea.hoverCard.el, this.minimap.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
+    this.canvasArea.el.appendChild(this.subject.el);
+    this.canvasArea.el.append(this.canvasArea.hoverCard.el, this.canvasArea.minimapDock.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
     // One overlay over the canvas at a time.
     this.lineages.view.onOpen = () => { this.reasoning.view.close(); this.traces.view.close(); };
     this.reasoning.view.onOpen = () => { this.lineages.view.close(); this.traces.view.close(); };
     this.traces.view.onOpen = () => { this.lineages.view.close(); this.reasoning.view.close(); };
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
+    // A verifier is named as its agent node says (as on the canvas), else as a trail found it.
+    this.breadcrumb.nameOf = (id) => this.model.nodes.get(id)?.text ?? this.names.get(id);
 
     this.notice = new NeighbourhoodNotice(this);
     this.selected = new NodeSelection(this, this.side.details, this.side.trail);
@@ -225,6 +231,7 @@ export class App implements
       this.expandHistory.length = 0;
       this.nameCache.names.clear();
       this.side.graphSwitched();
+      this.notice.graphSwitched();
       this.filters = emptyFilters();
       this.timelineAt = null;
     }
@@ -266,6 +273,7 @@ export class App implements
   }
 
   private afterViewChange(): void {
+    this.subject.forget();
     this.ownLayout.viewShown();
     this.applyVisibility();
     this.canvas.setHighlight(null);
@@ -324,8 +332,10 @@ export class App implements
     return uploadFile(this, file);
   }
 
-  /** Fits the whole graph in view, and forgets new nodes that were out of it. */
+  /** Fits the whole graph in view (or, while "Show on graph" shows a subject alone, the
+   *  subject), and forgets new nodes that were out of it. */
   fitView(): void {
+    if (this.subject.fit()) return;
     this.canvasArea.fit();
   }
 
@@ -438,6 +448,18 @@ export class App implements
     if (link.label === "Statement" && this.activeTab !== "walkthrough") this.showTab("trail");
   }
 
+  /** "Show on graph" for a reasoning chain: alone on the canvas (see subject.ts), the step
+   *  asked for selected. */
+  showChain(chain: ReasoningChain): void {
+    this.subject.showChain(chain);
+    if (this.model.nodes.has(chain.selected)) void this.select(chain.selected, { from: "panel" });
+  }
+
+  /** "Show on graph" for a claim's trail: alone on the canvas (see subject.ts). */
+  showTrail(t: Trail): void {
+    this.subject.showTrail(t);
+  }
+
   clearSelection(): void {
     this.selected.clear();
   }
@@ -469,7 +491,9 @@ export class App implements
   }
 
   applyVisibility(): void {
-    this.canvas.setVisible(visibility(this.filters, this.timelineAt));
+    const shown = visibility(this.filters, this.timelineAt);
+    const subject = this.subject.filter();
+    this.canvas.setVisible(subject && shown ? (n) => subject(n) && shown(n) : subject ?? shown);
     this.statusbar.render();
   }
 

@@ -32,6 +32,7 @@ vi.mock("../src/canvas-area/canvas-host", async () => {
     far = new Set<string>();
     override screenPosition(id: string) { return this.far.has(id) ? { x: 5000, y: 40 } : { x: 40, y: 40 }; }
     override fit() { this.calls.push(["fit", []]); }
+    override fitTo(ids: readonly string[]) { this.calls.push(["fitTo", [[...ids]]]); }
   }
   return {
     NullCanvas,
@@ -257,6 +258,26 @@ describe("the app", () => {
     (rows[0].querySelector("button.quote") as HTMLButtonElement).click();
     const flashed = one("transcript").querySelectorAll("mark.flash");
     expect([...flashed].map((m) => m.textContent).join("")).toContain("The motion carries four to one.");
+  });
+
+  it("Show on graph in a trail: who made the claim, the claim, its verifications, alone and top to bottom", async () => {
+    await boot();
+    await app.select("s1", { focus: true });
+    one("trail-show-on-graph").click();
+    const shown = (id: string) => canvas.visible?.(app.model.nodes.get(id)!) ?? true;
+    expect(["urn:agent:gpt-5", "s1", "v1"].every(shown)).toBe(true);
+    const moves = canvas.calls.filter(([k]) => k === "applyMoves").pop()![1][0] as NodeMove[];
+    const y = new Map(moves.map((m) => [m.id, m.y]));
+    expect(y.get("urn:agent:gpt-5")!).toBeLessThan(y.get("s1")!);
+    expect(y.get("s1")!).toBeLessThan(y.get("v1")!);
+    expect(one("subject-text").textContent).toContain("The council approved Ordinance 2025-31");
+    // F fits what is shown: the trail, not the whole graph with it hidden.
+    const fits = canvas.calls.filter(([k]) => k === "fit").length;
+    app.fitView();
+    expect(canvas.calls.filter(([k]) => k === "fit").length).toBe(fits);
+    expect(canvas.calls[canvas.calls.length - 1]).toEqual(["fitTo", [expect.arrayContaining(["urn:agent:gpt-5", "s1", "v1"])]]);
+    one("subject-back").click();
+    expect(canvas.visible).toBeNull();
   });
 
   it("selecting a verification shows its statement's trail with that row marked", async () => {
@@ -495,6 +516,40 @@ describe("reasoning sessions in the app", () => {
     expect(one("reasoning-view").hidden).toBe(true);
   });
 
+  it("Show on graph: the chain alone, laid out from the question down beside what it cites, fitted; one click back", async () => {
+    await bootWithSessions();
+    await vi.waitFor(() => expect(one("tab-reasoning").hidden).toBe(false));
+    await app.select(ANSWER, { from: "canvas" });
+    await vi.waitFor(() => expect(byTestId("reasoning-step")).toHaveLength(2));
+    one("reasoning-show-node").click();
+    expect(one("reasoning-view").hidden).toBe(true);
+    // Only the chain's nodes are drawn.
+    const shown = (id: string) => canvas.visible?.(app.model.nodes.get(id)!) ?? true;
+    expect([Q, ANSWER, "s1"].every(shown)).toBe(true);
+    expect(["urn:agent:gpt-5", "v1"].some(shown)).toBe(false);
+    // Laid out as a column: the question above the answer, the cited statement beside it.
+    const moves = canvas.calls.filter(([k]) => k === "applyMoves").pop()![1][0] as NodeMove[];
+    const at = new Map(moves.map((m) => [m.id, m]));
+    expect(at.get(Q)!.y).toBeLessThan(at.get(ANSWER)!.y);
+    expect(at.get(Q)!.x).toBe(at.get(ANSWER)!.x);
+    expect(at.get("s1")!.x).toBeGreaterThan(at.get(ANSWER)!.x);
+    expect(at.get("s1")!.y).toBe(at.get(ANSWER)!.y);
+    expect(canvas.calls.filter(([k]) => k === "fitTo").pop()![1][0]).toEqual(expect.arrayContaining([Q, ANSWER, "s1"]));
+    expect(one("subject-bar").hidden).toBe(false);
+    expect(one("subject-text").textContent).toContain("What did they say about zoning?");
+    await vi.waitFor(() => expect(canvas.selection).toEqual([ANSWER]));
+    // The model keeps the shared layout's positions.
+    expect(app.model.nodes.get(Q)!.x).toBe(30);
+    // One click back: every node where it was, all drawn, the whole graph fitted.
+    const fits = canvas.calls.filter(([k]) => k === "fit").length;
+    one("subject-back").click();
+    const back = canvas.calls.filter(([k]) => k === "applyMoves").pop()![1][0] as NodeMove[];
+    expect(back).toEqual(expect.arrayContaining([{ id: Q, x: 30, y: 0 }, { id: ANSWER, x: 40, y: 0 }, { id: "s1", x: 10, y: 0 }]));
+    expect(canvas.visible).toBeNull();
+    expect(canvas.calls.filter(([k]) => k === "fit").length).toBe(fits + 1);
+    expect(one("subject-bar").hidden).toBe(true);
+  });
+
   it("the Reasoning tab lists the sessions; a streamed reasoning step refreshes the list and the open chain", async () => {
     await bootWithSessions();
     await vi.waitFor(() => expect(backend.sessions).toHaveBeenCalledTimes(1));
@@ -515,5 +570,132 @@ describe("reasoning sessions in the app", () => {
     await app.lineages.openFor("p1.0.0");
     expect(one("reasoning-view").hidden).toBe(true);
     expect(one("lineage-view").hidden).toBe(false);
+  });
+});
+
+/** A promise resolved from outside: an answer that comes when the test says. */
+function later<T>(): { promise: Promise<T>, resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+/** A trail whose claim reads `text`, with this standing. */
+const trailSaying = (text: string, standing: Trail["standing"]) =>
+  trail("s1", { claim: { text, confidence: null, content_hash: null, generation_method: null }, standing });
+
+describe("switching graphs: what is shown is about the graph on screen", () => {
+  // "council" is opened first, then "other".
+  const bundleView = (graph: string) => view([
+    node(`audit bundle of ${graph}`, 0, { label: "AuditBundle" }),
+    node("s1", 1, { label: "Statement", text: `a claim of ${graph}` }),
+  ], [], { graph, seq: 1 });
+  const bundleRecord = (graph: string, verdict: string, headline: string): NodeRecord => ({
+    id: `audit bundle of ${graph}`, label: "AuditBundle", properties: { verdict, headline },
+  });
+  const OLD = bundleRecord("council", "failed", "verification failed: the old bytes changed");
+  const NEW = bundleRecord("other", "not_pinned", "signature valid, signer not pinned: the new key");
+
+  /** Boots on `first` with the fake set up by `setup` before the app asks anything. */
+  async function bootWith(first: View, setup: (b: FakeTransport) => void): Promise<void> {
+    document.body.innerHTML = '<div id="app"></div>';
+    window.history.replaceState(null, "", "/");
+    localStorage.clear();
+    backend = new FakeTransport();
+    setup(backend);
+    backend.views.push(first);
+    app = new App(document.getElementById("app")!, backendOver(backend));
+    await app.start();
+  }
+
+  it("the bundle notice never shows the last graph's verdict while the next one loads", async () => {
+    await bootWith(bundleView("council"), (b) => {
+      b.node.mockImplementation(async (r: NodeRequest) => (r.graph === "council" ? OLD : NEW));
+    });
+    await vi.waitFor(() => expect(one("bundle-verdict").dataset.verdict).toBe("failed"));
+    expect(one("notice").dataset.graph).toBe("council");
+    // The next graph's view comes late.
+    const slow = later<View>();
+    backend.view.mockImplementationOnce(async () => slow.promise);
+    const opening = app.openGraph("other");
+    expect(one("notice").hidden, "no verdict while the next graph loads").toBe(true);
+    expect(document.body.textContent).not.toContain("the old bytes changed");
+    slow.resolve(bundleView("other"));
+    await opening;
+    await vi.waitFor(() => expect(one("bundle-verdict").dataset.verdict).toBe("not_pinned"));
+    expect(one("notice").dataset.graph).toBe("other");
+    expect(one("bundle-headline").textContent).toBe("signature valid, signer not pinned: the new key");
+  });
+
+  it("a late answer about the last graph's bundle is dropped", async () => {
+    const oldAnswer = later<NodeRecord>();
+    await bootWith(bundleView("council"), (b) => {
+      b.node.mockImplementation(async (r: NodeRequest) => (r.graph === "council" ? oldAnswer.promise : NEW));
+    });
+    expect(one("notice").textContent).toContain("Reading what checking it found");
+    backend.views.push(bundleView("other"));
+    await app.openGraph("other");
+    await vi.waitFor(() => expect(one("bundle-verdict").dataset.verdict).toBe("not_pinned"));
+    oldAnswer.resolve(OLD);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(one("bundle-verdict").dataset.verdict).toBe("not_pinned");
+    expect(one("notice").textContent).not.toContain("the old bytes changed");
+  });
+
+  it("a claim's trail asked for in the last graph is not kept for the next one with the same ids", async () => {
+    await boot();
+    const oldTrail = later<Trail>();
+    backend.trail.mockImplementationOnce(async () => oldTrail.promise);
+    const selecting = app.select("s1", { focus: true });
+    backend.views.push({ ...councilView(), graph: "other" });
+    backend.trail.mockResolvedValue(trailSaying("this graph's claim", "verified"));
+    await app.openGraph("other");
+    oldTrail.resolve(trailSaying("the last graph's claim", "challenged"));
+    await selecting;
+    await app.select("s1", { focus: true });
+    expect(one("trail").textContent).toContain("this graph's claim");
+    expect(one("trail").textContent).not.toContain("the last graph's claim");
+  });
+
+  it("an agent's name looked up in the last graph is not kept for the next one", async () => {
+    await boot();
+    const AGENT = "urn:agent:newcomer";
+    const oldName = later<NodeRecord>();
+    const newName = later<NodeRecord>();
+    backend.trail.mockResolvedValue(trail("s1", { verifications: [verification("v1", AGENT)] }));
+    backend.node.mockImplementation(async (r: NodeRequest) => r.id !== AGENT
+      ? { id: r.id, label: "Statement", properties: {} }
+      : r.graph === "council" ? oldName.promise : newName.promise);
+    const selecting = app.select("s1", { focus: true });
+    await vi.waitFor(() => expect(backend.node).toHaveBeenCalledWith({ graph: "council", id: AGENT }));
+    backend.views.push({ ...councilView(), graph: "other" });
+    await app.openGraph("other");
+    oldName.resolve({ id: AGENT, label: "Agent", properties: { agent_name: "The Last Graph's Verifier" } });
+    await selecting;
+    expect(app.names.get(AGENT)).not.toBe("The Last Graph's Verifier");
+    newName.resolve({ id: AGENT, label: "Agent", properties: { agent_name: "The Next Graph's Verifier" } });
+    await app.select("s1", { focus: true });
+    expect(one("trail").textContent).toContain("The Next Graph's Verifier");
+    expect(one("trail").textContent).not.toContain("The Last Graph's Verifier");
+  });
+
+  it("the claims at a glance drop the last graph's verdicts at once, and when they come late", async () => {
+    const oldTrail = later<Trail>();
+    await bootWith(councilView(), (b) => {
+      b.trail.mockImplementationOnce(async () => oldTrail.promise);
+    });
+    expect(backend.trail).toHaveBeenCalledTimes(1);
+    const newTrail = later<Trail>();
+    backend.trail.mockImplementationOnce(async () => newTrail.promise);
+    backend.views.push({ ...councilView(), graph: "other" });
+    await app.openGraph("other");
+    oldTrail.resolve(trailSaying("the last graph's claim", "challenged"));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(one("claims-overview").textContent).not.toContain("the last graph's claim");
+    await vi.waitFor(() => expect(backend.trail).toHaveBeenCalledTimes(2), { timeout: 3000 });
+    expect(backend.trail).toHaveBeenNthCalledWith(2, { graph: "other", statement: "s1" });
+    newTrail.resolve(trailSaying("this graph's claim", "verified"));
+    await vi.waitFor(() => expect(one("claims-overview").textContent).toContain("this graph's claim"));
+    expect(one("claims-overview").textContent).not.toContain("the last graph's claim");
   });
 });

@@ -7,6 +7,7 @@ import type { ViewEdge, ViewNode } from "../src/api/contract";
 import { GraphCanvas } from "../src/canvas/renderer";
 import { fitText } from "../src/canvas/labels";
 import { WHEEL_STEP, wheelFactor } from "../src/canvas/interaction";
+import { LONG_EDGE_SHARE, longEdgePx } from "../src/canvas/frame-plan";
 
 type Call = [string, unknown[]];
 
@@ -24,8 +25,10 @@ function fakeGL(calls: Call[]): unknown {
         case "getExtension": return () => null;
         case "getParameter":
           return (p: string) => p === "ALIASED_POINT_SIZE_RANGE" ? new Float32Array([1, 1024]) : p === "MAX_TEXTURE_SIZE" ? 8192 : 16;
-        case "createShader": case "createProgram": case "createBuffer": case "createTexture": case "getUniformLocation":
+        case "createShader": case "createProgram": case "createBuffer": case "createTexture":
           return () => ({});
+        // A uniform's location names it, so a test can read what a frame set.
+        case "getUniformLocation": return (_program: unknown, name: string) => ({ name });
         default:
           return (...args: unknown[]) => { calls.push([prop, args]); };
       }
@@ -226,6 +229,30 @@ describe("GraphCanvas", () => {
     // Nothing changed: no frame is asked for.
     expect(frames.length).toBe(0);
     c.destroy();
+  });
+
+  it("seen whole, fades edges longer than a share of the canvas (the edge shader's u_long); closer in, none", () => {
+    const c = new GraphCanvas(container);
+    c.setGraph([node("a", 0, 0), node("b", 300, 0), node("far", 6000, 3000)], [edge("b", "a"), edge("far", "a")]);
+    const longs = () => calls.filter(([name, a]) => name === "uniform1f" && (a[0] as { name?: string }).name === "u_long").map(([, a]) => a[1]);
+    calls.length = 0;
+    flush();
+    expect(longs().length).toBeGreaterThan(0);
+    expect(longs().every((v) => v === LONG_EDGE_SHARE * 600)).toBe(true);
+    c.zoomBy(4);
+    calls.length = 0;
+    flush();
+    expect(longs().every((v) => v === 0)).toBe(true);
+    c.destroy();
+  });
+
+  it("fades long edges only while the view spans at least half the drawing both ways", () => {
+    const drawing = { minX: 0, minY: 0, maxX: 1000, maxY: 500 };
+    expect(longEdgePx(drawing, { minX: -100, minY: -100, maxX: 1100, maxY: 600 }, 800, 600)).toBe(LONG_EDGE_SHARE * 600);
+    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 600, maxY: 300 }, 800, 600)).toBe(LONG_EDGE_SHARE * 600);
+    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 400, maxY: 500 }, 800, 600)).toBe(0);
+    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 1000, maxY: 200 }, 800, 600)).toBe(0);
+    expect(longEdgePx(null, { minX: 0, minY: 0, maxX: 1, maxY: 1 }, 800, 600)).toBe(0);
   });
 
   it("zoomed far out on a large graph, draws a node per pixel and merged lines", () => {

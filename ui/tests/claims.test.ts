@@ -91,7 +91,7 @@ describe("ClaimsOverview", () => {
       opened: [] as string[],
       asked: [] as string[],
       resolveNames: vi.fn(async () => undefined),
-      trailOf: async (id: string) => {
+      trailOf: async (_graph: string, id: string) => {
         h.asked.push(id);
         const t = trails[id];
         if (t instanceof Error) throw t;

@@ -42,12 +42,23 @@ pub fn decode_json(bytes: &[u8]) -> Result<ExportTraceServiceRequest, WireError>
     if bytes.len() > MAX_BYTES {
         return Err(WireError::TooLarge(bytes.len()));
     }
-    serde_json::from_slice(bytes).map_err(|e| {
+    // OTLP JSON may omit any field, the request's one too (an empty export is `{}`); the
+    // generated request type requires it, the types below it default theirs.
+    #[derive(serde::Deserialize)]
+    struct Document {
+        #[serde(default, rename = "resourceSpans")]
+        resource_spans: Vec<opentelemetry_proto::tonic::trace::v1::ResourceSpans>,
+    }
+    if bytes.trim_ascii_start().first() != Some(&b'{') {
+        return Err(WireError::Json("an OTLP JSON document is an object (column 1)".into()));
+    }
+    let doc: Document = serde_json::from_slice(bytes).map_err(|e| {
         let msg = e.to_string();
         WireError::Json(
             msg.split(" at line ").next().unwrap_or(&msg).to_owned() + &format!(" (column {})", e.column()),
         )
-    })
+    })?;
+    Ok(ExportTraceServiceRequest { resource_spans: doc.resource_spans })
 }
 
 /// The request in OTLP JSON (one line).
@@ -137,6 +148,14 @@ mod tests {
       {"key":"a","value":{"arrayValue":{"values":[{"stringValue":"x"}]}}},
       {"key":"k","value":{"kvlistValue":{"values":[{"key":"x","value":{"boolValue":true}}]}}}],
       "status":{"code":2,"message":"boom"},"futureField":{"ignored":true}}]}]}]}"#;
+
+    #[test]
+    fn otlp_json_may_omit_every_field_the_request_s_too() {
+        assert!(decode_json(b"{}").unwrap().resource_spans.is_empty());
+        let r = decode_json(br#"{"resourceSpans":[{"scopeSpans":[{}]}]}"#).unwrap();
+        assert!(r.resource_spans[0].scope_spans[0].spans.is_empty());
+        assert!(decode_json(b"[]").is_err());
+    }
 
     #[test]
     fn otlp_json_reads_hex_ids_string_and_number_integers_and_ignores_unknown_fields() {

@@ -10,6 +10,7 @@ import { h } from "../shared/dom";
 import { HoverCard } from "./hover-card";
 import { Legend } from "./legend";
 import { Minimap, minimapColours } from "./minimap";
+import { MinimapDock } from "./minimap-dock";
 
 /** What the canvas area needs of the app: the canvas, once made. */
 export interface CanvasAreaHost {
@@ -25,6 +26,8 @@ export class CanvasArea {
   /** A node's essentials beside it while the pointer rests on it. */
   readonly hoverCard = new HoverCard();
   readonly minimap = new Minimap({ centerOn: (x, y) => this.host.canvas.centerOn(x, y) });
+  /** The minimap and its button, in a corner the drawing leaves free. */
+  readonly minimapDock = new MinimapDock(this.minimap, () => ({ width: this.el.clientWidth, height: this.el.clientHeight }));
 
   /** The hover card and the minimap are the app's to place among the other overlays. */
   constructor(private readonly host: CanvasAreaHost, theme: Theme) {
@@ -47,6 +50,7 @@ export class CanvasArea {
 
   /** The camera moved: the minimap follows (its cost counted in the frame's, when measured). */
   viewMoved(v: { minX: number, minY: number, maxX: number, maxY: number }, cost?: FrameCost): void {
+    this.minimapDock.viewMoved(v);
     if (!cost) {
       this.minimap.setView(v);
       return;

@@ -28,11 +28,15 @@ export class Minimap {
   });
   private world: Bounds | null = null;
   private points: Float32Array = new Float32Array(0);
+  /** Each node's half width and half height (world px), beside `points`. */
+  private halves: Float32Array = new Float32Array(0);
   private view: Bounds | null = null;
   private dragging = false;
   /** The nodes drawn once (see paintNodes), and whether they need drawing again. */
   private nodesLayer: HTMLCanvasElement | null = null;
   private nodesStale = true;
+  /** Told when the nodes drawn change (the dock places the minimap again). */
+  onNodes: (() => void) | null = null;
   /** Drawing operations the last draw made, and pixels it sent (for the frame cost). */
   lastOps = 0;
   lastUploadBytes = 0;
@@ -61,19 +65,35 @@ export class Minimap {
   /** The drawing to show: node centres (all nodes, kept until the next call). */
   setNodes(nodes: Iterable<ViewNode>): void {
     const pts: number[] = [];
+    const halves: number[] = [];
     const b = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
     for (const n of nodes) {
       pts.push(n.x, n.y);
+      halves.push(n.w / 2, n.h / 2);
       b.minX = Math.min(b.minX, n.x - n.w / 2);
       b.maxX = Math.max(b.maxX, n.x + n.w / 2);
       b.minY = Math.min(b.minY, n.y - n.h / 2);
       b.maxY = Math.max(b.maxY, n.y + n.h / 2);
     }
     this.points = Float32Array.from(pts);
+    this.halves = Float32Array.from(halves);
     this.world = pts.length ? b : null;
     this.el.hidden = !this.world;
     this.nodesStale = true;
     this.draw();
+    this.onNodes?.();
+  }
+
+  /** How many nodes' boxes reach into the world rectangle `r` (to place the minimap where
+   *  it covers none). */
+  countIn(r: Bounds): number {
+    const pts = this.points, hv = this.halves;
+    let n = 0;
+    for (let i = 0; i < pts.length; i += 2) {
+      const x = pts[i], y = pts[i + 1], hw = hv[i], hh = hv[i + 1];
+      if (x + hw >= r.minX && x - hw <= r.maxX && y + hh >= r.minY && y - hh <= r.maxY) n++;
+    }
+    return n;
   }
 
   /** The world rectangle on screen now (nothing is drawn when it is the same as before). */

@@ -38,6 +38,23 @@ export function planFrame(scene: Scene, scale: number, dpr: number, maxPointSize
   plan.plainOnly = false;
 }
 
+/** Long edges fade beyond this share of the canvas's smaller side, seen whole. */
+export const LONG_EDGE_SHARE = 0.4;
+
+/** The length (CSS px) beyond which edges fade in this frame, or 0 for none: while the view
+ *  spans at least half the drawing both ways (the whole graph, or most of it), edges longer
+ *  than LONG_EDGE_SHARE of the canvas's smaller side, which agents and documents pull across
+ *  everything, are drawn faint until an end is hovered or selected. Closer in, every edge is
+ *  drawn as it is (an edge leaving the view is how one finds where it goes). */
+export function longEdgePx(drawing: { minX: number, minY: number, maxX: number, maxY: number } | null,
+  view: { minX: number, minY: number, maxX: number, maxY: number }, width: number, height: number): number {
+  if (!drawing || !(width > 0) || !(height > 0)) return 0;
+  const dw = drawing.maxX - drawing.minX, dh = drawing.maxY - drawing.minY;
+  const vw = view.maxX - view.minX, vh = view.maxY - view.minY;
+  if (vw < 0.5 * dw || vh < 0.5 * dh) return 0;
+  return LONG_EDGE_SHARE * Math.min(width, height);
+}
+
 /** The shown node nearest the centre of the view at time `t`, or null. */
 export function nearestToCentre(scene: Scene, cam: Camera, t: number,
   rect: { minX: number, minY: number, maxX: number, maxY: number }): string | null {

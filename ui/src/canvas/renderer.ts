@@ -11,7 +11,7 @@ import { PointerControls } from "./interaction";
 import { firstViewState } from "./first-view";
 import { FrameClock } from "./frame-clock";
 import { makeSurfaces } from "./surfaces";
-import { nearestToCentre, planFrame } from "./frame-plan";
+import { longEdgePx, nearestToCentre, planFrame } from "./frame-plan";
 import { LabelLayer } from "./labels";
 import { PixelLod, type LineStyle, type LodView } from "./lod";
 import { FrameCost, type FrameCostReport } from "./cost";
@@ -246,6 +246,8 @@ export class GraphCanvas implements GraphCanvasApi {
     const scene = this.scene;
     const plan = this.lodPlan;
     planFrame(scene, cam.scale, this.dpr, ctx.maxPointSize, this.splitEdges, u, plan);
+    // The level of detail's merged lines are drawn as they are; the edge shader fades long ones.
+    u.longEdge = plan.edges ? 0 : longEdgePx(scene.bounds(), cam.visibleBounds(this.viewRect), cam.width, cam.height);
     // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
     if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
       && this.picture.drawFrame(this.pictureHost(), time)) return;
@@ -416,6 +418,30 @@ export class GraphCanvas implements GraphCanvasApi {
     this.requestRender();
   }
 
+  fitTo(ids: readonly string[], animateMs = 450): void {
+    // Where the nodes end up when they are moving (a move's end).
+    const t = Number.POSITIVE_INFINITY;
+    const b = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+    for (const id of ids) {
+      const i = this.scene.index.get(id);
+      const v = i === undefined ? undefined : this.scene.views[i];
+      if (i === undefined || !v) continue;
+      const x = this.scene.positionX(i, t), y = this.scene.positionY(i, t);
+      b.minX = Math.min(b.minX, x - v.w / 2);
+      b.maxX = Math.max(b.maxX, x + v.w / 2);
+      b.minY = Math.min(b.minY, y - v.h / 2);
+      b.maxY = Math.max(b.maxY, y + v.h / 2);
+    }
+    if (!(b.maxX >= b.minX)) return;
+    this.pendingFocus = [];
+    this.dropHover();
+    // Labels overhang their nodes: a wider margin than the whole graph's fit.
+    const target = this.camera.fitState(b, 64, 1.5);
+    if (animateMs > 0) this.camera.animateTo(target, animateMs, now());
+    else this.camera.set(target);
+    this.requestRender();
+  }
+
   centerOn(x: number, y: number): void {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     this.dropHover();
@@ -499,7 +525,10 @@ export class GraphCanvas implements GraphCanvasApi {
 
   /** Frames so far, and the mean over the last second that had frames (frame-clock.ts). */
   stats(): FrameStats {
-    return { frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges };
+    return {
+      frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges,
+      longEdgePx: this.uniforms.longEdge,
+    };
   }
 
   destroy(): void {

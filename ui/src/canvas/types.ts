@@ -25,6 +25,8 @@ export interface FrameStats {
   /** Nodes and edges currently drawn. */
   nodes: number;
   edges: number;
+  /** Edges longer than this (CSS px) were drawn faint in the last frame (0: none). */
+  longEdgePx?: number;
 }
 
 export interface GraphCanvasApi {
@@ -48,6 +50,8 @@ export interface GraphCanvasApi {
   /** Centres on a node, zooming in if far out. */
   focus(id: string, animateMs?: number): void;
   fit(): void;
+  /** Fits these nodes in view (where they are drawn now, or are moving to), animated. */
+  fitTo(ids: readonly string[], animateMs?: number): void;
   /** Moves the view (no zoom) so that the world point (x, y) is at its centre. */
   centerOn(x: number, y: number): void;
   zoomBy(factor: number): void;

@@ -13,7 +13,7 @@ import { h, replace } from "../shared/dom";
 
 /** What the notice needs of the app. */
 export interface NoticeHost {
-  readonly model: Pick<GraphModel, "mode" | "root" | "nodes" | "totalNodes">;
+  readonly model: Pick<GraphModel, "graph" | "mode" | "root" | "nodes" | "totalNodes">;
   /** Roots of the neighbourhoods expanded before the current one. */
   readonly expandHistory: readonly Place[];
   /** The open graph. */
@@ -39,6 +39,7 @@ export class NeighbourhoodNotice {
 
   render(): void {
     const model = this.host.model;
+    delete this.el.dataset.graph;
     const back = this.host.expandHistory.length > 0
       ? h("button", { class: "btn btn-small", testid: "notice-back", onclick: () => void this.host.back() }, "← Back")
       : null;
@@ -58,8 +59,11 @@ export class NeighbourhoodNotice {
       return;
     }
     if (model.mode !== "neighbourhood") {
-      // An audit bundle opened as a graph (`provex bundle`) is read-only.
-      const bundle = [...model.nodes.values()].find((n) => n.label === "AuditBundle");
+      // An audit bundle opened as a graph (`provex bundle`) is read-only. Its verdict is
+      // shown only while the nodes drawn are the open graph's (not while another loads).
+      const bundle = model.graph !== null && model.graph === this.host.graph
+        ? [...model.nodes.values()].find((n) => n.label === "AuditBundle")
+        : undefined;
       if (bundle) {
         this.renderBundle(bundle.id);
         return;
@@ -84,6 +88,16 @@ export class NeighbourhoodNotice {
 
   private bundle: BundleFacts | null = null;
 
+  /** Another graph is being opened: nothing said of the last one stays on screen, and an
+   *  answer about its bundle that comes late is dropped. */
+  graphSwitched(): void {
+    this.bundle = null;
+    replace(this.el);
+    this.el.hidden = true;
+    this.el.classList.remove("notice-failed", "notice-warn");
+    delete this.el.dataset.graph;
+  }
+
   /** The bundle's verdict, read once per graph from its node (then drawn again). */
   private renderBundle(id: string): void {
     const graph = this.host.graph ?? "";
@@ -94,7 +108,7 @@ export class NeighbourhoodNotice {
       this.host.backend.node({ graph, id }).then(
         (rec) => { facts.props = rec.properties ?? {}; },
         (e: unknown) => { facts.props = {}; facts.failed = e instanceof Error ? e.message : String(e); },
-      ).finally(() => { if (this.bundle === facts) this.render(); });
+      ).finally(() => { if (this.bundle === facts && this.host.graph === graph) this.render(); });
     }
     const props = this.bundle.props;
     const verdict = typeof props?.verdict === "string" ? props.verdict : null;
@@ -129,6 +143,8 @@ export class NeighbourhoodNotice {
     replace(this.el,
       h("span", { class: "notice-icon", "aria-hidden": "true" }, verdict === "failed" || verdict === "not_pinned" ? "!" : "i"),
       h("span", { testid: "notice-text" }, ...body));
+    // Which graph's bundle this verdict is about.
+    this.el.dataset.graph = graph;
     this.el.hidden = false;
   }
 }

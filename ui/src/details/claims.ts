@@ -77,7 +77,8 @@ export function byConcern(a: ClaimSummary, b: ClaimSummary): number {
 export interface ClaimsHost extends AgentNames {
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes">;
-  trailOf(statementId: string): Promise<Trail>;
+  /** The trail of a claim of `graph`. */
+  trailOf(graph: string, statementId: string): Promise<Trail>;
   openClaim(statementId: string): void;
 }
 
@@ -103,6 +104,16 @@ export class ClaimsOverview {
     return false;
   }
 
+  /** Another graph is being opened: the last one's claims go at once, and answers about
+   *  them that come late are dropped. */
+  reset(): void {
+    this.token += 1;
+    this.shownFor = "";
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    replace(this.el);
+  }
+
   /** The graph changed: read the trails again once it settles (if anything is shown). */
   changed(): void {
     if (this.timer !== null) return;
@@ -115,11 +126,12 @@ export class ClaimsOverview {
   /** Reads the claims' trails and shows them (a no-op when they are shown and unchanged). */
   async load(force = false): Promise<void> {
     const ids = this.claimIds();
-    const key = `${this.app.graph}|${ids.length}|${this.app.model.nodes.size}`;
+    const graph = this.app.graph;
+    const key = `${graph}|${ids.length}|${this.app.model.nodes.size}`;
     if (!force && key === this.shownFor) return;
     this.shownFor = key;
     const token = ++this.token;
-    if (ids.length === 0) {
+    if (ids.length === 0 || !graph) {
       replace(this.el);
       return;
     }
@@ -132,17 +144,17 @@ export class ClaimsOverview {
       while (next < wanted.length) {
         const i = next++;
         try {
-          trails[i] = await this.app.trailOf(wanted[i]);
+          trails[i] = await this.app.trailOf(graph, wanted[i]);
         } catch {
           failed += 1;
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL, wanted.length) }, worker));
-    if (token !== this.token) return;
+    if (token !== this.token || graph !== this.app.graph) return;
     const got = trails.filter((t): t is Trail => t !== null);
     await this.app.resolveNames(got.flatMap((t) => [t.agent, ...t.verifications.map((v) => v.agent)])).catch(() => undefined);
-    if (token !== this.token) return;
+    if (token !== this.token || graph !== this.app.graph) return;
     this.render(got.map((t) => summarise(t, this.app.names)).sort(byConcern), ids.length, failed);
   }
 

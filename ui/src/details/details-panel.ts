@@ -46,14 +46,19 @@ export class DetailsPanel {
       get model() { return app.model; },
       get names() { return app.names; },
       resolveNames: (ids) => app.resolveNames(ids),
-      trailOf: (statement) => {
-        const graph = app.graph;
-        if (!graph) return Promise.reject(new Error("No graph open"));
-        return app.backend.trail({ graph, statement });
-      },
+      trailOf: (graph, statement) => app.backend.trail({ graph, statement }),
       openClaim: (id) => void app.select(id, { focus: true, from: "panel" }).then(() => app.showTab("trail")),
     });
     this.renderEmpty();
+  }
+
+  /** Another graph is being opened: the last one's node and claims go. */
+  graphSwitched(): void {
+    this.token += 1;
+    this.resource = null;
+    this.claims.reset();
+    // Its claims are read once the next graph's view is drawn (`graphChanged`).
+    this.renderEmpty(false);
   }
 
   /** The open graph changed (opened, or grew): the claims at a glance follow it. */
@@ -132,7 +137,7 @@ export class DetailsPanel {
     this.note.hidden = true;
   }
 
-  private renderEmpty(): void {
+  private renderEmpty(withClaims = true): void {
     this.empty = true;
     const graph = this.app.graph;
     const nodes = this.app.model.nodes.size;
@@ -142,8 +147,9 @@ export class DetailsPanel {
         ? [h("p", null, "This graph has no nodes yet."), h("p", { class: "muted" }, "Ingest a file (Ingest ▸) or follow a live one; nodes appear here as they arrive.")]
         : [h("p", null, "Select a node on the canvas, or search for one."),
           h("p", { class: "muted" }, "Shift-click a second node to find the path between them.")];
-    replace(this.el, h("div", { class: "empty-state" }, ...hint), this.claims.hasClaims() ? this.claims.el : null);
-    if (this.claims.hasClaims() && !this.claims.el.firstChild) void this.claims.load();
+    const claims = withClaims && this.claims.hasClaims();
+    replace(this.el, h("div", { class: "empty-state" }, ...hint), claims ? this.claims.el : null);
+    if (claims && !this.claims.el.firstChild) void this.claims.load();
   }
 
   private header(id: string, label: string, baseType: string | null, text: string | null): HTMLElement {

@@ -5,7 +5,7 @@
 // open chain current while the live stream brings reasoning steps (one re-fetch per burst).
 
 import type { Backend } from "../api/backend";
-import type { CrossLink, SessionSummary, ViewNode } from "../api/contract";
+import type { CrossLink, ReasoningChain, SessionSummary, ViewNode } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { SelectFn } from "../shared/host";
 import { sessionMeta, statusText, statusTone } from "./chain";
@@ -30,6 +30,8 @@ export interface ReasoningHost {
   reasoningAvailable(available: boolean): void;
   /** A statement linked from a step was clicked: show its trail. */
   openLink(link: CrossLink): Promise<void>;
+  /** "Show on graph": the chain alone on the canvas. */
+  showChain?(chain: ReasoningChain): void;
 }
 
 export class ReasoningPanel {

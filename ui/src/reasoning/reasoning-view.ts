@@ -21,6 +21,8 @@ export interface ReasoningViewHost {
   select: SelectFn;
   /** A linked statement was clicked: show its trail (other nodes: select them). */
   openLink(link: CrossLink): Promise<void>;
+  /** "Show on graph": the chain alone on the canvas (without it: the step selected). */
+  showChain?(chain: ReasoningChain): void;
 }
 
 export class ReasoningView {
@@ -52,7 +54,7 @@ export class ReasoningView {
       h("header", { class: "reasoning-head" },
         h("div", { class: "reasoning-titles" }, this.title, this.question, this.sub),
         h("div", { class: "row reasoning-controls" },
-          h("button", { class: "btn", testid: "reasoning-show-node", title: "Close this and select the step on the graph", onclick: () => this.showOnGraph() }, "Show on graph"),
+          h("button", { class: "btn", testid: "reasoning-show-node", title: "Close this and show the chain alone on the graph, laid out from the question down", onclick: () => this.showOnGraph() }, "Show on graph"),
           h("button", { class: "btn", testid: "reasoning-close", title: "Close the reasoning chain (Esc)", onclick: () => this.close() }, "Close"))),
       this.note,
       h("div", { class: "reasoning-main" }, this.chainWrap, this.dialog));
@@ -193,8 +195,10 @@ export class ReasoningView {
   }
 
   private showOnGraph(): void {
-    const id = this.data?.selected ?? this.target;
+    const chain = this.data;
+    const id = chain?.selected ?? this.target;
     this.close();
-    if (id) void this.app.select(id, { focus: true, from: "panel" });
+    if (chain && this.app.showChain) this.app.showChain(chain);
+    else if (id) void this.app.select(id, { focus: true, from: "panel" });
   }
 }

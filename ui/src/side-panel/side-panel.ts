@@ -76,6 +76,7 @@ export class SidePanel {
   /** Another graph is being opened: what belonged to the last one goes. */
   graphSwitched(): void {
     this.trail.resetGraph();
+    this.details.graphSwitched();
     this.walkthrough.resetGraph();
     this.timeline.stop();
   }

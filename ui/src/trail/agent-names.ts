@@ -26,10 +26,13 @@ export class AgentNameCache {
     await Promise.all(missing.map(async (id) => {
       try {
         const rec = await this.host.backend.node({ graph, id });
+        // Another graph was opened meanwhile: its names are not this one's.
+        if (this.host.graph !== graph) return;
         const props = rec.properties ?? {};
         const name = props.agent_name ?? props.name;
         this.names.set(id, typeof name === "string" && name !== id ? name : agentName(id));
       } catch (e) {
+        if (this.host.graph !== graph) return;
         // A verifier named in a trail need not have a node of its own; only report real failures.
         this.names.set(id, agentName(id));
         if (!(e instanceof BackendError && /not.?found/i.test(e.code))) this.host.toasts.error(e, `Looking up agent ${id}`);

@@ -37,6 +37,8 @@ export interface TrailHost extends AgentNames {
   readonly model: Pick<GraphModel, "nodes">;
   readonly toasts: Notifier;
   select: SelectFn;
+  /** "Show on graph": the trail alone on the canvas (absent: no button). */
+  showTrail?(trail: Trail): void;
 }
 
 export class TrailView {
@@ -48,6 +50,8 @@ export class TrailView {
   private docs = new Map<string, Promise<Doc | null>>();
   private stale = false;
   private token = 0;
+  /** Bumped when another graph is opened: answers asked for before are not cached. */
+  private generation = 0;
   // Focusable, so the keyboard can scroll it too.
   private transcript = h("div", { class: "transcript", testid: "transcript", tabindex: 0, role: "region", "aria-label": "Transcript" });
   private transcriptTitle = h("span");
@@ -80,8 +84,10 @@ export class TrailView {
     let trail = this.trails.get(statementId);
     try {
       if (!trail) {
+        const generation = this.generation;
         trail = await this.app.backend.trail({ graph, statement: statementId });
-        this.trails.set(statementId, trail);
+        // Kept only while the graph it came from is open (another may share its ids).
+        if (generation === this.generation) this.trails.set(statementId, trail);
       }
       const t = trail;
       await this.app.resolveNames([t.agent, ...t.verifications.map((v) => v.agent), ...t.requests.map((r) => r.agent)]);
@@ -116,6 +122,7 @@ export class TrailView {
 
   resetGraph(): void {
     this.token += 1;
+    this.generation += 1;
     this.trails.clear();
     this.docs.clear();
     this.statementId = null;
@@ -130,8 +137,9 @@ export class TrailView {
     if (!graph) throw new Error("No graph open");
     const cached = this.trails.get(statementId);
     if (cached) return cached;
+    const generation = this.generation;
     const t = await this.app.backend.trail({ graph, statement: statementId });
-    this.trails.set(statementId, t);
+    if (generation === this.generation) this.trails.set(statementId, t);
     return t;
   }
 
@@ -141,7 +149,7 @@ export class TrailView {
       p = this.app.backend.source({ graph, id }).then(
         (source) => ({ source, lines: splitLines(source.text) }),
         (e) => {
-          this.docs.delete(id);
+          if (this.docs.get(id) === p) this.docs.delete(id);
           this.app.toasts.error(e, `Loading the source document ${id}`);
           return null;
         });
@@ -207,7 +215,12 @@ export class TrailView {
       standingBanner(t),
       h("div", { class: "chips" },
         h("span", { class: "chip chip-label" }, "Claim"),
-        this.sigBadge(t.signature, "statement-signature")),
+        this.sigBadge(t.signature, "statement-signature"),
+        this.app.showTrail ? h("button", {
+          class: "btn btn-small trail-show", testid: "trail-show-on-graph",
+          title: "Show this claim's trail alone on the graph: who made it, its quotes, each verification and its verifier",
+          onclick: () => this.app.showTrail?.(t),
+        }, "Show on graph") : null),
       h("blockquote", { class: "claim-text", testid: "claim" }, t.claim.text),
       h("p", { class: "meta" },
         h("strong", null, agentName(t.agent, this.app.names)),
