@@ -159,6 +159,30 @@ impl SearchRequest {
     }
 }
 
+/// A page of a graph's OpenTelemetry traces, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct TracesRequest {
+    pub graph: String,
+    /// Traces to skip (default 0).
+    #[serde(default)]
+    pub offset: Option<u32>,
+    /// Default 100, at most 1,000.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// One OpenTelemetry trace of a graph, by its trace id (hex).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct TraceSpansRequest {
+    pub graph: String,
+    pub trace: String,
+    /// The most spans read (default 5,000, at most 20,000); the answer says when there are more.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
 /// A file's bytes (the body) to save in the uploads folder and ingest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(optional_fields)]

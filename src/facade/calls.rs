@@ -29,6 +29,9 @@ use crate::diff::GraphDiff;
 use crate::error::{Error, Result};
 use crate::ingest::{IngestOptions, LineBudget};
 use crate::sources::lineage::views::{Comparison, LineageGraph, LineageSummary};
+use crate::sources::otel::views::{
+    MessageOrigin, SpanDetails, TraceAgents, TracePage, TraceSpans, DEFAULT_SPANS, DEFAULT_TRACES,
+};
 use crate::sources::reasoning::views::{ReasoningChain, SessionSummary};
 use crate::sources::statements::Trail;
 use crate::store::{NodeRecord, PathResult, Stats, Subgraph, Table};
@@ -213,6 +216,25 @@ declare_operations! { impl Call<'_> {
     /// synthesis), each step with its parts, the dialog, and the nodes of other sources it names.
     reasoning(NodeRequest) -> ReasoningChain = Get "/graphs/{graph}/reasoning" Query Both [Usage, NotFound]
         => |c, req| c.provex.reasoning(&req.graph, &req.id).await;
+    /// The OpenTelemetry traces of a graph, newest first: each with its root span, services,
+    /// agents, duration, span and error counts, tokens in and out, and when it started.
+    traces(TracesRequest) -> TracePage = Get "/graphs/{graph}/traces" Query Both [Usage, NotFound]
+        => |c, req| c.provex.traces(&req.graph, req.offset.unwrap_or(0), req.limit.unwrap_or(DEFAULT_TRACES)).await;
+    /// One trace's spans in start order for a waterfall (parent, times, status, service,
+    /// agent, model, links), at most `limit`, with `truncated` when there are more.
+    trace_spans(TraceSpansRequest) -> TraceSpans = Get "/graphs/{graph}/traces/{trace}" Query Both [Usage, NotFound]
+        => |c, req| c.provex.trace_spans(&req.graph, &req.trace, req.limit.unwrap_or(DEFAULT_SPANS)).await;
+    /// One trace's agents as boxes and the hand-offs between them (delegations, span links,
+    /// messages passed), with counts and time.
+    trace_agents(TraceSpansRequest) -> TraceAgents = Get "/graphs/{graph}/traces/{trace}/agents" Query Both [Usage, NotFound]
+        => |c, req| c.provex.trace_agents(&req.graph, &req.trace, req.limit.unwrap_or(DEFAULT_SPANS)).await;
+    /// One span (`id`: `otel:<trace id>:<span id>`): its attributes, messages in order, tool
+    /// arguments and result, tokens, model and exception.
+    span(NodeRequest) -> SpanDetails = Get "/graphs/{graph}/span" Query Both [Usage, NotFound]
+        => |c, req| c.provex.span_details(&req.graph, &req.id).await;
+    /// Where a message came from: the walk back from it to the call that produced it.
+    message_origin(NodeRequest) -> MessageOrigin = Get "/graphs/{graph}/message-origin" Query Both [Usage, NotFound]
+        => |c, req| c.provex.message_origin(&req.graph, &req.id).await;
     /// Read-only Cypher.
     query(QueryRequest) -> Table = Post "/graphs/{graph}/query" Json Both [Usage, Query, WriteRefused]
         => |c, req| c.provex.query(&req.graph, &req.cypher).await;

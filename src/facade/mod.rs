@@ -21,6 +21,7 @@ pub mod otel;
 mod paths;
 mod reasoning;
 pub mod tlog;
+mod traces;
 
 pub use crate::api::IngestReport;
 pub use a2ap::{

@@ -34,6 +34,7 @@ mod origin;
 mod otel_ingest;
 mod otel_ingest_props;
 mod otel_producers;
+mod otel_views;
 mod otlp_grpc;
 mod otlp_http;
 mod owner;

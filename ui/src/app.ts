@@ -109,8 +109,9 @@ export class App implements
     this.canvasArea.el.appendChild(this.subject.el);
     this.canvasArea.el.append(this.canvasArea.hoverCard.el, this.canvasArea.minimapDock.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
     // One overlay over the canvas at a time.
-    this.lineages.view.onOpen = () => this.reasoning.view.close();
-    this.reasoning.view.onOpen = () => this.lineages.view.close();
+    this.lineages.view.onOpen = () => { this.reasoning.view.close(); this.traces.view.close(); };
+    this.reasoning.view.onOpen = () => { this.lineages.view.close(); this.traces.view.close(); };
+    this.traces.view.onOpen = () => { this.lineages.view.close(); this.reasoning.view.close(); };
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
     // A verifier is named as its agent node says (as on the canvas), else as a trail found it.
     this.breadcrumb.nameOf = (id) => this.model.nodes.get(id)?.text ?? this.names.get(id);
@@ -169,7 +170,8 @@ export class App implements
         this.topbar.el,
         this.notice.el,
         h("main", { class: "workspace" },
-          this.canvasArea.el,
+          // An open trace sits under the canvas, which shrinks to the space above it.
+          h("div", { class: "canvas-column" }, this.canvasArea.el, this.traces.view.el),
           h("aside", { class: "side" }, this.breadcrumb.el, this.side.tabs.bar, this.side.tabs.bodies)),
         this.statusbar.el),
       this.toasts.el,
@@ -193,6 +195,11 @@ export class App implements
   /** The Lineages tab's panel (its view opens over the canvas). */
   get lineages(): SidePanel["lineages"] {
     return this.side.lineages;
+  }
+
+  /** The Traces tab's panel (its trace view opens over the lower part of the canvas). */
+  get traces(): SidePanel["traces"] {
+    return this.side.traces;
   }
 
   /** The Reasoning tab's panel (its view opens over the canvas). */
@@ -409,6 +416,8 @@ export class App implements
     if (picked && this.model.nodes.get(id)?.label === "Prompt") void this.lineages.openFor(id);
     // A reasoning step (or dialog message) opens its session's chain over the canvas.
     if (picked && this.reasoning.isReasoningNode(id)) void this.reasoning.openFor(id);
+    // A span picked on the canvas is picked in its trace's waterfall.
+    if (picked && this.traces.isSpan(id)) void this.traces.openFor(id);
     return this.selected.select(id, opts);
   }
 
@@ -421,6 +430,10 @@ export class App implements
 
   lineagesAvailable(available: boolean): void {
     this.side.setAvailable("lineages", available);
+  }
+
+  tracesAvailable(available: boolean): void {
+    this.side.setAvailable("traces", available);
   }
 
   reasoningAvailable(available: boolean): void {

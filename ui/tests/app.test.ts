@@ -126,6 +126,11 @@ class FakeTransport implements Transport, OperationHandlers {
   lineages = vi.fn(async () => []);
   lineage = vi.fn();
   lineage_compare = vi.fn();
+  traces = vi.fn(async () => ({ traces: [], total: 0, offset: 0 }));
+  trace_spans = vi.fn();
+  trace_agents = vi.fn();
+  span = vi.fn();
+  message_origin = vi.fn();
   ingest_files = vi.fn();
   get_settings = vi.fn();
   save_settings = vi.fn();

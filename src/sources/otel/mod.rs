@@ -3,7 +3,7 @@
 //! from span attributes (`conventions`), the messages, tool arguments and results that flowed
 //! (`messages`), ties to other sources' nodes (`links`), the mapping of spans onto PROV nodes
 //! and edges (`normalise`), parents that arrived after their children (`placeholders`) and
-//! the source the ingest pipeline reads (`source`).
+//! the source the ingest pipeline reads (`source`); what the explorer reads back (`views`).
 
 pub mod conventions;
 pub mod links;
@@ -11,6 +11,7 @@ pub mod messages;
 pub mod normalise;
 pub mod placeholders;
 pub mod source;
+pub mod views;
 pub mod wire;
 
 pub use normalise::{normalise, RejectedSpan, SpanCounts};

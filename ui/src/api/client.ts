@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, MessageOrigin, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, SpanDetails, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceAgents, TracePage, TraceRequest, TraceSpans, TraceSpansRequest, TracesRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -38,6 +38,11 @@ export interface Requests {
   lineage_compare: LineageCompareRequest;
   sessions: GraphRequest;
   reasoning: NodeRequest;
+  traces: TracesRequest;
+  trace_spans: TraceSpansRequest;
+  trace_agents: TraceSpansRequest;
+  span: NodeRequest;
+  message_origin: NodeRequest;
   query: QueryRequest;
   ask: AskRequest;
   knowledge: NodeRequest;
@@ -76,6 +81,11 @@ export interface Responses {
   lineage_compare: Comparison;
   sessions: Array<SessionSummary>;
   reasoning: ReasoningChain;
+  traces: TracePage;
+  trace_spans: TraceSpans;
+  trace_agents: TraceAgents;
+  span: SpanDetails;
+  message_origin: MessageOrigin;
   query: Table;
   ask: Answer;
   knowledge: ResourceKnowledge;
@@ -116,6 +126,11 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   lineage_compare: { method: "GET", path: "/graphs/{graph}/lineage/compare", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   sessions: { method: "GET", path: "/graphs/{graph}/sessions", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   reasoning: { method: "GET", path: "/graphs/{graph}/reasoning", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  traces: { method: "GET", path: "/graphs/{graph}/traces", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  trace_spans: { method: "GET", path: "/graphs/{graph}/traces/{trace}", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  trace_agents: { method: "GET", path: "/graphs/{graph}/traces/{trace}/agents", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  span: { method: "GET", path: "/graphs/{graph}/span", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  message_origin: { method: "GET", path: "/graphs/{graph}/message-origin", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query", "write_refused"] },
   ask: { method: "POST", path: "/graphs/{graph}/ask", args: "json", desktopOnly: false, errors: ["usage", "query", "llm_not_configured", "llm", "write_refused"] },
   knowledge: { method: "GET", path: "/graphs/{graph}/knowledge", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -292,6 +307,43 @@ export class Client {
    */
   reasoning(req: NodeRequest): Promise<ReasoningChain> {
     return this.transport.call("reasoning", req);
+  }
+
+  /**
+   * The OpenTelemetry traces of a graph, newest first: each with its root span, services,
+   * agents, duration, span and error counts, tokens in and out, and when it started.
+   */
+  traces(req: TracesRequest): Promise<TracePage> {
+    return this.transport.call("traces", req);
+  }
+
+  /**
+   * One trace's spans in start order for a waterfall (parent, times, status, service,
+   * agent, model, links), at most `limit`, with `truncated` when there are more.
+   */
+  traceSpans(req: TraceSpansRequest): Promise<TraceSpans> {
+    return this.transport.call("trace_spans", req);
+  }
+
+  /**
+   * One trace's agents as boxes and the hand-offs between them (delegations, span links,
+   * messages passed), with counts and time.
+   */
+  traceAgents(req: TraceSpansRequest): Promise<TraceAgents> {
+    return this.transport.call("trace_agents", req);
+  }
+
+  /**
+   * One span (`id`: `otel:<trace id>:<span id>`): its attributes, messages in order, tool
+   * arguments and result, tokens, model and exception.
+   */
+  span(req: NodeRequest): Promise<SpanDetails> {
+    return this.transport.call("span", req);
+  }
+
+  /** Where a message came from: the walk back from it to the call that produced it. */
+  messageOrigin(req: NodeRequest): Promise<MessageOrigin> {
+    return this.transport.call("message_origin", req);
   }
 
   /** Read-only Cypher. */

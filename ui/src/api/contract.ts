@@ -3,6 +3,20 @@
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;
 
+export type AgentBox = { 
+/**
+ * The agent's id (`agent:<id>` without the prefix); the service's name for spans of no agent.
+ */
+id: string, 
+/**
+ * Its node, when it is an agent node.
+ */
+node: string | null, spans: number, llm_calls: number, tool_calls: number, errors: number, 
+/**
+ * Time its own invocations took, in milliseconds.
+ */
+busy_ms: number, };
+
 export type Answer = { question: string, cypher: string, columns: Array<string>, rows: Array<Array<JsonValue>>, 
 /**
  * More rows than [`MAX_ROWS`] came back; the rest are not shown.
@@ -153,6 +167,21 @@ summary: DiffSummary, nodes: NodeDiff, edges: EdgeDiff, };
 
 export type GraphRequest = { graph: string, };
 
+export type HandOff = { from: string, to: string, 
+/**
+ * `delegation` (a span of `from` is the parent of a span of `to`), `link` (a span
+ * link), or `message` (a message one produced, the other consumed).
+ */
+kind: string, count: number, 
+/**
+ * Time the receiving spans took, in milliseconds.
+ */
+total_ms: number, 
+/**
+ * The spans (delegations and links: the receiving ones) that make it up, at most 50.
+ */
+spans: Array<string>, };
+
 export type Health = { version: string, 
 /**
  * The database URL (password hidden).
@@ -245,6 +274,35 @@ export type MenuEvent = { action: MenuAction,
  */
 graph: string | null, };
 
+export type MessageOrigin = { message: string, 
+/**
+ * The message first, the producing call last.
+ */
+steps: Array<OriginStep>, 
+/**
+ * The span that produced it; none when no recorded call did (a user's message): then
+ * `first_use` is the first call that consumed it.
+ */
+call: string | null, first_use: string | null, };
+
+export type MessageView = { 
+/**
+ * Its node (`otel-msg:<sha256>`).
+ */
+id: string, 
+/**
+ * `input` or `output`.
+ */
+direction: string, index: number | null, role: string | null, 
+/**
+ * Its parts in the GenAI message schema (`{"type":"text","content":…}`, tool calls…).
+ */
+parts: Array<JsonValue>, 
+/**
+ * For an input: the call (another span) that produced it, when one did.
+ */
+produced_by: string | null, };
+
 export type NoArgs = Record<symbol, never>;
 
 export type NodeChange = { label: string, name: string, 
@@ -274,6 +332,12 @@ export type NodeRequest = { graph: string, id: string, };
 export type Notice = { level: NoticeLevel, message: string, };
 
 export type NoticeLevel = "info" | "error";
+
+export type OriginStep = { id: string, label: string, 
+/**
+ * The relationship that led here (`WAS_GENERATED_BY`, `WAS_DERIVED_FROM`, `WAS_CONSUMED_BY`).
+ */
+via: string, };
 
 export type PathRequest = { graph: string, from: string, to: string, };
 
@@ -399,6 +463,62 @@ export type SignatureStatus = "valid" | "invalid" | "unknown_key" | "untrusted_k
 
 export type SourceText = { id: string, title: string | null, text: string, };
 
+export type SpanDetails = { span: SpanRow, 
+/**
+ * The exact start and end, epoch nanoseconds as text.
+ */
+start_ns: string | null, end_ns: string | null, 
+/**
+ * Every `otel:*` property (the span's attributes, its kind, status, events).
+ */
+attributes: Record<string, JsonValue>, 
+/**
+ * Inputs in order, then outputs in order.
+ */
+messages: Array<MessageView>, tool_args: ToolContent | null, tool_result: ToolContent | null, tokens_in: number | null, tokens_out: number | null, error: SpanError | null, 
+/**
+ * Spans this one links to, and spans linking to it.
+ */
+linked_from: Array<string>, };
+
+export type SpanError = { status_message: string | null, exception_type: string | null, message: string | null, stacktrace: string | null, };
+
+export type SpanLink = { 
+/**
+ * The linked span's node.
+ */
+target: string, 
+/**
+ * Its trace, when the link leaves this trace.
+ */
+trace_id: string, };
+
+export type SpanRow = { 
+/**
+ * Its node (`otel:<trace>:<span>`).
+ */
+id: string, span_id: string, 
+/**
+ * The parent span's node; none for a root.
+ */
+parent: string | null, name: string, 
+/**
+ * `LlmCall`, `ToolCall`, `AgentInvocation`, `Retrieval`, `Embedding`, `Evaluation`, `Span`.
+ */
+label: string, 
+/**
+ * Nanoseconds from the trace's first start (exact ns are too large for a JS number).
+ */
+start_ns: number | null, end_ns: number | null, 
+/**
+ * `ok`, `error` or `unset`; `pending` for a parent named by a child that has not arrived.
+ */
+status: string, service: string | null, 
+/**
+ * The agent it ran as: its own, else its nearest ancestor's.
+ */
+agent: string | null, model: string | null, links: Array<SpanLink>, };
+
 export type Standing = "invalid_signature" | "unknown_signer" | "unsigned" | "claim_mismatch" | "quote_mismatch" | "challenged" | "unverified" | "verified";
 
 export type StatementChange = { 
@@ -485,7 +605,25 @@ export type TidyResult = { moves: Array<NodeMove>, saved: boolean, };
 
 export type TimeSpan = { start: string, end: string, };
 
+export type ToolContent = { id: string, 
+/**
+ * Parsed when it is JSON, else the text.
+ */
+value: JsonValue, };
+
+export type TraceAgents = { trace_id: string, agents: Array<AgentBox>, hand_offs: Array<HandOff>, 
+/**
+ * Only the first spans were read (see `trace_spans`).
+ */
+truncated: boolean, };
+
 export type TraceDirection = "up" | "down";
+
+export type TracePage = { traces: Array<TraceSummary>, 
+/**
+ * Traces in the graph.
+ */
+total: number, offset: number, };
 
 export type TraceRequest = { graph: string, id: string, 
 /**
@@ -496,6 +634,66 @@ dir?: TraceDirection,
  * Default 10, at most `store::read::MAX_DEPTH`.
  */
 depth?: number, };
+
+export type TraceSpans = { trace_id: string, 
+/**
+ * The first start as exact epoch nanoseconds (text: too large for a JS number).
+ */
+start_ns: string | null, spans: Array<SpanRow>, 
+/**
+ * More spans exist than were read (`limit`).
+ */
+truncated: boolean, total: number, };
+
+export type TraceSpansRequest = { graph: string, trace: string, 
+/**
+ * The most spans read (default 5,000, at most 20,000); the answer says when there are more.
+ */
+limit?: number, };
+
+export type TraceSummary = { 
+/**
+ * The trace id (lower-case hex).
+ */
+trace_id: string, 
+/**
+ * The root span's node (`otel:<trace>:<span>`), when it has arrived.
+ */
+root: string | null, 
+/**
+ * The root span's name (`otel:name`).
+ */
+root_name: string | null, 
+/**
+ * The services (`service:<namespace>/<name>` without the prefix) of its spans.
+ */
+services: Array<string>, 
+/**
+ * The agents (`agent:<id>` without the prefix) its spans ran as.
+ */
+agents: Array<string>, 
+/**
+ * Epoch milliseconds of its first span's start.
+ */
+started_ms: number | null, 
+/**
+ * From the first start to the last end, in milliseconds.
+ */
+duration_ms: number | null, spans: number, 
+/**
+ * Spans whose status is `error`.
+ */
+errors: number, tokens_in: number, tokens_out: number, };
+
+export type TracesRequest = { graph: string, 
+/**
+ * Traces to skip (default 0).
+ */
+offset?: number, 
+/**
+ * Default 100, at most 1,000.
+ */
+limit?: number, };
 
 export type Trail = { statement_id: string, agent: string, generated_at: string | null, claim: TrailClaim, signature: SignatureStatus, evidence: Array<TrailEvidence>, requests: Array<TrailRequest>, verifications: Array<TrailVerification>, consensus: number, 
 /**

@@ -2,7 +2,7 @@
 // the narrow interface it needs (its "host") in its own module and is given only that, so
 // no panel imports app.ts; what several hosts have in common lives here.
 
-export type Tab = "details" | "trail" | "timeline" | "walkthrough" | "console" | "lineages" | "reasoning";
+export type Tab = "details" | "trail" | "timeline" | "walkthrough" | "console" | "lineages" | "reasoning" | "traces";
 
 export type StreamState = "open" | "reconnecting" | "closed" | "off";
 

@@ -1,5 +1,5 @@
 // What the keyboard shortcuts (keys.ts) do to the app: search, fit, zoom, pan or walk the
-// selection along edges, tidy, escape (which closes the lineage or reasoning view first), help, theme,
+// selection along edges, tidy, escape (which closes the lineage, reasoning or trace view first), help, theme,
 // legend.
 
 import type { GraphCanvasApi, Theme } from "../canvas/types";
@@ -21,6 +21,7 @@ export interface KeyHost {
   readonly help: Pick<HelpOverlay, "open" | "toggle">;
   readonly lineages: { readonly view: { readonly isOpen: boolean; close(): void } };
   readonly reasoning: { readonly view: { readonly isOpen: boolean; close(): void } };
+  readonly traces: { readonly view: { readonly isOpen: boolean; close(): void } };
   readonly theme: Theme;
   select: SelectFn;
   shownFilter(): ((id: string) => boolean) | null;
@@ -61,6 +62,7 @@ export function onKey(app: KeyHost, ev: KeyboardEvent): void {
       if (app.help.open) app.help.toggle(false);
       else if (app.reasoning.view.isOpen) app.reasoning.view.close();
       else if (app.lineages.view.isOpen) app.lineages.view.close();
+      else if (app.traces.view.isOpen) app.traces.view.close();
       else if (app.topbar.closeMenus()) { /* a menu was closed */ }
       else app.clearSelection();
       break;

@@ -1,5 +1,5 @@
 // The side panel: its tabs (tabs.ts) and the panels in them (Details, Trail, Timeline,
-// Walkthrough, Console, Lineages, Reasoning), made for the app and told together when the
+// Walkthrough, Console, Lineages, Reasoning, Traces), made for the app and told together when the
 // graph is switched, redrawn or grows. The one trail view is shown in whichever of its two
 // homes is open: the Trail tab, or under the Walkthrough's step.
 
@@ -12,11 +12,12 @@ import { h } from "../shared/dom";
 import type { Tab } from "../shared/host";
 import { Tabs } from "./tabs";
 import { TimelinePanel, type TimelineHost } from "../timeline/timeline-panel";
+import { TracesPanel, type TracesHost } from "../traces/traces-panel";
 import { TrailView, type TrailHost } from "../trail/trail-view";
 import { WalkthroughPanel, type WalkthroughHost } from "../walkthrough/walkthrough-panel";
 
 /** What the side panel's panels need of the app, together. */
-export type SidePanelHost = ConsoleHost & DetailsHost & LineagesHost & ReasoningHost & TimelineHost & TrailHost & WalkthroughHost;
+export type SidePanelHost = ConsoleHost & DetailsHost & LineagesHost & ReasoningHost & TimelineHost & TracesHost & TrailHost & WalkthroughHost;
 
 export class SidePanel {
   readonly details: DetailsPanel;
@@ -26,6 +27,7 @@ export class SidePanel {
   readonly console: ConsolePanel;
   readonly lineages: LineagesPanel;
   readonly reasoning: ReasoningPanel;
+  readonly traces: TracesPanel;
   readonly tabs: Tabs;
   /** The trail view's home when the Trail tab is open (the Walkthrough has the other). */
   private readonly trailTab = h("div", { class: "panel-body" });
@@ -34,6 +36,7 @@ export class SidePanel {
   constructor(host: SidePanelHost, onShow: (tab: Tab) => void) {
     this.lineages = new LineagesPanel(host);
     this.reasoning = new ReasoningPanel(host);
+    this.traces = new TracesPanel(host);
     this.details = new DetailsPanel(host);
     this.trail = new TrailView(host);
     this.timeline = new TimelinePanel(host);
@@ -47,6 +50,7 @@ export class SidePanel {
       console: this.console.el,
       lineages: this.lineages.el,
       reasoning: this.reasoning.el,
+      traces: this.traces.el,
     }, onShow);
     this.trailTab.appendChild(this.trail.el);
   }
@@ -84,6 +88,7 @@ export class SidePanel {
     this.details.graphChanged();
     this.lineages.graphOpened();
     this.reasoning.graphOpened();
+    this.traces.graphOpened();
   }
 
   /** Live changes settled (at most every few hundred ms): lists follow, a stale trail reloads. */
@@ -97,11 +102,13 @@ export class SidePanel {
   nodesArrived(nodes: readonly ViewNode[]): void {
     this.lineages.nodesArrived(nodes);
     this.reasoning.nodesArrived(nodes);
+    this.traces.nodesArrived(nodes);
   }
 
   /** The cluster view grew (its boxes do not say which nodes arrived). */
   clustersChanged(): void {
     this.lineages.clustersChanged();
     this.reasoning.clustersChanged();
+    this.traces.clustersChanged();
   }
 }

@@ -1,5 +1,5 @@
 // The side panel's tab bar and tab bodies: which tab is open, and which are offered (the
-// Lineages tab only when the graph has lineages, Reasoning when it has sessions). What opening a tab does to the panels in
+// Lineages tab only when the graph has lineages, Reasoning when it has sessions, Traces when it has traces). What opening a tab does to the panels in
 // it is the app's business (it is told through `onShow`).
 
 import type { Tab } from "../shared/host";
@@ -7,10 +7,10 @@ import { h } from "../shared/dom";
 
 const TABS: Array<[Tab, string]> = [
   ["details", "Details"], ["trail", "Trail"], ["timeline", "Timeline"], ["walkthrough", "Walkthrough"], ["console", "Console"],
-  ["lineages", "Lineages"], ["reasoning", "Reasoning"],
+  ["lineages", "Lineages"], ["reasoning", "Reasoning"], ["traces", "Traces"],
 ];
 /** Tabs not offered until `setAvailable` says so. */
-const OPTIONAL: ReadonlySet<Tab> = new Set(["lineages", "reasoning"]);
+const OPTIONAL: ReadonlySet<Tab> = new Set(["lineages", "reasoning", "traces"]);
 
 export class Tabs {
   readonly bar = h("div", { class: "tabs", role: "tablist" });
