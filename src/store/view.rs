@@ -60,9 +60,10 @@ pub const TEXT_KEYS: [&str; 10] = [
 ];
 /// What a view carries as a node's text: its own text (`TEXT_KEYS`) or, for a node that has
 /// none, what names it to a reader: a verification's verdict, a tool call's tool, a model
-/// call's model, a task state, an artifact's type, a source's or an agent's name (the canvas labels nodes with
-/// it). Search keeps to `TEXT_KEYS`, and finds verdicts by problem.
-pub const VIEW_TEXT_KEYS: [&str; 19] = [
+/// call's model, a task state, an artifact's type, a source's or an agent's name, an
+/// OpenTelemetry agent's name, span's name, model, service or message content (the canvas
+/// labels nodes with it). Search keeps to `TEXT_KEYS`, and finds verdicts by problem.
+pub const VIEW_TEXT_KEYS: [&str; 25] = [
     "claim_text",
     "quote_text",
     "a2a:content",
@@ -82,6 +83,12 @@ pub const VIEW_TEXT_KEYS: [&str; 19] = [
     "a2a:agent_type",
     "a2a:archive_path",
     "a2a:artifact_type",
+    "otel:agent_name",
+    "otel:agent_id",
+    "otel:name",
+    "otel:model",
+    "otel:service",
+    "otel:content",
 ];
 /// How much of a node's text a view carries (cut in Rust: a text property may hold a
 /// list, which Cypher's `left` refuses).

@@ -408,3 +408,34 @@ async fn fixtures_made_by_the_real_sdk_give_every_span_its_node_and_edges() {
         }
     }
 }
+
+/// The view the canvas draws names each OpenTelemetry node by what a reader knows it by: a
+/// span by its name, an agent by its name, a model by its model, a service by its name, a
+/// message by its content (the canvas captions are made from this text).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_canvas_view_names_spans_agents_models_services_and_messages() {
+    let (provex, graph) = common::open("otel_view_text").await;
+    let path = common::repo().join("tests/data/otel/genai-tool-agent.jsonl");
+    provex
+        .ingest(&graph, &[path], IngestOptions::default(), Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+        .await
+        .unwrap();
+    let view = provex
+        .view(&graph, provex::facade::ViewRequest { limit: Some(10_000), ..Default::default() })
+        .await
+        .unwrap();
+    let text_of = |label: &str| -> Vec<String> {
+        view.nodes.iter().filter(|n| n.label == label).map(|n| n.text.clone().unwrap_or_default()).collect()
+    };
+    let calls = text_of("LlmCall");
+    assert!(!calls.is_empty() && calls.iter().all(|t| t.starts_with("chat ")), "{calls:?}");
+    let tools = text_of("ToolCall");
+    assert!(!tools.is_empty() && tools.iter().all(|t| t.starts_with("execute_tool ")), "{tools:?}");
+    let agents = text_of("Agent");
+    assert!(agents.iter().all(|t| !t.is_empty()), "{agents:?}");
+    assert!(agents.iter().any(|t| t.contains("gpt")), "a model agent named by its model: {agents:?}");
+    let services = text_of("Service");
+    assert!(!services.is_empty() && services.iter().all(|t| !t.is_empty()), "{services:?}");
+    let messages = text_of("Message");
+    assert!(!messages.is_empty() && messages.iter().all(|t| t.starts_with('[')), "{messages:?}");
+}
