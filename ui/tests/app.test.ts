@@ -280,6 +280,17 @@ describe("the app", () => {
     expect(canvas.visible).toBeNull();
   });
 
+  it("Escape leaves Show on graph: the whole graph is back and the selection kept", async () => {
+    await boot();
+    await app.select("s1", { focus: true });
+    one("trail-show-on-graph").click();
+    expect(canvas.visible).not.toBeNull();
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
+    expect(canvas.visible).toBeNull();
+    expect(one("subject-bar").hidden).toBe(true);
+    expect(app.selection).toContain("s1");
+  });
+
   it("selecting a verification shows its statement's trail with that row marked", async () => {
     await boot();
     await app.select("v1");

@@ -1,5 +1,5 @@
 // What the keyboard shortcuts (keys.ts) do to the app: search, fit, zoom, pan or walk the
-// selection along edges, tidy, escape (which closes the lineage, reasoning or trace view first), help, theme,
+// selection along edges, tidy, escape (which closes the lineage, reasoning or trace view, then leaves "Show on graph", first), help, theme,
 // legend.
 
 import type { GraphCanvasApi, Theme } from "../canvas/types";
@@ -22,6 +22,8 @@ export interface KeyHost {
   readonly lineages: { readonly view: { readonly isOpen: boolean; close(): void } };
   readonly reasoning: { readonly view: { readonly isOpen: boolean; close(): void } };
   readonly traces: { readonly view: { readonly isOpen: boolean; close(): void } };
+  /** What "Show on graph" shows alone; Escape brings the whole graph back. */
+  readonly subject: { readonly active: boolean; clear(): void };
   readonly theme: Theme;
   select: SelectFn;
   shownFilter(): ((id: string) => boolean) | null;
@@ -63,6 +65,7 @@ export function onKey(app: KeyHost, ev: KeyboardEvent): void {
       else if (app.reasoning.view.isOpen) app.reasoning.view.close();
       else if (app.lineages.view.isOpen) app.lineages.view.close();
       else if (app.traces.view.isOpen) app.traces.view.close();
+      else if (app.subject.active) app.subject.clear();
       else if (app.topbar.closeMenus()) { /* a menu was closed */ }
       else app.clearSelection();
       break;

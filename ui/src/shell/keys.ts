@@ -15,7 +15,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ["Shift + ← ↑ → ↓", "Pan"],
   ["Tab, Enter", "Focus the graph; select the node nearest the centre"],
   ["t", "Tidy up the layout"],
-  ["Esc", "Close the lineage view; clear the selection, close menus"],
+  ["Esc", "Close the lineage, reasoning or trace view; leave \"Show on graph\"; close menus; clear the selection"],
   ["Shift + click", "Select a second node (for a path); in a lineage, a second version to compare"],
   ["Double-click", "Open a claim's trail; expand a large graph"],
   ["d", "Dark or light theme"],
