@@ -11,6 +11,7 @@ pub mod durable;
 pub mod groups;
 pub mod log;
 pub mod members;
+pub mod placeholders;
 pub mod problems;
 pub mod raw;
 pub mod read;

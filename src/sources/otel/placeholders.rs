@@ -9,8 +9,9 @@ use falkordb::FalkorValue;
 
 use super::conventions::SPAN_LABELS;
 use crate::error::Result;
-use crate::model::{GraphDelta, Label, RelType};
-use crate::store::value::{as_string, str_param};
+use crate::model::{GraphDelta, Label};
+use crate::store::placeholders::{fold_named, name_params, EdgeMove};
+use crate::store::value::str_param;
 use crate::store::Store;
 
 /// The span names of a delta that a fold may concern: spans stored under a label other
@@ -53,44 +54,6 @@ pub async fn fold_placeholders(store: &Store, graph: &str, names: Option<&[Strin
                 .1
         }
     };
-    let names: Vec<FalkorValue> =
-        found.iter().filter_map(|r| r.first().and_then(as_string)).map(|n| str_param(&n)).collect();
-    if names.is_empty() {
-        return Ok(0);
-    }
-    let list = FalkorValue::Array(names);
-    let mut folded = 0;
-    for label in SPAN_LABELS {
-        let q = format!("MATCH (y:`{label}`) WHERE y.name IN $names RETURN y.name");
-        let (_, rows) = store.run_ro(graph, &q, vec![("names", list.clone())]).await?;
-        for name in rows.iter().filter_map(|r| r.first().and_then(as_string)) {
-            fold(store, graph, *label, &name).await?;
-            folded += 1;
-        }
-    }
-    Ok(folded)
-}
-
-/// Moves the edges of placeholder `name` to the `label` node of that name (merged with
-/// the edges it has already), then deletes the placeholder.
-async fn fold(store: &Store, graph: &str, label: Label, name: &str) -> Result<()> {
-    let types = store
-        .run(graph, "MATCH (p:Span {name: $n})-[e]-() RETURN DISTINCT type(e)", vec![("n", str_param(name))])
-        .await?;
-    // Types come from the vocabulary, never from what the graph returned.
-    for rel in types.iter().filter_map(|r| r.first().and_then(as_string)).filter_map(|t| RelType::parse(&t)) {
-        for (from, to) in [
-            ("(p)-[e:`{rel}`]->(x)", "(y)-[f:`{rel}`]->(x)"),
-            ("(x)-[e:`{rel}`]->(p)", "(x)-[f:`{rel}`]->(y)"),
-        ] {
-            let q = format!(
-                "MATCH (p:Span {{name: $n}}), (y:`{label}` {{name: $n}}) MATCH {from} WHERE x <> p \
-                 MERGE {to} SET f += properties(e)"
-            )
-            .replace("{rel}", rel.as_str());
-            store.run(graph, &q, vec![("n", str_param(name))]).await?;
-        }
-    }
-    store.run(graph, "MATCH (p:Span {name: $n}) DETACH DELETE p", vec![("n", str_param(name))]).await?;
-    Ok(())
+    let names = name_params(&found);
+    fold_named(store, graph, Label::Span, names, SPAN_LABELS, EdgeMove::Merge).await
 }

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use falkordb::FalkorValue;
 
 use crate::error::Result;
-use crate::model::{GraphDelta, Label, NodeRef, RelType};
+use crate::model::{GraphDelta, Label, NodeRef};
+use crate::store::placeholders::{fold_named, name_params, EdgeMove};
 use crate::store::value::{as_string, str_param};
 use crate::store::Store;
 
@@ -95,47 +96,5 @@ pub async fn absorb_placeholders(store: &Store, graph: &str) -> Result<u64> {
             vec![],
         )
         .await?;
-    let names: Vec<FalkorValue> =
-        rows.iter().filter_map(|r| r.first().and_then(as_string)).map(|n| str_param(&n)).collect();
-    if names.is_empty() {
-        return Ok(0);
-    }
-    let list = FalkorValue::Array(names);
-    let mut folded = 0;
-    for label in OTHER_SOURCES {
-        let q = format!("MATCH (y:`{label}`) WHERE y.name IN $names RETURN y.name");
-        let (_, rows) = store.run_ro(graph, &q, vec![("names", list.clone())]).await?;
-        for name in rows.iter().filter_map(|r| r.first().and_then(as_string)) {
-            fold(store, graph, *label, &name).await?;
-            folded += 1;
-        }
-    }
-    Ok(folded)
-}
-
-/// Moves the edges of placeholder `name` to the `label` node of that name, then deletes it.
-async fn fold(store: &Store, graph: &str, label: Label, name: &str) -> Result<()> {
-    let types = store
-        .run(
-            graph,
-            "MATCH (p:Explain {name: $n})-[e]-() RETURN DISTINCT type(e)",
-            vec![("n", str_param(name))],
-        )
-        .await?;
-    // Types come from the vocabulary, never from what the graph returned.
-    for rel in types.iter().filter_map(|r| r.first().and_then(as_string)).filter_map(|t| RelType::parse(&t)) {
-        for (from, to) in [
-            ("(p)-[e:`{rel}`]->(x)", "(y)-[f:`{rel}`]->(x)"),
-            ("(x)-[e:`{rel}`]->(p)", "(x)-[f:`{rel}`]->(y)"),
-        ] {
-            let q = format!(
-                "MATCH (p:Explain {{name: $n}}), (y:`{label}` {{name: $n}}) MATCH {from} WHERE x <> p \
-                 CREATE {to} SET f = properties(e)"
-            )
-            .replace("{rel}", rel.as_str());
-            store.run(graph, &q, vec![("n", str_param(name))]).await?;
-        }
-    }
-    store.run(graph, "MATCH (p:Explain {name: $n}) DETACH DELETE p", vec![("n", str_param(name))]).await?;
-    Ok(())
+    fold_named(store, graph, Label::Explain, name_params(&rows), OTHER_SOURCES, EdgeMove::Create).await
 }
