@@ -167,11 +167,7 @@ describe("what sits over the canvas", { timeout: 240_000 }, () => {
     const bar = await page.getByTestId("subject-bar").boundingBox();
     assert.deepEqual(drawn.filter((r) => overlaps(r, bar)).map((r) => r.id), []);
     assert.match(await page.getByTestId("subject-text").textContent(), /zoning/);
-    await shot(page, "show-on-graph-zoning.png");
-    await page.evaluate(() => window.provex.app.setTheme("dark"));
-    await page.waitForTimeout(600);
-    await shot(page, "show-on-graph-zoning-dark.png");
-    await page.evaluate(() => window.provex.app.setTheme("light"));
+    // Its screenshots (light and dark) are isolate.test.mjs's.
     // One click back: every node drawn again, where the served layout has it.
     await page.getByTestId("subject-back").click();
     await page.waitForTimeout(1200);
@@ -213,7 +209,6 @@ describe("what sits over the canvas", { timeout: 240_000 }, () => {
     const y = new Map(drawn.map((r) => [r.id, r.y]));
     assert.ok(y.get(trail.agent) < y.get(claim.id), "its maker above the claim");
     for (const v of trail.verifications) if (y.has(v.verification_id)) assert.ok(y.get(claim.id) < y.get(v.verification_id), "verifications below the claim");
-    await shot(page, "show-on-graph-trail.png");
     await page.getByTestId("subject-back").click();
     await page.waitForTimeout(800);
     assert.ok((await nodeBoxes()).length > members.length, "the whole graph drawn again");

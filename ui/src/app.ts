@@ -127,7 +127,7 @@ export class App implements
     });
     // After live changes: filters' value lists, and the open trail when results arrived.
     this.refresh = new Coalesced(REFRESH_MS, () => {
-      this.minimap.setNodes(this.model.nodes.values());
+      this.minimapChanged();
       this.topbar.refreshFilters();
       this.side.liveChanged();
     });
@@ -370,7 +370,7 @@ export class App implements
         if (change.added.length || change.updated.length) this.canvas.addBatch([...change.added, ...change.updated], []);
         if (change.edges.length) this.canvas.replaceEdges(change.edges);
         this.side.clustersChanged();
-        this.minimap.setNodes(this.model.nodeList());
+        this.minimapChanged();
         this.statusbar.render();
         this.notice.render();
         break;
@@ -529,6 +529,17 @@ export class App implements
   }
 
   nodesMoved(): void {
-    this.minimap.setNodes(this.model.nodeList());
+    this.minimapChanged();
+  }
+
+  /** The minimap maps what is drawn: while "Show on graph" shows a subject alone, only it,
+   *  where it is drawn; else the whole graph. */
+  minimapChanged(): void {
+    this.minimap.setNodes(this.subject.minimapNodes() ?? this.model.nodeList());
+  }
+
+  /** The canvas's size in CSS px. */
+  viewport(): { width: number, height: number } {
+    return { width: this.canvasArea.el.clientWidth, height: this.canvasArea.el.clientHeight };
   }
 }

@@ -527,7 +527,7 @@ describe("reasoning sessions in the app", () => {
     expect(one("reasoning-view").hidden).toBe(true);
   });
 
-  it("Show on graph: the chain alone, laid out from the question down beside what it cites, fitted; one click back", async () => {
+  it("Show on graph: the chain alone, laid out in layers from the question down to what it cites, fitted; one click back", async () => {
     await bootWithSessions();
     await vi.waitFor(() => expect(one("tab-reasoning").hidden).toBe(false));
     await app.select(ANSWER, { from: "canvas" });
@@ -538,13 +538,12 @@ describe("reasoning sessions in the app", () => {
     const shown = (id: string) => canvas.visible?.(app.model.nodes.get(id)!) ?? true;
     expect([Q, ANSWER, "s1"].every(shown)).toBe(true);
     expect(["urn:agent:gpt-5", "v1"].some(shown)).toBe(false);
-    // Laid out as a column: the question above the answer, the cited statement beside it.
+    // Laid out as a DAG in layers: the question above the answer, the cited statement a layer below it.
     const moves = canvas.calls.filter(([k]) => k === "applyMoves").pop()![1][0] as NodeMove[];
     const at = new Map(moves.map((m) => [m.id, m]));
     expect(at.get(Q)!.y).toBeLessThan(at.get(ANSWER)!.y);
-    expect(at.get(Q)!.x).toBe(at.get(ANSWER)!.x);
-    expect(at.get("s1")!.x).toBeGreaterThan(at.get(ANSWER)!.x);
-    expect(at.get("s1")!.y).toBe(at.get(ANSWER)!.y);
+    expect(at.get(ANSWER)!.y).toBeLessThan(at.get("s1")!.y);
+    expect(one("subject-bar").dataset.direction).toBe("down");
     expect(canvas.calls.filter(([k]) => k === "fitTo").pop()![1][0]).toEqual(expect.arrayContaining([Q, ANSWER, "s1"]));
     expect(one("subject-bar").hidden).toBe(false);
     expect(one("subject-text").textContent).toContain("What did they say about zoning?");

@@ -35,7 +35,7 @@ export class NullCanvas implements GraphCanvasApi {
   setSelection(_ids: string[]): void {}
   focus(_id: string, _animateMs?: number): void {}
   fit(): void {}
-  fitTo(_ids: readonly string[], _animateMs?: number): void {}
+  fitTo(_ids: readonly string[], _animateMs?: number, _opts?: { top?: number }): void {}
   centerOn(_x: number, _y: number): void {}
   zoomBy(_factor: number): void {}
   panBy(_dx: number, _dy: number): void {}

@@ -1,55 +1,34 @@
-//! "Show on graph": what was asked for becomes the canvas's subject. A reasoning chain (or
-//! any list of steps with nodes beside them) is shown alone, everything else hidden, laid
-//! out as its own column read top to bottom (question first, each step's cited statements
-//! beside it), and fitted to the canvas; one click puts the whole graph back as it was. The
-//! moves are the canvas's only: the model (and so the shared layout) keeps its positions.
+//! "Show on graph": what was asked for becomes the canvas's subject. A reasoning chain (and
+//! the claims it cites) or a claim's trail (its maker, the claim, its quotes and
+//! verifications, their verifiers) is shown alone, everything else hidden, drawn as its own
+//! DAG (layered.ts: layers top-down or left-to-right, several nodes side by side where it
+//! branches) and fitted to the canvas below the subject's bar; one click puts the whole
+//! graph back as it was. While it is shown, the status bar counts what is shown and the
+//! minimap maps only it. The moves are the canvas's only: the model (and so the shared
+//! layout) keeps its positions.
 
 import type { NodeMove, ReasoningChain, Trail, ViewNode } from "../api/contract";
 import type { GraphCanvasApi } from "../canvas/types";
 import type { GraphModel } from "../graph/model";
 import { h } from "../shared/dom";
+import { bestDrawing, type Direction, type LayeredEdge } from "./layered";
 
 /** What the subject needs of the app. */
 export interface SubjectHost {
   readonly canvas: Pick<GraphCanvasApi, "applyMoves" | "fitTo" | "fit" | "setVisible">;
-  readonly model: Pick<GraphModel, "nodes">;
+  readonly model: Pick<GraphModel, "nodes" | "edges">;
   /** Draws the nodes the app's filters and timeline show (this subject's filter with them). */
   applyVisibility(): void;
+  /** The canvas's size (CSS px), to choose the drawing's direction. */
+  viewport(): { width: number, height: number };
+  /** The nodes the minimap maps changed (the subject's, where it draws them, or all). */
+  minimapChanged(): void;
 }
 
-/** One step of the subject, top to bottom, and the nodes drawn beside it. */
-export interface SubjectStep {
-  id: string;
-  beside?: readonly string[];
-}
-
-/** Gaps between steps and between a step and what sits beside it (world px). */
-const ROW_GAP = 56, SIDE_GAP = 90, MOVE_MS = 450;
-
-/** Where each node of the column goes: the steps one under another, centred on x, from y;
- *  beside each step its other nodes, stacked. Nodes the model lacks are left out. */
-export function columnLayout(steps: readonly SubjectStep[], nodes: ReadonlyMap<string, ViewNode>, x: number, y: number): NodeMove[] {
-  const moves: NodeMove[] = [];
-  const placed = new Set<string>();
-  const column = steps.filter((s) => nodes.has(s.id) && !placed.has(s.id) && placed.add(s.id));
-  const width = Math.max(0, ...column.map((s) => nodes.get(s.id)?.w ?? 0));
-  let top = y;
-  for (const s of column) {
-    const n = nodes.get(s.id) as ViewNode;
-    const side = (s.beside ?? []).filter((id) => nodes.has(id) && !placed.has(id) && placed.add(id)).map((id) => nodes.get(id) as ViewNode);
-    const sideH = side.reduce((a, b) => a + b.h, 0) + ROW_GAP * Math.max(0, side.length - 1);
-    const rowH = Math.max(n.h, sideH);
-    const mid = top + rowH / 2;
-    moves.push({ id: n.id, x, y: mid });
-    let sy = mid - sideH / 2;
-    for (const b of side) {
-      moves.push({ id: b.id, x: x + width / 2 + SIDE_GAP + b.w / 2, y: sy + b.h / 2 });
-      sy += b.h + ROW_GAP;
-    }
-    top += rowH + ROW_GAP;
-  }
-  return moves;
-}
+/** How long the nodes take to move to their places and back. */
+const MOVE_MS = 450;
+/** Room kept between the subject's bar and the drawing (CSS px). */
+const BAR_GAP = 12;
 
 export class Subject {
   private readonly text = h("span", { testid: "subject-text" });
@@ -57,6 +36,8 @@ export class Subject {
     this.text,
     h("button", { class: "btn btn-small", testid: "subject-back", title: "Show the whole graph again, as it was", onclick: () => this.clear() }, "← Whole graph"));
   private ids: Set<string> | null = null;
+  /** Where the subject's nodes are drawn while it is shown (world px). */
+  private places = new Map<string, { x: number, y: number }>();
 
   constructor(private readonly host: SubjectHost) {}
 
@@ -70,51 +51,96 @@ export class Subject {
     return ids ? (n) => ids.has(n.id) : null;
   }
 
-  /** Shows `steps` (and what sits beside them) alone, as a column, fitted; `title` says what. */
-  show(title: string, steps: readonly SubjectStep[]): void {
+  /** What is shown alone: its nodes and the edges between them (null: the whole graph). */
+  shown(): { nodes: number, edges: number } | null {
+    const ids = this.ids;
+    if (!ids) return null;
+    let edges = 0;
+    for (const e of this.host.model.edges.values()) if (ids.has(e.source) && ids.has(e.target)) edges++;
+    return { nodes: ids.size, edges };
+  }
+
+  /** The nodes the minimap maps while the subject is shown: its own, where they are drawn
+   *  (null: the whole graph, where the model has it). */
+  minimapNodes(): ViewNode[] | null {
+    if (!this.ids) return null;
+    const out: ViewNode[] = [];
+    for (const id of this.ids) {
+      const n = this.host.model.nodes.get(id), at = this.places.get(id);
+      if (n && at) out.push({ ...n, x: at.x, y: at.y });
+    }
+    return out;
+  }
+
+  /** Shows `ids` alone, drawn as the DAG `edges` make of them, fitted below the bar;
+   *  `title` says what. Returns the direction the layers run in (null: nothing to show). */
+  show(title: string, ids: readonly string[], edges: readonly LayeredEdge[]): Direction | null {
     const nodes = this.host.model.nodes;
     if (this.ids) this.restore(0);
-    const members = steps.flatMap((s) => [s.id, ...(s.beside ?? [])]).filter((id) => nodes.has(id));
-    if (members.length === 0) return;
-    // The column stands where its nodes were, on average, so the camera travels little.
+    const members = [...new Set(ids)].filter((id) => nodes.has(id)).map((id) => nodes.get(id) as ViewNode);
+    if (members.length === 0) return null;
+    this.text.textContent = `${title}: ${members.length} node${members.length === 1 ? "" : "s"} laid out on their own, the rest of the graph hidden. `;
+    this.el.hidden = false;
+    const top = this.barBottom();
+    const { width, height } = this.host.viewport();
+    const drawing = bestDrawing(members, edges, { width, height: Math.max(1, height - top) });
+    // The drawing stands where its nodes were, on average, so the camera travels little.
     let sx = 0, sy = 0;
-    for (const id of members) {
-      const n = nodes.get(id) as ViewNode;
+    for (const n of members) {
       sx += n.x;
       sy += n.y;
     }
-    const moves = columnLayout(steps, nodes, sx / members.length, sy / members.length);
-    const height = moves.reduce((a, m) => Math.max(a, m.y), -Infinity) - moves.reduce((a, m) => Math.min(a, m.y), Infinity);
-    for (const m of moves) m.y -= height / 2;
-    this.ids = new Set(moves.map((m) => m.id));
+    const cx = sx / members.length, cy = sy / members.length;
+    const moves: NodeMove[] = members.map((n) => {
+      const at = drawing.at.get(n.id) ?? { x: 0, y: 0 };
+      return { id: n.id, x: cx + at.x, y: cy + at.y };
+    });
+    this.ids = new Set(members.map((n) => n.id));
+    this.places = new Map(moves.map((m) => [m.id, { x: m.x, y: m.y }]));
+    this.el.dataset.direction = drawing.direction;
+    this.el.dataset.layers = String(drawing.layers.length);
     this.host.applyVisibility();
     this.host.canvas.applyMoves(moves, MOVE_MS);
-    this.host.canvas.fitTo([...this.ids], MOVE_MS);
-    this.text.textContent = `${title}: ${this.ids.size} node${this.ids.size === 1 ? "" : "s"} laid out on their own, the rest of the graph hidden. `;
-    this.el.hidden = false;
+    this.host.canvas.fitTo([...this.ids], MOVE_MS, { top });
+    this.host.minimapChanged();
+    return drawing.direction;
   }
 
-  /** A reasoning chain: its steps from the question down, the statements each cites beside it. */
-  showChain(chain: ReasoningChain): void {
-    const steps = chain.chain.map((s) => ({ id: s.id, beside: chain.links.filter((l) => l.from === s.id).map((l) => l.id) }));
-    this.show(`The reasoning chain${chain.question ? ` for “${short(chain.question)}”` : ""}`, steps);
+  /** A reasoning chain: from the question down each step to the steps derived from it (a
+   *  step that names none follows the one before it in the chain), and from each step to
+   *  the statements it cites. */
+  showChain(chain: ReasoningChain): Direction | null {
+    const steps = new Set(chain.chain.map((s) => s.id));
+    const edges: LayeredEdge[] = [
+      ...chain.chain.flatMap((s, i) => {
+        const from = s.derived_from.filter((d) => steps.has(d) && d !== s.id);
+        if (from.length === 0 && i > 0) from.push(chain.chain[i - 1].id);
+        return from.map((d) => ({ from: d, to: s.id }));
+      }),
+      ...chain.links.map((l) => ({ from: l.from, to: l.id })),
+    ];
+    const ids = [...chain.chain.map((s) => s.id), ...chain.links.map((l) => l.id)];
+    return this.show(`The reasoning chain${chain.question ? ` for “${short(chain.question)}”` : ""}`, ids, edges);
   }
 
-  /** A claim's trail: who made it, the claim with its quotes beside it, then each
-   *  verification (in time order) with its verifier beside it. */
-  showTrail(t: Trail): void {
+  /** A claim's trail: who made it, the claim, its quotes and its verifications (in time
+   *  order), and each verification's verifier. */
+  showTrail(t: Trail): Direction | null {
     const verifications = [...t.verifications].sort((a, b) => (a.time ?? "").localeCompare(b.time ?? ""));
-    this.show(`The trail of “${short(t.claim.text)}”`, [
-      { id: t.agent },
-      { id: t.statement_id, beside: t.evidence.map((e) => e.chunk_id) },
-      ...verifications.map((v) => ({ id: v.verification_id, beside: [v.agent] })),
-    ]);
+    const claim = t.statement_id;
+    const edges: LayeredEdge[] = [
+      { from: t.agent, to: claim },
+      ...t.evidence.map((e) => ({ from: claim, to: e.chunk_id })),
+      ...verifications.flatMap((v) => [{ from: claim, to: v.verification_id }, { from: v.verification_id, to: v.agent }]),
+    ];
+    const ids = [t.agent, claim, ...t.evidence.map((e) => e.chunk_id), ...verifications.flatMap((v) => [v.verification_id, v.agent])];
+    return this.show(`The trail of “${short(t.claim.text)}”`, ids, edges);
   }
 
   /** Fits the subject in view (the whole graph's fit while it is shown); false: none shown. */
   fit(): boolean {
     if (!this.ids) return false;
-    this.host.canvas.fitTo([...this.ids]);
+    this.host.canvas.fitTo([...this.ids], undefined, { top: this.barBottom() });
     return true;
   }
 
@@ -127,8 +153,17 @@ export class Subject {
 
   /** Another view was drawn (its nodes where the model has them): nothing to put back. */
   forget(): void {
+    const was = this.ids !== null;
     this.ids = null;
+    this.places.clear();
     this.el.hidden = true;
+    if (was) this.host.minimapChanged();
+  }
+
+  /** How far down the canvas the subject's bar reaches (CSS px), with a gap under it. */
+  private barBottom(): number {
+    const el = this.el;
+    return el.hidden ? 0 : el.offsetTop + el.offsetHeight + BAR_GAP;
   }
 
   private restore(ms: number): void {
@@ -139,9 +174,11 @@ export class Subject {
       if (n) moves.push({ id, x: n.x, y: n.y });
     }
     this.ids = null;
+    this.places.clear();
     this.el.hidden = true;
     this.host.canvas.applyMoves(moves, ms);
     this.host.applyVisibility();
+    this.host.minimapChanged();
   }
 }
 

@@ -97,13 +97,15 @@ export class Camera {
     this.y -= dy / this.scale;
   }
 
-  /** The state that shows `b` whole, centred, with `padding` CSS pixels on each side.
-   *  The scale is capped at `maxScale` so one small node is not blown up. */
-  fitState(b: Bounds, padding = 24, maxScale = 2): CameraState {
+  /** The state that shows `b` whole, centred, with `padding` CSS pixels on each side
+   *  (and below the top `top` CSS px, which something over the canvas covers). The scale
+   *  is capped at `maxScale` so one small node is not blown up. */
+  fitState(b: Bounds, padding = 24, maxScale = 2, top = 0): CameraState {
+    const inset = Math.max(0, Math.min(top, this.height / 2));
     const bw = Math.max(b.maxX - b.minX, 1e-6), bh = Math.max(b.maxY - b.minY, 1e-6);
-    const aw = Math.max(this.width - 2 * padding, 1), ah = Math.max(this.height - 2 * padding, 1);
+    const aw = Math.max(this.width - 2 * padding, 1), ah = Math.max(this.height - 2 * padding - inset, 1);
     const scale = clampScale(Math.min(aw / bw, ah / bh, maxScale));
-    return { x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2, scale };
+    return { x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2 - inset / 2 / scale, scale };
   }
 
   fit(b: Bounds, padding = 24, maxScale = 2): void {

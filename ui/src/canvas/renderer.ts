@@ -418,7 +418,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.requestRender();
   }
 
-  fitTo(ids: readonly string[], animateMs = 450): void {
+  fitTo(ids: readonly string[], animateMs = 450, opts: { top?: number } = {}): void {
     // Where the nodes end up when they are moving (a move's end).
     const t = Number.POSITIVE_INFINITY;
     const b = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
@@ -436,7 +436,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.pendingFocus = [];
     this.dropHover();
     // Labels overhang their nodes: a wider margin than the whole graph's fit.
-    const target = this.camera.fitState(b, 64, 1.5);
+    const target = this.camera.fitState(b, 64, 1.5, opts.top ?? 0);
     if (animateMs > 0) this.camera.animateTo(target, animateMs, now());
     else this.camera.set(target);
     this.requestRender();
@@ -527,7 +527,7 @@ export class GraphCanvas implements GraphCanvasApi {
   stats(): FrameStats {
     return {
       frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges,
-      longEdgePx: this.uniforms.longEdge,
+      longEdgePx: this.uniforms.longEdge, scale: this.camera.scale,
     };
   }
 

@@ -27,6 +27,8 @@ export interface FrameStats {
   edges: number;
   /** Edges longer than this (CSS px) were drawn faint in the last frame (0: none). */
   longEdgePx?: number;
+  /** The camera's scale: CSS px per layout px. */
+  scale?: number;
 }
 
 export interface GraphCanvasApi {
@@ -50,8 +52,9 @@ export interface GraphCanvasApi {
   /** Centres on a node, zooming in if far out. */
   focus(id: string, animateMs?: number): void;
   fit(): void;
-  /** Fits these nodes in view (where they are drawn now, or are moving to), animated. */
-  fitTo(ids: readonly string[], animateMs?: number): void;
+  /** Fits these nodes in view (where they are drawn now, or are moving to), animated;
+   *  `top`: CSS px at the top of the canvas that something over it covers. */
+  fitTo(ids: readonly string[], animateMs?: number, opts?: { top?: number }): void;
   /** Moves the view (no zoom) so that the world point (x, y) is at its centre. */
   centerOn(x: number, y: number): void;
   zoomBy(factor: number): void;

@@ -41,6 +41,8 @@ export interface StatusHost {
   readonly jobs: { readonly jobs: readonly Job[]; stop(id: string): Promise<void> };
   readonly health: Health | null;
   readonly database: DatabaseState | null;
+  /** What "Show on graph" shows alone (null: the whole graph is drawn). */
+  readonly subject?: { shown(): { nodes: number, edges: number } | null };
 }
 
 export class StatusBar {
@@ -58,10 +60,13 @@ export class StatusBar {
 
   render(): void {
     const m = this.app.model;
+    const alone = m.mode === "clusters" ? null : this.app.subject?.shown() ?? null;
+    const n = (x: number) => x.toLocaleString("en");
     replace(this.counts,
       m.mode === "clusters"
-        ? `${m.nodes.size.toLocaleString("en")} clusters of ${m.totalNodes.toLocaleString("en")} nodes · `
-        : `${m.nodes.size.toLocaleString("en")} nodes · ${m.edges.size.toLocaleString("en")} edges · `,
+        ? `${n(m.nodes.size)} clusters of ${n(m.totalNodes)} nodes · `
+        : alone ? `${n(alone.nodes)} of ${n(m.nodes.size)} nodes shown · ${n(alone.edges)} of ${n(m.edges.size)} edges · `
+          : `${n(m.nodes.size)} nodes · ${n(m.edges.size)} edges · `,
       h("abbr", { class: "status-seq", testid: "status-seq", title: seqHelp(m.seq) }, `seq ${m.seq}`));
     const s = this.app.streamState;
     this.stream.textContent = s !== "off" || m.mode === "whole" ? STREAM_TEXT[s]
