@@ -351,8 +351,10 @@ async function scriptedPass(page, ms, zoom, nodePx = null) {
     const elapsed = performance.now() - t0;
     const after = c.stats();
     // What the level of detail drew in the last frame, when the canvas has one (internals).
-    const lod = c.lod ? { lines: c.lod.lineCount, nodes: c.lod.nodeCount, exactEdges: c.lod.split?.exactCount,
-      headEdges: c.lod.split?.headCount, culledEdges: c.visible?.active ? c.visible.edgeCount : null } : null;
+    // (Since the split of the renderer they live in its GL half, `glf`.)
+    const cl = c.glf?.lod ?? c.lod, cv = c.glf?.visible ?? c.visible;
+    const lod = cl ? { lines: cl.lineCount, nodes: cl.nodeCount, exactEdges: cl.split?.exactCount,
+      headEdges: cl.split?.headCount, culledEdges: cv?.active ? cv.edgeCount : null } : null;
     delete c.draw;
     const gaps = stamps.slice(1).map((s, i) => s - stamps[i]);
     return { frames: after.frames - before.frames, seconds: elapsed / 1000, fps: (after.frames - before.frames) / (elapsed / 1000),

@@ -1,27 +1,22 @@
 //! GraphCanvas: the WebGL graph view the app embeds. It owns the two canvases (WebGL
 //! below, text overlay above), sizes them to the container and the device pixel ratio,
-//! keeps the scene, camera and GPU buffers in step, and draws on demand only.
+//! keeps the scene, camera and GPU buffers in step, and draws on demand only; the WebGL
+//! state and each frame's GL drawing are gl-frame.ts's.
 
 import type { NodeMove, ViewEdge, ViewNode } from "../api/contract";
 import { Camera } from "./camera";
-import { VisibleSet } from "./culling";
 import { compositePNG, sceneToSVG } from "./export";
-import { DataTexture, createContext, type GLContext } from "./gl";
 import { PointerControls } from "./interaction";
 import { firstViewState } from "./first-view";
 import { FrameClock } from "./frame-clock";
 import { makeSurfaces } from "./surfaces";
-import { longEdgePx, nearestToCentre, planFrame } from "./frame-plan";
+import { nearestToCentre } from "./frame-plan";
 import { LabelLayer } from "./labels";
-import { PixelLod, type LineStyle, type LodView } from "./lod";
 import { FrameCost, type FrameCostReport } from "./cost";
-import { PictureLayer, type PictureHost } from "./picture-layer";
-import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
+import { GLFrame, safe } from "./gl-frame";
 import { NH, NODE_STRIDE, NW, Scene } from "./scene";
 import { palette, type Palette } from "./style";
 import type { CanvasEvents, FrameStats, GraphCanvasApi, Theme } from "./types";
-
-
 
 export class GraphCanvas implements GraphCanvasApi {
   /** The WebGL canvas; it receives the pointer events. */
@@ -29,34 +24,18 @@ export class GraphCanvas implements GraphCanvasApi {
   /** The 2D canvas over it with the text. */
   readonly overlay: HTMLCanvasElement;
 
-  private gl: GLContext | null = null;
-  private programs: GraphPrograms | null = null;
-  private nodeTexture: DataTexture | null = null;
-  private edgeTexture: DataTexture | null = null;
   private readonly ctx2d: CanvasRenderingContext2D | null;
 
   private readonly scene = new Scene();
   private readonly camera = new Camera();
   private readonly labels = new LabelLayer();
-  private readonly uniforms = new FrameUniforms();
-  private readonly visible = new VisibleSet();
-  private readonly lod = new PixelLod();
   /** What the last frame cost, by layer (see cost.ts). */
   private readonly cost = new FrameCost();
-  /** The cached drawing of a zoomed-out view (picture-layer.ts). */
-  private picture: PictureLayer | null = null;
-  /** Whether zoomed-out views of large graphs are drawn from a cached picture (off: every
-   *  frame draws the graph, for measuring and comparing). */
-  pictures = true;
-  private readonly lodView: LodView = { x: 0, y: 0, scale: 1, width: 1, height: 1, dpr: 1 };
-  private readonly lineStyle: LineStyle;
-  private readonly lodPlan: LodPlan;
+  /** The WebGL context, what lives in it, and each frame's GL drawing. */
+  private readonly glf: GLFrame;
   private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
   private pal: Palette;
   private dpr = 1;
-  /** Whether long edges are split into lines and heads once they have heads (see
-   *  drawGL); off draws them all by the shader (for measuring and comparing). */
-  splitEdges = true;
   private readonly epoch = now();
   private generation = 0;
 
@@ -78,11 +57,9 @@ export class GraphCanvas implements GraphCanvasApi {
 
   constructor(private readonly container: HTMLElement, private readonly events: CanvasEvents = {}, theme: Theme = "light") {
     this.pal = palette(theme);
-    this.uniforms.setPalette(this.pal);
-    this.lineStyle = { edge: this.uniforms.edge, dim: this.uniforms.dim, serial: 0 };
-    this.lodPlan = { lod: this.lod, nodes: false, edges: false, split: false, width: 1, height: 1 };
     const doc = container.ownerDocument;
     ({ element: this.element, overlay: this.overlay } = makeSurfaces(container, this.pal.background));
+    this.glf = new GLFrame(this.element, this.scene, this.camera, this.cost, this.pal);
 
     this.ctx2d = safe(() => this.overlay.getContext("2d"));
     const problem = this.initGL();
@@ -97,7 +74,7 @@ export class GraphCanvas implements GraphCanvasApi {
     }
     const onLost = (e: Event) => {
       e.preventDefault();
-      this.dropGL();
+      this.glf.drop();
     };
     const onRestored = () => {
       const why = this.initGL();
@@ -144,31 +121,25 @@ export class GraphCanvas implements GraphCanvasApi {
 
   /** Sets up WebGL; returns why it could not, or null. */
   private initGL(): string | null {
-    const ctx = safe(() => createContext(this.element));
-    if (!ctx) return "WebGL (2, or 1 with float textures) is not available in this browser";
-    try {
-      this.gl = ctx;
-      this.programs = new GraphPrograms(ctx);
-      this.scene.nodes.resetGpu();
-      this.scene.edges.resetGpu();
-      this.visible.changed = true;
-      this.nodeTexture = new DataTexture(ctx, this.scene.nodes, NODES_PER_ROW);
-      this.edgeTexture = new DataTexture(ctx, this.scene.edges, EDGES_PER_ROW);
-      // Without one (no framebuffers), every frame is drawn directly.
-      this.picture = safe(() => new PictureLayer(ctx, () => this.requestRender(), () => this.raf !== 0 || this.timer !== null));
-      return null;
-    } catch (err) {
-      this.dropGL();
-      return `WebGL set-up failed: ${err instanceof Error ? err.message : String(err)}`;
-    }
+    return this.glf.init(() => this.requestRender(), () => this.raf !== 0 || this.timer !== null);
   }
 
-  private dropGL(): void {
-    this.gl = null;
-    this.programs = null;
-    this.nodeTexture = null;
-    this.edgeTexture = null;
-    this.picture = null;
+  /** Whether zoomed-out views of large graphs are drawn from a cached picture (off: every
+   *  frame draws the graph, for measuring and comparing). */
+  get pictures(): boolean {
+    return this.glf.pictures;
+  }
+  set pictures(on: boolean) {
+    this.glf.pictures = on;
+  }
+
+  /** Whether long edges are split into lines and heads once they have heads (off draws
+   *  them all by the shader, for measuring and comparing). */
+  get splitEdges(): boolean {
+    return this.glf.splitEdges;
+  }
+  set splitEdges(on: boolean) {
+    this.glf.splitEdges = on;
   }
 
   private resize(): void {
@@ -227,67 +198,8 @@ export class GraphCanvas implements GraphCanvasApi {
   };
 
   private draw(time: number): void {
-    this.drawGL(time);
+    this.glf.draw(time, this.dpr);
     this.cost.time("labels", () => this.drawOverlay(time));
-  }
-
-  private drawGL(time: number): void {
-    const ctx = this.gl, progs = this.programs, nt = this.nodeTexture, et = this.edgeTexture;
-    if (!ctx || !progs || !nt || !et) return;
-    const gl = ctx.gl;
-    if (gl.isContextLost()) return;
-    const u = this.uniforms, cam = this.camera;
-    cam.clipTransform(u.view);
-    u.css = 1 / cam.scale;
-    u.px = 1 / (cam.scale * this.dpr);
-    u.time = time;
-    u.move[0] = this.scene.moveStart;
-    u.move[1] = this.scene.moveSeconds;
-    const scene = this.scene;
-    const plan = this.lodPlan;
-    planFrame(scene, cam.scale, this.dpr, ctx.maxPointSize, this.splitEdges, u, plan);
-    // The level of detail's merged lines are drawn as they are; the edge shader fades long ones.
-    u.longEdge = plan.edges ? 0 : longEdgePx(scene.bounds(), cam.visibleBounds(this.viewRect), cam.width, cam.height);
-    // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
-    if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
-      && this.picture.drawFrame(this.pictureHost(), time)) return;
-    this.picture?.rested();
-    this.beginScreen();
-    if (plan.nodes || plan.edges) {
-      const v = this.lodView;
-      v.x = cam.x;
-      v.y = cam.y;
-      v.scale = cam.scale;
-      v.width = cam.width;
-      v.height = cam.height;
-      v.dpr = this.dpr;
-      this.lineStyle.dim = u.dim;
-      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle, plan.split, this.cost);
-      plan.width = this.element.width;
-      plan.height = this.element.height;
-    }
-    if (plan.nodes) this.visible.off();
-    else this.cost.time("nodes", () => this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges));
-    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null, this.cost);
-  }
-
-  /** What the cached picture draws with (null until WebGL is set up). */
-  private pictureHost(): PictureHost | null {
-    const programs = this.programs, nodes = this.nodeTexture, edges = this.edgeTexture, gl = this.gl;
-    if (!programs || !nodes || !edges || !gl) return null;
-    return { gl, programs, nodes, edges, scene: this.scene, camera: this.camera, uniforms: this.uniforms, visible: this.visible,
-      lineStyle: this.lineStyle, dpr: this.dpr, cost: this.cost, canvasWidth: this.element.width, canvasHeight: this.element.height,
-      beginScreen: () => this.beginScreen() };
-  }
-
-  /** Clears the screen for a frame (blending as the programs want it). */
-  private beginScreen(): void {
-    const gl = this.gl!.gl, bg = this.uniforms.background;
-    gl.viewport(0, 0, this.element.width, this.element.height);
-    gl.clearColor(bg[0], bg[1], bg[2], 1);
-    gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.enable(gl.BLEND);
-    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
   }
 
   private drawOverlay(time: number): void {
@@ -489,8 +401,7 @@ export class GraphCanvas implements GraphCanvasApi {
 
   setTheme(theme: Theme): void {
     this.pal = palette(theme);
-    this.uniforms.setPalette(this.pal);
-    this.lineStyle.serial++;
+    this.glf.setPalette(this.pal);
     this.element.style.background = this.pal.background;
     this.requestRender();
   }
@@ -510,7 +421,7 @@ export class GraphCanvas implements GraphCanvasApi {
     // same task.
     this.draw(this.time());
     this.overlayDrawn = true;
-    return compositePNG(this.gl ? this.element : null, this.ctx2d ? this.overlay : null,
+    return compositePNG(this.glf.ready ? this.element : null, this.ctx2d ? this.overlay : null,
       this.element.width, this.element.height, this.pal.background);
   }
 
@@ -527,7 +438,7 @@ export class GraphCanvas implements GraphCanvasApi {
   stats(): FrameStats {
     return {
       frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges,
-      longEdgePx: this.uniforms.longEdge, scale: this.camera.scale,
+      longEdgePx: this.glf.uniforms.longEdge, scale: this.camera.scale,
     };
   }
 
@@ -537,20 +448,13 @@ export class GraphCanvas implements GraphCanvasApi {
     const view = this.container.ownerDocument.defaultView;
     if (this.raf && view) view.cancelAnimationFrame(this.raf);
     if (this.timer) clearTimeout(this.timer);
-    this.picture?.stop();
+    this.glf.stop();
     this.raf = 0;
     this.timer = null;
     this.resizeObserver?.disconnect();
     for (const f of this.cleanup) f();
     this.controls.destroy();
-    if (this.gl && !this.gl.gl.isContextLost()) {
-      this.programs?.destroy();
-      this.picture?.destroy();
-      this.nodeTexture?.destroy();
-      this.edgeTexture?.destroy();
-      this.gl.gl.getExtension("WEBGL_lose_context")?.loseContext();
-    }
-    this.dropGL();
+    this.glf.destroy();
     this.element.remove();
     this.overlay.remove();
   }
@@ -563,12 +467,4 @@ export function createCanvas(container: HTMLElement, events: CanvasEvents = {}, 
 
 function now(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
-}
-
-function safe<T>(fn: () => T | null): T | null {
-  try {
-    return fn();
-  } catch {
-    return null;
-  }
 }

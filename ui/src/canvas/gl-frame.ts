@@ -1,0 +1,171 @@
+//! The WebGL half of the graph canvas (renderer.ts keeps the page, the camera, the scene
+//! and the API): the context and what lives in it (programs, data textures, the cached
+//! picture), set up again after a lost context, and one frame's drawing: the level of
+//! detail chosen (frame-plan.ts), the culled lists or the whole-view edge rule, then the
+//! draw calls.
+
+import type { Camera } from "./camera";
+import type { FrameCost } from "./cost";
+import { VisibleSet } from "./culling";
+import { longEdgePx, planFrame } from "./frame-plan";
+import { DataTexture, createContext, type GLContext } from "./gl";
+import { PixelLod, type LineStyle, type LodView } from "./lod";
+import { PictureLayer, type PictureHost } from "./picture-layer";
+import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
+import type { Scene } from "./scene";
+import type { Palette } from "./style";
+
+export class GLFrame {
+  private gl: GLContext | null = null;
+  private programs: GraphPrograms | null = null;
+  private nodeTexture: DataTexture | null = null;
+  private edgeTexture: DataTexture | null = null;
+  /** The cached drawing of a zoomed-out view (picture-layer.ts). */
+  private picture: PictureLayer | null = null;
+  readonly uniforms = new FrameUniforms();
+  readonly visible = new VisibleSet();
+  readonly lod = new PixelLod();
+  private readonly lodView: LodView = { x: 0, y: 0, scale: 1, width: 1, height: 1, dpr: 1 };
+  private readonly lineStyle: LineStyle;
+  private readonly lodPlan: LodPlan;
+  private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  /** Whether zoomed-out views of large graphs are drawn from a cached picture (off: every
+   *  frame draws the graph, for measuring and comparing). */
+  pictures = true;
+  /** Whether long edges are split into lines and heads once they have heads (see
+   *  draw); off draws them all by the shader (for measuring and comparing). */
+  splitEdges = true;
+
+  constructor(private readonly element: HTMLCanvasElement, private readonly scene: Scene, private readonly camera: Camera,
+    private readonly cost: FrameCost, pal: Palette) {
+    this.uniforms.setPalette(pal);
+    this.lineStyle = { edge: this.uniforms.edge, dim: this.uniforms.dim, serial: 0 };
+    this.lodPlan = { lod: this.lod, nodes: false, edges: false, split: false, width: 1, height: 1 };
+  }
+
+  /** Whether the context is there (set up, not lost). */
+  get ready(): boolean {
+    return this.gl !== null;
+  }
+
+  /** Sets up WebGL; returns why it could not, or null. `redraw` asks for a frame; `busy`
+   *  says whether one is asked for already (the picture waits for the view to rest). */
+  init(redraw: () => void, busy: () => boolean): string | null {
+    const ctx = safe(() => createContext(this.element));
+    if (!ctx) return "WebGL (2, or 1 with float textures) is not available in this browser";
+    try {
+      this.gl = ctx;
+      this.programs = new GraphPrograms(ctx);
+      this.scene.nodes.resetGpu();
+      this.scene.edges.resetGpu();
+      this.visible.changed = true;
+      this.nodeTexture = new DataTexture(ctx, this.scene.nodes, NODES_PER_ROW);
+      this.edgeTexture = new DataTexture(ctx, this.scene.edges, EDGES_PER_ROW);
+      // Without one (no framebuffers), every frame is drawn directly.
+      this.picture = safe(() => new PictureLayer(ctx, redraw, busy));
+      return null;
+    } catch (err) {
+      this.drop();
+      return `WebGL set-up failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  /** Forgets the context (lost: everything in it is gone). */
+  drop(): void {
+    this.gl = null;
+    this.programs = null;
+    this.nodeTexture = null;
+    this.edgeTexture = null;
+    this.picture = null;
+  }
+
+  setPalette(pal: Palette): void {
+    this.uniforms.setPalette(pal);
+    this.lineStyle.serial++;
+  }
+
+  /** Draws the graph for a frame at `time` (seconds) with device pixel ratio `dpr`. */
+  draw(time: number, dpr: number): void {
+    const ctx = this.gl, progs = this.programs, nt = this.nodeTexture, et = this.edgeTexture;
+    if (!ctx || !progs || !nt || !et) return;
+    const gl = ctx.gl;
+    if (gl.isContextLost()) return;
+    const u = this.uniforms, cam = this.camera;
+    cam.clipTransform(u.view);
+    u.css = 1 / cam.scale;
+    u.px = 1 / (cam.scale * dpr);
+    u.time = time;
+    u.move[0] = this.scene.moveStart;
+    u.move[1] = this.scene.moveSeconds;
+    const scene = this.scene;
+    const plan = this.lodPlan;
+    planFrame(scene, cam.scale, dpr, ctx.maxPointSize, this.splitEdges, u, plan);
+    // The level of detail's merged lines are drawn as they are; the edge shader fades long ones.
+    u.longEdge = plan.edges ? 0 : longEdgePx(scene.bounds(), cam.visibleBounds(this.viewRect), cam.width, cam.height);
+    // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
+    if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
+      && this.picture.drawFrame(this.pictureHost(dpr), time)) return;
+    this.picture?.rested();
+    this.beginScreen();
+    if (plan.nodes || plan.edges) {
+      const v = this.lodView;
+      v.x = cam.x;
+      v.y = cam.y;
+      v.scale = cam.scale;
+      v.width = cam.width;
+      v.height = cam.height;
+      v.dpr = dpr;
+      this.lineStyle.dim = u.dim;
+      this.lod.update(scene, v, time, plan.nodes, plan.edges, this.lineStyle, plan.split, this.cost);
+      plan.width = this.element.width;
+      plan.height = this.element.height;
+    }
+    if (plan.nodes) this.visible.off();
+    else this.cost.time("nodes", () => this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges));
+    progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null, this.cost);
+  }
+
+  /** What the cached picture draws with (null until WebGL is set up). */
+  private pictureHost(dpr: number): PictureHost | null {
+    const programs = this.programs, nodes = this.nodeTexture, edges = this.edgeTexture, gl = this.gl;
+    if (!programs || !nodes || !edges || !gl) return null;
+    return { gl, programs, nodes, edges, scene: this.scene, camera: this.camera, uniforms: this.uniforms, visible: this.visible,
+      lineStyle: this.lineStyle, dpr, cost: this.cost, canvasWidth: this.element.width, canvasHeight: this.element.height,
+      beginScreen: () => this.beginScreen() };
+  }
+
+  /** Clears the screen for a frame (blending as the programs want it). */
+  private beginScreen(): void {
+    const gl = this.gl!.gl, bg = this.uniforms.background;
+    gl.viewport(0, 0, this.element.width, this.element.height);
+    gl.clearColor(bg[0], bg[1], bg[2], 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+  }
+
+  /** Stops the picture's timers. */
+  stop(): void {
+    this.picture?.stop();
+  }
+
+  /** Frees what the context holds and loses it on purpose. */
+  destroy(): void {
+    if (this.gl && !this.gl.gl.isContextLost()) {
+      this.programs?.destroy();
+      this.picture?.destroy();
+      this.nodeTexture?.destroy();
+      this.edgeTexture?.destroy();
+      this.gl.gl.getExtension("WEBGL_lose_context")?.loseContext();
+    }
+    this.drop();
+  }
+}
+
+export function safe<T>(fn: () => T | null): T | null {
+  try {
+    return fn();
+  } catch {
+    return null;
+  }
+}
