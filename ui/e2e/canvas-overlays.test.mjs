@@ -214,23 +214,54 @@ describe("what sits over the canvas", { timeout: 240_000 }, () => {
     assert.ok((await nodeBoxes()).length > members.length, "the whole graph drawn again");
   });
 
-  it("the whole graph fitted draws its long edges faint (agents' and documents' edges across everything); closer in, all as they are", async () => {
+  it("the whole graph fitted draws a long edge only while an end is pointed at or selected; closer in, every edge", async () => {
+    await page.evaluate(() => window.provex.app.clearSelection());
+    // Folded by hand (an earlier case unfolded it by hand), so the screenshots show the drawing whole.
+    if ((await dockState()) === "open") await page.getByTestId("minimap-toggle").click();
     await page.evaluate(() => window.provex.canvas.fit());
     await page.waitForTimeout(700);
     const box = await canvasBox(page);
-    const whole = await page.evaluate(() => window.provex.canvas.stats().longEdgePx);
-    assert.ok(Math.abs(whole - 0.4 * Math.min(box.width, box.height)) < 1, `faint beyond ${whole} px`);
-    // There are such edges in the fitted council graph, and most edges are shorter.
+    const stats1 = await page.evaluate(() => window.provex.canvas.stats());
+    const cut = stats1.longEdgePx;
+    assert.ok(Math.abs(cut - 0.25 * Math.min(box.width, box.height)) < 1, `left out beyond ${cut} px`);
+    // The edges longer than the cut on screen, from the API's edges and where the canvas draws their ends.
     const view = await h.api(`/api/graphs/${GRAPH}/view`);
-    const boxes = new Map((await nodeBoxes()).map((r) => [r.id, r]));
-    const lengths = view.edges.filter((e) => boxes.has(e.source) && boxes.has(e.target)).map((e) => {
-      const a = boxes.get(e.source), b = boxes.get(e.target);
-      return Math.hypot(a.x + a.width / 2 - b.x - b.width / 2, a.y + a.height / 2 - b.y - b.height / 2);
-    });
-    const long = lengths.filter((l) => l > whole).length;
-    assert.ok(long > 0 && long < lengths.length / 2, `${long} of ${lengths.length} edges are long`);
+    const ids = [...new Set(view.edges.flatMap((e) => [e.source, e.target]))];
+    const pos = new Map(await page.evaluate((list) => list.map((id) => [id, window.provex.canvas.screenPosition(id)]), ids));
+    const length = (e) => Math.hypot(pos.get(e.source).x - pos.get(e.target).x, pos.get(e.source).y - pos.get(e.target).y);
+    const drawnEdges = view.edges.filter((e) => pos.get(e.source) && pos.get(e.target));
+    const long = drawnEdges.filter((e) => length(e) > cut);
+    assert.ok(long.length > 50 && long.length < drawnEdges.length / 2, `${long.length} of ${drawnEdges.length} edges are long`);
+    const near = drawnEdges.filter((e) => Math.abs(length(e) - cut) < 0.5).length; // on the cut, either way
+    assert.ok(Math.abs(stats1.longEdgesLeftOut - long.length) <= near, `${stats1.longEdgesLeftOut} left out, ${long.length} long`);
+    await shot(page, "whole-graph-fitted.png");
+    // The node with the most long edges (an agent or a task): selected, its long edges are drawn.
+    const counts = new Map();
+    for (const e of long) for (const id of [e.source, e.target]) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const [hub, hubLong] = [...counts].sort((a, b) => b[1] - a[1])[0];
+    assert.ok(hubLong >= 5, `${hub} has ${hubLong} long edges`);
+    await page.evaluate((id) => window.provex.canvas.setSelection([id]), hub);
+    await page.waitForTimeout(300);
+    const selected = await page.evaluate(() => window.provex.canvas.stats().longEdgesLeftOut);
+    assert.ok(Math.abs(stats1.longEdgesLeftOut - hubLong - selected) <= near, `selecting ${hub} draws its ${hubLong} long edges: ${selected} left out`);
+    await page.evaluate(() => window.provex.canvas.setSelection([]));
+    // Pointing at it does the same.
+    const p = pos.get(hub);
+    await page.mouse.move(box.x + p.x, box.y + p.y);
+    await until(async () => (await page.evaluate(() => window.provex.canvas.stats().longEdgesLeftOut)) <= stats1.longEdgesLeftOut - hubLong + near,
+      { what: `${hub}'s long edges drawn while pointed at` });
+    await shot(page, "whole-graph-fitted-hover.png");
+    await page.mouse.move(box.x + 5, box.y + box.height - 5);
+    await page.evaluate(() => window.provex.app.setTheme("dark"));
+    await page.waitForTimeout(600);
+    await shot(page, "whole-graph-fitted-dark.png");
+    await page.evaluate(() => window.provex.app.setTheme("light"));
+    // The legend says so.
+    assert.match(await page.getByTestId("legend-long-edges").textContent(), /only while you point at or select one of its ends/);
     await page.evaluate(() => window.provex.canvas.zoomBy(3));
     await page.waitForTimeout(700);
-    assert.equal(await page.evaluate(() => window.provex.canvas.stats().longEdgePx), 0, "zoomed in, every edge as it is");
+    const zoomed = await page.evaluate(() => window.provex.canvas.stats());
+    assert.equal(zoomed.longEdgePx, 0, "zoomed in, every edge drawn");
+    assert.equal(zoomed.longEdgesLeftOut, 0);
   });
 });

@@ -7,7 +7,7 @@ import type { ViewEdge, ViewNode } from "../src/api/contract";
 import { GraphCanvas } from "../src/canvas/renderer";
 import { fitText } from "../src/canvas/labels";
 import { WHEEL_STEP, wheelFactor } from "../src/canvas/interaction";
-import { LONG_EDGE_SHARE, longEdgePx } from "../src/canvas/frame-plan";
+import { LONG_EDGE_MIN_EDGES, LONG_EDGE_SHARE, longEdgePx } from "../src/canvas/frame-plan";
 
 type Call = [string, unknown[]];
 
@@ -231,28 +231,49 @@ describe("GraphCanvas", () => {
     c.destroy();
   });
 
-  it("seen whole, fades edges longer than a share of the canvas (the edge shader's u_long); closer in, none", () => {
+  it("seen whole, draws edges longer than a share of the canvas only with an end selected or hovered; closer in, all", () => {
     const c = new GraphCanvas(container);
-    c.setGraph([node("a", 0, 0), node("b", 300, 0), node("far", 6000, 3000)], [edge("b", "a"), edge("far", "a")]);
-    const longs = () => calls.filter(([name, a]) => name === "uniform1f" && (a[0] as { name?: string }).name === "u_long").map(([, a]) => a[1]);
+    // A row of nodes 20 apart, each linked to the next, and one far away linked to the first.
+    const row = Array.from({ length: LONG_EDGE_MIN_EDGES + 1 }, (_, i) => node(`p${i}`, i * 20, 0));
+    const edges = [...row.slice(1).map((n, i) => edge(n.id, row[i].id)), edge("far", "p0")];
+    c.setGraph([...row, node("far", 3000, 1500)], edges);
+    // The edges the edge program draws: 9 vertices each.
+    const edgeVertices = () => calls.filter(([name]) => name === "drawArrays").map(([, a]) => a[2] as number)[0];
     calls.length = 0;
     flush();
-    expect(longs().length).toBeGreaterThan(0);
-    expect(longs().every((v) => v === LONG_EDGE_SHARE * 600)).toBe(true);
+    expect(c.stats().longEdgePx).toBe(LONG_EDGE_SHARE * 600);
+    expect(edgeVertices()).toBe(9 * LONG_EDGE_MIN_EDGES);
+    expect(c.stats().longEdgesLeftOut).toBe(1);
+    // Selecting either end brings the long edge back.
+    for (const end of ["far", "p0"]) {
+      c.setSelection([end]);
+      calls.length = 0;
+      flush();
+      expect(edgeVertices()).toBe(9 * edges.length);
+      expect(c.stats().longEdgesLeftOut).toBe(0);
+    }
+    c.setSelection([]);
+    calls.length = 0;
+    flush();
+    expect(edgeVertices()).toBe(9 * LONG_EDGE_MIN_EDGES);
+    // Closer in, every edge is drawn.
     c.zoomBy(4);
     calls.length = 0;
     flush();
-    expect(longs().every((v) => v === 0)).toBe(true);
+    expect(c.stats().longEdgePx).toBe(0);
+    expect(edgeVertices()).toBe(9 * edges.length);
     c.destroy();
   });
 
-  it("fades long edges only while the view spans at least half the drawing both ways", () => {
+  it("leaves long edges out only while the view spans at least half the drawing both ways", () => {
     const drawing = { minX: 0, minY: 0, maxX: 1000, maxY: 500 };
-    expect(longEdgePx(drawing, { minX: -100, minY: -100, maxX: 1100, maxY: 600 }, 800, 600)).toBe(LONG_EDGE_SHARE * 600);
-    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 600, maxY: 300 }, 800, 600)).toBe(LONG_EDGE_SHARE * 600);
-    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 400, maxY: 500 }, 800, 600)).toBe(0);
-    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 1000, maxY: 200 }, 800, 600)).toBe(0);
-    expect(longEdgePx(null, { minX: 0, minY: 0, maxX: 1, maxY: 1 }, 800, 600)).toBe(0);
+    expect(longEdgePx(drawing, { minX: -100, minY: -100, maxX: 1100, maxY: 600 }, 800, 600, LONG_EDGE_MIN_EDGES)).toBe(LONG_EDGE_SHARE * 600);
+    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 600, maxY: 300 }, 800, 600, LONG_EDGE_MIN_EDGES)).toBe(LONG_EDGE_SHARE * 600);
+    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 400, maxY: 500 }, 800, 600, LONG_EDGE_MIN_EDGES)).toBe(0);
+    expect(longEdgePx(drawing, { minX: 0, minY: 0, maxX: 1000, maxY: 200 }, 800, 600, LONG_EDGE_MIN_EDGES)).toBe(0);
+    expect(longEdgePx(null, { minX: 0, minY: 0, maxX: 1, maxY: 1 }, 800, 600, LONG_EDGE_MIN_EDGES)).toBe(0);
+    // Fewer edges never tangle.
+    expect(longEdgePx(drawing, { minX: -100, minY: -100, maxX: 1100, maxY: 600 }, 800, 600, LONG_EDGE_MIN_EDGES - 1)).toBe(0);
   });
 
   it("zoomed far out on a large graph, draws a node per pixel and merged lines", () => {

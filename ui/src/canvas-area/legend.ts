@@ -110,6 +110,8 @@ export class Legend {
       h("ul", { class: "legend-list" }, BADGES.map((b) => row("badge", b.status, badgeSwatch(b.status, pal), `${STATUS_GLYPH[b.status]} ${b.name}`))),
       h("h3", null, "Edges"),
       h("ul", { class: "legend-list" }, EDGES.map((e) => row("edge", e.kind, edgeSwatch(e.kind, pal), e.name))),
+      h("p", { class: "hint", testid: "legend-long-edges" },
+        "Seen whole, an edge longer than a quarter of the canvas is drawn only while you point at or select one of its ends."),
     );
   }
 }

@@ -19,6 +19,8 @@ export class VisibleSet {
   active = false;
   /** Whether the lists changed since the GPU last took them. */
   changed = false;
+  /** Whether the lists are onlyEdges' (every node), not a culled view's. */
+  private edgesOnly = false;
   private readonly key = new Float64Array(9);
 
   private readonly pushNode = (i: number): void => {
@@ -33,6 +35,28 @@ export class VisibleSet {
     this.changed = true;
   }
 
+  /** Lists every node record and only the first `count` edges of `edges` (the whole
+   *  view's rule for long edges, long-edges.ts); the GPU takes them again only when they
+   *  differ from the last ones listed so. */
+  onlyEdges(nodeCount: number, edges: readonly number[], count: number): void {
+    let same = this.active && this.edgesOnly && this.nodeCount === nodeCount && this.edgeCount === count;
+    while (this.nodes.length < nodeCount) this.nodes = grow(this.nodes);
+    while (this.edges.length < count) this.edges = grow(this.edges);
+    if (!same) for (let i = 0; i < nodeCount; i++) this.nodes[i] = i;
+    for (let k = 0; k < count; k++) {
+      if (this.edges[k] !== edges[k]) {
+        same = false;
+        this.edges[k] = edges[k];
+      }
+    }
+    this.nodeCount = nodeCount;
+    this.edgeCount = count;
+    this.active = true;
+    this.edgesOnly = true;
+    this.key[0] = NaN; // update() computes its lists again
+    if (!same) this.changed = true;
+  }
+
   /** Recomputes the lists for the view rectangle `view` (world units), widened by
    *  `margin`; the edge list stays empty unless `edges` (something else draws them).
    *  Leaves them inactive when most of `graph` is in view anyway, or while nodes are
@@ -45,6 +69,7 @@ export class VisibleSet {
       return; // same view of the same graph: the lists stand
     }
     this.active = false;
+    this.edgesOnly = false;
     this.changed = true;
     if (!graph || moving || scene.nodeCount < 2000) return;
     k[0] = view.minX; k[1] = view.minY; k[2] = view.maxX; k[3] = view.maxY;

@@ -38,17 +38,22 @@ export function planFrame(scene: Scene, scale: number, dpr: number, maxPointSize
   plan.plainOnly = false;
 }
 
-/** Long edges fade beyond this share of the canvas's smaller side, seen whole. */
-export const LONG_EDGE_SHARE = 0.4;
+/** Seen whole, edges longer than this share of the canvas's smaller side wait for an end
+ *  to be pointed at (long-edges.ts). */
+export const LONG_EDGE_SHARE = 0.25;
+/** Fewer edges than this never tangle: all are drawn (a small graph, or what "Show on
+ *  graph" shows alone). */
+export const LONG_EDGE_MIN_EDGES = 100;
 
-/** The length (CSS px) beyond which edges fade in this frame, or 0 for none: while the view
- *  spans at least half the drawing both ways (the whole graph, or most of it), edges longer
- *  than LONG_EDGE_SHARE of the canvas's smaller side, which agents and documents pull across
- *  everything, are drawn faint until an end is hovered or selected. Closer in, every edge is
- *  drawn as it is (an edge leaving the view is how one finds where it goes). */
+/** The length (CSS px) beyond which edges are left out of this frame, or 0 for none: while
+ *  the view spans at least half the drawing both ways (the whole graph, or most of it),
+ *  edges longer than LONG_EDGE_SHARE of the canvas's smaller side, which agents and
+ *  documents pull across everything, are drawn only while an end is hovered or selected
+ *  (long-edges.ts), in a drawing of `edges` shown edges, LONG_EDGE_MIN_EDGES or more.
+ *  Closer in, every edge is drawn (an edge leaving the view is how one finds where it goes). */
 export function longEdgePx(drawing: { minX: number, minY: number, maxX: number, maxY: number } | null,
-  view: { minX: number, minY: number, maxX: number, maxY: number }, width: number, height: number): number {
-  if (!drawing || !(width > 0) || !(height > 0)) return 0;
+  view: { minX: number, minY: number, maxX: number, maxY: number }, width: number, height: number, edges: number): number {
+  if (!drawing || !(width > 0) || !(height > 0) || edges < LONG_EDGE_MIN_EDGES) return 0;
   const dw = drawing.maxX - drawing.minX, dh = drawing.maxY - drawing.minY;
   const vw = view.maxX - view.minX, vh = view.maxY - view.minY;
   if (vw < 0.5 * dw || vh < 0.5 * dh) return 0;

@@ -7,9 +7,10 @@
 import type { Camera } from "./camera";
 import type { FrameCost } from "./cost";
 import { VisibleSet } from "./culling";
-import { longEdgePx, planFrame } from "./frame-plan";
+import { LOD_MIN_RECORDS, longEdgePx, planFrame } from "./frame-plan";
 import { DataTexture, createContext, type GLContext } from "./gl";
 import { PixelLod, type LineStyle, type LodView } from "./lod";
+import { wholeViewEdges } from "./long-edges";
 import { PictureLayer, type PictureHost } from "./picture-layer";
 import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
 import type { Scene } from "./scene";
@@ -35,6 +36,12 @@ export class GLFrame {
   /** Whether long edges are split into lines and heads once they have heads (see
    *  draw); off draws them all by the shader (for measuring and comparing). */
   splitEdges = true;
+  /** In the last frame, edges longer than this (CSS px) were drawn only with an end
+   *  hovered or selected (0: every edge drawn), and how many were left out so. */
+  longCut = 0;
+  longLeftOut = 0;
+  /** The edges the whole view draws (long-edges.ts), refilled each frame. */
+  private readonly kept: number[] = [];
 
   constructor(private readonly element: HTMLCanvasElement, private readonly scene: Scene, private readonly camera: Camera,
     private readonly cost: FrameCost, pal: Palette) {
@@ -100,8 +107,11 @@ export class GLFrame {
     const scene = this.scene;
     const plan = this.lodPlan;
     planFrame(scene, cam.scale, dpr, ctx.maxPointSize, this.splitEdges, u, plan);
-    // The level of detail's merged lines are drawn as they are; the edge shader fades long ones.
-    u.longEdge = plan.edges ? 0 : longEdgePx(scene.bounds(), cam.visibleBounds(this.viewRect), cam.width, cam.height);
+    // Seen whole, a graph drawn edge by edge leaves its long edges out until an end is
+    // pointed at (long-edges.ts); the level of detail's merged lines are drawn as they are.
+    const small = scene.nodeCount + scene.edgeCount < LOD_MIN_RECORDS;
+    this.longCut = plan.edges || !small ? 0 : longEdgePx(scene.bounds(), cam.visibleBounds(this.viewRect), cam.width, cam.height, scene.visibleEdges);
+    this.longLeftOut = 0;
     // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
     if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
       && this.picture.drawFrame(this.pictureHost(dpr), time)) return;
@@ -121,8 +131,17 @@ export class GLFrame {
       plan.height = this.element.height;
     }
     if (plan.nodes) this.visible.off();
+    else if (this.longCut > 0) this.cost.time("edges", () => this.keepShortEdges(this.longCut / cam.scale));
     else this.cost.time("nodes", () => this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges));
     progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null, this.cost);
+  }
+
+  /** Lists every node and the edges the whole view draws (long-edges.ts): those no longer
+   *  than `maxLen` world units, and those of hovered or selected nodes. */
+  private keepShortEdges(maxLen: number): void {
+    const n = wholeViewEdges(this.scene, maxLen, this.kept);
+    this.visible.onlyEdges(this.scene.nodeCount, this.kept, n);
+    this.longLeftOut = Math.max(0, this.scene.visibleEdges - n);
   }
 
   /** What the cached picture draws with (null until WebGL is set up). */

@@ -53,9 +53,6 @@ export class FrameUniforms {
   readonly glow = new Float32Array(4);
   readonly background = new Float32Array(4);
   dim = 0.15;
-  /** Edges longer than this (CSS px) fade unless hovered or selected (0: none do): set
-   *  while the drawing is seen whole (frame-plan.ts, longEdgePx). */
-  longEdge = 0;
   /** Level of detail: nodes as points, edges as plain lines. */
   nodePoints = false;
   edgeLines = false;
@@ -253,7 +250,6 @@ export class GraphPrograms {
     gl.uniform1f(u.u_dim, f.dim);
     gl.uniform1f(u.u_lines, vpe === 2 ? 1 : 0);
     gl.uniform1f(u.u_heads, vpe === 3 ? 1 : 0);
-    gl.uniform1f(u.u_long, f.longEdge);
     gl.uniform4fv(u.u_edge, f.edge);
     gl.drawArrays(vpe === 2 ? gl.LINES : gl.TRIANGLES, 0, count * vpe);
     cost.draw("edges", count * vpe);

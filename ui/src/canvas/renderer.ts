@@ -438,7 +438,7 @@ export class GraphCanvas implements GraphCanvasApi {
   stats(): FrameStats {
     return {
       frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges,
-      longEdgePx: this.glf.uniforms.longEdge, scale: this.camera.scale,
+      longEdgePx: this.glf.longCut, longEdgesLeftOut: this.glf.longLeftOut, scale: this.camera.scale,
     };
   }
 

@@ -12,8 +12,6 @@ const LIST_TEXELS_PER_ROW = ListTexture.TEXELS_PER_ROW;
 /** Node records per row of the node texture, edge records per row of the edge texture. */
 export const NODES_PER_ROW = 512;
 export const EDGES_PER_ROW = 1024;
-/** How opaque a long edge is, seen whole, against an edge's usual opacity (see u_long). */
-export const LONG_EDGE_ALPHA = 0.18;
 
 export function vertexHeader(webgl2: boolean): string {
   const common = `
@@ -242,7 +240,6 @@ uniform vec2 u_move;
 uniform float u_dim;
 uniform float u_lines;
 uniform float u_heads;
-uniform float u_long;
 uniform vec4 u_edge[4];
 varying vec4 v_color;
 varying float v_side;
@@ -312,10 +309,6 @@ void main() {
   v_halfw = hw;
   vec4 c = u_edge[int(rec.z + 0.5)];
   float alpha = mix(u_lines > 0.5 ? 0.55 : 0.75, 1.0, strong) * mix(1.0, u_dim, bit(flags, 2.0));
-  // Seen whole, an edge longer than u_long CSS px fades unless hovered or selected, so long
-  // edges from agents and documents do not hide the drawing's structure (0: none fade).
-  float fade = u_long > 0.0 ? smoothstep(u_long, u_long * 1.5, len / u_css) * (1.0 - strong) : 0.0;
-  alpha *= mix(1.0, ${LONG_EDGE_ALPHA.toFixed(2)}, fade);
   v_color = vec4(c.rgb * alpha, alpha);
   bool hidden = bit(flags, 1.0) > 0.5 || avail <= 0.0;
   gl_Position = hidden ? vec4(2.0, 2.0, 2.0, 1.0) : vec4((p - u_view.xy) * u_view.zw, 0.0, 1.0);
@@ -338,5 +331,5 @@ void main() {
 
 export const NODE_UNIFORMS = ["u_list", "u_listTex", "u_useList", "u_nodes", "u_nodeTex", "u_view", "u_hover", "u_px", "u_css", "u_time", "u_move", "u_points", "u_fill",
   "u_stroke", "u_badge", "u_dim", "u_ring", "u_glow", "u_bg"];
-export const EDGE_UNIFORMS = ["u_list", "u_listTex", "u_useList", "u_nodes", "u_nodeTex", "u_edges", "u_edgeTex", "u_view", "u_px", "u_css", "u_time", "u_move", "u_long",
+export const EDGE_UNIFORMS = ["u_list", "u_listTex", "u_useList", "u_nodes", "u_nodeTex", "u_edges", "u_edgeTex", "u_view", "u_px", "u_css", "u_time", "u_move",
   "u_dim", "u_lines", "u_heads", "u_edge"];

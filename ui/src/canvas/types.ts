@@ -25,8 +25,11 @@ export interface FrameStats {
   /** Nodes and edges currently drawn. */
   nodes: number;
   edges: number;
-  /** Edges longer than this (CSS px) were drawn faint in the last frame (0: none). */
+  /** Edges longer than this (CSS px) were drawn in the last frame only with an end hovered
+   *  or selected (0: every edge was drawn; see long-edges.ts). */
   longEdgePx?: number;
+  /** How many edges that rule left out of the last frame. */
+  longEdgesLeftOut?: number;
   /** The camera's scale: CSS px per layout px. */
   scale?: number;
 }
