@@ -12,6 +12,8 @@
 //                 drawn on the canvas
 //   explain       p95 from an explain message pushed to `POST /api/graphs/{g}/events` (one
 //                 chunked body, 200 messages/s, a TrustGraph ReAct shape) to its step drawn
+//   spans         p95 from an OpenTelemetry span exported over OTLP/HTTP (2,000 spans/s) to
+//                 its node drawn (spans.mjs)
 //   clusters      a graph of --cluster-nodes (default 1,000,000) nodes opened as clusters
 //                 (semantic zoom): first paint, and pan/zoom fps over the boxes; beside it the
 //                 neighbourhood view of 100,000 nodes that large graphs opened as before
@@ -41,6 +43,7 @@ if (!process.env.PROVEX_BIN) {
   process.env.PROVEX_BIN = existsSync(release) ? release : join(ROOT, "target/debug/provex");
 }
 const { startServer, launchBrowser, newPage, until, sleep, PROVEX, CHROMIUM } = await import("../../ui/e2e/harness.mjs");
+const { spanStream } = await import("./spans.mjs");
 
 const { values: opt } = parseArgs({
   options: {
@@ -50,6 +53,7 @@ const { values: opt } = parseArgs({
     rate: { type: "string", default: "1000" },
     "stream-seconds": { type: "string", default: "10" },
     "explain-rate": { type: "string", default: "200" },
+    "span-rate": { type: "string", default: "2000" },
     json: { type: "string", default: join(ROOT, "bench/out/ui.json") },
     "cluster-nodes": { type: "string", default: "1000000" },
     "big-nodes": { type: "string", default: "200000" },
@@ -61,6 +65,7 @@ const PAN_SECONDS = Number(opt.seconds);
 const RATE = Number(opt.rate);
 const STREAM_SECONDS = Number(opt["stream-seconds"]);
 const EXPLAIN_RATE = Number(opt["explain-rate"]);
+const SPAN_RATE = Number(opt["span-rate"]);
 const MESSAGES = process.env.BENCH_MESSAGES === "1";
 const VIEWPORT = { width: 1400, height: 900 };
 /** The pan/zoom pass between the pixel level of detail and close-up (see panZoom): zoomed
@@ -810,6 +815,8 @@ try {
   results.panZoom = await pass("pan-zoom", () => panZoom(browser, server, dir));
   results.stream = await pass("stream", () => stream(browser, server, dir));
   results.explain = await pass("explain", () => explainStream(browser, server));
+  results.spans = await pass("spans", () => spanStream(browser, server, { newPage, until, sleep, hookDrawn, summary, log, nowMs, f1,
+    viewport: VIEWPORT, rate: SPAN_RATE, seconds: STREAM_SECONDS }));
   results.clusters = await pass("clusters", () => clusters(browser, server, dir));
   results.big = await pass("big", () => big(browser, server, dir));
 } finally {
@@ -870,6 +877,16 @@ if (ex) {
   rows.push(["  of which: message written → server batch out, p50 / p95", `${f0(ex.toServer.p50)} / ${f0(ex.toServer.p95)} ms`, ""]);
   rows.push(["  server batch out → page received (SSE), p50 / p95", `${f0(ex.serverToPage.p50)} / ${f0(ex.serverToPage.p95)} ms`, ""]);
   rows.push(["  page received → drawn, p50 / p95", `${f0(ex.pageToDrawn.p50)} / ${f0(ex.pageToDrawn.p95)} ms`, ""]);
+}
+
+const sp = results.spans;
+if (sp) {
+  rows.push([`span → pixels: OTLP/HTTP JSON export sent → span drawn, at ${f0(sp.achievedRate)} spans/s for ${sp.seconds} s (${sp.probes.toLocaleString("en")} timed spans${sp.missing ? `, ${sp.missing} never drawn` : ""}${sp.refused ? `, ${sp.refused} requests refused` : ""})`,
+    `**p95 ${f0(sp.latency.p95)} ms** (p50 ${f0(sp.latency.p50)}, p99 ${f0(sp.latency.p99)}, max ${f0(sp.latency.max)})`, "p95 < 100 ms"]);
+  rows.push(["  of which: export sent → server batch out, p50 / p95", `${f0(sp.toServer.p50)} / ${f0(sp.toServer.p95)} ms`, ""]);
+  rows.push(["  server batch out → page received (SSE), p50 / p95", `${f0(sp.serverToPage.p50)} / ${f0(sp.serverToPage.p95)} ms`, ""]);
+  rows.push(["  page received → drawn, p50 / p95", `${f0(sp.pageToDrawn.p50)} / ${f0(sp.pageToDrawn.p95)} ms`, ""]);
+  rows.push(["  export sent → its 200, p50 / p95", `${f0(sp.acked.p50)} / ${f0(sp.acked.p95)} ms`, ""]);
 }
 
 const cl = results.clusters;
