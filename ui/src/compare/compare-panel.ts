@@ -4,7 +4,8 @@
 // difference to step through, each with its properties before and after. What the diff means
 // for claims comes first (claims and verifications added and removed, changed verdicts,
 // consensus, signatures and quotes), and the list goes by importance: claims before runtime
-// rows. Removals are drawn on the base graph and additions on the other: "Open the other"
+// rows; when the graphs hold OpenTelemetry spans, the runs they record, call by call, come
+// next (runs-section.ts). Removals are drawn on the base graph and additions on the other: "Open the other"
 // swaps which is drawn.
 
 import type { Backend } from "../api/backend";
@@ -14,6 +15,7 @@ import { CHANGE_GLYPH, CHANGE_WORD, claimGroups, counts, diffItems, nodeMarks, s
 import type { SelectFn } from "../shared/host";
 import { h, replace } from "../shared/dom";
 import { errorState } from "../shared/error-state";
+import { runsSection } from "./runs-section";
 
 /** Marks drawn at most (those on screen first); the list has every difference. */
 const MAX_MARKS = 600;
@@ -167,6 +169,8 @@ export class ComparePanel {
     const current = this.index >= 0 ? d.items[this.index] : null;
     replace(this.body,
       this.claims(d.result, side),
+      d.result.traces ? runsSection(d.result.traces, { a: d.a, b: d.b }, (n) => side !== null && this.app.model.nodes.has(n),
+        (n) => void this.app.select(n, { focus: true, from: "panel" })) : null,
       h("p", { class: "compare-summary", testid: "compare-summary" },
         h("strong", null, d.b), " against ", h("strong", null, d.a), ": ",
         d.items.length === 0 ? "no differences." : `nodes ${sum("nodes")}; edges ${sum("edges")}.`),
