@@ -61,7 +61,7 @@ async fn traces(store: &Store, graph: &str, offset: u32, limit: u32) -> Result<T
     let q = format!(
         "MATCH (s) WHERE s.`otel:trace_id` IS NOT NULL AND s.`otel:span_id` IS NOT NULL \
          WITH s.`otel:trace_id` AS t, count(s) AS n, min(s.`prov:startTime`) AS st, max(s.`prov:endTime`) AS en, \
-              sum(CASE WHEN s.`otel:status` = 'error' THEN 1 ELSE 0 END) AS err, {} AS tin, {} AS tout, \
+              sum(CASE WHEN s.`otel:status` = 'error' OR s.`otel:exception.type` IS NOT NULL THEN 1 ELSE 0 END) AS err, {} AS tin, {} AS tout, \
               collect(CASE WHEN s.`otel:parent_span_id` IS NULL OR s.`otel:parent_span_id` = '' THEN [s.name, s.`otel:name`] END) AS roots \
          RETURN t, n, st, en, err, tin, tout, roots ORDER BY st DESC, t SKIP $offset LIMIT $limit",
         tokens(TOKENS_IN),

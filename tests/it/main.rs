@@ -54,6 +54,7 @@ mod raw_http;
 mod reads;
 mod serve;
 mod server;
+mod span_standing;
 mod supervise;
 mod tlog;
 mod tlog_bundle;
