@@ -29,6 +29,7 @@ mod layout;
 mod limits;
 mod lineage;
 mod live;
+mod live_placeholders;
 mod modules;
 mod origin;
 mod otel_ingest;
