@@ -228,6 +228,28 @@ async fn trace_agents(store: &Store, graph: &str, trace: &str, limit: u32) -> Re
             }
         }
     }
+    // Who acted on whose behalf, as the agents say it (OpenInference `graph.node.parent_id`):
+    // from the principal to the agent acting for it.
+    let agents: Vec<FalkorValue> = boxes.values().filter_map(|b| b.node.as_deref()).map(str_param).collect();
+    if !agents.is_empty() {
+        let behalf = rows(
+            store,
+            graph,
+            "MATCH (a:Agent)-[:ACTED_ON_BEHALF_OF]->(p:Agent) WHERE a.name IN $agents AND p.name IN $agents \
+             RETURN DISTINCT p.name, a.name LIMIT 10000",
+            vec![("agents", FalkorValue::Array(agents))],
+        )
+        .await?;
+        for r in behalf {
+            let (Some(p), Some(a)) = (text(&r[0]), text(&r[1])) else { continue };
+            let (Some(from), Some(to)) = (p.strip_prefix("agent:"), a.strip_prefix("agent:")) else {
+                continue;
+            };
+            if from != to {
+                add(from.to_owned(), to.to_owned(), "on_behalf", 0.0, "");
+            }
+        }
+    }
     Ok(TraceAgents {
         trace_id: trace.trim().to_ascii_lowercase(),
         agents: boxes.into_values().collect(),
