@@ -84,4 +84,25 @@ describe("compare two runs of an agent", { timeout: 180_000 }, () => {
       assert.deepEqual(found, [], `runs part, ${theme}`);
     }
   });
+
+  it("compares two runs held in one graph, trace by trace, as the API does", async () => {
+    await h.cli("ingest", RUN_A, RUN_B, "--graph", "runs_both");
+    const api = await h.api(`/api/diff?a=runs_both&b=runs_both&trace_a=${diff.traces.a.traces[0]}&trace_b=${diff.traces.b.traces[0]}`);
+    assert.deepEqual(api.traces.calls.map((c) => c.changes), diff.traces.calls.map((c) => c.changes));
+    await page.getByTestId("compare-close").click();
+    await h.open("/?graph=runs_both");
+    await page.getByTestId("compare-button").click();
+    await until(() => page.getByTestId("compare-traces").isVisible(), { what: "the choice of runs" });
+    await page.getByTestId("compare-trace-a").selectOption(diff.traces.a.traces[0]);
+    await page.getByTestId("compare-trace-b").selectOption(diff.traces.b.traces[0]);
+    await page.getByTestId("compare-run-traces").click();
+    await until(() => page.getByTestId("compare-runs").isVisible(), { what: "the runs part" });
+    assert.equal(await page.getByTestId("runs-headline").textContent(), "same calls, 3 differ, 2 messages differ, tool get_weather result differs");
+    assert.match(await page.getByTestId("compare-summary").textContent(), /^trace 1b2ee718 against trace 30709857: /);
+    assert.match(await page.getByTestId("compare-runs").locator(".muted").first().textContent(), /^A: trace 30709857 \(4 spans\) · B: trace 1b2ee718 \(4 spans\)/);
+    await shot(page, "compare-runs-one-graph-light.png");
+    await page.getByTestId("theme-toggle").click();
+    await page.waitForSelector('html[data-theme="dark"]');
+    await shot(page, "compare-runs-one-graph-dark.png");
+  });
 });

@@ -85,6 +85,41 @@ describe("compare: two runs", () => {
     expect(app.select).toHaveBeenCalledWith("otel:b:3", { focus: true, from: "panel" });
   });
 
+  it("compares two runs (traces) of the open graph", async () => {
+    const trace = (id: string, started: number) => ({
+      trace_id: id, root: null, root_name: "invoke_agent planner", services: [], agents: ["planner"], started_ms: started,
+      duration_ms: 10, spans: 4, errors: 0, tokens_in: 0, tokens_out: 0,
+    });
+    const app = {
+      ...host("runs", ["otel:b:1"]),
+      backend: {
+        diff: vi.fn(async () => DIFF),
+        graphs: vi.fn(async () => ["runs"]),
+        // Newest first, as the Traces list has them.
+        traces: vi.fn(async () => ({ traces: [trace("bbbbbbbb33334444", 2), trace("aaaaaaaa11112222", 1)], total: 2, offset: 0 })),
+      },
+    } satisfies CompareHost;
+    const p = new ComparePanel(app);
+    await p.open();
+    expect(app.backend.traces).toHaveBeenCalledWith({ graph: "runs", limit: 200 });
+    const a = p.el.querySelector<HTMLSelectElement>('[data-testid="compare-trace-a"]')!;
+    const b = p.el.querySelector<HTMLSelectElement>('[data-testid="compare-trace-b"]')!;
+    // The older run is A, the newer B, by default.
+    expect([a.value, b.value]).toEqual(["aaaaaaaa11112222", "bbbbbbbb33334444"]);
+    p.el.querySelector<HTMLButtonElement>('[data-testid="compare-run-traces"]')!.click();
+    await vi.waitFor(() => expect(app.backend.diff).toHaveBeenCalledWith({ a: "runs", b: "runs", trace_a: "aaaaaaaa11112222", trace_b: "bbbbbbbb33334444" }));
+    await vi.waitFor(() => expect(p.el.querySelector('[data-testid="compare-runs"]')).not.toBeNull());
+    expect(p.el.querySelector('[data-testid="compare-summary"]')!.textContent).toMatch(/^trace bbbbbbbb against trace aaaaaaaa: /);
+    expect(p.el.querySelector('[data-testid="compare-runs"] .muted')!.textContent).toMatch(/^A: trace aaaaaaaa \(3 spans\) · B: trace bbbbbbbb \(4 spans\)/);
+  });
+
+  it("offers no choice of runs in a graph of one trace", async () => {
+    const app = { ...host("runs", []), backend: { diff: vi.fn(async () => DIFF), graphs: vi.fn(async () => ["runs", "other"]), traces: vi.fn(async () => ({ traces: [], total: 0, offset: 0 })) } } satisfies CompareHost;
+    const p = new ComparePanel(app);
+    await p.open();
+    expect(p.el.querySelector('[data-testid="compare-traces"]')).toBeNull();
+  });
+
   it("has no runs part when neither graph holds spans", async () => {
     const app = host("run_b", [], { ...DIFF, traces: undefined });
     const p = new ComparePanel(app);

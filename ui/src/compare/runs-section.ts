@@ -42,10 +42,12 @@ function lastStep(path: string): string {
 export function runsSection(t: TraceDiff, names: { a: string, b: string }, canShow: (node: string) => boolean, show: (node: string) => void): HTMLElement {
   const differing = t.calls.filter((c) => callChange(c) !== null);
   const ids = (s: { traces: string[] }) => s.traces.map((x) => x.slice(0, 8)).join(", ") || "none";
+  // A side named by its trace already ("trace 1b2ee718") is not named twice.
+  const side = (name: string, s: TraceDiff["a"]) => `${name}${name.includes(ids(s)) ? "" : `, trace ${ids(s)}`} (${s.spans} spans)`;
   return h("section", { class: "compare-runs", testid: "compare-runs", "aria-label": "What changed between the runs" },
     h("h3", null, "Runs"),
     h("p", { class: "runs-headline", testid: "runs-headline" }, runsHeadline(t)),
-    h("p", { class: "muted" }, `A: ${names.a}, trace ${ids(t.a)} (${t.a.spans} spans) · B: ${names.b}, trace ${ids(t.b)} (${t.b.spans} spans) · ${t.calls.length - differing.length} of ${t.calls.length} calls alike`),
+    h("p", { class: "muted" }, `A: ${side(names.a, t.a)} · B: ${side(names.b, t.b)} · ${t.calls.length - differing.length} of ${t.calls.length} calls alike`),
     differing.length === 0 ? null : h("ul", { class: "runs-calls", testid: "runs-calls" }, differing.map((c) => {
       const change = callChange(c) as Change;
       const node = c.b ?? c.a;
