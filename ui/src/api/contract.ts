@@ -215,7 +215,8 @@ export type GraphRequest = { graph: string, };
 export type HandOff = { from: string, to: string, 
 /**
  * `delegation` (a span of `from` is the parent of a span of `to`), `link` (a span
- * link), or `message` (a message one produced, the other consumed).
+ * link), `message` (a message one produced, the other consumed), or `on_behalf` (`to`
+ * acted on behalf of `from`: its agent `ACTED_ON_BEHALF_OF` the other's).
  */
 kind: string, count: number, 
 /**
