@@ -119,11 +119,18 @@ pub struct PathRequest {
     pub to: String,
 }
 
-/// Two graphs to compare: what `b` adds, removes and changes with respect to `a`.
+/// Two graphs to compare: what `b` adds, removes and changes with respect to `a`; with
+/// `trace_a` and `trace_b` (both or neither), that trace of `a` with that trace of `b` (the
+/// same graph twice for two runs in one graph).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
 pub struct DiffRequest {
     pub a: String,
     pub b: String,
+    #[serde(default)]
+    pub trace_a: Option<String>,
+    #[serde(default)]
+    pub trace_b: Option<String>,
 }
 
 /// Read-only Cypher typed in the console.

@@ -248,11 +248,21 @@ pub enum Command {
     /// What B adds, removes and changes with respect to A, by node and edge identity. A and
     /// B are graphs, or files (anything `ingest` reads, normalised in memory). Exit code 0
     /// when they are the same, 1 when they differ.
+    ///
+    /// When they hold OpenTelemetry spans, the output starts with the runs compared call by
+    /// call (calls matched by operation, agent, model, tool and order, not by span id):
+    /// calls, messages, tool arguments and results, and agents that differ. Two runs in one
+    /// graph: `provex diff G --trace T1 --trace T2`; in two: `provex diff A B --trace T1
+    /// --trace T2` (a trace id, or a prefix naming one trace). With traces, the exit code
+    /// says whether the runs differ.
     Diff {
         /// The graph or file to compare from.
         a: String,
-        /// The graph or file to compare to.
-        b: String,
+        /// The graph or file to compare to (default: A, for two traces of it).
+        b: Option<String>,
+        /// A trace of A, then one of B: give it twice, or not at all.
+        #[arg(long = "trace", value_name = "TRACE_ID", num_args = 1)]
+        traces: Vec<String>,
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
     },

@@ -72,17 +72,33 @@ pub(super) async fn run(command: Command, conn: &ConnArgs) -> anyhow::Result<Off
             }
             Ok(Offline::Done(0))
         }
-        Command::Diff { a, b, format } => {
+        Command::Diff { a, b, traces, format } => {
+            let traced = match traces.as_slice() {
+                [] => None,
+                [ta, tb] => Some((ta.as_str(), tb.as_str())),
+                _ => anyhow::bail!("give --trace twice (a trace of A, then one of B), or not at all"),
+            };
+            let Some(b) = b.or_else(|| traced.map(|_| a.clone())) else {
+                anyhow::bail!("give two graphs or files to compare, or one with --trace twice");
+            };
             let (a, b) = (facade::DiffSide::parse(&a), facade::DiffSide::parse(&b));
-            let d = match (&a, &b) {
-                (facade::DiffSide::File(fa), facade::DiffSide::File(fb)) => facade::diff_files(fa, fb)?,
-                _ => super::open(conn).await?.diff(&a, &b).await?,
+            let d = match (&a, &b, traced) {
+                (facade::DiffSide::File(fa), facade::DiffSide::File(fb), None) => facade::diff_files(fa, fb)?,
+                (facade::DiffSide::File(fa), facade::DiffSide::File(fb), Some((ta, tb))) => {
+                    facade::diff_file_traces(fa, fb, ta, tb)?
+                }
+                (_, _, None) => super::open(conn).await?.diff(&a, &b).await?,
+                (_, _, Some((ta, tb))) => super::open(conn).await?.diff_traces(&a, &b, ta, tb).await?,
             };
             match format {
                 DiffFormat::Text => print!("{}", provex::diff::render_text(&d)),
                 DiffFormat::Json => println!("{}", serde_json::to_string_pretty(&d)?),
             }
-            Ok(Offline::Done(if d.is_empty() { 0 } else { EXIT_FAILED }))
+            let differs = match (&d.traces, traced) {
+                (Some(t), Some(_)) => t.differs(),
+                _ => !d.is_empty(),
+            };
+            Ok(Offline::Done(if differs { EXIT_FAILED } else { 0 }))
         }
         Command::Layout { graph: None, input: Some(input), direction, format, out, .. } => {
             let laid = facade::layout_file(&input, &layout_options(direction))?;

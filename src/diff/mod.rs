@@ -8,12 +8,14 @@
 //! Each list is sorted by how much what it holds matters (claims and verifications first,
 //! runtime message rows last: [`node_rank`], [`edge_rank`]), then by identity, so the same
 //! two graphs always give the same diff; a summary of what it means for claims comes first
-//! ([`DiffSummary`]).
+//! ([`DiffSummary`]), and, when either graph holds OpenTelemetry spans, what it means for
+//! the runs they record ([`TraceDiff`]: spans matched by what they are, not by their ids).
 
 mod summary;
 #[cfg(test)]
 mod tests;
 mod text;
+mod traces;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -26,6 +28,7 @@ use crate::store::write::{edge_props, node_props};
 
 pub use summary::{edge_rank, node_rank, DiffSummary, StatusChange, SummaryItem};
 pub use text::render_text;
+pub use traces::{AgentDiff, CallDiff, ContentItem, MessageDiff, ToolDiff, TraceDiff, TraceSide};
 
 /// Properties by name, as JSON values.
 pub type PropMap = BTreeMap<String, Value>;
@@ -211,6 +214,11 @@ pub struct GraphDiff {
     /// What the differences mean for claims.
     #[serde(default)]
     pub summary: DiffSummary,
+    /// What the differences mean for the runs the graphs' OpenTelemetry spans record: none
+    /// when neither graph holds a span.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub traces: Option<TraceDiff>,
     pub nodes: NodeDiff,
     pub edges: EdgeDiff,
 }
@@ -357,7 +365,46 @@ pub fn diff(a: &Snapshot, b: &Snapshot) -> GraphDiff {
             })
             .collect(),
     };
-    GraphDiff { summary, nodes, edges }
+    let traces = (traces::has_spans(a) || traces::has_spans(b)).then(|| traces::compare(a, b, None, None));
+    GraphDiff { summary, traces, nodes, edges }
+}
+
+/// The part of a snapshot one trace makes: its spans, the nodes they touch (messages, tool
+/// arguments and results, agents, models, services, tasks, linked spans) and every edge of a
+/// span of it or between two of those nodes. Empty when the trace has no span.
+pub fn trace_part(s: &Snapshot, trace: &str) -> Snapshot {
+    let is_span = |p: &PropMap| p.get("otel:trace_id").and_then(Value::as_str) == Some(trace);
+    let spans: std::collections::HashSet<&str> =
+        s.nodes.iter().filter(|(_, p)| is_span(p)).map(|(k, _)| k.name.as_str()).collect();
+    let mut names = spans.clone();
+    for k in s.edges.keys() {
+        if spans.contains(k.source.as_str()) || spans.contains(k.target.as_str()) {
+            names.insert(&k.source);
+            names.insert(&k.target);
+        }
+    }
+    let mut part = Snapshot::default();
+    for (k, p) in &s.nodes {
+        if names.contains(k.name.as_str()) {
+            part.nodes.insert(k.clone(), p.clone());
+        }
+    }
+    for (k, p) in &s.edges {
+        if names.contains(k.source.as_str()) && names.contains(k.target.as_str()) {
+            part.edges.insert(k.clone(), p.clone());
+        }
+    }
+    part
+}
+
+/// What trace `tb` of `b` adds, removes and changes with respect to trace `ta` of `a`: the
+/// node and edge differences of the two traces' parts ([`trace_part`]), with the trace
+/// summary comparing exactly those two traces.
+pub fn diff_traces(a: &Snapshot, b: &Snapshot, ta: &str, tb: &str) -> GraphDiff {
+    let (pa, pb) = (trace_part(a, ta), trace_part(b, tb));
+    let mut d = diff(&pa, &pb);
+    d.traces = Some(traces::compare(&pa, &pb, Some(ta), Some(tb)));
+    d
 }
 
 fn apply_change(props: &mut PropMap, before: &PropMap, after: &PropMap) {

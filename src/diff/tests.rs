@@ -257,3 +257,42 @@ fn the_summary_names_the_claims_and_the_values_that_decide_them_and_lists_go_by_
     assert!(text.contains("~ quote of claim s1 (CITES c1): \"two million\" -> \"five million\"\n"), "{text}");
     assert!(diff(&a, &a).summary.is_empty());
 }
+
+/// A chain of `n` spans, each the parent of the next, span `error_at` failing.
+fn span_chain(n: usize, error_at: Option<usize>) -> Snapshot {
+    let mut s = Snapshot::default();
+    for i in 0..n {
+        let mut p = props(&[
+            ("otel:trace_id", json!("t1")),
+            ("otel:span_id", json!(format!("{i:016x}"))),
+            ("otel:start_ns", json!(i)),
+            ("otel:status", json!(if Some(i) == error_at { "error" } else { "unset" })),
+        ]);
+        if i > 0 {
+            p.insert("otel:parent_span_id".into(), json!(format!("{:016x}", i - 1)));
+        }
+        s.nodes.insert(nk("Span", &format!("otel:t1:{i}")), p);
+    }
+    s
+}
+
+#[test]
+fn a_deep_chain_of_spans_is_walked_to_a_bounded_depth_and_a_failing_call_is_found() {
+    let (a, b) = (span_chain(5_000, None), span_chain(5_000, Some(10)));
+    let d = diff(&a, &b);
+    let t = d.traces.expect("spans are compared");
+    assert_eq!((t.a.spans, t.b.spans), (5_000, 5_000));
+    // Walked without recursion, and no deeper than the bound.
+    assert!(t.calls.len() > 200 && t.calls.len() < 300, "{}", t.calls.len());
+    let changed: Vec<_> = t.calls.iter().filter(|c| !c.changes.is_empty()).collect();
+    assert_eq!(changed.len(), 1);
+    assert_eq!(
+        (changed[0].status_a.as_deref(), changed[0].status_b.as_deref()),
+        (Some("unset"), Some("error"))
+    );
+    assert_eq!(changed[0].path.matches(" / ").count(), 10);
+    assert!(t.differs());
+    assert!(!diff(&a, &a).traces.unwrap().differs());
+    // A graph without spans has no trace summary.
+    assert!(diff(&Snapshot::default(), &Snapshot::default()).traces.is_none());
+}

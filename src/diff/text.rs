@@ -1,5 +1,6 @@
 //! The text form of a diff: what it means for claims (statements and verifications added
-//! and removed, changed verdicts, consensus, statuses and quotes), a count line, then one
+//! and removed, changed verdicts, consensus, statuses and quotes), what it means for the runs
+//! the graphs' OpenTelemetry spans record (calls, messages, tools, agents), a count line, then one
 //! `+`, `-` or `~` line per node and edge, each change followed by its properties before and
 //! after.
 
@@ -7,7 +8,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::{DiffSummary, GraphDiff, PropMap, SummaryItem};
+use super::{DiffSummary, GraphDiff, PropMap, SummaryItem, TraceDiff};
 
 fn edge_line(source: &str, rel: &str, kind: &Option<String>, target: &str) -> String {
     match kind {
@@ -97,11 +98,90 @@ fn summary(out: &mut String, s: &DiffSummary) {
     }
 }
 
+fn short(v: &Option<String>) -> String {
+    value(v.as_ref().map(|s| Value::String(s.clone())).as_ref())
+}
+
+/// The runs part: calls matched by what they are, then what differs.
+fn traces(out: &mut String, t: &TraceDiff) {
+    let ids =
+        |s: &super::TraceSide| if s.traces.is_empty() { "(none)".to_owned() } else { s.traces.join(", ") };
+    let _ =
+        writeln!(out, "traces: A {} ({} spans); B {} ({} spans)", ids(&t.a), t.a.spans, ids(&t.b), t.b.spans);
+    let only = |f: fn(&super::CallDiff) -> bool| t.calls.iter().filter(|c| f(c)).count();
+    let _ = writeln!(
+        out,
+        "calls: {} in both, {} only in A, {} only in B; {} differ",
+        t.matched(),
+        only(|c| c.b.is_none()),
+        only(|c| c.a.is_none()),
+        only(|c| c.a.is_some() && c.b.is_some() && !c.changes.is_empty())
+    );
+    for c in &t.calls {
+        match (&c.a, &c.b) {
+            (Some(_), None) => {
+                let _ = writeln!(out, "- call {}", c.path);
+            }
+            (None, Some(_)) => {
+                let _ = writeln!(out, "+ call {}", c.path);
+            }
+            _ if !c.changes.is_empty() => {
+                let _ = writeln!(out, "~ call {}: {}", c.path, c.changes.join(", "));
+                if c.status_a != c.status_b {
+                    let _ = writeln!(out, "    status: {} -> {}", short(&c.status_a), short(&c.status_b));
+                }
+            }
+            _ => {}
+        }
+    }
+    let m = &t.messages;
+    let _ = writeln!(
+        out,
+        "messages: {} shared, {} only in A, {} only in B",
+        m.shared,
+        m.only_a.len(),
+        m.only_b.len()
+    );
+    for (sign, list) in [('-', &m.only_a), ('+', &m.only_b)] {
+        for x in list {
+            let role = x.role.as_deref().unwrap_or("message");
+            let _ = writeln!(out, "{sign} message ({role}) {}", value(Some(&Value::String(x.text.clone()))));
+        }
+    }
+    let _ = writeln!(out, "tools: {} differ", t.tools.len());
+    for x in &t.tools {
+        let _ = writeln!(out, "~ tool {} ({}): {}", x.tool, x.path, x.changes.join(", "));
+        if x.arguments_a != x.arguments_b {
+            let _ = writeln!(out, "    arguments: {} -> {}", short(&x.arguments_a), short(&x.arguments_b));
+        }
+        if x.result_a != x.result_b {
+            let _ = writeln!(out, "    result: {} -> {}", short(&x.result_a), short(&x.result_b));
+        }
+    }
+    let g = &t.agents;
+    let _ = writeln!(
+        out,
+        "agents: {} in both, {} only in A, {} only in B",
+        g.shared.len(),
+        g.only_a.len(),
+        g.only_b.len()
+    );
+    for x in &g.only_a {
+        let _ = writeln!(out, "- agent {x}");
+    }
+    for x in &g.only_b {
+        let _ = writeln!(out, "+ agent {x}");
+    }
+}
+
 /// The diff as readable text (deterministic: the diff's lists are sorted).
 pub fn render_text(d: &GraphDiff) -> String {
     let (n, e) = (&d.nodes, &d.edges);
     let mut out = String::new();
     summary(&mut out, &d.summary);
+    if let Some(t) = &d.traces {
+        traces(&mut out, t);
+    }
     let _ = writeln!(
         out,
         "nodes: {} added, {} removed, {} changed; edges: {} added, {} removed, {} changed",

@@ -188,9 +188,10 @@ declare_operations! { impl Call<'_> {
     /// A shortest path between two nodes, ignoring direction; null when there is none.
     path(PathRequest) -> Option<PathResult> = Get "/graphs/{graph}/path" Query Both [Usage, NotFound]
         => |c, req| c.provex.path(&req.graph, &req.from, &req.to).await;
-    /// What graph `b` adds, removes and changes with respect to graph `a`, by node and edge identity.
+    /// What graph `b` adds, removes and changes with respect to graph `a`, by node and edge
+    /// identity; with `trace_a` and `trace_b`, those two traces (runs) of them.
     diff(DiffRequest) -> GraphDiff = Get "/diff" Query Both [Usage, NotFound]
-        => |c, req| c.provex.diff_graphs(&req.a, &req.b).await;
+        => |c, req| c.provex.diff_request(&req.a, &req.b, req.trace_a.as_deref(), req.trace_b.as_deref()).await;
     /// The graph as W3C PROV (PROV-JSON, PROV-N, PROV-O Turtle or JSON-LD).
     export_prov(ExportRequest) -> ExportedDocument = Get "/graphs/{graph}/export" Query Both [Usage, NotFound]
         => |c, req| c.export_prov(req).await;

@@ -109,7 +109,10 @@ impl Provex {
             self.store.write_unsynced(graph, &delta).await?;
             self.publish(graph, delta);
             // A span's parent streamed after it takes its placeholder's place.
-            crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans)).await?;
+            let folded =
+                crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans))
+                    .await?;
+            self.publish_folded(graph, &folded).await;
         }
         Ok(())
     }

@@ -1,9 +1,10 @@
 //! `provex diff`: two graphs, or files normalised in memory the way an ingest would write
-//! them, read into snapshots and compared by the pure functions of [`crate::diff`].
+//! them, read into snapshots and compared by the pure functions of [`crate::diff`]; whole,
+//! or one OpenTelemetry trace of each (two runs of an agent in one graph or in two).
 
 use std::path::{Path, PathBuf};
 
-use crate::diff::{diff, split_edge_props, EdgeKey, GraphDiff, NodeKey, Snapshot};
+use crate::diff::{diff, diff_traces, split_edge_props, EdgeKey, GraphDiff, NodeKey, Snapshot};
 use crate::error::{Error, Result};
 use crate::ingest::{self, IngestOptions, RejectsFile};
 use crate::model::GraphDelta;
@@ -101,10 +102,69 @@ impl Provex {
         Ok(diff(&sa, &sb))
     }
 
+    /// What trace `tb` of `b` adds, removes and changes with respect to trace `ta` of `a`
+    /// (graphs or files; the same one for two runs in one graph). A trace is named by its id
+    /// or a prefix of it that names one trace only.
+    pub async fn diff_traces(&self, a: &DiffSide, b: &DiffSide, ta: &str, tb: &str) -> Result<GraphDiff> {
+        let (sa, sb) = if a == b {
+            let s = self.side_snapshot(a).await?;
+            (s.clone(), s)
+        } else {
+            tokio::try_join!(self.side_snapshot(a), self.side_snapshot(b))?
+        };
+        let (ta, tb) = (trace_id(&sa, ta)?, trace_id(&sb, tb)?);
+        Ok(diff_traces(&sa, &sb, &ta, &tb))
+    }
+
+    /// Graphs `a` and `b` compared whole, or, given two trace ids, those two traces of them.
+    pub async fn diff_request(
+        &self,
+        a: &str,
+        b: &str,
+        ta: Option<&str>,
+        tb: Option<&str>,
+    ) -> Result<GraphDiff> {
+        let (ga, gb) = (DiffSide::Graph(a.to_owned()), DiffSide::Graph(b.to_owned()));
+        match (ta, tb) {
+            (None, None) => self.diff(&ga, &gb).await,
+            (Some(ta), Some(tb)) => self.diff_traces(&ga, &gb, ta, tb).await,
+            _ => Err(Error::Usage("give a trace of each side (trace_a and trace_b), or neither".into())),
+        }
+    }
+
     /// What graph `b` adds, removes and changes with respect to graph `a`.
     pub async fn diff_graphs(&self, a: &str, b: &str) -> Result<GraphDiff> {
         self.diff(&DiffSide::Graph(a.to_owned()), &DiffSide::Graph(b.to_owned())).await
     }
+}
+
+/// The trace a snapshot holds whose id is `id`, or starts with it (when only one does).
+pub fn trace_id(s: &Snapshot, id: &str) -> Result<String> {
+    let id = id.trim().to_ascii_lowercase();
+    let mut found = std::collections::BTreeSet::new();
+    for p in s.nodes.values() {
+        if let Some(t) = p.get("otel:trace_id").and_then(serde_json::Value::as_str) {
+            if t == id {
+                return Ok(id);
+            }
+            if !id.is_empty() && t.starts_with(&id) {
+                found.insert(t);
+            }
+        }
+    }
+    match found.len() {
+        1 => Ok(found.into_iter().next().unwrap_or_default().to_owned()),
+        0 => Err(Error::NotFound { what: "trace", name: id }),
+        n => Err(Error::Usage(format!("{n} traces start with {id}: give more of the id"))),
+    }
+}
+
+/// Diffs two traces of files without a database (the same file for two runs in one).
+pub fn diff_file_traces(a: &Path, b: &Path, ta: &str, tb: &str) -> Result<GraphDiff> {
+    let sa = file_snapshot(a)?;
+    let sb = if a == b { sa.clone() } else { file_snapshot(b)? };
+    let (ta, tb) = (trace_id(&sa, ta)?, trace_id(&sb, tb)?);
+    Ok(diff_traces(&sa, &sb, &ta, &tb))
 }
 
 /// Diffs two files without a database.

@@ -265,10 +265,11 @@ impl Provex {
             self.publish(graph, chunk.delta);
         }
         if !spans.is_empty() && w.bulk.is_none() {
-            if let Err(e) =
-                crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans)).await
+            match crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans))
+                .await
             {
-                tracing::warn!(graph, "span placeholders not folded: {e}");
+                Ok(folded) => self.publish_folded(graph, &folded).await,
+                Err(e) => tracing::warn!(graph, "span placeholders not folded: {e}"),
             }
         }
         if !chunk.records.is_empty() {
@@ -299,10 +300,9 @@ impl Provex {
             self.absorb_placeholders(w.graph).await;
         }
         if w.fold_spans_at_end {
-            if let Err(e) =
-                crate::sources::otel::placeholders::fold_placeholders(&self.store, w.graph, None).await
-            {
-                tracing::warn!(graph = w.graph, "span placeholders not folded: {e}");
+            match crate::sources::otel::placeholders::fold_placeholders(&self.store, w.graph, None).await {
+                Ok(folded) => self.publish_folded(w.graph, &folded).await,
+                Err(e) => tracing::warn!(graph = w.graph, "span placeholders not folded: {e}"),
             }
         }
         Ok(())
@@ -312,8 +312,22 @@ impl Provex {
     /// names. What was written stays when it fails; the next write (or re-run) says what is
     /// wrong.
     async fn absorb_placeholders(&self, graph: &str) {
-        if let Err(e) = relink::absorb_placeholders(&self.store, graph).await {
-            tracing::warn!(graph, "placeholders not folded: {e}");
+        match relink::absorb_placeholders(&self.store, graph).await {
+            Ok(folded) => self.publish_folded(graph, &folded).await,
+            Err(e) => tracing::warn!(graph, "placeholders not folded: {e}"),
+        }
+    }
+
+    /// Tells the live stream which nodes placeholders were folded into, as stored, so a
+    /// drawing that shows a placeholder under their name shows them instead.
+    pub(super) async fn publish_folded(&self, graph: &str, folded: &[(Label, String)]) {
+        if folded.is_empty() {
+            return;
+        }
+        match crate::store::placeholders::folded_nodes(&self.store, graph, folded).await {
+            Ok(delta) if !delta.is_empty() => self.publish(graph, delta),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(graph, "folded placeholders not streamed: {e}"),
         }
     }
 }

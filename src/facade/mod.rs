@@ -30,7 +30,7 @@ pub use a2ap::{
 };
 pub use calls::{find_operation, BodyLimits, Call, DesktopHost, Payload, OPERATIONS};
 pub use demo::{write_council_files, DemoReport};
-pub use diff::{diff_files, file_delta, file_snapshot, DiffSide};
+pub use diff::{diff_file_traces, diff_files, file_delta, file_snapshot, trace_id, DiffSide};
 pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};
 pub use lineage::parse_prompt_id;

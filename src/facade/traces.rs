@@ -61,7 +61,7 @@ async fn traces(store: &Store, graph: &str, offset: u32, limit: u32) -> Result<T
     let q = format!(
         "MATCH (s) WHERE s.`otel:trace_id` IS NOT NULL AND s.`otel:span_id` IS NOT NULL \
          WITH s.`otel:trace_id` AS t, count(s) AS n, min(s.`prov:startTime`) AS st, max(s.`prov:endTime`) AS en, \
-              sum(CASE WHEN s.`otel:status` = 'error' THEN 1 ELSE 0 END) AS err, {} AS tin, {} AS tout, \
+              sum(CASE WHEN s.`otel:status` = 'error' OR s.`otel:exception.type` IS NOT NULL THEN 1 ELSE 0 END) AS err, {} AS tin, {} AS tout, \
               collect(CASE WHEN s.`otel:parent_span_id` IS NULL OR s.`otel:parent_span_id` = '' THEN [s.name, s.`otel:name`] END) AS roots \
          RETURN t, n, st, en, err, tin, tout, roots ORDER BY st DESC, t SKIP $offset LIMIT $limit",
         tokens(TOKENS_IN),
@@ -225,6 +225,28 @@ async fn trace_agents(store: &Store, graph: &str, trace: &str, limit: u32) -> Re
         if let (Some(from), Some(to)) = (actor(&spans[*pi]), actor(&spans[*ci])) {
             if from != to {
                 add(from, to, "message", 0.0, &c);
+            }
+        }
+    }
+    // Who acted on whose behalf, as the agents say it (OpenInference `graph.node.parent_id`):
+    // from the principal to the agent acting for it.
+    let agents: Vec<FalkorValue> = boxes.values().filter_map(|b| b.node.as_deref()).map(str_param).collect();
+    if !agents.is_empty() {
+        let behalf = rows(
+            store,
+            graph,
+            "MATCH (a:Agent)-[:ACTED_ON_BEHALF_OF]->(p:Agent) WHERE a.name IN $agents AND p.name IN $agents \
+             RETURN DISTINCT p.name, a.name LIMIT 10000",
+            vec![("agents", FalkorValue::Array(agents))],
+        )
+        .await?;
+        for r in behalf {
+            let (Some(p), Some(a)) = (text(&r[0]), text(&r[1])) else { continue };
+            let (Some(from), Some(to)) = (p.strip_prefix("agent:"), a.strip_prefix("agent:")) else {
+                continue;
+            };
+            if from != to {
+                add(from.to_owned(), to.to_owned(), "on_behalf", 0.0, "");
             }
         }
     }

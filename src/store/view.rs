@@ -44,6 +44,26 @@ pub const CONTEXT_KEYS: [&str; 1] = ["a2a:context_id"];
 pub const STATUS_KEY: &str = "signature_status";
 /// A statement's standing: the worst of signature, evidence and consensus.
 pub const STANDING_KEY: &str = "standing";
+/// The standing of an OpenTelemetry span that failed: its status is `error`, or it recorded
+/// an exception event (docs/FORMATS.md "OpenTelemetry traces"). A span that did not fail has
+/// no standing.
+pub const SPAN_FAILED: &str = "failed";
+
+/// A node's standing when it has none of its own: [`SPAN_FAILED`] for a failed span, read
+/// through `get` (a property's text by key).
+pub fn derived_standing(get: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let failed = get("otel:status").as_deref() == Some("error") || get("otel:exception.type").is_some();
+    failed.then(|| SPAN_FAILED.to_owned())
+}
+
+/// The Cypher of a node's standing: its own, else [`derived_standing`]'s.
+fn standing_column(var: &str) -> String {
+    format!(
+        "coalesce({var}.`{STANDING_KEY}`, CASE WHEN {var}.`otel:status` = 'error' \
+         OR {var}.`otel:exception.type` IS NOT NULL THEN '{SPAN_FAILED}' END)"
+    )
+}
+
 /// Properties whose text is shown and searched, in order of preference.
 pub const TEXT_KEYS: [&str; 10] = [
     "claim_text",
@@ -187,10 +207,11 @@ impl Store {
 /// The columns [`summary`] reads, for node `var`.
 pub(super) fn summary_columns(var: &str) -> String {
     format!(
-        "id({var}), {var}.{NAME}, labels({var})[0], {var}.`{PROV_BASE_TYPE}`, {}, {}, {var}.`{STATUS_KEY}`, {}, {var}.`{STANDING_KEY}`",
+        "id({var}), {var}.{NAME}, labels({var})[0], {var}.`{PROV_BASE_TYPE}`, {}, {}, {var}.`{STATUS_KEY}`, {}, {}",
         coalesce(var, &AGENT_KEYS),
         coalesce(var, &CONTEXT_KEYS),
         coalesce(var, &VIEW_TEXT_KEYS),
+        standing_column(var),
     )
 }
 

@@ -71,24 +71,19 @@ fn two_runs(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>, Value, Value, Value) {
         } else {
             std::fs::write(&out, text).unwrap();
         }
-        // The runtime events and A2AP documents (the research question's stream and the
-        // summariser's spans are not part of what the two agent versions did differently).
-        if f.extension().is_some_and(|e| e == "jsonl")
-            && !f.to_string_lossy().ends_with("-explain.jsonl")
-            && !f.to_string_lossy().ends_with("-otel.jsonl")
-        {
+        // The runtime events, A2AP documents and the summariser's spans (the research
+        // question's stream is not part of what the two agent versions did).
+        if f.extension().is_some_and(|e| e == "jsonl") && !f.to_string_lossy().ends_with("-explain.jsonl") {
             b.push(out);
         }
     }
     let a: Vec<PathBuf> = a
         .into_iter()
         .filter(|f| {
-            f.extension().is_some_and(|e| e == "jsonl")
-                && !f.to_string_lossy().ends_with("-explain.jsonl")
-                && !f.to_string_lossy().ends_with("-otel.jsonl")
+            f.extension().is_some_and(|e| e == "jsonl") && !f.to_string_lossy().ends_with("-explain.jsonl")
         })
         .collect();
-    assert_eq!(a.len(), 2);
+    assert_eq!(a.len(), 3);
     (a, b, statement_a, statement_b, forged)
 }
 
@@ -220,6 +215,13 @@ async fn council_run_by_two_agent_versions_differs_by_the_dropped_verification_a
 
     let d = provex.diff_graphs(&graph_a, &graph_b).await.unwrap();
     assert_expected(&d, &statement_a, &statement_b, &forged);
+    // Both runs hold the summariser's spans: its calls are matched one by one and none
+    // differs (what differs is the A2AP documents, above).
+    let runs = d.traces.as_ref().expect("the summariser's spans are compared");
+    assert!(runs.a.spans > 0 && runs.a.spans == runs.b.spans, "{runs:?}");
+    assert_eq!(runs.matched() as u64, runs.a.spans);
+    assert!(!runs.differs(), "{runs:#?}");
+    assert!(runs.calls.iter().any(|c| c.label == "LlmCall"), "{runs:#?}");
     // The other way round, added and removed swap and before and after too.
     let back = provex.diff_graphs(&graph_b, &graph_a).await.unwrap();
     assert_eq!((back.nodes.added, back.nodes.removed), (d.nodes.removed.clone(), vec![]));
@@ -237,19 +239,33 @@ async fn council_run_by_two_agent_versions_differs_by_the_dropped_verification_a
     assert_expected(&file_diff, &statement_a, &statement_b, &forged);
     assert!(facade::diff_files(&events(&a_files).unwrap(), &events(&b_files).unwrap()).unwrap().is_empty());
     let mut whole = facade::file_snapshot(&fa).unwrap();
+    let statement_nodes = whole.nodes.len();
     let ev = facade::file_snapshot(&events(&a_files).unwrap()).unwrap();
-    let event_nodes = ev.nodes.len();
     whole.nodes.extend(ev.nodes);
     whole.edges.extend(ev.edges);
+    let otel =
+        |files: &[PathBuf]| files.iter().find(|f| f.to_string_lossy().ends_with("-otel.jsonl")).cloned();
+    let spans = facade::file_snapshot(&otel(&a_files).unwrap()).unwrap();
+    for (k, p) in spans.nodes {
+        whole.nodes.entry(k).or_default().extend(p);
+    }
+    for (k, p) in spans.edges {
+        whole.edges.entry(k).or_default().extend(p);
+    }
+    // A span naming a statement does so through an `Explain` placeholder, which the store
+    // folds into the statement of that name (an edge is keyed by names: it stays as it is).
+    let named: std::collections::HashSet<String> =
+        whole.nodes.keys().filter(|k| k.label != "Explain").map(|k| k.name.clone()).collect();
+    whole.nodes.retain(|k, _| k.label != "Explain" || !named.contains(&k.name));
     let stored = provex.graph_snapshot(&graph_a).await.unwrap();
     assert_eq!(stored.nodes.len(), whole.nodes.len());
     assert!(provex::diff::diff(&whole, &stored).is_empty(), "{:#?}", provex::diff::diff(&whole, &stored));
     let mixed = provex.diff(&DiffSide::File(fa), &DiffSide::Graph(graph_b.clone())).await.unwrap();
-    // Graph B also holds the events, which file A does not: they are all that is added.
+    // Graph B also holds the events and spans, which file A does not: they are all that is added.
     assert_eq!(mixed.nodes.removed, d.nodes.removed);
     assert_eq!(mixed.nodes.changed, d.nodes.changed);
     assert_eq!(mixed.edges.changed, d.edges.changed);
-    assert_eq!(mixed.nodes.added.len(), event_nodes);
+    assert_eq!(mixed.nodes.added.len(), whole.nodes.len() - statement_nodes);
 
     let missing = provex.diff_graphs(&graph_a, "no_such_graph_for_diff").await.unwrap_err();
     assert_eq!(missing.code(), provex::api::ErrorCode::NotFound, "{missing}");

@@ -412,7 +412,8 @@ async fn sdk_spans_details_agents_and_message_origin() {
     }
     provex.delete_graph(&graph).await.unwrap();
 
-    // OpenInference agents: the triage agent hands work to the researcher and the writer.
+    // OpenInference agents: the triage agent hands work to the researcher and the writer,
+    // who act on its behalf (their `graph.node.parent_id`).
     let (provex, graph) = ingested("otelv_sdk_oi", "openinference-agents").await;
     let spans = expected("openinference-agents");
     let trace = spans[0]["trace_id"].as_str().unwrap();
@@ -433,7 +434,9 @@ async fn sdk_spans_details_agents_and_message_origin() {
         hands,
         [
             ("triage", "researcher", "delegation", 1, took("researcher")),
-            ("triage", "writer", "delegation", 1, took("writer"))
+            ("triage", "researcher", "on_behalf", 1, 0.0),
+            ("triage", "writer", "delegation", 1, took("writer")),
+            ("triage", "writer", "on_behalf", 1, 0.0)
         ]
     );
     provex.delete_graph(&graph).await.unwrap();

@@ -13,6 +13,7 @@ Scenarios:
 - openinference-agents (OpenInference): a triage agent hands off to a researcher (two LLM
   calls and a tool between them) and a writer; AGENT and TOOL spans with `graph.node.id` /
   `graph.node.parent_id`, all in one session.
+  `--forecast` changes what its weather tool answers (two runs that differ by one answer).
 - links-and-failure (GenAI conventions): two reviewers in traces of their own, a merger in a
   third whose span links to both; its tool fails (status error, exception event) and its
   first chat call fails (the endpoint answers 503) before one that succeeds.
@@ -50,8 +51,13 @@ SEARCH_TOOL = {
 }
 
 
+# What the weather tool answers; `--forecast` changes it, so a second run of the same agent
+# gets one different tool result and, from it, a different final answer.
+FORECAST = {"forecast": "sunny", "celsius": 21}
+
+
 def get_weather(query):
-    return {"city": "Lisbon", "forecast": "sunny", "celsius": 21, "asked": query}
+    return {"city": "Lisbon", **FORECAST, "asked": query}
 
 
 def search_docs(query):
@@ -221,7 +227,12 @@ def main():
     parser.add_argument("--expected", required=True, help="where to write the expected spans")
     parser.add_argument("--chat", help="chat endpoint base URL (default: the stand-in, in-process)")
     parser.add_argument("--seed", type=int, help="seed of trace and span ids (default: random)")
+    parser.add_argument("--forecast", help="what the weather tool answers (default: sunny, 21 C), "
+                        "as FORECAST:CELSIUS, e.g. rain:14")
     args = parser.parse_args()
+    if args.forecast:
+        forecast, celsius = args.forecast.split(":")
+        FORECAST.update(forecast=forecast, celsius=int(celsius))
     instrumentation, service, agent = SCENARIOS[args.scenario]
     chat_url = args.chat
     if not chat_url:

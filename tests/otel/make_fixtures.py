@@ -22,6 +22,12 @@ import otlp_sink  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = {"genai-tool-agent": 2801, "openinference-agents": 2802, "links-and-failure": 2803}
+# The same agent run twice (other ids, other times), the second time with the weather tool
+# answering rain: what `provex diff` of two traces compares. Name: (scenario, seed, extra args).
+RUNS = {
+    "tool-agent-run-a": ("genai-tool-agent", 2811, []),
+    "tool-agent-run-b": ("genai-tool-agent", 2812, ["--forecast", "rain:14"]),
+}
 
 
 def received_ids(path):
@@ -40,10 +46,12 @@ def main():
         tmp = Path(tmp)
         server, base = otlp_sink.serve(tmp)
         try:
-            for name, seed in SCENARIOS.items():
+            jobs = [(name, name, seed, []) for name, seed in SCENARIOS.items()]
+            jobs += [(name, scenario, seed, extra) for name, (scenario, seed, extra) in RUNS.items()]
+            for name, scenario, seed, extra in jobs:
                 expected = tmp / f"{name}.expected.json"
-                subprocess.run([sys.executable, str(HERE / "agents.py"), name, "--otlp", f"{base}/{name}",
-                                "--expected", str(expected), "--seed", str(seed)], check=True)
+                subprocess.run([sys.executable, str(HERE / "agents.py"), scenario, "--otlp", f"{base}/{name}",
+                                "--expected", str(expected), "--seed", str(seed)] + extra, check=True)
                 want = sorted((s["trace_id"], s["span_id"]) for s in json.loads(expected.read_text())["spans"])
                 got = sorted(received_ids(tmp / f"{name}.jsonl"))
                 if got != want:

@@ -188,6 +188,11 @@ describe("how traces read", () => {
     const loop = levels(agents.agents, [...agents.hand_offs, { ...agents.hand_offs[0], from: "writer", to: "planner" }]);
     expect(Math.max(...loop.values())).toBeLessThan(2);
   });
+
+  it("places an agent that acts on another's behalf below it too, with no span between them", () => {
+    const behalf = [{ from: "planner", to: "writer", kind: "on_behalf", count: 1, total_ms: 0, spans: [] }];
+    expect([...levels(agents.agents, behalf)]).toEqual([["planner", 0], ["writer", 1]]);
+  });
 });
 
 describe("the Traces tab", () => {

@@ -98,7 +98,8 @@ pub(super) fn from_node(n: &Node, arrival: u32) -> ViewNode {
         context: first_prop(n, &CONTEXT_KEYS),
         status: first_prop(n, &[STATUS_KEY]),
         text: first_prop(n, &VIEW_TEXT_KEYS).as_deref().map(truncate),
-        standing: first_prop(n, &[STANDING_KEY]),
+        standing: first_prop(n, &[STANDING_KEY])
+            .or_else(|| crate::store::view::derived_standing(|k| first_prop(n, &[k]))),
     }
 }
 

@@ -100,7 +100,8 @@ impl Provex {
                 context: prop(&CONTEXT_KEYS),
                 status: prop(&[STATUS_KEY]),
                 text: prop(&VIEW_TEXT_KEYS),
-                standing: prop(&[STANDING_KEY]),
+                standing: prop(&[STANDING_KEY])
+                    .or_else(|| crate::store::view::derived_standing(|k| prop(&[k]))),
             };
             nodes.push(from_summary(summary, nodes.len() as u32));
         }

@@ -183,6 +183,10 @@ impl State {
                 verifications.push(v);
             }
             match self.nodes.get(&n.name) {
+                // A placeholder (a node with nothing but its name, under a stand-in label)
+                // written for a node drawn already under its own label: the store folds it
+                // into that node, so the drawing keeps the node.
+                Some(old) if n.props.is_empty() && old.label != n.label.as_str() => {}
                 Some(old) => {
                     let mut v = from_node(n, old.arrival);
                     // A delta may hold only what changed (a statement's consensus): what it

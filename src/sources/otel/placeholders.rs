@@ -27,10 +27,14 @@ pub fn filling(delta: &GraphDelta) -> Vec<String> {
 }
 
 /// Folds the placeholders of the spans named `names` (every placeholder of the graph when
-/// `None`) that are now stored under their own label; returns how many.
-pub async fn fold_placeholders(store: &Store, graph: &str, names: Option<&[String]>) -> Result<u64> {
+/// `None`) that are now stored under their own label; returns those spans by label and name.
+pub async fn fold_placeholders(
+    store: &Store,
+    graph: &str,
+    names: Option<&[String]>,
+) -> Result<Vec<(Label, String)>> {
     let found = match names {
-        Some([]) => return Ok(0),
+        Some([]) => return Ok(Vec::new()),
         Some(names) => {
             let list = FalkorValue::Array(names.iter().map(|n| str_param(n)).collect());
             store

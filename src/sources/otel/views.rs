@@ -137,7 +137,8 @@ pub struct HandOff {
     pub from: String,
     pub to: String,
     /// `delegation` (a span of `from` is the parent of a span of `to`), `link` (a span
-    /// link), or `message` (a message one produced, the other consumed).
+    /// link), `message` (a message one produced, the other consumed), or `on_behalf` (`to`
+    /// acted on behalf of `from`: its agent `ACTED_ON_BEHALF_OF` the other's).
     pub kind: String,
     #[ts(type = "number")]
     pub count: u64,

@@ -86,8 +86,9 @@ pub async fn has_explain(store: &Store, graph: &str) -> bool {
 /// Folds bare `Explain` placeholders into the nodes of other sources that now hold their
 /// names (a statement that arrived after the explain stream naming it): the placeholder's
 /// edges move to the real node, with their properties, and the placeholder goes. Returns
-/// how many were folded. A placeholder has no properties but its name and default kinds.
-pub async fn absorb_placeholders(store: &Store, graph: &str) -> Result<u64> {
+/// the nodes they were folded into, by label and name. A placeholder has no properties but
+/// its name and default kinds.
+pub async fn absorb_placeholders(store: &Store, graph: &str) -> Result<Vec<(Label, String)>> {
     let rows = store
         .run(
             graph,

@@ -257,7 +257,10 @@ export class Client {
     return this.transport.call("path", req);
   }
 
-  /** What graph `b` adds, removes and changes with respect to graph `a`, by node and edge identity. */
+  /**
+   * What graph `b` adds, removes and changes with respect to graph `a`, by node and edge
+   * identity; with `trace_a` and `trace_b`, those two traces (runs) of them.
+   */
   diff(req: DiffRequest): Promise<GraphDiff> {
     return this.transport.call("diff", req);
   }

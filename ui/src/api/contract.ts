@@ -17,6 +17,8 @@ node: string | null, spans: number, llm_calls: number, tool_calls: number, error
  */
 busy_ms: number, };
 
+export type AgentDiff = { shared: Array<string>, only_a: Array<string>, only_b: Array<string>, };
+
 export type Answer = { question: string, cypher: string, columns: Array<string>, rows: Array<Array<JsonValue>>, 
 /**
  * More rows than [`MAX_ROWS`] came back; the rest are not shown.
@@ -30,6 +32,34 @@ export type AskRequest = { graph: string, question: string, };
 export type BundleRequest = { graph: string, statements?: Array<string>, key?: string, };
 
 export type ByteRange = { start: number, end: number, };
+
+export type CallDiff = { 
+/**
+ * Its place, readable: each ancestor's and its own step, joined by ` / ` (a step is
+ * the operation, the tool, the agent when it is not its parent's, the model in
+ * brackets, then `#N` for the Nth of the same under one parent).
+ */
+path: string, 
+/**
+ * `LlmCall`, `ToolCall`, `AgentInvocation`, … (docs/FORMATS.md).
+ */
+label: string, 
+/**
+ * `gen_ai.operation.name`, else OpenInference's span kind, else the label.
+ */
+operation: string, agent: string | null, model: string | null, tool: string | null, 
+/**
+ * Its span's node in run A, none when only B has it.
+ */
+a: string | null, 
+/**
+ * Its span's node in run B, none when only A has it.
+ */
+b: string | null, status_a: string | null, status_b: string | null, 
+/**
+ * What differs when both have it: `status`, `inputs`, `outputs`, `arguments`, `result`.
+ */
+changes: Array<string>, };
 
 export type ClusterEdgesRequest = { graph: string, cluster?: string, };
 
@@ -61,6 +91,16 @@ suggested_type?: string, suggestion_rule?: string,
  */
 diff?: Array<DiffOp>, };
 
+export type ContentItem = { 
+/**
+ * Its node (`otel-msg:…`, content-addressed).
+ */
+name: string, role: string | null, 
+/**
+ * Its content (a message's parts as text), cut at 300 characters.
+ */
+text: string, };
+
 export type CrossLink = { 
 /**
  * The step that names it.
@@ -81,7 +121,7 @@ export type DialogLine = { seq: number, kind: string, content: string | null, mo
 
 export type DiffOp = { op: string, text: string, };
 
-export type DiffRequest = { a: string, b: string, };
+export type DiffRequest = { a: string, b: string, trace_a?: string, trace_b?: string, };
 
 export type DiffSummary = { claims_added: Array<SummaryItem>, claims_removed: Array<SummaryItem>, verifications_added: Array<SummaryItem>, verifications_removed: Array<SummaryItem>, 
 /**
@@ -163,14 +203,20 @@ export type GraphDiff = {
 /**
  * What the differences mean for claims.
  */
-summary: DiffSummary, nodes: NodeDiff, edges: EdgeDiff, };
+summary: DiffSummary, 
+/**
+ * What the differences mean for the runs the graphs' OpenTelemetry spans record: none
+ * when neither graph holds a span.
+ */
+traces?: TraceDiff, nodes: NodeDiff, edges: EdgeDiff, };
 
 export type GraphRequest = { graph: string, };
 
 export type HandOff = { from: string, to: string, 
 /**
  * `delegation` (a span of `from` is the parent of a span of `to`), `link` (a span
- * link), or `message` (a message one produced, the other consumed).
+ * link), `message` (a message one produced, the other consumed), or `on_behalf` (`to`
+ * acted on behalf of `from`: its agent `ACTED_ON_BEHALF_OF` the other's).
  */
 kind: string, count: number, 
 /**
@@ -273,6 +319,8 @@ export type MenuEvent = { action: MenuAction,
  * The graph the window shows, as the shell knows it.
  */
 graph: string | null, };
+
+export type MessageDiff = { shared: number, only_a: Array<ContentItem>, only_b: Array<ContentItem>, };
 
 export type MessageOrigin = { message: string, 
 /**
@@ -611,11 +659,28 @@ export type ToolContent = { id: string,
  */
 value: JsonValue, };
 
+export type ToolDiff = { tool: string, 
+/**
+ * The call's path (as [`CallDiff::path`]).
+ */
+path: string, arguments_a: string | null, arguments_b: string | null, result_a: string | null, result_b: string | null, 
+/**
+ * `arguments`, `result`, or `only in A` / `only in B`.
+ */
+changes: Array<string>, };
+
 export type TraceAgents = { trace_id: string, agents: Array<AgentBox>, hand_offs: Array<HandOff>, 
 /**
  * Only the first spans were read (see `trace_spans`).
  */
 truncated: boolean, };
+
+export type TraceDiff = { a: TraceSide, b: TraceSide, 
+/**
+ * Every span of either run, in A's order with B's extra ones after their matched
+ * predecessor.
+ */
+calls: Array<CallDiff>, messages: MessageDiff, tools: Array<ToolDiff>, agents: AgentDiff, };
 
 export type TraceDirection = "up" | "down";
 
@@ -634,6 +699,12 @@ dir?: TraceDirection,
  * Default 10, at most `store::read::MAX_DEPTH`.
  */
 depth?: number, };
+
+export type TraceSide = { 
+/**
+ * The trace ids compared, sorted.
+ */
+traces: Array<string>, spans: number, };
 
 export type TraceSpans = { trace_id: string, 
 /**

@@ -8,6 +8,7 @@ import { clusterSummary, isCluster } from "../graph/clusters";
 import { agentName } from "../trail/labels";
 import { STANDING_TEXT, asStanding, standingIcon } from "../trail/standing";
 import { h } from "../shared/dom";
+import { spanStandingLine } from "../traces/span-standing";
 
 /** Signature statuses in words. */
 const STATUS_WORDS: Record<string, string> = {
@@ -27,6 +28,9 @@ export function cardLines(n: ViewNode, names?: ReadonlyMap<string, string>): { t
   // A claim's standing first: the worst thing true of it is its headline.
   const standing = asStanding(n.standing);
   if (standing) lines.push(`${standingIcon(standing)} ${STANDING_TEXT[standing]}`);
+  // A span that failed: its headline too.
+  const failed = spanStandingLine(n.standing);
+  if (failed) lines.push(failed);
   const text = (n.text ?? "").replace(/\s+/g, " ").trim();
   if (text) lines.push(text.length > 160 ? `${text.slice(0, 159).trimEnd()}…` : text);
   if (n.agent) lines.push(`By ${agentName(n.agent, names)}`);

@@ -46,6 +46,8 @@ export function badgeCode(n: { status: string | null; standing?: string | null }
     case null: case undefined: case "": return statusCode(n.status);
     case "verified": return Status.Valid;
     case "invalid_signature": case "claim_mismatch": case "quote_mismatch": case "challenged": return Status.Bad;
+    // A span that failed (docs/FORMATS.md "OpenTelemetry traces").
+    case "failed": return Status.Bad;
     case "unknown_signer": return Status.Doubtful;
     default: return Status.Unsigned;
   }

@@ -4,23 +4,25 @@
 // difference to step through, each with its properties before and after. What the diff means
 // for claims comes first (claims and verifications added and removed, changed verdicts,
 // consensus, signatures and quotes), and the list goes by importance: claims before runtime
-// rows. Removals are drawn on the base graph and additions on the other: "Open the other"
+// rows; when the graphs hold OpenTelemetry spans, the runs they record, call by call, come
+// next (runs-section.ts). Removals are drawn on the base graph and additions on the other: "Open the other"
 // swaps which is drawn.
 
 import type { Backend } from "../api/backend";
-import type { GraphDiff, ViewNode } from "../api/contract";
+import type { GraphDiff, TraceSummary, ViewNode } from "../api/contract";
 import type { GraphCanvasApi } from "../canvas/types";
 import { CHANGE_GLYPH, CHANGE_WORD, claimGroups, counts, diffItems, nodeMarks, showChange, sideOf, visibleOn, type Change, type DiffItem } from "./diff-overlay";
 import type { SelectFn } from "../shared/host";
 import { h, replace } from "../shared/dom";
 import { errorState } from "../shared/error-state";
+import { runsSection } from "./runs-section";
 
 /** Marks drawn at most (those on screen first); the list has every difference. */
 const MAX_MARKS = 600;
 
 /** What the compare panel needs of the app. */
 export interface CompareHost {
-  readonly backend: Pick<Backend, "diff" | "graphs">;
+  readonly backend: Pick<Backend, "diff" | "graphs"> & Partial<Pick<Backend, "traces">>;
   readonly graph: string | null;
   readonly model: { readonly nodes: ReadonlyMap<string, ViewNode> };
   readonly canvas: Pick<GraphCanvasApi, "setHighlight" | "screenPosition">;
@@ -34,7 +36,9 @@ export class ComparePanel {
   readonly marksEl = h("div", { class: "diff-marks", testid: "diff-marks", "aria-hidden": "true" });
   private other = h("select", { class: "input", testid: "compare-other", "aria-label": "Graph to compare with" });
   private body = h("div", { class: "compare-body" });
-  private diff: { a: string, b: string, result: GraphDiff, items: DiffItem[] } | null = null;
+  private traceA = h("select", { class: "input", testid: "compare-trace-a", "aria-label": "First run (trace)" });
+  private traceB = h("select", { class: "input", testid: "compare-trace-b", "aria-label": "Second run (trace)" });
+  private diff: { a: string, b: string, result: GraphDiff, items: DiffItem[], runs?: { a: string, b: string } } | null = null;
   private marks = new Map<string, Change>();
   private index = -1;
   /** The graph open when the panel's controls were made. */
@@ -58,15 +62,32 @@ export class ComparePanel {
       replace(this.el, this.head(), errorState("list the graphs", e, () => void this.open()));
       return;
     }
+    // Two runs of an agent in this graph: its traces, to compare one with another.
+    let traces: TraceSummary[] = [];
+    if (open && this.app.backend.traces) {
+      try {
+        traces = (await this.app.backend.traces({ graph: open, limit: 200 })).traces;
+      } catch {
+        traces = [];
+      }
+    }
     const keep = this.diff ? (this.diff.a === open ? this.diff.b : this.diff.a) : this.other.value;
     replace(this.other, graphs.map((g) => h("option", { value: g }, g)));
     if (graphs.includes(keep)) this.other.value = keep;
+    const option = (t: TraceSummary) => h("option", { value: t.trace_id }, `${t.root_name ?? "trace"} · ${t.trace_id.slice(0, 8)}${t.errors ? ` · ${t.errors} failed` : ""}`);
+    // Oldest first as A, the newest as B (the list comes newest first).
+    replace(this.traceA, [...traces].reverse().map(option));
+    replace(this.traceB, traces.map(option));
     replace(this.el, this.head(),
       graphs.length === 0
         ? h("p", { class: "muted" }, "There is no other graph to compare with. Ingest another run into a graph of its own first (Ingest ▸, “Into graph”).")
         : h("div", { class: "row" },
           h("label", null, "Earlier run ", this.other),
           h("button", { class: "btn btn-primary", testid: "compare-run", onclick: () => void this.run(this.other.value, open ?? "") }, "Compare")),
+      traces.length < 2 ? null : h("div", { class: "row", testid: "compare-traces" },
+        h("label", null, "Or two runs in this graph: ", this.traceA),
+        h("label", null, "with ", this.traceB),
+        h("button", { class: "btn", testid: "compare-run-traces", onclick: () => void this.runTraces(open ?? "", this.traceA.value, this.traceB.value) }, "Compare runs")),
       this.body);
     if (this.diff) this.render();
     else replace(this.body, h("p", { class: "hint" }, `Shows what “${open ?? "this graph"}” adds, removes and changes with respect to the graph you pick.`));
@@ -98,6 +119,24 @@ export class ComparePanel {
       return;
     }
     this.diff = { a, b, result, items: diffItems(result) };
+    this.index = -1;
+    this.render();
+    this.graphChanged();
+  }
+
+  /** Compares two traces (runs) of graph `g`: what run `tb` changes with respect to `ta`. */
+  async runTraces(g: string, ta: string, tb: string): Promise<void> {
+    if (!g || !ta || !tb) return;
+    const names = { a: `trace ${ta.slice(0, 8)}`, b: `trace ${tb.slice(0, 8)}` };
+    replace(this.body, h("p", { class: "muted" }, `Comparing ${names.b} with ${names.a}…`));
+    let result: GraphDiff;
+    try {
+      result = await this.app.backend.diff({ a: g, b: g, trace_a: ta, trace_b: tb });
+    } catch (e) {
+      replace(this.body, errorState(`compare ${names.b} with ${names.a}`, e, () => void this.runTraces(g, ta, tb)));
+      return;
+    }
+    this.diff = { a: g, b: g, result, items: diffItems(result), runs: names };
     this.index = -1;
     this.render();
     this.graphChanged();
@@ -167,8 +206,10 @@ export class ComparePanel {
     const current = this.index >= 0 ? d.items[this.index] : null;
     replace(this.body,
       this.claims(d.result, side),
+      d.result.traces ? runsSection(d.result.traces, d.runs ?? { a: d.a, b: d.b }, (n) => side !== null && this.app.model.nodes.has(n),
+        (n) => void this.app.select(n, { focus: true, from: "panel" })) : null,
       h("p", { class: "compare-summary", testid: "compare-summary" },
-        h("strong", null, d.b), " against ", h("strong", null, d.a), ": ",
+        h("strong", null, d.runs?.b ?? d.b), " against ", h("strong", null, d.runs?.a ?? d.a), ": ",
         d.items.length === 0 ? "no differences." : `nodes ${sum("nodes")}; edges ${sum("edges")}.`),
       d.items.length === 0 ? null : h("div", { class: "row" },
         h("button", { class: "btn", testid: "compare-prev", onclick: () => void this.step(this.index - 1) }, "← Previous"),

@@ -10,12 +10,12 @@ import { count, duration } from "./trace-format";
 
 const W = 210, H = 86, GAP_X = 40, GAP_Y = 84, PAD = 24;
 
-const KIND_VERB: Record<string, string> = { delegation: "delegated", link: "linked", message: "passed messages" };
+const KIND_VERB: Record<string, string> = { delegation: "delegated", link: "linked", message: "passed messages", on_behalf: "on its behalf" };
 
 /** Row of each agent: the longest chain of delegations leading to it (bounded). */
 export function levels(agents: readonly AgentBox[], hands: readonly HandOff[]): Map<string, number> {
   const col = new Map(agents.map((a) => [a.id, 0]));
-  const del = hands.filter((x) => x.kind === "delegation");
+  const del = hands.filter((x) => x.kind === "delegation" || x.kind === "on_behalf");
   for (let round = 0; round < agents.length; round++) {
     let changed = false;
     for (const e of del) {
