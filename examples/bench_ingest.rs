@@ -20,87 +20,20 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use falkordb::{FalkorClientBuilder, FalkorConnectionInfo, FalkorValue};
-use provex::facade::{ConnectOptions, Provex, Quiet};
+use provex::facade::{Provex, Quiet};
 use provex::ingest::{normalize_line, Format, IngestOptions};
 use provex::model::vocab::{EdgeKind, Label, ProvRelation, RelType};
 use provex::model::{Edge, GraphDelta, Node, NodeRef, PropValue, Props};
-use provex::store::server::{PrivateServer, ServerOptions};
 use provex::store::TraceDirection;
+
+#[path = "support/bench_events.rs"]
+mod bench_events;
+use bench_events::{private_provex, write_events};
 
 /// Tasks in the event file, 9 events each; `PROVEX_BENCH_TASKS` overrides it (for
 /// profiling under callgrind, say).
 fn tasks() -> usize {
     std::env::var("PROVEX_BENCH_TASKS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000)
-}
-
-fn write_events(path: &Path) {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut n = 0u64;
-    let mut ev = |task: &str, data: String| {
-        n += 1;
-        writeln!(
-            out,
-            r#"{{"Task":{{"id":"e{n}","context_id":"ctx-bench","task_id":"{task}","timestamp_ms":{},"data":{data}}}}}"#,
-            1_700_000_000_000u64 + n
-        )
-        .unwrap();
-    };
-    for t in 0..tasks() {
-        let task = format!("task-{t}");
-        let agent = format!("5f0c1a2e-8d4b-4c1e-9a77-{:012}", t % 50);
-        let scope = format!(r#"{{"Task":{{"task_id":"{task}"}}}}"#);
-        let meta = format!(r#"{{"agent_id":"{agent}"}}"#);
-        ev(&task, format!(r#"{{"TaskCreated":{{"task_id":"{task}","agent_id":"{agent}"}}}}"#));
-        ev(
-            &task,
-            format!(
-                r#"{{"MessageReceived":{{"id":"in-{t}","role":"user","content":["Summarise item {t} of the agenda"],"metadata":{meta}}}}}"#
-            ),
-        );
-        let prompt = r#"{"system":"You summarise council meetings.","user":"Summarise the attached transcript segment."}"#;
-        ev(
-            &task,
-            format!(
-                r#"{{"LlmCallStarted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta}}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"LlmCallCompleted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta},"usage":{{"Known":{{"prompt_tokens":812,"completion_tokens":240,"total_tokens":1052}}}},"duration_ms":2210,"success":true}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"ToolCallStarted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta}}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"ToolCallCompleted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta},"duration_ms":120,"success":true}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"completed"}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"summary-{t}","artifact_type":"text/markdown"}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"MessageSent":{{"id":"out-{t}","role":"agent","content":["Summary of item {t}"],"metadata":{meta}}}}}"#
-            ),
-        );
-    }
 }
 
 /// Parses and normalises every line in memory, in batches as the ingest does, handing
@@ -315,12 +248,12 @@ fn median(v: &mut [f64]) -> f64 {
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--write-events") {
-        write_events(Path::new(&args[i + 1]));
+        write_events(Path::new(&args[i + 1]), tasks());
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("events.jsonl");
-    write_events(&file);
+    write_events(&file, tasks());
     let bytes = std::fs::read(&file).unwrap();
     let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).collect();
     let events = lines.len() as f64;
@@ -335,8 +268,6 @@ async fn main() {
     }
     let mut batches = Vec::new();
     normalise_all(&lines, |b| batches.push(b));
-    let nodes: usize = batches.iter().map(GraphDelta::node_count).sum();
-    let edges: usize = batches.iter().map(GraphDelta::edge_count).sum();
     println!("parse+normalise: {:.0} events/s (best of 3, {best:.3} s)", events / best);
     if std::env::args().any(|a| a == "--parse-only") {
         return;
@@ -345,55 +276,63 @@ async fn main() {
     // FalkorDB on a free port, with nothing kept; with PROVEX_BENCH_DURABLE set, as the app
     // runs it (an append-only file, every acknowledgement waiting until it is on disk).
     let data = tempfile::tempdir().unwrap();
-    let server = PrivateServer::start(&ServerOptions {
-        data_dir: data.path().into(),
-        persist: std::env::var_os("PROVEX_BENCH_DURABLE").is_some(),
-        port: None,
-    })
-    .unwrap();
+    let (server, provex) =
+        private_provex(data.path(), std::env::var_os("PROVEX_BENCH_DURABLE").is_some()).await;
     let url = server.url();
-    let provex = Provex::open(ConnectOptions { url: Some(url.clone()), server: None }).await.unwrap();
 
     if !args.iter().any(|a| a == "--ingest-only") {
-        // 2. trace --up --depth 10 on a 100,000-node graph, first: FalkorDB frees deleted graphs
-        // in the background, which would slow the traces down if they ran after the ingests.
-        let g = "dag100k";
-        for b in random_dag(100_000) {
-            provex.write(g, b).await.unwrap();
-        }
-        let stats = provex.stats(g).await.unwrap();
-        let mut times = Vec::new();
-        let mut sizes = Vec::new();
-        for k in 0..200u64 {
-            let root = format!("artifact:dag-{}", 50_000 + (k * 7919) % 50_000);
-            let t = Instant::now();
-            let sub = provex.trace(g, &root, TraceDirection::Up, 10).await.unwrap();
-            times.push(t.elapsed().as_secs_f64() * 1e3);
-            sizes.push(sub.nodes.len() as f64);
-        }
-        let p95 = {
-            let mut t = times.clone();
-            t.sort_by(f64::total_cmp);
-            t[t.len() * 95 / 100]
-        };
-        println!(
-            "trace --up --depth 10 on {} nodes / {} edges: median {:.2} ms, p95 {p95:.2} ms over 200 roots (median {} nodes reached)",
-            stats.nodes,
-            stats.edges,
-            median(&mut times),
-            median(&mut sizes)
-        );
-        provex.delete_graph(g).await.unwrap();
+        trace_benchmark(&provex).await;
     }
     if std::env::args().any(|a| a == "--trace-only") {
         return;
     }
 
+    fresh_graph_benchmark(&provex, &url, &file, &batches, events).await;
+    drop(server);
+}
+
+/// Part 2: `trace --up --depth 10` from 200 roots of a 100,000-node graph (run first:
+/// FalkorDB frees deleted graphs in the background, which would slow the traces down if they
+/// ran after the ingests).
+async fn trace_benchmark(provex: &Provex) {
+    let g = "dag100k";
+    for b in random_dag(100_000) {
+        provex.write(g, b).await.unwrap();
+    }
+    let stats = provex.stats(g).await.unwrap();
+    let mut times = Vec::new();
+    let mut sizes = Vec::new();
+    for k in 0..200u64 {
+        let root = format!("artifact:dag-{}", 50_000 + (k * 7919) % 50_000);
+        let t = Instant::now();
+        let sub = provex.trace(g, &root, TraceDirection::Up, 10).await.unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        sizes.push(sub.nodes.len() as f64);
+    }
+    let p95 = {
+        let mut t = times.clone();
+        t.sort_by(f64::total_cmp);
+        t[t.len() * 95 / 100]
+    };
+    println!(
+        "trace --up --depth 10 on {} nodes / {} edges: median {:.2} ms, p95 {p95:.2} ms over 200 roots (median {} nodes reached)",
+        stats.nodes,
+        stats.edges,
+        median(&mut times),
+        median(&mut sizes)
+    );
+    provex.delete_graph(g).await.unwrap();
+}
+
+/// Part 3: a fresh graph four ways (see inside), median of 3 rounds each.
+async fn fresh_graph_benchmark(provex: &Provex, url: &str, file: &Path, batches: &[GraphDelta], events: f64) {
+    let nodes: usize = batches.iter().map(GraphDelta::node_count).sum();
+    let edges: usize = batches.iter().map(GraphDelta::edge_count).sum();
     // 3. A fresh graph four ways, round-robin, each on a new graph: the bare UNWIND MERGE,
     // Provex's upserts (`bulk: false`), Provex's GRAPH.BULK path, and `falkordb-bulk-insert`
     // (when PROVEX_BULK_INSERT names it) on the same nodes and edges written as CSV.
     let mut all = GraphDelta::new();
-    for b in &batches {
+    for b in batches {
         all.extend(b.clone());
     }
     let csv_dir = tempfile::tempdir().unwrap();
@@ -403,7 +342,7 @@ async fn main() {
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..3 {
         let g = format!("bare{round}");
-        bare_t.push(bare_merge(&url, &g, &batches).await);
+        bare_t.push(bare_merge(url, &g, batches).await);
         provex.delete_graph(&g).await.unwrap();
         for bulk in [false, true] {
             let g = format!("provex{round}{bulk}");
@@ -412,7 +351,7 @@ async fn main() {
             let report = provex
                 .ingest(
                     &g,
-                    std::slice::from_ref(&file),
+                    std::slice::from_ref(&file.to_path_buf()),
                     opts,
                     Arc::new(AtomicBool::new(false)),
                     Arc::new(Quiet),
@@ -438,7 +377,7 @@ async fn main() {
         }
         if let Some(cmd) = &bulk_insert {
             let g = format!("insert{round}");
-            insert_t.push(run_bulk_insert(cmd, &url, &g, &csvs));
+            insert_t.push(run_bulk_insert(cmd, url, &g, &csvs));
             let stats = provex.stats(&g).await.unwrap();
             if round == 0 {
                 println!("graph (falkordb-bulk-insert): {} nodes, {} edges", stats.nodes, stats.edges);
@@ -465,5 +404,4 @@ async fn main() {
         let insert = line("falkordb-bulk-insert (CSV)", &mut insert_t);
         println!("GRAPH.BULK / falkordb-bulk-insert throughput: {:.2}x", insert / bulk);
     }
-    drop(server);
 }

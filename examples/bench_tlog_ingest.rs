@@ -8,93 +8,22 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::io::Write as _;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use provex::facade::{ConnectOptions, Provex, Quiet};
+use provex::facade::Quiet;
 use provex::ingest::IngestOptions;
-use provex::store::server::{PrivateServer, ServerOptions};
 
-fn write_events(path: &std::path::Path, tasks: usize) {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut n = 0u64;
-    let mut ev = |task: &str, data: String| {
-        n += 1;
-        writeln!(
-            out,
-            r#"{{"Task":{{"id":"e{n}","context_id":"ctx-bench","task_id":"{task}","timestamp_ms":{},"data":{data}}}}}"#,
-            1_700_000_000_000u64 + n
-        )
-        .unwrap();
-    };
-    for t in 0..tasks {
-        let task = format!("task-{t}");
-        let agent = format!("5f0c1a2e-8d4b-4c1e-9a77-{:012}", t % 50);
-        let scope = format!(r#"{{"Task":{{"task_id":"{task}"}}}}"#);
-        let meta = format!(r#"{{"agent_id":"{agent}"}}"#);
-        ev(&task, format!(r#"{{"TaskCreated":{{"task_id":"{task}","agent_id":"{agent}"}}}}"#));
-        ev(
-            &task,
-            format!(
-                r#"{{"MessageReceived":{{"id":"in-{t}","role":"user","content":["Summarise item {t} of the agenda"],"metadata":{meta}}}}}"#
-            ),
-        );
-        let prompt = r#"{"system":"You summarise council meetings.","user":"Summarise the attached transcript segment."}"#;
-        ev(
-            &task,
-            format!(
-                r#"{{"LlmCallStarted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta}}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"LlmCallCompleted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta},"usage":{{"Known":{{"prompt_tokens":812,"completion_tokens":240,"total_tokens":1052}}}},"duration_ms":2210,"success":true}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"ToolCallStarted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta}}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"ToolCallCompleted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta},"duration_ms":120,"success":true}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"completed"}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"summary-{t}","artifact_type":"text/markdown"}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"MessageSent":{{"id":"out-{t}","role":"agent","content":["Summary of item {t}"],"metadata":{meta}}}}}"#
-            ),
-        );
-    }
-}
+#[path = "support/bench_events.rs"]
+mod bench_events;
+use bench_events::{private_provex, write_events};
 
 #[tokio::main]
 async fn main() {
     let tasks: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
     let data = tempfile::tempdir().unwrap();
-    let server =
-        PrivateServer::start(&ServerOptions { data_dir: data.path().into(), persist: false, port: None })
-            .unwrap();
-    let provex = Provex::open(ConnectOptions { url: Some(server.url()), server: None }).await.unwrap();
+    let (_server, provex) = private_provex(data.path(), false).await;
     provex.set_log_key_dir(data.path().to_owned());
     let file = data.path().join("events.jsonl");
     write_events(&file, tasks);

@@ -107,21 +107,29 @@ fn jsdoc(doc: &str, indent: &str) -> String {
     }
 }
 
-/// The generated client file.
-pub fn client_ts(operations: &[OpInfo]) -> String {
-    let cfg = config();
-    let mut imports: Vec<String> = vec!["ErrorCode".into()];
-    let mut requests = String::new();
-    let mut responses = String::new();
-    let mut table = String::new();
-    let mut methods = String::new();
-    for op in operations {
-        let (req, resp) = ((op.request)(&cfg), (op.response)(&cfg));
-        imports.extend(type_names(&req).chain(type_names(&resp)).map(str::to_owned));
-        requests.push_str(&format!("  {}: {req};\n", op.name));
-        responses.push_str(&format!("  {}: {resp};\n", op.name));
+/// What the client file lists, gathered from the operations and streams.
+#[derive(Default)]
+struct ClientParts {
+    imports: Vec<String>,
+    requests: String,
+    responses: String,
+    table: String,
+    methods: String,
+    streams: String,
+    stream_reqs: String,
+    stream_msgs: String,
+    stream_table: String,
+}
+
+impl ClientParts {
+    /// One operation: its request and response types, its routing entry and its method.
+    fn add_operation(&mut self, op: &OpInfo, cfg: &Config) {
+        let (req, resp) = ((op.request)(cfg), (op.response)(cfg));
+        self.imports.extend(type_names(&req).chain(type_names(&resp)).map(str::to_owned));
+        self.requests.push_str(&format!("  {}: {req};\n", op.name));
+        self.responses.push_str(&format!("  {}: {resp};\n", op.name));
         let errors: Vec<String> = op.errors.iter().map(|e| format!("\"{e}\"")).collect();
-        table.push_str(&format!(
+        self.table.push_str(&format!(
             "  {}: {{ method: \"{}\", path: \"{}\", args: \"{}\", desktopOnly: {}, errors: [{}] }},\n",
             op.name,
             op.method.as_str(),
@@ -130,35 +138,61 @@ pub fn client_ts(operations: &[OpInfo]) -> String {
             op.transport == Transport::Desktop,
             errors.join(", "),
         ));
-        methods.push_str(&jsdoc(op.doc, "  "));
+        self.methods.push_str(&jsdoc(op.doc, "  "));
         let default = if req == "NoArgs" { " = {}" } else { "" };
         let bytes = if op.body == ops::Body::Bytes { ", bytes: Bytes" } else { "" };
         let pass = if op.body == ops::Body::Bytes { ", bytes" } else { "" };
-        methods.push_str(&format!(
+        self.methods.push_str(&format!(
             "  {}(req: {req}{default}{bytes}): Promise<{resp}> {{\n    return this.transport.call(\"{}\", req{pass});\n  }}\n\n",
             camel(op.name),
             op.name,
         ));
     }
-    let mut streams = String::new();
-    let mut stream_reqs = String::new();
-    let mut stream_msgs = String::new();
-    let mut stream_table = String::new();
-    for s in STREAMS {
-        let (req, msg) = ((s.request)(&cfg), (s.message)(&cfg));
-        imports.extend(type_names(&req).chain(type_names(&msg)).map(str::to_owned));
-        stream_reqs.push_str(&format!("  {}: {req};\n", s.name));
-        stream_msgs.push_str(&format!("  {}: {msg};\n", s.name));
-        stream_table.push_str(&format!("  {}: {{ path: \"{}\" }},\n", s.name, s.path));
-        streams.push_str(&jsdoc(s.doc, "  "));
-        streams.push_str(&format!(
+
+    /// One stream: its request and message types, its path and its method.
+    fn add_stream(&mut self, s: &ops::StreamInfo, cfg: &Config) {
+        let (req, msg) = ((s.request)(cfg), (s.message)(cfg));
+        self.imports.extend(type_names(&req).chain(type_names(&msg)).map(str::to_owned));
+        self.stream_reqs.push_str(&format!("  {}: {req};\n", s.name));
+        self.stream_msgs.push_str(&format!("  {}: {msg};\n", s.name));
+        self.stream_table.push_str(&format!("  {}: {{ path: \"{}\" }},\n", s.name, s.path));
+        self.streams.push_str(&jsdoc(s.doc, "  "));
+        self.streams.push_str(&format!(
             "  {}(req: {req}, handlers: StreamHandlers<{msg}>): Subscription {{\n    return this.transport.subscribe(\"{}\", req, handlers);\n  }}\n\n",
             camel(s.name),
             s.name,
         ));
     }
-    imports.sort();
-    imports.dedup();
+}
+
+/// The generated client file.
+pub fn client_ts(operations: &[OpInfo]) -> String {
+    let cfg = config();
+    let mut parts = ClientParts { imports: vec!["ErrorCode".into()], ..ClientParts::default() };
+    for op in operations {
+        parts.add_operation(op, &cfg);
+    }
+    for s in STREAMS {
+        parts.add_stream(s, &cfg);
+    }
+    parts.imports.sort();
+    parts.imports.dedup();
+    client_file(&parts)
+}
+
+/// The client file around its parts (the template).
+fn client_file(p: &ClientParts) -> String {
+    let ClientParts {
+        imports,
+        requests,
+        responses,
+        table,
+        methods,
+        streams,
+        stream_reqs,
+        stream_msgs,
+        stream_table,
+    } = p;
     let methods = format!("{methods}{streams}");
     let methods = methods.trim_end();
     format!(

@@ -460,6 +460,9 @@ pub enum InputFormat {
     A2a,
     A2ap,
     ProvJson,
+    /// W3C PROV-O in Turtle (docs/FORMATS.md "PROV-O (Turtle) in").
+    #[value(name = "prov-o")]
+    ProvO,
     Lineage,
     #[value(name = "trustgraph")]
     TrustGraph,
@@ -474,6 +477,7 @@ impl From<InputFormat> for Format {
             InputFormat::A2a => Format::A2a,
             InputFormat::A2ap => Format::A2ap,
             InputFormat::ProvJson => Format::ProvJson,
+            InputFormat::ProvO => Format::ProvO,
             InputFormat::Lineage => Format::Lineage,
             InputFormat::TrustGraph => Format::TrustGraph,
             InputFormat::Otlp => Format::Otlp,

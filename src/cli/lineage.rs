@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Subcommand, ValueEnum};
 use provex::facade::Provex;
-use provex::sources::lineage::views::{Comparison, EvolutionView, PromptView};
+use provex::sources::lineage::views::{
+    Comparison, EvolutionView, Inspection, LineageStats, PromptView, ReplayStep, SimilarHit,
+};
 use serde::Serialize;
 
 use super::graph_arg::GraphArg;
@@ -191,56 +193,8 @@ pub async fn run(provex: &Provex, cmd: LineageCommand) -> anyhow::Result<String>
             match format {
                 InspectFormat::Json => json(&i)?,
                 InspectFormat::Yaml => yaml(&i)?,
-                InspectFormat::Table => {
-                    let mut t = comfy_table::Table::new();
-                    t.set_header([
-                        "step",
-                        "version",
-                        "prompt",
-                        "timestamp",
-                        "evolution",
-                        "confidence",
-                        "head",
-                    ]);
-                    for (n, step) in i.history.iter().enumerate() {
-                        let (edge, p) = (&step.evolution, &step.prompt);
-                        t.add_row([
-                            (n + 1).to_string(),
-                            p.version.clone(),
-                            p.id.clone(),
-                            p.timestamp.clone(),
-                            edge.as_ref().map_or("(root)".into(), |e| e.evolution_type.clone()),
-                            pct(edge.as_ref().and_then(|e| e.confidence)),
-                            if p.is_head { "yes".into() } else { String::new() },
-                        ]);
-                    }
-                    format!("{t}\n")
-                }
-                InspectFormat::Text => {
-                    let mut s = format!(
-                        "prompt {}\nlineage {}\n\nhistory (root first):\n",
-                        i.prompt.id, i.prompt.lineage_id
-                    );
-                    for step in &i.history {
-                        let (edge, p) = (&step.evolution, &step.prompt);
-                        let _ = writeln!(s, "  {}", prompt_line(p));
-                        if let Some(e) = edge {
-                            let _ = writeln!(s, "      ↑ {}", edge_line(e));
-                        }
-                    }
-                    let _ = writeln!(s, "\nchildren: {}", i.children.len());
-                    for e in &i.children {
-                        let _ = writeln!(
-                            s,
-                            "  {} {} (confidence {})",
-                            e.evolution_type,
-                            e.child,
-                            pct(e.confidence)
-                        );
-                    }
-                    let _ = writeln!(s, "heads of the lineage: {}", i.heads.join(", "));
-                    s
-                }
+                InspectFormat::Table => inspect_table(&i),
+                InspectFormat::Text => inspect_text(&i),
             }
         }
         LineageCommand::Retrieve {
@@ -278,73 +232,14 @@ pub async fn run(provex: &Provex, cmd: LineageCommand) -> anyhow::Result<String>
             if format == TextFormat::Json {
                 return json(&steps);
             }
-            let mut s = String::new();
-            for st in &steps {
-                let _ = writeln!(s, "step {}: {}", st.step, prompt_line(&st.prompt));
-                if st.from.is_empty() {
-                    let _ = writeln!(s, "  the lineage's root");
-                }
-                for e in &st.from {
-                    let _ = writeln!(s, "  {}", edge_line(&e.edge));
-                    if show_confidence_computation {
-                        let c = &e.computed;
-                        let _ = writeln!(
-                            s,
-                            "    recomputed: jaccard {:.3} × 0.40 + semantic {} × 0.35 + edit ratio {:.3} × 0.25 = {:.3}",
-                            c.jaccard,
-                            pct(c.semantic),
-                            c.edit_ratio,
-                            c.confidence
-                        );
-                        if let Some(n) = &e.note {
-                            let _ = writeln!(s, "    {n}");
-                        }
-                    }
-                }
-                if verbose {
-                    if let Some(text) = &st.prompt.content {
-                        for line in text.lines() {
-                            let _ = writeln!(s, "    │ {line}");
-                        }
-                    }
-                }
-            }
-            s
+            replay_text(&steps, verbose, show_confidence_computation)
         }
         LineageCommand::Stats { id, graph, format } => {
             let st = provex.lineage_stats(&graph.graph, id.as_deref()).await?;
             if format == TextFormat::Json {
                 return json(&st);
             }
-            let mut s = String::new();
-            let scope =
-                st.lineage_id.as_deref().map_or("all lineages".to_owned(), |l| format!("lineage {l}"));
-            let _ = writeln!(s, "{scope}: {} prompts in {} lineage(s)", st.prompts, st.lineages);
-            let _ = writeln!(s, "by evolution type:");
-            for (t, n) in &st.by_evolution_type {
-                let _ = writeln!(s, "  {t:<8} {n}");
-            }
-            let _ = writeln!(s, "depth distribution (chain position: prompts):");
-            for (d, n) in &st.depth_distribution {
-                let _ = writeln!(s, "  {d:>3}: {n}");
-            }
-            let _ = writeln!(
-                s,
-                "heads: {}   branch points: {}   max depth: {}",
-                st.heads, st.branch_points, st.max_depth
-            );
-            if !st.branches.is_empty() {
-                let _ = writeln!(s, "branches: {}", st.branches.join(", "));
-            }
-            let _ = writeln!(s, "mean confidence: {}", pct(st.mean_confidence));
-            let _ = writeln!(s, "rejected records:");
-            if st.rejected_by_code.is_empty() {
-                let _ = writeln!(s, "  none");
-            }
-            for (c, n) in &st.rejected_by_code {
-                let _ = writeln!(s, "  {c}: {n}");
-            }
-            s
+            stats_text(&st)
         }
         LineageCommand::Compare { a, b, graph, suggest_type, detailed, format } => {
             let c = provex.lineage_compare(&graph.graph, &a, &b, suggest_type, detailed).await?;
@@ -358,18 +253,128 @@ pub async fn run(provex: &Provex, cmd: LineageCommand) -> anyhow::Result<String>
             if format == TextFormat::Json {
                 return json(&hits);
             }
-            let mut s =
-                format!("{} prompt(s) with confidence ≥ {threshold} (semantic part not used):\n", hits.len());
-            for h in &hits {
-                let _ = writeln!(
-                    s,
-                    "  {:.3}  {}  (jaccard {:.3}, edit ratio {:.3})",
-                    h.confidence, h.id, h.jaccard, h.edit_ratio
-                );
-            }
-            s
+            similar_text(&hits, threshold)
         }
     })
+}
+
+/// `inspect --format table`: one row per step of the history, root first.
+fn inspect_table(i: &Inspection) -> String {
+    let mut t = comfy_table::Table::new();
+    t.set_header(["step", "version", "prompt", "timestamp", "evolution", "confidence", "head"]);
+    for (n, step) in i.history.iter().enumerate() {
+        let (edge, p) = (&step.evolution, &step.prompt);
+        t.add_row([
+            (n + 1).to_string(),
+            p.version.clone(),
+            p.id.clone(),
+            p.timestamp.clone(),
+            edge.as_ref().map_or("(root)".into(), |e| e.evolution_type.clone()),
+            pct(edge.as_ref().and_then(|e| e.confidence)),
+            if p.is_head { "yes".into() } else { String::new() },
+        ]);
+    }
+    format!("{t}\n")
+}
+
+/// `inspect --format text`: the history root first, then the children and the heads.
+fn inspect_text(i: &Inspection) -> String {
+    let mut s = format!("prompt {}\nlineage {}\n\nhistory (root first):\n", i.prompt.id, i.prompt.lineage_id);
+    for step in &i.history {
+        let (edge, p) = (&step.evolution, &step.prompt);
+        let _ = writeln!(s, "  {}", prompt_line(p));
+        if let Some(e) = edge {
+            let _ = writeln!(s, "      ↑ {}", edge_line(e));
+        }
+    }
+    let _ = writeln!(s, "\nchildren: {}", i.children.len());
+    for e in &i.children {
+        let _ = writeln!(s, "  {} {} (confidence {})", e.evolution_type, e.child, pct(e.confidence));
+    }
+    let _ = writeln!(s, "heads of the lineage: {}", i.heads.join(", "));
+    s
+}
+
+/// `replay` as text: each step, the edges it came from, and (asked for) the confidence
+/// recomputed and the prompt's text.
+fn replay_text(steps: &[ReplayStep], verbose: bool, show_confidence_computation: bool) -> String {
+    let mut s = String::new();
+    for st in steps {
+        let _ = writeln!(s, "step {}: {}", st.step, prompt_line(&st.prompt));
+        if st.from.is_empty() {
+            let _ = writeln!(s, "  the lineage's root");
+        }
+        for e in &st.from {
+            let _ = writeln!(s, "  {}", edge_line(&e.edge));
+            if show_confidence_computation {
+                let c = &e.computed;
+                let _ = writeln!(
+                    s,
+                    "    recomputed: jaccard {:.3} × 0.40 + semantic {} × 0.35 + edit ratio {:.3} × 0.25 = {:.3}",
+                    c.jaccard,
+                    pct(c.semantic),
+                    c.edit_ratio,
+                    c.confidence
+                );
+                if let Some(n) = &e.note {
+                    let _ = writeln!(s, "    {n}");
+                }
+            }
+        }
+        if verbose {
+            if let Some(text) = &st.prompt.content {
+                for line in text.lines() {
+                    let _ = writeln!(s, "    │ {line}");
+                }
+            }
+        }
+    }
+    s
+}
+
+/// `stats` as text.
+fn stats_text(st: &LineageStats) -> String {
+    let mut s = String::new();
+    let scope = st.lineage_id.as_deref().map_or("all lineages".to_owned(), |l| format!("lineage {l}"));
+    let _ = writeln!(s, "{scope}: {} prompts in {} lineage(s)", st.prompts, st.lineages);
+    let _ = writeln!(s, "by evolution type:");
+    for (t, n) in &st.by_evolution_type {
+        let _ = writeln!(s, "  {t:<8} {n}");
+    }
+    let _ = writeln!(s, "depth distribution (chain position: prompts):");
+    for (d, n) in &st.depth_distribution {
+        let _ = writeln!(s, "  {d:>3}: {n}");
+    }
+    let _ = writeln!(
+        s,
+        "heads: {}   branch points: {}   max depth: {}",
+        st.heads, st.branch_points, st.max_depth
+    );
+    if !st.branches.is_empty() {
+        let _ = writeln!(s, "branches: {}", st.branches.join(", "));
+    }
+    let _ = writeln!(s, "mean confidence: {}", pct(st.mean_confidence));
+    let _ = writeln!(s, "rejected records:");
+    if st.rejected_by_code.is_empty() {
+        let _ = writeln!(s, "  none");
+    }
+    for (c, n) in &st.rejected_by_code {
+        let _ = writeln!(s, "  {c}: {n}");
+    }
+    s
+}
+
+/// `similar` as text: one line per prompt found.
+fn similar_text(hits: &[SimilarHit], threshold: f64) -> String {
+    let mut s = format!("{} prompt(s) with confidence ≥ {threshold} (semantic part not used):\n", hits.len());
+    for h in hits {
+        let _ = writeln!(
+            s,
+            "  {:.3}  {}  (jaccard {:.3}, edit ratio {:.3})",
+            h.confidence, h.id, h.jaccard, h.edit_ratio
+        );
+    }
+    s
 }
 
 fn compare_text(c: &Comparison) -> String {

@@ -68,11 +68,12 @@ pub fn parse_format(name: Option<&str>) -> Result<Format> {
         Some("a2a") => Ok(Format::A2a),
         Some("a2ap") => Ok(Format::A2ap),
         Some("prov-json") => Ok(Format::ProvJson),
+        Some("prov-o") => Ok(Format::ProvO),
         Some("lineage") => Ok(Format::Lineage),
         Some("trustgraph") => Ok(Format::TrustGraph),
         Some("otlp") => Ok(Format::Otlp),
         Some(other) => Err(Error::Usage(format!(
-            "unknown format {other:?}: use a2a, a2ap, prov-json, lineage, trustgraph, otlp or auto"
+            "unknown format {other:?}: use a2a, a2ap, prov-json, prov-o, lineage, trustgraph, otlp or auto"
         ))),
     }
 }

@@ -115,14 +115,7 @@ impl Provex {
         graph: &str,
         params: &UpdateParams,
     ) -> std::result::Result<UpdateResult, UpdateError> {
-        if params.mutations.is_empty() {
-            return Err(UpdateError::Invalid("mutations is empty".into()));
-        }
-        for (i, p) in params.mutations.iter().enumerate() {
-            p.statement
-                .check()
-                .map_err(|r| UpdateError::Invalid(format!("mutations[{i}].statement: {r}")))?;
-        }
+        check_mutations(params)?;
         // An audit bundle opened as a graph stays as the bundle said, as for `/events`.
         self.refuse_read_only(graph).await?;
         let rules = self.alignment();
@@ -198,39 +191,8 @@ impl Provex {
                 }
             }
         }
-        let details = match &rules {
-            Some(_) => "checked against the server's alignment rules".to_owned(),
-            None => "no alignment rules are set on this server".to_owned(),
-        };
-        let details = if skipped > 0 {
-            format!("{details}; {skipped} removal(s) named no current statement")
-        } else {
-            details
-        };
-        let mut node = Node::new(Label::KnowledgeUpdate, update.as_str())
-            .with("kg:verificationStatus", VERIFIED)
-            .with("kg:verificationDetails", details.as_str())
-            .with("prov:startedAtTime", now.as_str())
-            .with("kg:mutations", params.mutations.len() as i64)
-            .with("text", params.justification.clone().unwrap_or_else(|| "knowledge update".into()));
-        for (key, v) in [
-            ("kg:justification", &params.justification),
-            ("kg:sourceAgentId", &params.source_agent_id),
-            ("kg:taskId", &params.task_id),
-            ("kg:sessionId", &params.session_id),
-        ] {
-            node = node.with_opt(key, v.clone().map(PropValue::from));
-        }
-        delta.add_node(node);
-        if let Some(agent) = &params.source_agent_id {
-            delta.add_node(Node::new(Label::Agent, agent.as_str()));
-            delta.add_edge(Edge::new(
-                RelType::WasAssociatedWith,
-                EdgeKind::Prov(ProvRelation::WasAssociatedWith),
-                NodeRef::new(Label::KnowledgeUpdate, update.clone()),
-                NodeRef::new(Label::Agent, agent.clone()),
-            ));
-        }
+        let details = update_details(rules.is_some(), skipped);
+        record_update(&mut delta, &update, &now, params, &details);
         self.store.write(graph, &delta).await?;
         let changes = events.iter().map(stream_change).collect();
         self.publish_with(graph, delta, changes);
@@ -413,4 +375,58 @@ fn rfc3339(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Refuses an update with no mutations, or with a malformed statement (naming which).
+fn check_mutations(params: &UpdateParams) -> std::result::Result<(), UpdateError> {
+    if params.mutations.is_empty() {
+        return Err(UpdateError::Invalid("mutations is empty".into()));
+    }
+    for (i, p) in params.mutations.iter().enumerate() {
+        p.statement.check().map_err(|r| UpdateError::Invalid(format!("mutations[{i}].statement: {r}")))?;
+    }
+    Ok(())
+}
+
+/// What an update's verification details say: whether rules were checked, and how many
+/// removals named no current statement.
+fn update_details(has_rules: bool, skipped: usize) -> String {
+    let details = if has_rules {
+        "checked against the server's alignment rules".to_owned()
+    } else {
+        "no alignment rules are set on this server".to_owned()
+    };
+    if skipped > 0 {
+        format!("{details}; {skipped} removal(s) named no current statement")
+    } else {
+        details
+    }
+}
+
+/// The update's own node (what it was, when, why, by whom) and its agent, into `delta`.
+fn record_update(delta: &mut GraphDelta, update: &str, now: &str, params: &UpdateParams, details: &str) {
+    let mut node = Node::new(Label::KnowledgeUpdate, update)
+        .with("kg:verificationStatus", VERIFIED)
+        .with("kg:verificationDetails", details)
+        .with("prov:startedAtTime", now)
+        .with("kg:mutations", params.mutations.len() as i64)
+        .with("text", params.justification.clone().unwrap_or_else(|| "knowledge update".into()));
+    for (key, v) in [
+        ("kg:justification", &params.justification),
+        ("kg:sourceAgentId", &params.source_agent_id),
+        ("kg:taskId", &params.task_id),
+        ("kg:sessionId", &params.session_id),
+    ] {
+        node = node.with_opt(key, v.clone().map(PropValue::from));
+    }
+    delta.add_node(node);
+    if let Some(agent) = &params.source_agent_id {
+        delta.add_node(Node::new(Label::Agent, agent.as_str()));
+        delta.add_edge(Edge::new(
+            RelType::WasAssociatedWith,
+            EdgeKind::Prov(ProvRelation::WasAssociatedWith),
+            NodeRef::new(Label::KnowledgeUpdate, update.to_owned()),
+            NodeRef::new(Label::Agent, agent.clone()),
+        ));
+    }
 }

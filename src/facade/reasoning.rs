@@ -61,6 +61,114 @@ impl Read {
     }
 }
 
+/// One session as read: its nodes, the edges out of them, and which nodes are parts of a
+/// step (thoughts, selections, facts) rather than steps.
+#[derive(Default)]
+struct SessionRead {
+    nodes: HashMap<String, Read>,
+    out_edges: HashMap<String, Vec<(String, String)>>,
+    parts: HashSet<String>,
+}
+
+impl SessionRead {
+    /// What node `n` derives from.
+    fn derived(&self, n: &str) -> Vec<String> {
+        self.out_edges
+            .get(n)
+            .map(|v| v.iter().filter(|(t, _)| t == "WAS_DERIVED_FROM").map(|(_, b)| b.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Step `name` (with its parts, when asked).
+    fn step(&self, name: &str, with_parts: bool) -> ReasoningStep {
+        let r = self.nodes.get(name);
+        let props = shown(r);
+        let mut sub = if with_parts {
+            self.out_edges
+                .get(name)
+                .map(|v| {
+                    v.iter()
+                        .filter(|(t, _)| PART_EDGES.contains(&t.as_str()))
+                        .map(|(_, b)| b.clone())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        sub.sort();
+        sub.dedup();
+        ReasoningStep {
+            id: name.to_owned(),
+            types: r.map(|r| r.labels.clone()).unwrap_or_default(),
+            label: props.get("rdfs:label").and_then(text),
+            failed: r.is_some_and(|r| r.is("Error")) || props.contains_key("tg:toolError"),
+            placeholder: r.is_none_or(|r| r.labels.is_empty() && !r.props.contains_key("prov:type")),
+            derived_from: self.derived(name),
+            parts: sub.iter().map(|p| step_leaf(&self.nodes, p, &self.derived(p))).collect(),
+            properties: props,
+        }
+    }
+
+    /// The chain from the question to `id`: back from it along the derivations that stay in
+    /// the session, then reversed.
+    fn chain_to(&self, id: &str) -> Vec<String> {
+        let mut chain_names = vec![id.to_owned()];
+        let mut seen: HashSet<String> = chain_names.iter().cloned().collect();
+        loop {
+            let at = chain_names.last().expect("one").clone();
+            let next = self
+                .derived(&at)
+                .into_iter()
+                .find(|p| self.nodes.contains_key(p) && !self.parts.contains(p) && !seen.contains(p));
+            match next {
+                Some(p) => {
+                    seen.insert(p.clone());
+                    chain_names.push(p);
+                }
+                None => break,
+            }
+        }
+        chain_names.reverse();
+        chain_names
+    }
+
+    /// The latest step: forward from the question along the derivations.
+    fn latest_from(&self, first: Option<String>) -> Option<String> {
+        let mut children: HashMap<&str, Vec<&str>> = HashMap::new();
+        for (a, es) in &self.out_edges {
+            for (t, b) in es {
+                if t == "WAS_DERIVED_FROM" && self.nodes.contains_key(a) && !self.parts.contains(a) {
+                    children.entry(b.as_str()).or_default().push(a.as_str());
+                }
+            }
+        }
+        let mut latest = first;
+        let mut walked = HashSet::new();
+        while let Some(at) = latest.clone() {
+            if !walked.insert(at.clone()) {
+                break;
+            }
+            match children.get(at.as_str()).and_then(|c| c.iter().max()) {
+                Some(next) => latest = Some((*next).to_owned()),
+                None => break,
+            }
+        }
+        latest
+    }
+
+    /// The session's status as recorded, or answered once it has an answer, else running.
+    fn status(&self, session: &str) -> String {
+        self.nodes.get(session).and_then(|r| r.props.get("provex:status")).and_then(text).unwrap_or_else(
+            || {
+                let answered =
+                    self.nodes.values().any(|r| r.is("Answer") || r.is("Conclusion") || r.is("Synthesis"));
+                if answered { "answered" } else { "running" }.to_owned()
+            },
+        )
+    }
+}
+
 impl Provex {
     async fn rows(
         &self,
@@ -140,140 +248,13 @@ impl Provex {
             return Err(Error::NotFound { what: "reasoning step", name: id.to_owned() });
         };
         let session = text(&row[0]).ok_or_else(|| Error::Usage(format!("{id} belongs to no session")))?;
-        let s = || vec![("s", str_param(&session))];
-        let nodes = self
-            .rows(
-                graph,
-                &format!("MATCH (n:Explain) WHERE n.`tg:session` = $s RETURN n.name, labels(n), properties(n) LIMIT {MAX_SESSION}"),
-                s(),
-            )
-            .await?;
-        let mut read: HashMap<String, Read> = HashMap::new();
-        for r in &nodes {
-            let Some(name) = text(&r[0]) else { continue };
-            let labels = strings(&r[1]).into_iter().filter(|l| l != "Explain").collect();
-            let props = match &r[2] {
-                Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-                _ => BTreeMap::new(),
-            };
-            read.insert(name, Read { labels, props });
-        }
-        let edges = self
-            .rows(
-                graph,
-                &format!("MATCH (a:Explain)-[e]->(b) WHERE a.`tg:session` = $s RETURN a.name, type(e), b.name LIMIT {}", MAX_SESSION * 4),
-                s(),
-            )
-            .await?;
-        let mut out_edges: HashMap<String, Vec<(String, String)>> = HashMap::new();
-        let mut parts: HashSet<String> = HashSet::new();
-        for r in &edges {
-            let (Some(a), Some(t), Some(b)) = (text(&r[0]), text(&r[1]), text(&r[2])) else { continue };
-            if PART_EDGES.contains(&t.as_str()) {
-                parts.insert(b.clone());
-            }
-            out_edges.entry(a).or_default().push((t, b));
-        }
-        let derived = |n: &str| -> Vec<String> {
-            out_edges
-                .get(n)
-                .map(|v| v.iter().filter(|(t, _)| t == "WAS_DERIVED_FROM").map(|(_, b)| b.clone()).collect())
-                .unwrap_or_default()
-        };
-        let step = |name: &str, with_parts: bool| -> ReasoningStep {
-            let r = read.get(name);
-            let props = shown(r);
-            let mut sub = if with_parts {
-                out_edges
-                    .get(name)
-                    .map(|v| {
-                        v.iter()
-                            .filter(|(t, _)| PART_EDGES.contains(&t.as_str()))
-                            .map(|(_, b)| b.clone())
-                            .collect::<Vec<_>>()
-                    })
-                    .unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            sub.sort();
-            sub.dedup();
-            ReasoningStep {
-                id: name.to_owned(),
-                types: r.map(|r| r.labels.clone()).unwrap_or_default(),
-                label: props.get("rdfs:label").and_then(text),
-                failed: r.is_some_and(|r| r.is("Error")) || props.contains_key("tg:toolError"),
-                placeholder: r.is_none_or(|r| r.labels.is_empty() && !r.props.contains_key("prov:type")),
-                derived_from: derived(name),
-                parts: sub.iter().map(|p| step_leaf(&read, p, &derived(p))).collect(),
-                properties: props,
-            }
-        };
-        // Back from the selected node along the derivations that stay in the session.
-        let mut chain_names = vec![id.to_owned()];
-        let mut seen: HashSet<String> = chain_names.iter().cloned().collect();
-        loop {
-            let at = chain_names.last().expect("one").clone();
-            let next = derived(&at)
-                .into_iter()
-                .find(|p| read.contains_key(p) && !parts.contains(p) && !seen.contains(p));
-            match next {
-                Some(p) => {
-                    seen.insert(p.clone());
-                    chain_names.push(p);
-                }
-                None => break,
-            }
-        }
-        chain_names.reverse();
-        let chain: Vec<ReasoningStep> = chain_names.iter().map(|n| step(n, true)).collect();
-        // The latest step: forward from the question along the derivations.
-        let mut children: HashMap<&str, Vec<&str>> = HashMap::new();
-        for (a, es) in &out_edges {
-            for (t, b) in es {
-                if t == "WAS_DERIVED_FROM" && read.contains_key(a) && !parts.contains(a) {
-                    children.entry(b.as_str()).or_default().push(a.as_str());
-                }
-            }
-        }
-        let mut latest = chain_names.first().cloned();
-        let mut walked = HashSet::new();
-        while let Some(at) = latest.clone() {
-            if !walked.insert(at.clone()) {
-                break;
-            }
-            match children.get(at.as_str()).and_then(|c| c.iter().max()) {
-                Some(next) => latest = Some((*next).to_owned()),
-                None => break,
-            }
-        }
-        let question = read.get(&session).and_then(|r| r.props.get("tg:query")).and_then(text);
-        let status =
-            read.get(&session).and_then(|r| r.props.get("provex:status")).and_then(text).unwrap_or_else(
-                || {
-                    let answered =
-                        read.values().any(|r| r.is("Answer") || r.is("Conclusion") || r.is("Synthesis"));
-                    if answered { "answered" } else { "running" }.to_owned()
-                },
-            );
-        let dialog = self
-            .rows(
-                graph,
-                "MATCH (m:DialogMessage)-[:IN_SESSION]->(q:Explain {name: $s}) \
-                 RETURN m.seq, m.kind, m.content, m.model, m.in_token, m.out_token ORDER BY m.seq",
-                s(),
-            )
-            .await?
-            .iter()
-            .map(|r| DialogLine {
-                seq: r[0].as_u64().unwrap_or(0),
-                kind: text(&r[1]).unwrap_or_default(),
-                content: text(&r[2]),
-                model: text(&r[3]),
-                in_token: r[4].as_i64(),
-                out_token: r[5].as_i64(),
-            })
-            .collect();
+        let read = self.session_read(graph, &session).await?;
+        let chain_names = read.chain_to(id);
+        let chain: Vec<ReasoningStep> = chain_names.iter().map(|n| read.step(n, true)).collect();
+        let latest = read.latest_from(chain_names.first().cloned());
+        let question = read.nodes.get(&session).and_then(|r| r.props.get("tg:query")).and_then(text);
+        let status = read.status(&session);
+        let dialog = self.dialog(graph, &session).await?;
         let links = self.cross_links(graph, &chain).await?;
         let standing = links
             .iter()
@@ -291,6 +272,65 @@ impl Provex {
             links,
             standing,
         })
+    }
+
+    /// A session's nodes and the edges out of them.
+    async fn session_read(&self, graph: &str, session: &str) -> Result<SessionRead> {
+        let s = || vec![("s", str_param(session))];
+        let nodes = self
+            .rows(
+                graph,
+                &format!("MATCH (n:Explain) WHERE n.`tg:session` = $s RETURN n.name, labels(n), properties(n) LIMIT {MAX_SESSION}"),
+                s(),
+            )
+            .await?;
+        let mut read = SessionRead::default();
+        for r in &nodes {
+            let Some(name) = text(&r[0]) else { continue };
+            let labels = strings(&r[1]).into_iter().filter(|l| l != "Explain").collect();
+            let props = match &r[2] {
+                Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                _ => BTreeMap::new(),
+            };
+            read.nodes.insert(name, Read { labels, props });
+        }
+        let edges = self
+            .rows(
+                graph,
+                &format!("MATCH (a:Explain)-[e]->(b) WHERE a.`tg:session` = $s RETURN a.name, type(e), b.name LIMIT {}", MAX_SESSION * 4),
+                s(),
+            )
+            .await?;
+        for r in &edges {
+            let (Some(a), Some(t), Some(b)) = (text(&r[0]), text(&r[1]), text(&r[2])) else { continue };
+            if PART_EDGES.contains(&t.as_str()) {
+                read.parts.insert(b.clone());
+            }
+            read.out_edges.entry(a).or_default().push((t, b));
+        }
+        Ok(read)
+    }
+
+    /// A session's dialog, in order.
+    async fn dialog(&self, graph: &str, session: &str) -> Result<Vec<DialogLine>> {
+        Ok(self
+            .rows(
+                graph,
+                "MATCH (m:DialogMessage)-[:IN_SESSION]->(q:Explain {name: $s}) \
+                 RETURN m.seq, m.kind, m.content, m.model, m.in_token, m.out_token ORDER BY m.seq",
+                vec![("s", str_param(session))],
+            )
+            .await?
+            .iter()
+            .map(|r| DialogLine {
+                seq: r[0].as_u64().unwrap_or(0),
+                kind: text(&r[1]).unwrap_or_default(),
+                content: text(&r[2]),
+                model: text(&r[3]),
+                in_token: r[4].as_i64(),
+                out_token: r[5].as_i64(),
+            })
+            .collect())
     }
 
     /// The nodes of other sources that a chain's steps name: what they derive from, their

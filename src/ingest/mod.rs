@@ -43,6 +43,8 @@ pub fn detect(path: &Path) -> Result<Format> {
                 _ => None,
             }
         }
+        // A Turtle document (PROV-O) opens with a directive, a comment or an IRI.
+        Err(_) if crate::sources::prov::source::looks_like_turtle(path, &line) => Some(Format::ProvO),
         Err(e) => {
             return Err(Error::Input {
                 path: path.to_owned(),
@@ -95,6 +97,7 @@ pub fn normalize_line(format: Format, bytes: &[u8], out: &mut GraphDelta) -> Res
     match format {
         Format::A2ap => Err("A2AP documents are read by the A2AP reader".into()),
         Format::ProvJson => Err("PROV-JSON documents are read whole".into()),
+        Format::ProvO => Err("PROV-O documents are read whole".into()),
         Format::Lineage => Err("lineage records are read by the lineage reader".into()),
         Format::TrustGraph => Err("TrustGraph streams are read by the stream reader".into()),
         Format::Otlp => Err("OTLP requests are read by the OpenTelemetry reader".into()),

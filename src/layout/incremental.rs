@@ -18,13 +18,13 @@
 //! are deeper than its shelves, so their rows only take nodes in the last piece (one blocked
 //! interval covers the others).
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 
 use petgraph::graph::NodeIndex;
 use serde::{Deserialize, Serialize};
 
+use super::batch;
 use super::error::LayoutError;
 use super::fold::Fold;
 use super::graph::{LayoutEdge, LayoutGraph, LayoutNode, LayoutOptions};
@@ -232,6 +232,54 @@ impl Incremental {
         edges: Vec<EdgeSpec>,
     ) -> Result<Vec<Placed>, LayoutError> {
         let base = self.graph.node_count();
+        let ends = self.batch_ends(&nodes, &edges)?;
+        let k = nodes.len();
+        let adj = batch::adjacency(&ends, base, k);
+        self.layer.resize(base + k, 0);
+        self.cross.resize(base + k, 0.0);
+        for n in nodes {
+            self.index.insert(n.id.clone(), self.graph.node_count() as u32);
+            self.graph.add_node(n);
+        }
+        let mut placed_mark = vec![false; k];
+        for i in batch::parents_first(&adj, base, k) {
+            let is_placed = |u: u32| (u as usize) < base || placed_mark[u as usize - base];
+            let (mut parent_layer, mut child_layer) = (None::<u32>, None::<u32>);
+            let (mut sum, mut count) = (0.0f64, 0usize);
+            for &(_, u, child) in batch::around(&adj, i).iter().filter(|a| is_placed(a.1)) {
+                let l = self.layer[u as usize];
+                if child {
+                    child_layer = Some(child_layer.map_or(l, |m| m.min(l)));
+                } else {
+                    parent_layer = parent_layer.max(Some(l));
+                }
+                sum += self.cross[u as usize];
+                count += 1;
+            }
+            let layer = match (parent_layer, child_layer) {
+                (Some(p), _) => p + 1,
+                (None, Some(c)) => c.saturating_sub(1),
+                (None, None) => 0,
+            };
+            self.place_node(base as u32 + i, layer, (count > 0).then(|| sum / count as f64));
+            placed_mark[i as usize] = true;
+        }
+        for (&(s, t), e) in ends.iter().zip(edges) {
+            self.graph.add_edge(
+                NodeIndex::new(s as usize),
+                NodeIndex::new(t as usize),
+                LayoutEdge { kind: e.kind },
+            );
+            self.reversed.push(self.layer[s as usize] > self.layer[t as usize]);
+            self.routes.push(self.straight_route(s as usize, t as usize));
+        }
+        Ok((base..base + k).map(|v| self.placed(v)).collect())
+    }
+
+    /// The node indices of a batch's edge ends (new nodes numbered from the graph's count on),
+    /// after checking that no node is there twice and every end is known.
+    fn batch_ends(&self, nodes: &[LayoutNode], edges: &[EdgeSpec]) -> Result<Vec<(u32, u32)>, LayoutError> {
+        let base = self.graph.node_count();
         // Small batches (the streaming case) are searched linearly, larger ones through a map.
         let small = nodes.len() <= 16;
         let mut fresh: HashMap<&str, u32, BuildHasherDefault<IdHasher>> = HashMap::default();
@@ -265,102 +313,14 @@ impl Incremental {
             let t = lookup(&e.target).ok_or_else(|| missing(&e.target))?;
             ends.push((s, t));
         }
-        drop(fresh);
-        // Batch adjacency (only batch edges can touch new nodes): (new node, neighbour,
-        // neighbour is a child), grouped by new node, in edge order.
-        let k = nodes.len();
-        let mut adj: Vec<(u32, u32, bool)> = Vec::with_capacity(2 * ends.len());
-        for &(s, t) in &ends {
-            if s != t {
-                if t as usize >= base {
-                    adj.push((t - base as u32, s, false));
-                }
-                if s as usize >= base {
-                    adj.push((s - base as u32, t, true));
-                }
-            }
-        }
-        if k > 1 {
-            adj.sort_by_key(|a| a.0);
-        }
-        let around = |i: u32| {
-            let lo = adj.partition_point(|a| a.0 < i);
-            let hi = adj.partition_point(|a| a.0 <= i);
-            &adj[lo..hi]
-        };
-        self.layer.resize(base + k, 0);
-        self.cross.resize(base + k, 0.0);
-        for n in nodes {
-            self.index.insert(n.id.clone(), self.graph.node_count() as u32);
-            self.graph.add_node(n);
-        }
-        // Parents first within the batch; leftovers of cycles in batch order.
-        let order: Vec<u32> = if k <= 1 {
-            (0..k as u32).collect()
-        } else {
-            let mut pending = vec![0u32; k];
-            for a in adj.iter().filter(|a| !a.2 && a.1 as usize >= base) {
-                pending[a.0 as usize] += 1;
-            }
-            let mut heap: BinaryHeap<Reverse<u32>> =
-                (0..k as u32).filter(|&i| pending[i as usize] == 0).map(Reverse).collect();
-            let mut order = Vec::with_capacity(k);
-            let mut done = vec![false; k];
-            while let Some(Reverse(i)) = heap.pop() {
-                order.push(i);
-                done[i as usize] = true;
-                for a in around(i).iter().filter(|a| a.2 && a.1 as usize >= base) {
-                    let j = a.1 as usize - base;
-                    pending[j] -= 1;
-                    if pending[j] == 0 {
-                        heap.push(Reverse(j as u32));
-                    }
-                }
-            }
-            order.extend((0..k as u32).filter(|&i| !done[i as usize]));
-            order
-        };
-        let mut placed_mark = vec![false; k];
-        for &i in &order {
-            let v = base as u32 + i;
-            let is_placed = |u: u32| (u as usize) < base || placed_mark[u as usize - base];
-            let (mut parent_layer, mut child_layer) = (None::<u32>, None::<u32>);
-            let (mut sum, mut count) = (0.0f64, 0usize);
-            for &(_, u, child) in around(i).iter().filter(|a| is_placed(a.1)) {
-                let l = self.layer[u as usize];
-                if child {
-                    child_layer = Some(child_layer.map_or(l, |m| m.min(l)));
-                } else {
-                    parent_layer = parent_layer.max(Some(l));
-                }
-                sum += self.cross[u as usize];
-                count += 1;
-            }
-            let layer = match (parent_layer, child_layer) {
-                (Some(p), _) => p + 1,
-                (None, Some(c)) => c.saturating_sub(1),
-                (None, None) => 0,
-            };
-            self.place_node(v, layer, (count > 0).then(|| sum / count as f64));
-            placed_mark[i as usize] = true;
-        }
-        for (&(s, t), e) in ends.iter().zip(edges) {
-            self.graph.add_edge(
-                NodeIndex::new(s as usize),
-                NodeIndex::new(t as usize),
-                LayoutEdge { kind: e.kind },
-            );
-            self.reversed.push(self.layer[s as usize] > self.layer[t as usize]);
-            self.routes.push(self.straight_route(s as usize, t as usize));
-        }
-        Ok((0..k)
-            .map(|i| {
-                let v = base + i;
-                let [c, a] = self.fold.map([self.cross[v], self.rows[self.layer[v] as usize].centre]);
-                let [x, y] = self.opts.to_xy(c, a);
-                Placed { id: self.graph[NodeIndex::new(v)].id.clone(), x, y, layer: self.layer[v] }
-            })
-            .collect())
+        Ok(ends)
+    }
+
+    /// Where node `v` is drawn.
+    fn placed(&self, v: usize) -> Placed {
+        let [c, a] = self.fold.map([self.cross[v], self.rows[self.layer[v] as usize].centre]);
+        let [x, y] = self.opts.to_xy(c, a);
+        Placed { id: self.graph[NodeIndex::new(v)].id.clone(), x, y, layer: self.layer[v] }
     }
 
     /// Puts node `v` in `layer` at the free slot nearest `wanted` (or at the layer's right end).

@@ -31,6 +31,7 @@
 //! * Errors: [`LayoutError`].
 
 mod adjacency;
+mod batch;
 pub mod cluster;
 mod coords;
 mod cycles;

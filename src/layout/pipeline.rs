@@ -174,26 +174,7 @@ pub(crate) fn place(
         let l_edges: Vec<(u32, u32)> =
             comp_edges[c].iter().map(|&i| (local[edges[i].0 as usize], local[edges[i].1 as usize])).collect();
         let mut p = Proper::build(&l_layer, &l_size, &l_edges);
-        match init_keys {
-            Some(keys) => {
-                let mut k = vec![0.0f64; p.len()];
-                for (lv, &v) in nodes.iter().enumerate() {
-                    k[lv] = keys[v as usize];
-                }
-                for e in 0..l_edges.len() {
-                    let ch = p.chain(e);
-                    if ch.len() > 2 {
-                        let (a, b) = (k[ch[0] as usize], k[ch[ch.len() - 1] as usize]);
-                        let steps = (ch.len() - 1) as f64;
-                        for (j, &d) in ch.iter().enumerate().take(ch.len() - 1).skip(1) {
-                            k[d as usize] = a + (b - a) * j as f64 / steps;
-                        }
-                    }
-                }
-                order_by_keys(&mut p, &k);
-            }
-            None => dfs_order(&mut p),
-        }
+        initial_order(&mut p, nodes, l_edges.len(), init_keys);
         reduce_crossings(&mut p, anchor);
         let x = coords::assign(&p, opts.node_spacing, opts.node_spacing / 2.0);
         let lo = (0..p.len()).map(|v| x[v] - p.size[v] / 2.0).fold(f64::INFINITY, f64::min);
@@ -213,52 +194,106 @@ pub(crate) fn place(
         }
         offset = hi + shift + opts.component_spacing;
     }
-    // Along the layers: each layer as thick as its thickest node.
+    let (thick, centre) = layer_bands(layer, along_size, opts.layer_spacing);
+    let along: Vec<f64> = layer.iter().map(|&l| centre[l as usize]).collect();
+    let drawn = Drawn {
+        cross: &cross,
+        along: &along,
+        cross_size,
+        along_size,
+        layer,
+        centre: &centre,
+        bends: &bends,
+        node_spacing: opts.node_spacing,
+    };
+    let routes =
+        edges.iter().enumerate().map(|(i, &(u, v))| drawn.route(i, u as usize, v as usize)).collect();
+    Placement { cross, along, routes, layer_centre: centre, layer_thick: thick }
+}
+
+/// A component's starting order: by the keys given (dummies of a long edge between its ends'
+/// keys), or depth-first.
+fn initial_order(p: &mut Proper, nodes: &[u32], n_edges: usize, init_keys: Option<&[f64]>) {
+    let Some(keys) = init_keys else {
+        dfs_order(p);
+        return;
+    };
+    let mut k = vec![0.0f64; p.len()];
+    for (lv, &v) in nodes.iter().enumerate() {
+        k[lv] = keys[v as usize];
+    }
+    for e in 0..n_edges {
+        let ch = p.chain(e);
+        if ch.len() > 2 {
+            let (a, b) = (k[ch[0] as usize], k[ch[ch.len() - 1] as usize]);
+            let steps = (ch.len() - 1) as f64;
+            for (j, &d) in ch.iter().enumerate().take(ch.len() - 1).skip(1) {
+                k[d as usize] = a + (b - a) * j as f64 / steps;
+            }
+        }
+    }
+    order_by_keys(p, &k);
+}
+
+/// Along the layers: each layer as thick as its thickest node; (thickness, centre) per layer.
+fn layer_bands(layer: &[u32], along_size: &[f64], layer_spacing: f64) -> (Vec<f64>, Vec<f64>) {
     let depth = layer.iter().copied().max().map_or(0, |m| m as usize + 1);
     let mut thick = vec![0.0f64; depth];
-    for v in 0..n {
-        let l = layer[v] as usize;
-        thick[l] = thick[l].max(along_size[v]);
+    for (v, &l) in layer.iter().enumerate() {
+        thick[l as usize] = thick[l as usize].max(along_size[v]);
     }
     let mut centre = vec![0.0f64; depth];
     let mut at = 0.0;
     for l in 0..depth {
         centre[l] = at + thick[l] / 2.0;
-        at += thick[l] + opts.layer_spacing;
+        at += thick[l] + layer_spacing;
     }
-    let along: Vec<f64> = layer.iter().map(|&l| centre[l as usize]).collect();
-    let routes = edges
-        .iter()
-        .enumerate()
-        .map(|(i, &(u, v))| {
-            let (u, v) = (u as usize, v as usize);
-            if u == v {
-                let (c, a, hw, ha) = (cross[u], along[u], cross_size[u] / 2.0, along_size[u] / 4.0);
-                let out = c + hw + opts.node_spacing / 2.0;
-                return vec![[c + hw, a - ha], [out, a - ha], [out, a + ha], [c + hw, a + ha]];
-            }
-            if layer[u] == layer[v] {
-                let s = if cross[u] <= cross[v] { 1.0 } else { -1.0 };
-                return vec![
-                    [cross[u] + s * cross_size[u] / 2.0, along[u]],
-                    [cross[v] - s * cross_size[v] / 2.0, along[v]],
-                ];
-            }
-            let down = layer[u] < layer[v];
-            let s = if down { 1.0 } else { -1.0 };
-            let mut pts = Vec::with_capacity(bends[i].len() + 2);
-            pts.push([cross[u], along[u] + s * along_size[u] / 2.0]);
-            let mid = bends[i].iter().map(|&(c, l)| [c, centre[l as usize]]);
-            if down {
-                pts.extend(mid);
-            } else {
-                pts.extend(mid.rev());
-            }
-            pts.push([cross[v], along[v] - s * along_size[v] / 2.0]);
-            pts
-        })
-        .collect();
-    Placement { cross, along, routes, layer_centre: centre, layer_thick: thick }
+    (thick, centre)
+}
+
+/// Where the nodes and the long edges' bends ended up, for routing the edges.
+struct Drawn<'a> {
+    cross: &'a [f64],
+    along: &'a [f64],
+    cross_size: &'a [f64],
+    along_size: &'a [f64],
+    layer: &'a [u32],
+    centre: &'a [f64],
+    /// (across, layer) of each edge's dummies.
+    bends: &'a [Vec<(f64, u32)>],
+    node_spacing: f64,
+}
+
+impl Drawn<'_> {
+    /// Edge `i`'s route from `u` to `v`: a loop beside a node joined to itself, a straight line
+    /// within a layer, otherwise through its bends (backwards for an edge that points up).
+    fn route(&self, i: usize, u: usize, v: usize) -> Vec<[f64; 2]> {
+        let Drawn { cross, along, cross_size, along_size, layer, centre, bends, .. } = *self;
+        if u == v {
+            let (c, a, hw, ha) = (cross[u], along[u], cross_size[u] / 2.0, along_size[u] / 4.0);
+            let out = c + hw + self.node_spacing / 2.0;
+            return vec![[c + hw, a - ha], [out, a - ha], [out, a + ha], [c + hw, a + ha]];
+        }
+        if layer[u] == layer[v] {
+            let s = if cross[u] <= cross[v] { 1.0 } else { -1.0 };
+            return vec![
+                [cross[u] + s * cross_size[u] / 2.0, along[u]],
+                [cross[v] - s * cross_size[v] / 2.0, along[v]],
+            ];
+        }
+        let down = layer[u] < layer[v];
+        let s = if down { 1.0 } else { -1.0 };
+        let mut pts = Vec::with_capacity(bends[i].len() + 2);
+        pts.push([cross[u], along[u] + s * along_size[u] / 2.0]);
+        let mid = bends[i].iter().map(|&(c, l)| [c, centre[l as usize]]);
+        if down {
+            pts.extend(mid);
+        } else {
+            pts.extend(mid.rev());
+        }
+        pts.push([cross[v], along[v] - s * along_size[v] / 2.0]);
+        pts
+    }
 }
 
 /// Weakly connected components, numbered by their lowest node index.

@@ -24,7 +24,8 @@ use crate::model::GraphDelta;
 /// Every source the ingest pipeline reads, in the order a record is recognised (a file's
 /// first record, a stream's first recognised line). Adding a source is one line here.
 pub const SOURCES: &[&dyn Source] = &[
-    &prov::source::Prov,
+    &prov::source::PROV_JSON,
+    &prov::source::PROV_O,
     &runtime_events::source::RuntimeEvents,
     &statements::source::Statements,
     &lineage::source::Lineage,
@@ -52,6 +53,9 @@ pub enum Format {
     A2ap,
     /// A W3C PROV-JSON document, read whole (`docs/FORMATS.md` "W3C PROV-JSON").
     ProvJson,
+    /// A W3C PROV-O document in Turtle, read whole (`docs/FORMATS.md` "PROV-O (Turtle) in").
+    #[serde(rename = "prov-o")]
+    ProvO,
     /// Prompt-lineage records, JSON lines (`docs/FORMATS.md` "Prompt lineage").
     Lineage,
     /// TrustGraph query-time provenance: explain streams and provenance nodes, JSON lines
@@ -70,6 +74,7 @@ impl Format {
             Format::A2a => "a2a",
             Format::A2ap => "a2ap",
             Format::ProvJson => "prov-json",
+            Format::ProvO => "prov-o",
             Format::Lineage => "lineage",
             Format::TrustGraph => "trustgraph",
             Format::Otlp => "otlp",

@@ -6,7 +6,8 @@
 
 use super::raw::{int, RawRow};
 use super::view::{
-    coalesce, opt, summary, summary_columns, EdgeSummary, NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY,
+    coalesce, edge_summary, opt, summary, summary_columns, EdgeSummary, NodeSummary, AGENT_KEYS,
+    CONTEXT_KEYS, STATUS_KEY,
 };
 use super::Store;
 use crate::error::{Error, Result};
@@ -223,18 +224,7 @@ impl Store {
         let q = "MATCH (a)-[r]->(b) WHERE a.name IN $names AND b.name IN $names \
                  RETURN a.name, b.name, type(r), r.`prov:base_type`, r.`a2a:relation`";
         let rows = self.raw_ro(graph, q, &[("names", list)]).await?;
-        let edges = rows
-            .iter()
-            .filter_map(|r| {
-                Some(EdgeSummary {
-                    source: opt(r.first())?,
-                    target: opt(r.get(1))?,
-                    rel: opt(r.get(2))?,
-                    prov: opt(r.get(3)),
-                    a2a: opt(r.get(4)),
-                })
-            })
-            .collect();
+        let edges = rows.iter().filter_map(edge_summary).collect();
         Ok((nodes, edges, matched))
     }
 }

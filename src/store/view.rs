@@ -78,22 +78,11 @@ pub const TEXT_KEYS: [&str; 10] = [
     "tg:content",
     "rdfs:label",
 ];
-/// What a view carries as a node's text: its own text (`TEXT_KEYS`) or, for a node that has
-/// none, what names it to a reader: a verification's verdict, a tool call's tool, a model
-/// call's model, a task state, an artifact's type, a source's or an agent's name, an
-/// OpenTelemetry agent's name, span's name, model, service or message content (the canvas
-/// labels nodes with it). Search keeps to `TEXT_KEYS`, and finds verdicts by problem.
-pub const VIEW_TEXT_KEYS: [&str; 25] = [
-    "claim_text",
-    "quote_text",
-    "a2a:content",
-    "a2a:prompt",
-    "title",
-    "text",
-    "tg:query",
-    "content",
-    "tg:content",
-    "rdfs:label",
+/// What names a node that has no text of its own, in order of preference: a verification's
+/// verdict, a tool call's tool, a model call's model, a task state, an artifact's type, a
+/// source's or an agent's name, an OpenTelemetry agent's name, span's name, model, service
+/// or message content.
+const NAMING_KEYS: [&str; 15] = [
     "verdict",
     "a2a:tool_name",
     "a2a:model",
@@ -110,6 +99,29 @@ pub const VIEW_TEXT_KEYS: [&str; 25] = [
     "otel:service",
     "otel:content",
 ];
+/// What a view carries as a node's text: its own text (`TEXT_KEYS`) or, for a node that has
+/// none, what names it to a reader (`NAMING_KEYS`; the canvas labels nodes with it). Search
+/// keeps to `TEXT_KEYS`, and finds verdicts by problem.
+pub const VIEW_TEXT_KEYS: [&str; TEXT_KEYS.len() + NAMING_KEYS.len()] = concat(TEXT_KEYS, NAMING_KEYS);
+
+/// Two lists of keys as one, the first's first (`C` is their length together).
+const fn concat<const A: usize, const B: usize, const C: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; C] {
+    assert!(A + B == C);
+    let mut out = [""; C];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < C {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}
 /// How much of a node's text a view carries (cut in Rust: a text property may hold a
 /// list, which Cypher's `left` refuses).
 pub const TEXT_CHARS: usize = 200;
@@ -125,6 +137,17 @@ pub(super) fn coalesce(var: &str, keys: &[&str]) -> String {
 }
 
 /// A reply cell as text, if it is one.
+/// An edge read as `a.name, b.name, type(r), r.`prov:base_type`, r.`a2a:relation``.
+pub(super) fn edge_summary(r: &RawRow) -> Option<EdgeSummary> {
+    Some(EdgeSummary {
+        source: opt(r.first())?,
+        target: opt(r.get(1))?,
+        rel: opt(r.get(2))?,
+        prov: opt(r.get(3)),
+        a2a: opt(r.get(4)),
+    })
+}
+
 pub(super) fn opt(v: Option<&redis::Value>) -> Option<String> {
     v.and_then(string)
 }
@@ -141,18 +164,7 @@ impl Store {
     pub async fn view_edges(&self, graph: &str) -> Result<Vec<EdgeSummary>> {
         let q = "MATCH (a)-[r]->(b) RETURN a.name, b.name, type(r), r.`prov:base_type`, r.`a2a:relation`";
         let rows = self.raw_ro(graph, q, &[]).await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                Some(EdgeSummary {
-                    source: opt(r.first())?,
-                    target: opt(r.get(1))?,
-                    rel: opt(r.get(2))?,
-                    prov: opt(r.get(3)),
-                    a2a: opt(r.get(4)),
-                })
-            })
-            .collect())
+        Ok(rows.iter().filter_map(edge_summary).collect())
     }
 
     /// The name of the node created last, if any.

@@ -56,6 +56,11 @@ fn prov_json_inputs() {
 }
 
 #[test]
+fn prov_o_inputs() {
+    replay("prov_o", checks::prov_o);
+}
+
+#[test]
 fn lineage_inputs() {
     replay("lineage", checks::lineage);
 }

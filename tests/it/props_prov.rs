@@ -97,7 +97,7 @@ fn props() -> impl Strategy<Value = Vec<(String, PropValue)>> {
 
 /// A graph of Provex's own nodes and edges: labels but the PROV import's own, any names
 /// (two nodes may share one), any edge type, kind and properties.
-fn native_graph() -> impl Strategy<Value = GraphDelta> {
+pub(crate) fn native_graph() -> impl Strategy<Value = GraphDelta> {
     let labels: Vec<Label> =
         Label::ALL.iter().copied().filter(|l| !matches!(l, Label::Namespaces | Label::Bundle)).collect();
     let node = (prop::sample::select(labels), "\\PC{0,8}", props());

@@ -197,15 +197,7 @@ fn apply_input(
     let time = r.timestamp.ok_or_else(|| invalid("a LineageInput needs its timestamp"))?;
     let id = prompt_id(&r.session_id.to_string(), &r.timestamp_text, &r.prompt_content);
     let kind = r.evolution.as_deref().map(EvolutionType::parse).transpose()?;
-    let mut parents: Vec<Uuid> = r.parent_prompt_id.into_iter().collect();
-    if let Some(extra) = r.metadata.custom.get("merged_from") {
-        let map = std::iter::once(("merged_from".to_owned(), extra.clone())).collect();
-        for p in merge_parents(&map)? {
-            if !parents.contains(&p) {
-                parents.push(p);
-            }
-        }
-    }
+    let parents = input_parents(r)?;
     let first = parents.first().copied();
     let (lineage, version, position, root) = match first {
         None => {
@@ -286,29 +278,54 @@ fn apply_input(
     }
     delta.add_node(node);
     for (ev, b, note) in &scored {
-        let edge_id = Uuid::new_v5(&NAMESPACE, format!("edge|{}|{}", ev.child, ev.parent).as_bytes());
-        let mut edge = evolution_edge(ev, b.confidence, b.semantic.unwrap_or(b.confidence))
-            .with("lineage:edge_id", edge_id.to_string())
-            .with("lineage:edge_type", edge_type(ev.kind))
-            .with("lineage:jaccard", b.jaccard)
-            .with("lineage:edit_ratio", b.edit_ratio)
-            .with("created_at", time.to_rfc3339());
-        if let Some(s) = b.semantic {
-            edge = edge.with("lineage:semantic", s);
-        }
-        if let Some(n) = note {
-            edge = edge.with("lineage:confidence_note", n.as_str());
-        }
-        if let Some(reason) = &r.evolution_reason {
-            edge = edge
-                .with("lineage:reason_category", reason.category.as_str())
-                .with("lineage:reason", reason.description.as_str())
-                .with("lineage:trigger_source", reason.trigger_source.as_str());
-        }
-        delta.add_edge(edge);
+        delta.add_edge(input_edge(r, time, ev, b, note.as_deref()));
         parent_not_head(&mut delta, &ev.parent);
     }
     Ok(Applied::Done(delta, Some(id)))
+}
+
+/// A `LineageInput`'s parents: the one it names, then those its `merged_from` adds.
+fn input_parents(r: &InputRecord) -> Result<Vec<Uuid>, RecordError> {
+    let mut parents: Vec<Uuid> = r.parent_prompt_id.into_iter().collect();
+    if let Some(extra) = r.metadata.custom.get("merged_from") {
+        let map = std::iter::once(("merged_from".to_owned(), extra.clone())).collect();
+        for p in merge_parents(&map)? {
+            if !parents.contains(&p) {
+                parents.push(p);
+            }
+        }
+    }
+    Ok(parents)
+}
+
+/// The edge of one evolution of a `LineageInput`, with its confidence breakdown and reason.
+fn input_edge(
+    r: &InputRecord,
+    time: DateTime<Utc>,
+    ev: &Evolution,
+    b: &Breakdown,
+    note: Option<&str>,
+) -> Edge {
+    let edge_id = Uuid::new_v5(&NAMESPACE, format!("edge|{}|{}", ev.child, ev.parent).as_bytes());
+    let mut edge = evolution_edge(ev, b.confidence, b.semantic.unwrap_or(b.confidence))
+        .with("lineage:edge_id", edge_id.to_string())
+        .with("lineage:edge_type", edge_type(ev.kind))
+        .with("lineage:jaccard", b.jaccard)
+        .with("lineage:edit_ratio", b.edit_ratio)
+        .with("created_at", time.to_rfc3339());
+    if let Some(s) = b.semantic {
+        edge = edge.with("lineage:semantic", s);
+    }
+    if let Some(n) = note {
+        edge = edge.with("lineage:confidence_note", n);
+    }
+    if let Some(reason) = &r.evolution_reason {
+        edge = edge
+            .with("lineage:reason_category", reason.category.as_str())
+            .with("lineage:reason", reason.description.as_str())
+            .with("lineage:trigger_source", reason.trigger_source.as_str());
+    }
+    edge
 }
 
 /// The agent's `LineageEdgeType` of an evolution.

@@ -54,6 +54,22 @@ struct Pending {
 /// An edge's ends and the relation it stands for.
 type EdgeId = (NodeRef, &'static RelSpec, NodeRef);
 
+/// The scope being read: where its object starts, its bundle (qualified name and IRI), its
+/// prefixes, and whether it is a document Provex exported.
+struct Scope<'p> {
+    at: usize,
+    bundle: Option<(String, String)>,
+    prefixes: Prefixes<'p>,
+    ours: bool,
+}
+
+impl Scope<'_> {
+    /// The bundle's qualified name.
+    fn qname(&self) -> Option<String> {
+        self.bundle.as_ref().map(|(q, _)| q.clone())
+    }
+}
+
 struct Reader {
     /// Where the members of the document's objects are in its text.
     keys: Keys,
@@ -126,23 +142,7 @@ impl Reader {
         bundle: Option<(String, String)>,
         outer: Option<&BTreeMap<String, String>>,
     ) {
-        let mut own = BTreeMap::new();
-        if let Some(p) = obj.get("prefix") {
-            let line = self.line_of("prefix", at);
-            match p.as_object() {
-                Some(o) => {
-                    for (k, v) in o {
-                        match v.as_str() {
-                            Some(ns) => {
-                                own.insert(k.clone(), ns.to_owned());
-                            }
-                            None => self.reject(line, format!("prefix {k}: the namespace is not a string")),
-                        }
-                    }
-                }
-                None => self.reject(line, "prefix: not an object of prefixes".into()),
-            }
-        }
+        let own = self.own_prefixes(obj, at);
         let prefixes = match outer {
             Some(outer) => Prefixes::within(outer, &own),
             None => Prefixes::new(&own),
@@ -153,18 +153,51 @@ impl Reader {
             Some((_, b)) => format!("prefixes of {b}"),
             None => format!("prefixes {hash:016x}"),
         };
-        let b_qname = bundle.as_ref().map(|(q, _)| q.clone());
         // A document Provex exported: its own nodes and edges are restored as they were.
         let ours = bundle.is_none()
             && prefixes.get("provex") == Some(PROVEX_NS)
             && prefixes.get("pxg").is_some_and(|g| g.starts_with(GRAPH_NS));
         let foreign_before = self.foreign;
+        let scope = Scope { at, bundle, prefixes, ours };
         let ns = self.node(Label::Namespaces, &scope_name);
         ns.bodies = Some(vec![own_json]);
-        ns.bundle = b_qname.clone();
+        ns.bundle = scope.qname();
+        self.records(obj, &scope);
+        self.relations(obj, &scope);
+        self.bundles(obj, &scope, &own);
+        let only_ours = own.keys().all(|p| p == "provex" || p == "pxg");
+        if ours && only_ours && self.foreign == foreign_before && !self.native.is_empty() {
+            self.node(Label::Namespaces, &scope_name).dropped = true;
+        }
+        self.unknown_sections(obj, at);
+    }
+
+    /// A scope's own `prefix` object (bad entries rejected).
+    fn own_prefixes(&mut self, obj: &Map<String, Json>, at: usize) -> BTreeMap<String, String> {
+        let mut own = BTreeMap::new();
+        let Some(p) = obj.get("prefix") else { return own };
+        let line = self.line_of("prefix", at);
+        match p.as_object() {
+            Some(o) => {
+                for (k, v) in o {
+                    match v.as_str() {
+                        Some(ns) => {
+                            own.insert(k.clone(), ns.to_owned());
+                        }
+                        None => self.reject(line, format!("prefix {k}: the namespace is not a string")),
+                    }
+                }
+            }
+            None => self.reject(line, "prefix: not an object of prefixes".into()),
+        }
+        own
+    }
+
+    /// A scope's `entity`, `activity` and `agent` sections.
+    fn records(&mut self, obj: &Map<String, Json>, scope: &Scope<'_>) {
         for (section, kind) in RECORD_SECTIONS {
             let Some(v) = obj.get(section) else { continue };
-            let (key_at, pos) = self.member(at, section);
+            let (key_at, pos) = self.member(scope.at, section);
             let Some(records) = v.as_object() else {
                 self.reject(self.line(key_at), format!("{section}: not an object of records"));
                 continue;
@@ -179,42 +212,49 @@ impl Reader {
                     self.reject(line, format!("{section} {q}: a body is not an object ({bad})"));
                     continue;
                 }
-                if ours {
-                    let nodes: Option<Vec<Node>> = bodies.iter().map(native::node).collect();
-                    // The id export gives a node: `pxg:` and its name, encoded.
-                    let named = |n: &Vec<Node>| {
-                        n.iter().all(|n| q.strip_prefix("pxg:") == Some(local(&n.name).as_str()))
-                    };
-                    if let Some(nodes) = nodes.filter(|n| !n.is_empty() && named(n)) {
-                        self.native_at.entry(q.clone()).or_insert_with(|| nodes[0].node_ref());
-                        for n in nodes {
-                            self.native.add_node(n);
-                        }
-                        self.out.statements += 1;
-                        continue;
-                    }
+                if scope.ours && self.native_record(q, &bodies) {
+                    continue;
                 }
-                let Some(iri) = expand(q, prefixes) else {
+                let Some(iri) = expand(q, scope.prefixes) else {
                     let line = self.line_of(q, pos);
                     self.reject(line, format!("{section} {q}: its prefix is not declared"));
                     continue;
                 };
                 self.foreign += 1;
                 let l = label(kind);
-                self.kinds.entry((b_qname.clone(), iri.clone())).or_insert(l);
-                let name = Self::name(bundle.as_ref(), &iri);
+                self.kinds.entry((scope.qname(), iri.clone())).or_insert(l);
+                let name = Self::name(scope.bundle.as_ref(), &iri);
                 let n = self.node(l, &name);
                 if n.qname.is_empty() {
                     n.qname = q.clone();
                 }
-                n.bundle = b_qname.clone();
+                n.bundle = scope.qname();
                 n.bodies.get_or_insert_with(Vec::new).extend(bodies);
                 self.out.statements += 1;
             }
         }
+    }
+
+    /// A record Provex exported, restored as the node it was made from; false when it is not
+    /// one (then it is read as any other record).
+    fn native_record(&mut self, q: &str, bodies: &[Json]) -> bool {
+        let nodes: Option<Vec<Node>> = bodies.iter().map(native::node).collect();
+        // The id export gives a node: `pxg:` and its name, encoded.
+        let named = |n: &Vec<Node>| n.iter().all(|n| q.strip_prefix("pxg:") == Some(local(&n.name).as_str()));
+        let Some(nodes) = nodes.filter(|n| !n.is_empty() && named(n)) else { return false };
+        self.native_at.entry(q.to_owned()).or_insert_with(|| nodes[0].node_ref());
+        for n in nodes {
+            self.native.add_node(n);
+        }
+        self.out.statements += 1;
+        true
+    }
+
+    /// A scope's relation sections (`wasGeneratedBy`, `used`, …).
+    fn relations(&mut self, obj: &Map<String, Json>, scope: &Scope<'_>) {
         for spec in &RELATIONS {
             let Some(v) = obj.get(spec.name) else { continue };
-            let (key_at, pos) = self.member(at, spec.name);
+            let (key_at, pos) = self.member(scope.at, spec.name);
             let Some(rels) = v.as_object() else {
                 self.reject(self.line(key_at), format!("{}: not an object of relations", spec.name));
                 continue;
@@ -225,14 +265,14 @@ impl Reader {
                     one => vec![one],
                 };
                 for body in bodies {
-                    if ours {
+                    if scope.ours {
                         if let Some(e) = native::edge(spec, body, |q| self.native_at.get(q).cloned()) {
                             self.native.add_edge(e);
                             self.out.statements += 1;
                             continue;
                         }
                     }
-                    match self.relation(spec, k, body, bundle.as_ref(), prefixes) {
+                    match self.relation(spec, k, body, scope.bundle.as_ref(), scope.prefixes) {
                         Ok(()) => {
                             self.out.statements += 1;
                             self.foreign += 1;
@@ -245,32 +285,35 @@ impl Reader {
                 }
             }
         }
-        if let Some(v) = obj.get("bundle") {
-            let (key_at, pos) = self.member(at, "bundle");
-            let line = self.line(key_at);
-            match v.as_object() {
-                Some(bundles) if bundle.is_none() => {
-                    for (q, body) in bundles {
-                        let (key_at, at) = self.member(pos, q);
-                        let line = self.line(key_at);
-                        let (Some(iri), Some(body)) = (expand(q, prefixes), body.as_object()) else {
-                            self.reject(line, format!("bundle {q}: an undeclared prefix, or not an object"));
-                            continue;
-                        };
-                        let n = self.node(Label::Bundle, &iri);
-                        n.qname = q.clone();
-                        // Bundles do not nest: this recursion is one level deep.
-                        self.scope(body, at, Some((q.clone(), iri)), Some(&own));
-                    }
+    }
+
+    /// The document's `bundle` section: each bundle read as a scope of its own.
+    fn bundles(&mut self, obj: &Map<String, Json>, scope: &Scope<'_>, own: &BTreeMap<String, String>) {
+        let Some(v) = obj.get("bundle") else { return };
+        let (key_at, pos) = self.member(scope.at, "bundle");
+        let line = self.line(key_at);
+        match v.as_object() {
+            Some(bundles) if scope.bundle.is_none() => {
+                for (q, body) in bundles {
+                    let (key_at, at) = self.member(pos, q);
+                    let line = self.line(key_at);
+                    let (Some(iri), Some(body)) = (expand(q, scope.prefixes), body.as_object()) else {
+                        self.reject(line, format!("bundle {q}: an undeclared prefix, or not an object"));
+                        continue;
+                    };
+                    let n = self.node(Label::Bundle, &iri);
+                    n.qname = q.clone();
+                    // Bundles do not nest: this recursion is one level deep.
+                    self.scope(body, at, Some((q.clone(), iri)), Some(own));
                 }
-                Some(_) => self.reject(line, "bundle: bundles do not nest".into()),
-                None => self.reject(line, "bundle: not an object of bundles".into()),
             }
+            Some(_) => self.reject(line, "bundle: bundles do not nest".into()),
+            None => self.reject(line, "bundle: not an object of bundles".into()),
         }
-        let only_ours = own.keys().all(|p| p == "provex" || p == "pxg");
-        if ours && only_ours && self.foreign == foreign_before && !self.native.is_empty() {
-            self.node(Label::Namespaces, &scope_name).dropped = true;
-        }
+    }
+
+    /// Members of a scope that are not PROV-JSON sections, rejected.
+    fn unknown_sections(&mut self, obj: &Map<String, Json>, at: usize) {
         for k in obj.keys() {
             let known = k == "prefix"
                 || k == "bundle"

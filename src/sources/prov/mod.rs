@@ -16,6 +16,7 @@ mod rdf;
 pub mod relations;
 pub mod source;
 pub mod terms;
+pub mod turtle;
 
 use std::fmt;
 use std::str::FromStr;

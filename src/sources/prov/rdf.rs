@@ -2,13 +2,16 @@
 //! its attributes as properties, and each relation as the unqualified PROV-O property from
 //! its first argument to its second (`<a> prov:used <e>`). Names are written as full IRIs
 //! (imported local parts may hold characters no Turtle prefixed name can); the records of
-//! bundles go into the one graph (Turtle has no named graphs).
+//! bundles go into the one graph (Turtle has no named graphs). In Turtle, a relation with
+//! attributes is also written in its qualified form carrying them, so that the Turtle
+//! imports as the same graph (`turtle.rs`).
 
 use std::fmt::Write;
 
 use serde_json::{json, Map, Value as Json};
 
-use super::doc::{expand, Document, Prefixes, Value, PROV_NS, XSD_NS};
+use super::doc::{expand, Document, Prefixes, Value, PROVEX_NS, PROV_NS, XSD_NS};
+use super::turtle::{qualified_form, QUALIFIED, RELATION_ATTR};
 
 /// A name as an IRI in the scope of a record or relation (itself when it cannot be expanded).
 fn iri(q: &str, scope: Prefixes<'_>) -> String {
@@ -47,10 +50,26 @@ fn term(v: &Value, scope: Prefixes<'_>) -> String {
         Value::Int(i) => format!("\"{i}\"^^xsd:long"),
         Value::Float(f) => format!("\"{f}\"^^xsd:double"),
         Value::Bool(b) => format!("\"{b}\"^^xsd:boolean"),
-        Value::QName(q) => t_iri(&iri(q, scope)),
-        Value::Typed { value, datatype } => format!("{}^^{}", string(value), t_iri(&iri(datatype, scope))),
+        // A name no prefix in scope expands is no IRI: written as the qualified name it is.
+        Value::QName(q) => match expand(q, scope) {
+            Some(i) => t_iri(&i),
+            None => format!("{}^^xsd:QName", string(q)),
+        },
+        Value::Typed { value, datatype } => match expand(datatype, scope) {
+            Some(i) => format!("{}^^{}", string(value), t_iri(&i)),
+            None => string(value),
+        },
         Value::Lang { value, lang } => format!("{}@{lang}", string(value)),
     }
+}
+
+/// Whether a PROV-JSON prefix can be a Turtle prefix name (ASCII letters, digits, `_`, `-`,
+/// starting with a letter; PROV and XSD are written anyway).
+fn turtle_prefix(p: &str) -> bool {
+    p.starts_with(|c: char| c.is_ascii_alphabetic())
+        && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && p != "prov"
+        && p != "xsd"
 }
 
 pub fn turtle(doc: &Document) -> String {
@@ -58,6 +77,11 @@ pub fn turtle(doc: &Document) -> String {
     let mut out = String::new();
     for (p, ns) in [("prov", PROV_NS), ("xsd", XSD_NS)] {
         let _ = writeln!(out, "@prefix {p}: <{ns}> .");
+    }
+    // The document's own prefixes: names are written as full IRIs, but a reader gets the
+    // qualified names back with them (`turtle.rs`).
+    for (p, ns) in doc.prefixes.iter().filter(|(p, _)| turtle_prefix(p)) {
+        let _ = writeln!(out, "@prefix {p}: {} .", t_iri(ns));
     }
     for r in &doc.records {
         let scope = scopes.get(r.bundle.as_deref());
@@ -73,7 +97,22 @@ pub fn turtle(doc: &Document) -> String {
     for r in &doc.relations {
         let (Some(a), Some(b)) = (&r.args[0], &r.args[1]) else { continue };
         let scope = scopes.get(r.bundle.as_deref());
-        let _ = writeln!(out, "{} prov:{} {} .", t_iri(&iri(a, scope)), r.spec.name, t_iri(&iri(b, scope)));
+        let (a, b) = (t_iri(&iri(a, scope)), t_iri(&iri(b, scope)));
+        let _ = writeln!(out, "{a} prov:{} {b} .", r.spec.name);
+        // A relation's attributes (a Provex edge's type and properties) on its qualified
+        // form (docs/FORMATS.md "PROV-O (Turtle) in").
+        if !r.attrs.is_empty() {
+            let (property, class, object) = qualified_form(r.spec.name);
+            let _ = write!(out, "{a} prov:{property} [ a prov:{class} ;\n    prov:{object} {b}");
+            if !QUALIFIED.iter().any(|q| q.0 == r.spec.name) {
+                let name = t_iri(&format!("{PROVEX_NS}{}", &RELATION_ATTR["provex:".len()..]));
+                let _ = write!(out, " ;\n    {name} {}", string(r.spec.name));
+            }
+            for (k, v) in &r.attrs {
+                let _ = write!(out, " ;\n    {} {}", t_iri(&iri(k, scope)), term(v, scope));
+            }
+            out.push_str(" ] .\n");
+        }
     }
     out
 }

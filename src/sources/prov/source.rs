@@ -1,29 +1,56 @@
-//! W3C PROV-JSON documents as the ingest pipeline reads them: a file read whole, its
-//! records and relations each rejected with its line when it cannot be read
-//! (`docs/FORMATS.md` "W3C PROV-JSON").
+//! W3C PROV-JSON and PROV-O (Turtle) documents as the ingest pipeline reads them: a file read
+//! whole, its records and relations each rejected with its line when it cannot be read
+//! (`docs/FORMATS.md` "W3C PROV-JSON", "PROV-O (Turtle) in").
 
 use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::sources::{Context, Format, Reader, Sink, Sniff, Source};
 
-/// The PROV-JSON source.
-pub struct Prov;
+/// A PROV source: a document read whole in one serialisation, by its importer.
+pub struct ProvDocument {
+    format: Format,
+    /// What the serialisation is called, in what a refusal says.
+    name: &'static str,
+    /// Why a stream of it cannot be read.
+    whole_only: &'static str,
+    looks_like: fn(Sniff<'_>) -> bool,
+    import: Importer,
+}
 
-impl Source for Prov {
+/// The PROV-JSON source.
+pub const PROV_JSON: ProvDocument = ProvDocument {
+    format: Format::ProvJson,
+    name: "PROV-JSON",
+    whole_only: "a PROV-JSON document is read whole: ingest it as a file",
+    looks_like: |what| match what {
+        Sniff::Record(obj) | Sniff::Document(obj) => super::import::looks_like(obj),
+        Sniff::Array => false,
+    },
+    import: super::import::import,
+};
+
+/// The PROV-O source: Turtle, recognised by its extension or its first line (it is no JSON,
+/// see [`looks_like_turtle`]).
+pub const PROV_O: ProvDocument = ProvDocument {
+    format: Format::ProvO,
+    name: "PROV-O",
+    whole_only: "a PROV-O document is read whole: ingest it as a file",
+    looks_like: |_| false,
+    import: super::turtle::import,
+};
+
+impl Source for ProvDocument {
     fn format(&self) -> Format {
-        Format::ProvJson
+        self.format
     }
 
     fn looks_like(&self, what: Sniff<'_>) -> bool {
-        match what {
-            Sniff::Record(obj) | Sniff::Document(obj) => super::import::looks_like(obj),
-            Sniff::Array => false,
-        }
+        (self.looks_like)(what)
     }
 
     fn whole_only(&self) -> Option<&'static str> {
-        Some("a PROV-JSON document is read whole: ingest it as a file")
+        Some(self.whole_only)
     }
 
     fn reads_whole(&self, _path: &Path, _first: Option<&str>) -> bool {
@@ -32,13 +59,23 @@ impl Source for Prov {
 
     fn read_whole(&self, path: &Path, out: &mut dyn Sink) -> Result<(u64, u64)> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        add_document(&bytes, out);
+        add_document(&bytes, out, self.import);
         Ok((bytecount(&bytes), bytes.len() as u64))
     }
 
     fn reader(&self, _ctx: &Context) -> Box<dyn Reader> {
-        Box::new(Refused)
+        Box::new(Refused(self.name))
     }
+}
+
+/// Whether a file whose first non-blank line is not JSON is Turtle: its extension says so,
+/// or it opens with a directive, a comment or an IRI.
+pub fn looks_like_turtle(path: &Path, first: &str) -> bool {
+    let first = first.trim_start_matches('\u{feff}').trim_start();
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ttl"))
+        || ["@prefix", "@base", "PREFIX ", "BASE ", "prefix ", "base ", "#", "<"]
+            .iter()
+            .any(|d| first.starts_with(d))
 }
 
 /// Newlines in a byte slice.
@@ -46,18 +83,22 @@ fn bytecount(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|b| **b == b'\n').count() as u64
 }
 
-/// PROV-JSON is never read line by line.
-struct Refused;
+/// PROV documents are never read line by line (`.0`: the serialisation's name).
+struct Refused(&'static str);
 
 impl Reader for Refused {
     fn line(&mut self, number: u64, bytes: &[u8], out: &mut dyn Sink) {
-        out.refuse(number, "PROV-JSON documents are read whole".into(), bytes);
+        out.refuse(number, format!("{} documents are read whole", self.0), bytes);
     }
 }
 
-/// Adds a PROV-JSON document (the whole file): its records and relations, each one that
-/// cannot be read rejected with its line.
-fn add_document(bytes: &[u8], out: &mut dyn Sink) {
+/// What reads one kind of PROV document: its records and relations, or the line and reason
+/// it cannot be read at all.
+type Importer = fn(&str) -> std::result::Result<super::import::Imported, (u64, String)>;
+
+/// Adds a PROV document (the whole file): its records and relations, each one that cannot be
+/// read rejected with its line.
+fn add_document(bytes: &[u8], out: &mut dyn Sink, import: Importer) {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -69,7 +110,7 @@ fn add_document(bytes: &[u8], out: &mut dyn Sink) {
             return;
         }
     };
-    match super::import::import(text) {
+    match import(text) {
         Ok(imported) => {
             // The lines split once: looking each rejected record's line up from the top
             // made a document of many rejected records quadratic.

@@ -3,6 +3,7 @@
 //! they keep (`validate`) and their mapping onto PROV nodes and edges (`normalise`).
 
 pub mod events;
+mod json_props;
 pub mod names;
 pub mod normalise;
 pub mod source;

@@ -6,60 +6,19 @@
 //! is built in a scratch buffer and copied only for a new node, and a property that keeps
 //! its value costs a comparison.
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use super::events::{CallScope, EventData, Json, LlmUsage, MessageData, ProvEvent, Text};
+use super::events::{CallScope, EventData, Json, LlmUsage, MessageData, ProvEvent};
 use crate::model::vocab::{A2aRelation as A2a, EdgeKind, Label, ProvRelation as Prov, RelType};
 use crate::model::{GraphDelta, NodeId, PropValue, Props, PropsExt};
 
+use super::json_props::{metadata_agent, set_json};
 pub use super::names;
 use super::names::{key, role};
 pub use super::validate::{validate, InvalidEvent};
 
 const STATUS_TRANSITION: &str = "a2a:status_transition";
 const RUNNER: &str = "agent:runner";
-
-/// A JSON field as a property: objects keep their text as it came; `null` is left out;
-/// scalars and arrays of scalars are stored as such (see [`PropValue::from_json`]).
-fn json_prop(raw: &Json) -> Option<PropValue> {
-    let text = raw.as_deref()?.get();
-    if text.starts_with('{') {
-        return Some(PropValue::Str(text.to_owned()));
-    }
-    PropValue::from_json(&serde_json::from_str(text).ok()?)
-}
-
-/// Sets a JSON field as a property (see [`json_prop`]); objects, the common case, are set
-/// from their text in place.
-fn set_json(props: &mut Props, key: &'static str, raw: &Json) {
-    match raw.map(|r| r.get()) {
-        Some(text) if text.starts_with('{') => props.set_str(key, text),
-        _ => {
-            if let Some(v) = json_prop(raw) {
-                props.set(key, v);
-            }
-        }
-    }
-}
-
-/// The `agent_id` member of a call's metadata, when it is an object with one that is a string.
-fn metadata_agent<'a>(raw: &Json<'a>) -> Option<Cow<'a, str>> {
-    #[derive(serde::Deserialize)]
-    struct AgentOnly<'a> {
-        #[serde(borrow)]
-        agent_id: Option<&'a serde_json::value::RawValue>,
-    }
-    let text = raw.as_ref()?.get();
-    if !text.starts_with('{') {
-        return None;
-    }
-    let id = serde_json::from_str::<AgentOnly<'a>>(text).ok()?.agent_id?.get();
-    if !id.starts_with('"') {
-        return None;
-    }
-    serde_json::from_str::<Text<'a>>(id).ok().map(|t| t.0)
-}
 
 use names::prefix;
 

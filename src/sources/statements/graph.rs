@@ -9,84 +9,17 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use serde_json::Value;
-
-use super::document::{Document, SourceRef, Statement};
+use super::consensus::Vote;
+use super::document::{Document, Statement};
 use super::evidence::EvidenceStatus;
+use super::graph_docs;
+pub use super::graph_terms::key;
+use super::graph_terms::{agent_info_props, agent_ref, edge, sig_status, statement_ref};
 use super::index::Changes;
 use super::keys::embedded_form;
 use super::ledger::{order, Entry, Ledger, Step};
 use super::signature::{signature_value, SignatureStatus};
-use crate::model::{Edge, GraphDelta, Label, Node, NodeRef, RelType};
-
-/// Property names of A2AP nodes and edges (the A2AP specification names, plus derived state).
-pub mod key {
-    pub const AGENT_ID: &str = "agent_id";
-    /// The agent that made a statement or a verification (semantic zoom clusters by it).
-    pub const AUTHOR_ID: &str = "author_id";
-    pub const NAME: &str = "agent_name";
-    pub const VERSION: &str = "version";
-    pub const PUBLISHER: &str = "publisher";
-    pub const CAPABILITIES: &str = "capabilities";
-    pub const PUBLIC_KEY: &str = "public_key";
-    pub const REPUTATION: &str = "reputation";
-    pub const STATEMENT_ID: &str = "statement_id";
-    pub const CLAIM_TEXT: &str = "claim_text";
-    pub const CONFIDENCE: &str = "confidence";
-    pub const CONTENT_HASH: &str = "content_hash";
-    pub const GENERATION_METHOD: &str = "generation_method";
-    pub const SIGNATURE: &str = "signature";
-    pub const SIGNATURE_STATUS: &str = "signature_status";
-    pub const SIGNATURE_KEY: &str = "signature_key";
-    pub const GENERATED_AT: &str = "generated_at";
-    pub const VERIFIED: &str = "verified";
-    /// A statement's headline: the worst of signature, evidence and consensus
-    /// ([`crate::sources::statements::Standing`]).
-    pub const STANDING: &str = "standing";
-    pub const CONSENSUS_SCORE: &str = "consensus_score";
-    pub const EVIDENCE_STATUS: &str = "evidence_status";
-    pub const CHUNK_ID: &str = "chunk_id";
-    pub const DOC_ID: &str = "doc_id";
-    pub const TEXT: &str = "text";
-    pub const BYTE_START: &str = "byte_start";
-    pub const BYTE_END: &str = "byte_end";
-    pub const TIMESTAMP_START: &str = "timestamp_start";
-    pub const TIMESTAMP_END: &str = "timestamp_end";
-    pub const TITLE: &str = "title";
-    pub const BYTE_LENGTH: &str = "byte_length";
-    pub const SOURCE_ID: &str = "source_id";
-    pub const SOURCE_NAME: &str = "source_name";
-    pub const URL: &str = "url";
-    pub const VERIFICATION_ID: &str = "verification_id";
-    pub const VERDICT: &str = "verdict";
-    pub const VERIFIED_AT: &str = "verified_at";
-    pub const FINDINGS: &str = "findings";
-    pub const COUNTED: &str = "counted";
-    pub const CONSENSUS_AFTER: &str = "consensus_after";
-    pub const TIMESTAMP: &str = "timestamp";
-    pub const REASON: &str = "reason";
-    pub const REQUEST_ID: &str = "request_id";
-    pub const CRITERIA: &str = "criteria";
-    pub const RELEVANCE_SCORE: &str = "relevance_score";
-    pub const QUOTE_TEXT: &str = "quote_text";
-}
-
-fn edge(rel: RelType, source: NodeRef, target: NodeRef) -> Edge {
-    let kind = rel.a2ap_kind().unwrap_or(crate::model::EdgeKind::Plain);
-    Edge::new(rel, kind, source, target)
-}
-
-fn agent_ref(id: &str) -> NodeRef {
-    NodeRef::new(Label::Agent, id)
-}
-
-fn statement_ref(id: &str) -> NodeRef {
-    NodeRef::new(Label::Statement, id)
-}
-
-fn sig_status(entry: &Entry) -> SignatureStatus {
-    entry.signature.as_ref().map(|s| s.status).unwrap_or(SignatureStatus::Unsigned)
-}
+use crate::model::{GraphDelta, Label, Node, NodeRef, RelType};
 
 /// What one delta holds: entries written in full, statements whose consensus changed, and
 /// verifications whose step (counted, consensus after) may have changed.
@@ -163,17 +96,7 @@ impl Ledger {
         // Derived state computed once: reputations now, and each verification's step.
         let all = self.votes_if_needed();
         let reputation = self.reputation_fn(&all, None);
-        let mut targets: BTreeSet<&str> = BTreeSet::new();
-        for &i in plan.full.iter().chain(&plan.steps) {
-            if let Document::Response(r) = self.entries()[i].document() {
-                targets.insert(r.target_statement.as_str());
-            }
-        }
-        let steps: HashMap<String, Step> = targets
-            .into_iter()
-            .flat_map(|t| self.timeline_with(t, &all))
-            .map(|s| (s.verification_id.clone(), s))
-            .collect();
+        let steps = self.steps_of(plan, &all);
         let is_new = |label: Label, id: &str| emitted.is_none_or(|e| !e.contains(&(label, id.to_owned())));
         let agent_node_if_needed = |id: &str| {
             (is_new(Label::Agent, id) || plan.agents.contains(id))
@@ -187,9 +110,67 @@ impl Ledger {
         for agent in &plan.agents {
             delta.add_node(agent_node(agent, self, reputation(agent)));
         }
+        self.derived_state_delta(&mut delta, plan, &all, &steps);
+        for entry in plan.full.iter().map(|&i| &self.entries()[i]).filter(|e| !e.shadowed) {
+            match entry.document() {
+                Document::Agent(a) => delta.add_node(graph_docs::agent_card_node(a, reputation(&a.info.id))),
+                Document::Source(d) => graph_docs::source_delta(&mut delta, d),
+                Document::Statement(st) => {
+                    let anode = match st.agent.info() {
+                        Some(_) => Some(agent_node_if_needed(st.agent.id()).unwrap_or_else(|| {
+                            Node::new(Label::Agent, st.agent.id()).with(key::AGENT_ID, st.agent.id())
+                        })),
+                        None => agent_node_if_needed(st.agent.id()),
+                    };
+                    self.statement_delta(&mut delta, entry, st, anode, &is_new)
+                }
+                Document::Request(r) => {
+                    add_agent(&mut delta, &r.requesting_agent);
+                    if let Some(e) = graph_docs::request_edge(entry, r) {
+                        delta.add_edge(e);
+                    }
+                }
+                Document::Response(r) => {
+                    let (node, edges) = graph_docs::response_parts(entry, r, steps.get(&r.id));
+                    delta.add_node(node);
+                    add_agent(&mut delta, &r.responding_agent);
+                    for e in edges {
+                        delta.add_edge(e);
+                    }
+                }
+            }
+        }
+        delta
+    }
+
+    /// Each verification's step (counted, consensus after) for the statements the plan's
+    /// responses target.
+    fn steps_of(&self, plan: &Plan, all: &[Vote]) -> HashMap<String, Step> {
+        let mut targets: BTreeSet<&str> = BTreeSet::new();
+        for &i in plan.full.iter().chain(&plan.steps) {
+            if let Document::Response(r) = self.entries()[i].document() {
+                targets.insert(r.target_statement.as_str());
+            }
+        }
+        targets
+            .into_iter()
+            .flat_map(|t| self.timeline_with(t, all))
+            .map(|s| (s.verification_id.clone(), s))
+            .collect()
+    }
+
+    /// The derived state a plan changes: statements' consensus, verdict and standing, and
+    /// verifications' steps.
+    fn derived_state_delta(
+        &self,
+        delta: &mut GraphDelta,
+        plan: &Plan,
+        all: &[Vote],
+        steps: &HashMap<String, Step>,
+    ) {
         for t in &plan.consensus {
             if self.statement(t).is_some() {
-                let o = self.consensus_with(t, &all);
+                let o = self.consensus_with(t, all);
                 let mut node = Node::new(Label::Statement, t.clone())
                     .with(key::CONSENSUS_SCORE, o.consensus)
                     .with(key::VERIFIED, o.verified);
@@ -210,135 +191,6 @@ impl Ledger {
                 );
             }
         }
-        for entry in plan.full.iter().map(|&i| &self.entries()[i]).filter(|e| !e.shadowed) {
-            match entry.document() {
-                Document::Agent(a) => {
-                    let mut node = Node::new(Label::Agent, a.info.id.clone())
-                        .with(key::AGENT_ID, a.info.id.as_str())
-                        .with(key::REPUTATION, reputation(&a.info.id));
-                    if let Some(k) = &a.public_key {
-                        node = node.with(key::PUBLIC_KEY, k.as_str());
-                    }
-                    delta.add_node(agent_info_props(node, &a.info));
-                }
-                Document::Source(d) => {
-                    let mut node = Node::new(Label::Document, d.id.clone())
-                        .with(key::DOC_ID, d.id.as_str())
-                        .with(key::TEXT, d.text.as_str())
-                        .with(key::BYTE_LENGTH, d.text.len() as u64);
-                    if let Some(t) = &d.title {
-                        node = node.with(key::TITLE, t.as_str());
-                    }
-                    if let Some(src) = &d.source {
-                        let mut s = Node::new(Label::Source, src.id()).with(key::SOURCE_ID, src.id());
-                        if let SourceRef::Object { name, url, .. } = src {
-                            if let Some(n) = name {
-                                s = s.with(key::SOURCE_NAME, n.as_str());
-                            }
-                            if let Some(u) = url {
-                                s = s.with(key::URL, u.as_str());
-                            }
-                        }
-                        delta.add_edge(edge(RelType::SourcedFrom, node.node_ref(), s.node_ref()));
-                        delta.add_node(s);
-                    }
-                    delta.add_node(node);
-                }
-                Document::Statement(st) => {
-                    let anode = match st.agent.info() {
-                        Some(_) => Some(agent_node_if_needed(st.agent.id()).unwrap_or_else(|| {
-                            Node::new(Label::Agent, st.agent.id()).with(key::AGENT_ID, st.agent.id())
-                        })),
-                        None => agent_node_if_needed(st.agent.id()),
-                    };
-                    self.statement_delta(&mut delta, entry, st, anode, &is_new)
-                }
-                Document::Request(r) => {
-                    add_agent(&mut delta, &r.requesting_agent);
-                    if matches!(sig_status(entry), SignatureStatus::Valid | SignatureStatus::Unsigned) {
-                        let mut e = edge(
-                            RelType::RequestedVerification,
-                            agent_ref(&r.requesting_agent),
-                            statement_ref(&r.target_statement),
-                        )
-                        .with(key::REQUEST_ID, r.id.as_str())
-                        .with(key::SIGNATURE_STATUS, sig_status(entry).as_str());
-                        if let Some(t) = &r.requested_at {
-                            e = e.with(key::TIMESTAMP, t.as_str());
-                        }
-                        if !r.verification_criteria.is_empty() {
-                            e = e.with(
-                                key::CRITERIA,
-                                crate::model::PropValue::List(
-                                    r.verification_criteria.iter().map(|c| c.as_str().into()).collect(),
-                                ),
-                            );
-                        }
-                        delta.add_edge(e);
-                    }
-                }
-                Document::Response(r) => {
-                    let status = sig_status(entry);
-                    let step = steps.get(&r.id);
-                    let mut node = Node::new(Label::Verification, r.id.clone())
-                        .with(key::VERIFICATION_ID, r.id.as_str())
-                        .with(key::AUTHOR_ID, r.responding_agent.as_str())
-                        .with(key::VERDICT, r.verdict.as_str())
-                        .with(key::CONFIDENCE, r.confidence)
-                        .with(key::SIGNATURE_STATUS, status.as_str())
-                        .with_json(key::FINDINGS, &serde_json::to_value(&r.findings).unwrap_or(Value::Null));
-                    if let Some(t) = &r.responded_at {
-                        node = node.with(key::VERIFIED_AT, t.as_str());
-                    }
-                    if let Some(v) = signature_value(&entry.record.value) {
-                        node = node.with(key::SIGNATURE, v);
-                    }
-                    if let Some(step) = step {
-                        node = node
-                            .with(key::COUNTED, step.counted)
-                            .with(key::CONSENSUS_AFTER, step.consensus_after);
-                    }
-                    let vref = node.node_ref();
-                    delta.add_node(node);
-                    add_agent(&mut delta, &r.responding_agent);
-                    delta.add_edge(
-                        edge(RelType::Validates, vref.clone(), statement_ref(&r.target_statement))
-                            .with(key::VERDICT, r.verdict.as_str()),
-                    );
-                    delta.add_edge(
-                        edge(RelType::PerformedBy, vref, agent_ref(&r.responding_agent))
-                            .with(key::SIGNATURE_STATUS, status.as_str()),
-                    );
-                    if status == SignatureStatus::Valid {
-                        let mut verified = edge(
-                            RelType::Verified,
-                            agent_ref(&r.responding_agent),
-                            statement_ref(&r.target_statement),
-                        )
-                        .with(key::VERDICT, r.verdict.as_str())
-                        .with(key::VERIFICATION_ID, r.id.as_str());
-                        if let Some(t) = &r.responded_at {
-                            verified = verified.with(key::TIMESTAMP, t.as_str());
-                        }
-                        delta.add_edge(verified);
-                        if !r.is_validated() {
-                            let mut challenged = edge(
-                                RelType::Challenged,
-                                agent_ref(&r.responding_agent),
-                                statement_ref(&r.target_statement),
-                            )
-                            .with(key::REASON, r.reason())
-                            .with(key::VERIFICATION_ID, r.id.as_str());
-                            if let Some(t) = &r.responded_at {
-                                challenged = challenged.with(key::TIMESTAMP, t.as_str());
-                            }
-                            delta.add_edge(challenged);
-                        }
-                    }
-                }
-            }
-        }
-        delta
     }
 
     fn statement_delta(
@@ -473,25 +325,6 @@ fn agent_node(id: &str, ledger: &Ledger, reputation: f64) -> Node {
         .collect();
     if let Some(first) = keys.first() {
         node = node.with(key::PUBLIC_KEY, first.as_str());
-    }
-    node
-}
-
-fn agent_info_props(mut node: Node, info: &super::document::AgentInfo) -> Node {
-    if let Some(n) = &info.name {
-        node = node.with(key::NAME, n.as_str());
-    }
-    if let Some(v) = &info.version {
-        node = node.with(key::VERSION, v.as_str());
-    }
-    if let Some(p) = &info.publisher {
-        node = node.with(key::PUBLISHER, p.as_str());
-    }
-    if !info.capabilities.is_empty() {
-        node = node.with(
-            key::CAPABILITIES,
-            crate::model::PropValue::List(info.capabilities.iter().map(|c| c.as_str().into()).collect()),
-        );
     }
     node
 }

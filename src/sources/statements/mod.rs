@@ -9,6 +9,8 @@ pub mod document;
 pub mod ed25519;
 pub mod evidence;
 pub mod graph;
+mod graph_docs;
+mod graph_terms;
 #[cfg(test)]
 mod incremental_tests;
 mod index;

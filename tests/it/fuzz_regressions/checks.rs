@@ -460,3 +460,27 @@ pub fn otlp_protobuf(data: &[u8]) {
         assert_eq!(decode_protobuf(&encode_protobuf(&r)).as_ref(), Ok(&r), "protobuf round trip");
     }
 }
+
+/// The PROV-O Turtle importer (`prov::turtle`): any text is read without panicking, what it
+/// refuses or rejects names a line and a reason, and a Turtle export of what it kept
+/// imports without rejections.
+pub fn prov_o(data: &[u8]) {
+    use provex::sources::prov::{turtle::import, Document, ProvFormat};
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let lines = text.split('\n').count() as u64;
+    let imported = match import(text) {
+        Ok(i) => i,
+        Err((line, reason)) => {
+            assert!(!reason.trim().is_empty(), "refused without a reason");
+            assert!((1..=lines).contains(&line), "line {line} of {lines}: {reason}");
+            return;
+        }
+    };
+    for (line, reason) in &imported.rejected {
+        assert!(!reason.trim().is_empty(), "rejected without a reason");
+        assert!((1..=lines).contains(line), "line {line} of {lines}: {reason}");
+    }
+    let exported = ProvFormat::ProvOTurtle.write(&Document::from_delta("g", &imported.delta));
+    let again = import(&exported).unwrap_or_else(|e| panic!("our export is refused: {e:?}\n{exported}"));
+    assert_eq!(again.rejected, vec![], "our export has rejected records:\n{exported}");
+}

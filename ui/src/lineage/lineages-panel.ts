@@ -5,14 +5,13 @@
 // per burst, not one per batch).
 
 import type { Backend } from "../api/backend";
-import type { LineageSummary, ViewNode } from "../api/contract";
+import type { LineageSummary } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { SelectFn } from "../shared/host";
 import { when } from "./tree-layout";
-import { h, replace } from "../shared/dom";
+import { h } from "../shared/dom";
 import { LineageView, titleOf } from "./lineage-view";
-import { errorState } from "../shared/error-state";
-import { LiveList } from "../live/live-list";
+import { ListPanel } from "../live/list-panel";
 
 /** How long after the first new prompt of a burst the list and the open view re-fetch. */
 export const LIVE_MS = 600;
@@ -30,50 +29,27 @@ export interface LineagesHost {
   lineagesAvailable(available: boolean): void;
 }
 
-export class LineagesPanel {
-  readonly el = h("div", { class: "panel lineages", testid: "lineages" });
+export class LineagesPanel extends ListPanel<LineageSummary> {
   readonly view: LineageView;
-  private readonly lineageList: LiveList<LineageSummary>;
 
   constructor(app: LineagesHost) {
-    this.view = new LineageView(app);
-    this.view.onChange = () => this.render();
-    const panel = this;
-    this.lineageList = new LiveList<LineageSummary>({
+    const view = new LineageView(app);
+    super({ class: "lineages", testid: "lineages", doing: "list the prompt lineages" }, {
       get graph() { return app.graph; },
       get model() { return app.model; },
       labels: LINEAGE_LABELS,
       delayMs: LIVE_MS,
       fetch: (graph) => app.backend.lineages({ graph }),
-      view: this.view,
+      view,
       available: (yes) => app.lineagesAvailable(yes),
-      render: () => panel.render(),
-      failed: (e) => replace(panel.el, errorState("list the prompt lineages", e, () => void panel.refresh())),
     });
+    this.view = view;
+    this.view.onChange = () => this.render();
     this.render();
-  }
-
-  private get list(): readonly LineageSummary[] {
-    return this.lineageList.items;
   }
 
   get lineages(): readonly LineageSummary[] {
     return this.list;
-  }
-
-  /** A view of the graph was loaded: a new graph closes the lineage view and lists anew. */
-  graphOpened(): void {
-    this.lineageList.graphOpened();
-  }
-
-  /** Nodes arrived on the live stream: prompts among them refresh the list and the view. */
-  nodesArrived(nodes: readonly ViewNode[]): void {
-    this.lineageList.nodesArrived(nodes);
-  }
-
-  /** The cluster view grew: its boxes do not say which nodes arrived, so refresh anyway. */
-  clustersChanged(): void {
-    this.lineageList.clustersChanged();
   }
 
   /** A Prompt node was selected on the graph: opens its lineage with it picked. */
@@ -81,24 +57,13 @@ export class LineagesPanel {
     return this.view.open(nodeId, true);
   }
 
-  /** Lists the graph's lineages again and reloads the open view. */
-  refresh(): Promise<void> {
-    return this.lineageList.refresh();
-  }
-
-  private render(): void {
-    if (this.list.length === 0) {
-      replace(this.el, h("div", { class: "empty-state" },
-        h("p", null, "This graph has no prompt lineages."),
-        h("p", { class: "muted" }, "Ingest prompt-lineage records (Ingest ▸) to see how prompts were refined, forked and merged.")));
-      return;
-    }
+  protected render(): void {
     const open = this.view.lineageId;
-    replace(this.el,
-      h("p", { class: "hint" },
-        "A lineage is one prompt's versions, each refined, forked, merged or reverted from an earlier one. Open one to see its version tree, compare two versions word by word, or replay how it grew."),
-      h("h3", null, `Prompt lineages (${this.list.length})`),
-      h("ul", { class: "lineage-list", testid: "lineage-list" }, this.list.map((l) => h("li", null,
+    this.draw(
+      ["This graph has no prompt lineages.", "Ingest prompt-lineage records (Ingest ▸) to see how prompts were refined, forked and merged."],
+      "A lineage is one prompt's versions, each refined, forked, merged or reverted from an earlier one. Open one to see its version tree, compare two versions word by word, or replay how it grew.",
+      "Prompt lineages",
+      () => h("ul", { class: "lineage-list", testid: "lineage-list" }, this.list.map((l) => h("li", null,
         h("button", {
           class: `lineage-row${l.lineage_id === open ? " current" : ""}`, testid: "lineage-row", "data-lineage": l.lineage_id, "data-root": l.root ?? "",
           disabled: !l.root, title: l.root ? "Open its version tree" : "Its first version has not arrived yet",

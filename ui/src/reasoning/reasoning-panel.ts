@@ -5,14 +5,13 @@
 // open chain current while the live stream brings reasoning steps (one re-fetch per burst).
 
 import type { Backend } from "../api/backend";
-import type { CrossLink, ReasoningChain, SessionSummary, ViewNode } from "../api/contract";
+import type { CrossLink, ReasoningChain, SessionSummary } from "../api/contract";
 import type { GraphModel } from "../graph/model";
 import type { SelectFn } from "../shared/host";
 import { sessionMeta, statusText, statusTone } from "./chain";
-import { h, replace } from "../shared/dom";
+import { h } from "../shared/dom";
 import { ReasoningView } from "./reasoning-view";
-import { errorState } from "../shared/error-state";
-import { LiveList } from "../live/live-list";
+import { ListPanel } from "../live/list-panel";
 
 /** How long after the first reasoning node of a burst the list and the open chain re-fetch. */
 export const LIVE_MS = 300;
@@ -34,50 +33,27 @@ export interface ReasoningHost {
   showChain?(chain: ReasoningChain): void;
 }
 
-export class ReasoningPanel {
-  readonly el = h("div", { class: "panel reasoning", testid: "reasoning" });
+export class ReasoningPanel extends ListPanel<SessionSummary> {
   readonly view: ReasoningView;
-  private readonly sessionList: LiveList<SessionSummary>;
 
   constructor(private readonly app: ReasoningHost) {
-    this.view = new ReasoningView(app);
-    this.view.onChange = () => this.render();
-    const panel = this;
-    this.sessionList = new LiveList<SessionSummary>({
+    const view = new ReasoningView(app);
+    super({ class: "reasoning", testid: "reasoning", doing: "list the reasoning sessions" }, {
       get graph() { return app.graph; },
       get model() { return app.model; },
       labels: REASONING_LABELS,
       delayMs: LIVE_MS,
       fetch: (graph) => app.backend.sessions({ graph }),
-      view: this.view,
+      view,
       available: (yes) => app.reasoningAvailable(yes),
-      render: () => panel.render(),
-      failed: (e) => replace(panel.el, errorState("list the reasoning sessions", e, () => void panel.refresh())),
     });
+    this.view = view;
+    this.view.onChange = () => this.render();
     this.render();
-  }
-
-  private get list(): readonly SessionSummary[] {
-    return this.sessionList.items;
   }
 
   get sessions(): readonly SessionSummary[] {
     return this.list;
-  }
-
-  /** A view of the graph was loaded: a new graph closes the chain and lists anew. */
-  graphOpened(): void {
-    this.sessionList.graphOpened();
-  }
-
-  /** Nodes arrived on the live stream: reasoning steps among them refresh the list and chain. */
-  nodesArrived(nodes: readonly ViewNode[]): void {
-    this.sessionList.nodesArrived(nodes);
-  }
-
-  /** The cluster view grew: its boxes do not say which nodes arrived, so refresh anyway. */
-  clustersChanged(): void {
-    this.sessionList.clustersChanged();
   }
 
   /** Whether picking node `id` on the graph opens a reasoning chain. */
@@ -102,24 +78,13 @@ export class ReasoningPanel {
     return s.answer ? this.view.open(s.answer, { point }) : this.view.open(s.id, { follow: true, point });
   }
 
-  /** Lists the graph's sessions again and reloads the open chain. */
-  refresh(): Promise<void> {
-    return this.sessionList.refresh();
-  }
-
-  private render(): void {
-    if (this.list.length === 0) {
-      replace(this.el, h("div", { class: "empty-state" },
-        h("p", null, "This graph has no reasoning sessions."),
-        h("p", { class: "muted" }, "Ingest TrustGraph agent explainability (Ingest ▸) to see how an answer was reached, step by step.")));
-      return;
-    }
+  protected render(): void {
     const open = this.view.session;
-    replace(this.el,
-      h("p", { class: "hint" },
-        "A session is one question put to an agent: its thoughts, the tools it used and what they returned, and its answer. Open one to read its reasoning and the claims it drew on, down to their evidence."),
-      h("h3", null, `Reasoning sessions (${this.list.length})`),
-      h("ul", { class: "session-list", testid: "session-list" }, this.list.map((s) => h("li", null,
+    this.draw(
+      ["This graph has no reasoning sessions.", "Ingest TrustGraph agent explainability (Ingest ▸) to see how an answer was reached, step by step."],
+      "A session is one question put to an agent: its thoughts, the tools it used and what they returned, and its answer. Open one to read its reasoning and the claims it drew on, down to their evidence.",
+      "Reasoning sessions",
+      () => h("ul", { class: "session-list", testid: "session-list" }, this.list.map((s) => h("li", null,
         h("button", {
           class: `session-row status-${s.status}${s.id === open ? " current" : ""}`, testid: "session-row", "data-session": s.id, "data-status": s.status,
           "aria-pressed": String(s.id === open), title: s.answer ? "Open its reasoning, from the question to the answer" : "Open its reasoning so far",
