@@ -29,6 +29,7 @@ mod layout;
 mod limits;
 mod lineage;
 mod live;
+mod log_views;
 mod modules;
 mod origin;
 mod otel_ingest;
