@@ -237,7 +237,7 @@ export async function verifyNode(inc: LogInclusion): Promise<Verdict> {
     const again = await propsDigest(inc.stored.values);
     const ok = again === inc.stored.digest;
     add("stored", ok, ok ? "Its stored properties are as its records gave them."
-      : `Its stored properties changed since they were logged (${inc.stored.values.map((v) => v.name).join(", ")}).`);
+      : `Its stored properties no longer hash to what its records gave them: one of ${inc.stored.values.map((v) => v.name).join(", ")} was changed in the database.`);
   }
   return finish(checks);
 }
