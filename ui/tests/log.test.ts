@@ -165,6 +165,12 @@ describe("a node's log entry checked in the browser", () => {
     expect(await failing({ ...base, graph: "other" })).toEqual(["checkpoint"]);
   });
 
+  it("a node that keeps no line is only partly verified: its leaf cannot be rebuilt here", async () => {
+    const v = await verifyNode({ ...(await inclusionOf()), record: null });
+    expect(v.result).toBe("partial");
+    expect(v.checks.find((c) => c.what === "leaf")?.ok).toBeNull();
+  });
+
   it("a node from no logged record is said to be absent", async () => {
     const base = await inclusionOf();
     expect((await verifyNode({ ...base, leaves: [], checkpoint: null })).result).toBe("absent");

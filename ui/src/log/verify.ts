@@ -224,6 +224,8 @@ export async function verifyNode(inc: LogInclusion): Promise<Verdict> {
     add("leaf", stated !== null && sameBytes(rebuilt, stated), stated !== null && sameBytes(rebuilt, stated)
       ? `Its line (from ${rec.source}) hashes to leaf ${rec.index}.`
       : `Its line no longer hashes to leaf ${rec.index}.`);
+  } else {
+    add("leaf", null, "Its record is not kept on the node, so its leaf was not rebuilt here: the proof shows the leaf is in the log, not that this node came from it.");
   }
   for (const l of inc.leaves) {
     const leaf = fromBase64(l.leaf_hash);
