@@ -3,6 +3,7 @@
 // server's tree with), forged proofs failing, the leaf and digest as docs/FORMATS.md defines
 // them, a checkpoint's Ed25519 signed note checked with WebCrypto, and the banner and log line.
 
+import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { LogInclusion, LogStatus } from "../src/api/contract";
 import { LogBanner } from "../src/log/log-banner";
@@ -217,5 +218,46 @@ describe("the banner when the store disagrees with its log", () => {
     expect(banner.el.hidden).toBe(false);
     expect(banner.el.textContent).toContain("does not extend its latest signed checkpoint");
     expect(banner.el.textContent).toContain("Only 4000 nodes were checked");
+  });
+});
+
+describe("where WebCrypto has no Ed25519", () => {
+  it("the signature is said not to be checked, and the rest still is", async () => {
+    const inc = await inclusionOf();
+    const spy = vi.spyOn(crypto.subtle, "importKey").mockRejectedValue(new DOMException("Algorithm: Unrecognized name", "NotSupportedError"));
+    try {
+      const v = await verifyNode(inc);
+      expect(v.result).toBe("partial");
+      const sig = v.checks.find((c) => c.what === "signature")!;
+      expect(sig.ok).toBeNull();
+      expect(sig.text).toMatch(/^Not checked: this browser's WebCrypto has no Ed25519/);
+      expect(v.checks.filter((c) => c.what !== "signature").every((c) => c.ok === true)).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe("the log's parsers take anything the server could send", () => {
+  it("never throw on arbitrary text, and a changed note never verifies", async () => {
+    fc.assert(fc.property(fc.string({ maxLength: 400 }), (s) => {
+      parseNote(s);
+      parseCheckpoint(s);
+      fromBase64(s);
+    }));
+    await fc.assert(fc.asyncProperty(fc.string({ maxLength: 200 }), async (s) => {
+      expect(await parseVerifierKey(s)).toBeNull();
+    }), { numRuns: 50 });
+    const base = await inclusionOf();
+    const note = base.checkpoint!;
+    await fc.assert(fc.asyncProperty(fc.nat(note.length - 1), fc.integer({ min: 1, max: 0xffff }), async (at, code) => {
+      const changed = note.slice(0, at) + String.fromCharCode(note.charCodeAt(at) ^ code) + note.slice(at + 1);
+      fc.pre(changed !== note);
+      const v = await verifyNode({ ...base, checkpoint: changed });
+      expect(v.result).toBe("failed");
+    }), { numRuns: 60 });
+    // Deep and huge inputs are plain text to these parsers: no recursion to exhaust.
+    expect(parseNote("[".repeat(100_000))).toBeNull();
+    expect(parseCheckpoint("9".repeat(1_000_000))).toBeNull();
   });
 });
