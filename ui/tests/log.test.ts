@@ -5,7 +5,8 @@
 
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import type { LogInclusion, LogStatus } from "../src/api/contract";
+import type { LogInclusion, LogStatus, Trail } from "../src/api/contract";
+import { trailLogBadge } from "../src/log/trail-badge";
 import { LogBanner } from "../src/log/log-banner";
 import { LogLine } from "../src/log/log-line";
 import {
@@ -259,5 +260,25 @@ describe("the log's parsers take anything the server could send", () => {
     // Deep and huge inputs are plain text to these parsers: no recursion to exhaust.
     expect(parseNote("[".repeat(100_000))).toBeNull();
     expect(parseCheckpoint("9".repeat(1_000_000))).toBeNull();
+  });
+});
+
+describe("the trail's log badge", () => {
+  it("checks the claim and its verifications once, and reuses the check when the trail is redrawn", async () => {
+    const inc = await inclusionOf();
+    const logInclusion = vi.fn(async () => inc);
+    const trail = { statement_id: "s2", verifications: [{ verification_id: "v1" }] } as unknown as Trail;
+    const host = { backend: { logInclusion }, graph: "badge-graph" };
+    const first = trailLogBadge(host, trail, 1000);
+    await vi.waitFor(() => expect(first.dataset.log).toBe("verified"));
+    expect(logInclusion).toHaveBeenCalledTimes(2);
+    const again = trailLogBadge(host, trail, 2000);
+    await vi.waitFor(() => expect(again.dataset.log).toBe("verified"));
+    expect(logInclusion).toHaveBeenCalledTimes(2);
+    // A minute later it is checked again (an edit made meanwhile is seen).
+    logInclusion.mockImplementation(async () => ({ ...inc, stored: { ...inc.stored!, values: [{ name: "claim_text", json: '"changed"' }] } }));
+    const later = trailLogBadge(host, trail, 70_000);
+    await vi.waitFor(() => expect(later.dataset.log).toBe("failed"));
+    expect(later.textContent).toBe("✗ Log check failed");
   });
 });
