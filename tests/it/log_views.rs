@@ -121,3 +121,50 @@ async fn a_statements_inclusion_holds_offline_and_a_cypher_edit_is_named_by_the_
     let quick = provex.log_status_within(&graph, std::time::Duration::ZERO).await.unwrap();
     assert_eq!((quick.complete, quick.differing), (true, 1), "{quick:?}");
 }
+
+/// Regression: the council demo streamed its records past the log, so the explorer said
+/// "not in the log" for every node of the graph most people open first. Its records now join
+/// the log as an ingest's do, its statements prove their inclusion offline, and its store
+/// matches its log.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_council_demo_is_logged_and_matches_its_log() {
+    let (provex, graph) = common::open("log_views_demo").await;
+    let keys = tempfile::tempdir().unwrap();
+    provex.set_log_key_dir(keys.path().to_owned());
+    provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
+    let vkey = provex.log_key().unwrap().verifier_key();
+
+    let status = provex.log_status(&graph).await.unwrap();
+    assert!(status.tree_size > 100, "{status:?}");
+    assert!(status.complete && status.checkpoint_matches, "{status:?}");
+    assert_eq!(status.differing, 0, "{:?}", status.mismatches);
+    assert!(status.nodes_checked > 100, "{status:?}");
+    assert!(status.checkpoint_at.is_some());
+
+    let t = provex.query(&graph, "MATCH (s:Statement) RETURN s.name AS n ORDER BY n").await.unwrap();
+    assert!(t.rows.len() >= 3);
+    for row in &t.rows {
+        let name = row[0].as_str().unwrap();
+        let inc = provex.log_inclusion(&graph, name).await.unwrap();
+        assert_eq!(inc.leaves.len(), 1, "{name}: {inc:?}");
+        let leaf = &inc.leaves[0];
+        let file = Inclusion {
+            kind: INCLUSION_TYPE.into(),
+            checkpoint: inc.checkpoint.clone().unwrap(),
+            index: leaf.index,
+            leaf_hash: leaf.leaf_hash.clone(),
+            path: leaf.path.clone(),
+        };
+        proof::verify_inclusion(&file, Some(&vkey)).unwrap();
+        let rec = inc.record.expect("a statement keeps its line");
+        assert_eq!(rec.source, "council-a2ap.jsonl");
+        assert_eq!(b64(&leaf_of(&rec.source, rec.received, &rec.line)), leaf.leaf_hash, "{name}");
+        assert!(inc.stored.unwrap().matches, "{name}");
+    }
+    // Nodes of the other streams name leaves too (an A2A task, a span).
+    let others = provex
+        .query(&graph, "MATCH (n) WHERE n.log_leaves IS NOT NULL AND NOT n:Statement RETURN count(n) AS c")
+        .await
+        .unwrap();
+    assert!(others.rows[0][0].as_u64().unwrap() > 50, "{others:?}");
+}

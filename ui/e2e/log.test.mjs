@@ -1,5 +1,4 @@
-// The tamper-evident log in Chromium over the council demo's files (examples/council/*.jsonl,
-// ingested as a user would: the demo button streams its records past the log): a claim's details say where it is
+// The tamper-evident log in Chromium over the council demo: a claim's details say where it is
 // in the log (index, checkpoint time, as the API gives them), Verify checks the proof in the
 // page (WebCrypto SHA-256 and Ed25519), the trail carries a verified-log badge; then a claim
 // is rewritten in FalkorDB with Cypher behind Provex's back, and on the next look the banner
@@ -7,12 +6,12 @@
 // docs/screenshots/.
 
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { copyFile, mkdir } from "node:fs/promises";
 import net from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, start, statusCounts, until } from "./harness.mjs";
+import { ROOT, artifact, runDemo, start, statusCounts, until } from "./harness.mjs";
 
 const GRAPH = "council";
 const EDITED = "the council approved the opposite";
@@ -56,9 +55,7 @@ describe("the tamper-evident log in the explorer", { timeout: 180_000 }, () => {
   before(async () => {
     h = await start();
     page = h.page;
-    const dir = join(ROOT, "examples/council");
-    const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
-    await h.cli("ingest", "--graph", GRAPH, ...files);
+    await runDemo(h, GRAPH, null);
     const rows = await h.api(`/api/graphs/${GRAPH}/query`, { method: "POST", json: { cypher: "MATCH (s:Statement) WHERE s.log_leaves IS NOT NULL RETURN s.name ORDER BY s.name" } });
     statement = rows.rows[0][0];
     inclusion = await h.api(`/api/graphs/${GRAPH}/log/inclusion?id=${encodeURIComponent(statement)}`);
