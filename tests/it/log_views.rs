@@ -117,6 +117,12 @@ async fn a_statements_inclusion_holds_offline_and_a_cypher_edit_is_named_by_the_
     // Its leaf is still in the log: the log shows what was received, the store was changed.
     assert_eq!(edited.leaves, inc.leaves);
 
+    // A graph not made yet answers an empty status, not an error (a page may open it before
+    // its first record arrives).
+    let empty = provex.log_status(&format!("{graph}_not_yet")).await.unwrap();
+    assert_eq!((empty.tree_size, empty.nodes_checked, empty.differing, empty.complete), (0, 0, 0, true));
+    assert!(empty.checkpoint_matches);
+
     // Under no time at all, the first page is still read (the graph is one page).
     let quick = provex.log_status_within(&graph, std::time::Duration::ZERO).await.unwrap();
     assert_eq!((quick.complete, quick.differing), (true, 1), "{quick:?}");
