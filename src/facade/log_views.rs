@@ -192,8 +192,12 @@ impl Provex {
     /// check, in the browser, that the node is in the log and unchanged.
     pub async fn log_inclusion(&self, graph: &str, name: &str) -> Result<LogInclusion> {
         crate::store::validate_graph_name(graph)?;
+        // The node as the explorer reads it (NotFound when there is none), then by its label,
+        // so that the name's index finds it instead of a scan of every node.
+        let found = self.store.node(graph, name).await?;
+        let label = found.label.replace('`', "");
         let q = format!(
-            "MATCH (n) WHERE n.name = $id RETURN labels(n)[0], n.{LEAVES_PROP}, n.{DIGEST_PROP}, \
+            "MATCH (n:`{label}`) WHERE n.name = $id RETURN labels(n)[0], n.{LEAVES_PROP}, n.{DIGEST_PROP}, \
              n.{SOURCE_PROP}, n.{RECEIVED_PROP}, properties(n) ORDER BY n.{LEAVES_PROP} IS NULL LIMIT 1"
         );
         let rows = self.store.run_ro(graph, &q, vec![("id", FalkorValue::String(name.to_owned()))]).await?.1;
