@@ -21,6 +21,7 @@ use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 
 use super::knowledge::ResourceKnowledge;
+use super::log_views::{LogInclusion, LogStatus};
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
 use crate::api::ops::{declare_operations, Args, OpInfo, Transport};
 use crate::api::*;
@@ -247,6 +248,15 @@ declare_operations! { impl Call<'_> {
     /// provenance and history: who added or removed it, when, why, and the verification status.
     knowledge(NodeRequest) -> ResourceKnowledge = Get "/graphs/{graph}/knowledge" Query Both
         [Usage, NotFound] => |c, req| c.provex.kg_resource(&req.graph, &req.id).await;
+    /// One node's place in its graph's tamper-evident log: its leaves with their inclusion
+    /// paths at a signed checkpoint (and when it was signed), the instance's verifier key,
+    /// the line it keeps and its stored form against its digest, to be checked in the browser.
+    log_inclusion(NodeRequest) -> LogInclusion = Get "/graphs/{graph}/log/inclusion" Query Both [Usage, NotFound]
+        => |c, req| c.provex.log_inclusion(&req.graph, &req.id).await;
+    /// Whether a graph's store matches its log: its size, latest checkpoint, and the nodes
+    /// whose stored form differs (re-hashed under a time limit; `complete` says if all were).
+    log_status(GraphRequest) -> LogStatus = Get "/graphs/{graph}/log/status" Query Both [Usage, NotFound]
+        => |c, req| c.provex.log_status(&req.graph).await;
     /// A statement's evidence and verification trail.
     trail(StatementRequest) -> Trail = Get "/graphs/{graph}/trail" Query Both [Usage, NotFound]
         => |c, req| c.provex.trail(&req.graph, &req.statement).await;

@@ -13,6 +13,42 @@ use crate::demo::council::{self, Stream};
 use crate::error::{Error, Result};
 use crate::ingest::{normalize_line, Format};
 use crate::model::GraphDelta;
+use crate::sources::statements::log_leaves;
+
+/// The leaves of the demo records not yet written, as an ingest's batch keeps them.
+#[derive(Default)]
+struct DemoLog {
+    leaves: Vec<crate::tlog::Hash>,
+    /// Each leaf's time of receipt (Unix ms).
+    received: Vec<u64>,
+    /// Each document's line, beside the documents not yet written.
+    entries: Vec<Option<log_leaves::LineEntry>>,
+    /// Whether anything was appended to the log.
+    logged: bool,
+}
+
+impl DemoLog {
+    /// The leaf of a record received now from its stream's file; its position in the batch.
+    fn leaf(&mut self, stream: Stream, line: &str) -> u32 {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        self.leaves.push(crate::tlog::leaf_hash(file_of(stream), now, line.as_bytes()));
+        self.received.push(now);
+        (self.leaves.len() - 1) as u32
+    }
+}
+
+/// The demo file a stream's records are written to (`write_council_files`), the source its
+/// leaves name.
+fn file_of(stream: Stream) -> &'static str {
+    match stream {
+        Stream::Events => "council-events.jsonl",
+        Stream::A2ap => "council-a2ap.jsonl",
+        Stream::Explain => "council-explain.jsonl",
+        Stream::Otel => "council-otel.jsonl",
+    }
+}
 
 /// What a demo run did.
 #[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, ts_rs::TS)]
@@ -48,6 +84,8 @@ impl Provex {
         let mut events = GraphDelta::new();
         let mut docs: Vec<crate::sources::statements::Record> = Vec::new();
         let mut explain = crate::sources::reasoning::StreamState::default();
+        // Each record joins the graph's log as if read from the demo's file of its stream.
+        let mut log = DemoLog::default();
         for (offset, record) in demo.schedule(pace) {
             if cancel.load(Ordering::Relaxed) {
                 break;
@@ -55,6 +93,8 @@ impl Provex {
             if pace.is_some() {
                 tokio::time::sleep_until(start + Duration::from_millis(offset)).await;
             }
+            let leaf = log.leaf(record.stream, &record.line);
+            events.begin_record(leaf);
             match record.stream {
                 Stream::Events => {
                     normalize_line(Format::A2a, record.line.as_bytes(), &mut events)
@@ -78,16 +118,24 @@ impl Provex {
                 Stream::A2ap => {
                     for r in crate::sources::statements::parse_documents(&record.line) {
                         let r = r.map_err(|e| Error::Server(format!("demo document: {e}")))?;
+                        log.entries.push(Some(log_leaves::LineEntry::new(leaf, &r, &record.line)));
+                        log_leaves::received(&mut log.entries, leaf, log.received[leaf as usize]);
                         docs.push(r);
                         report.documents += 1;
                     }
                 }
             }
             if pace.is_some() {
-                self.flush_demo(graph, &mut events, &registry, &mut docs).await?;
+                self.flush_demo(graph, &mut events, &registry, &mut docs, &mut log).await?;
             }
         }
-        self.flush_demo(graph, &mut events, &registry, &mut docs).await?;
+        self.flush_demo(graph, &mut events, &registry, &mut docs, &mut log).await?;
+        if log.logged {
+            // A signed checkpoint after the run, as after an ingest.
+            if let Err(e) = self.log_checkpoint(graph).await {
+                tracing::warn!(graph, "no checkpoint of the log after the demo: {e}");
+            }
+        }
         self.store.commit(batch).await?;
         Ok(report)
     }
@@ -98,10 +146,22 @@ impl Provex {
         events: &mut GraphDelta,
         registry: &crate::sources::statements::KeyRegistry,
         docs: &mut Vec<crate::sources::statements::Record>,
+        log: &mut DemoLog,
     ) -> Result<()> {
+        // The records join the log before their nodes are written (as an ingest's batch).
+        let mut stamps = log_leaves::DocumentLeaves::default();
+        if !log.leaves.is_empty() && self.log_enabled() {
+            let first = self.log_append(graph, &log.leaves).await?;
+            events.stamp_log_leaves(first, crate::tlog::props_digest);
+            stamps = log_leaves::DocumentLeaves::new(file_of(Stream::A2ap), docs, &log.entries, first);
+            log.logged = true;
+        }
+        log.leaves.clear();
+        log.received.clear();
+        log.entries.clear();
         // Documents first: the research question's steps name the statements they hold.
         if !docs.is_empty() {
-            self.add_documents(graph, Some(registry), std::mem::take(docs), &Default::default()).await?;
+            self.add_documents(graph, Some(registry), std::mem::take(docs), &stamps).await?;
         }
         if !events.is_empty() {
             let spans = crate::sources::otel::placeholders::filling(events);

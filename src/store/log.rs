@@ -26,6 +26,12 @@ pub fn checkpoint_key(graph: &str) -> String {
     format!("provex:log:{graph}:checkpoint")
 }
 
+/// The key of when a graph's latest checkpoint was signed (Unix ms, as text): a
+/// checkpoint's body holds no time, and the explorer says which checkpoint it proves against.
+pub fn checkpoint_time_key(graph: &str) -> String {
+    format!("provex:log:{graph}:checkpoint:at")
+}
+
 /// Appends ARGV[2] at byte ARGV[1]: 1 when appended, 2 when exactly these bytes are there
 /// already (a resent append), 0 when the log is not as the writer knew it.
 const APPEND: &str = r"
@@ -121,10 +127,31 @@ impl Store {
     /// Keeps a graph's latest signed checkpoint.
     pub async fn log_set_checkpoint(&self, graph: &str, note: &[u8]) -> Result<()> {
         super::validate_graph_name(graph)?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
         let mut pipe = redis::pipe();
-        pipe.cmd("SET").arg(checkpoint_key(graph)).arg(note);
+        // One script, so the note and its time are never apart (the user may not `MSET`).
+        pipe.cmd("EVAL")
+            .arg("redis.call('SET', KEYS[1], ARGV[1]) redis.call('SET', KEYS[2], ARGV[2]) return 1")
+            .arg(2)
+            .arg(checkpoint_key(graph))
+            .arg(checkpoint_time_key(graph))
+            .arg(note)
+            .arg(now);
         let _: Value = self.log_cmd(&pipe, true).await?;
         Ok(())
+    }
+
+    /// A graph's latest signed checkpoint and when it was signed (Unix ms; `None` for a
+    /// checkpoint kept before its time was), if it has one.
+    pub async fn log_checkpoint_signed_at(&self, graph: &str) -> Result<Option<(Vec<u8>, Option<i64>)>> {
+        super::validate_graph_name(graph)?;
+        let mut pipe = redis::pipe();
+        pipe.cmd("GET").arg(checkpoint_key(graph));
+        pipe.cmd("GET").arg(checkpoint_time_key(graph));
+        let (note, at): (Option<Vec<u8>>, Option<i64>) = self.log_cmd(&pipe, false).await?;
+        Ok(note.map(|n| (n, at)))
     }
 
     /// A graph's latest signed checkpoint, if it has one.

@@ -30,6 +30,7 @@ mod limits;
 mod lineage;
 mod live;
 mod live_placeholders;
+mod log_views;
 mod modules;
 mod origin;
 mod otel_ingest;

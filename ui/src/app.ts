@@ -39,6 +39,7 @@ import { MissingGraph } from "./welcome/missing-graph";
 import { OwnLayout, type OwnLayoutHost } from "./tidy/own-layout";
 import { demoWithWalkthrough, openFirstGraph, uploadFile } from "./welcome/first-run";
 import { inTauri } from "./shared/backends";
+import { LogBanner } from "./log/log-banner";
 
 export type { SelectOptions, StreamState, Tab } from "./shared/host";
 
@@ -83,6 +84,8 @@ export class App implements
   readonly topbar: TopBar;
   private readonly statusbar: StatusBar;
   private readonly notice: NeighbourhoodNotice;
+  /** Says at the top when the graph's store disagrees with its tamper-evident log. */
+  private readonly logBanner: LogBanner = new LogBanner(this);
   readonly canvasArea: CanvasArea;
   private readonly selected: NodeSelection;
   private readonly stream: LiveStream;
@@ -169,6 +172,7 @@ export class App implements
       h("div", { class: "app" },
         this.topbar.el,
         this.notice.el,
+        this.logBanner.el,
         h("main", { class: "workspace" },
           // An open trace sits under the canvas, which shrinks to the space above it.
           h("div", { class: "canvas-column" }, this.canvasArea.el, this.traces.view.el),
@@ -262,6 +266,7 @@ export class App implements
     else this.selected.keepDrawn();
     this.canvasArea.hideMessage();
     this.afterViewChange();
+    this.logBanner.graphShown(switching);
     // The view just loaded, so the database answers.
     this.database = null;
     if (view.mode === "whole") this.stream.open(graph, view.seq);

@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, MessageOrigin, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, SpanDetails, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceAgents, TracePage, TraceRequest, TraceSpans, TraceSpansRequest, TracesRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, LogInclusion, LogStatus, MessageOrigin, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, SpanDetails, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceAgents, TracePage, TraceRequest, TraceSpans, TraceSpansRequest, TracesRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -46,6 +46,8 @@ export interface Requests {
   query: QueryRequest;
   ask: AskRequest;
   knowledge: NodeRequest;
+  log_inclusion: NodeRequest;
+  log_status: GraphRequest;
   trail: StatementRequest;
   source: NodeRequest;
   search: SearchRequest;
@@ -89,6 +91,8 @@ export interface Responses {
   query: Table;
   ask: Answer;
   knowledge: ResourceKnowledge;
+  log_inclusion: LogInclusion;
+  log_status: LogStatus;
   trail: Trail;
   source: SourceText;
   search: Array<SearchHit>;
@@ -134,6 +138,8 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   query: { method: "POST", path: "/graphs/{graph}/query", args: "json", desktopOnly: false, errors: ["usage", "query", "write_refused"] },
   ask: { method: "POST", path: "/graphs/{graph}/ask", args: "json", desktopOnly: false, errors: ["usage", "query", "llm_not_configured", "llm", "write_refused"] },
   knowledge: { method: "GET", path: "/graphs/{graph}/knowledge", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  log_inclusion: { method: "GET", path: "/graphs/{graph}/log/inclusion", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
+  log_status: { method: "GET", path: "/graphs/{graph}/log/status", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   search: { method: "GET", path: "/graphs/{graph}/search", args: "query", desktopOnly: false, errors: ["usage"] },
@@ -368,6 +374,23 @@ export class Client {
    */
   knowledge(req: NodeRequest): Promise<ResourceKnowledge> {
     return this.transport.call("knowledge", req);
+  }
+
+  /**
+   * One node's place in its graph's tamper-evident log: its leaves with their inclusion
+   * paths at a signed checkpoint (and when it was signed), the instance's verifier key,
+   * the line it keeps and its stored form against its digest, to be checked in the browser.
+   */
+  logInclusion(req: NodeRequest): Promise<LogInclusion> {
+    return this.transport.call("log_inclusion", req);
+  }
+
+  /**
+   * Whether a graph's store matches its log: its size, latest checkpoint, and the nodes
+   * whose stored form differs (re-hashed under a time limit; `complete` says if all were).
+   */
+  logStatus(req: GraphRequest): Promise<LogStatus> {
+    return this.transport.call("log_status", req);
   }
 
   /** A statement's evidence and verification trail. */

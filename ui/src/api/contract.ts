@@ -294,6 +294,20 @@ object: string | null,
  */
 event: unknown, };
 
+export type LeafProof = { 
+/**
+ * The leaf's index in the graph's log.
+ */
+index: number, 
+/**
+ * The leaf hash as the log holds it, standard base64.
+ */
+leaf_hash: string, 
+/**
+ * The audit path (RFC 9162 §2.1.3), standard base64 hashes.
+ */
+path: Array<string>, };
+
 export type LineageCompareRequest = { graph: string, a: string, b: string, };
 
 export type LineageGraph = { 
@@ -311,6 +325,86 @@ root: string | null,
  * The root prompt's first words.
  */
 title: string, prompts: number, heads: number, first: string, last: string, };
+
+export type LogInclusion = { graph: string, node: string, label: string, 
+/**
+ * Its leaves; empty when it came from no logged record.
+ */
+leaves: Array<LeafProof>, 
+/**
+ * The signed checkpoint (a C2SP signed note) the paths prove against.
+ */
+checkpoint: string | null, 
+/**
+ * When that checkpoint was signed, Unix ms (unknown for an older checkpoint).
+ */
+checkpoint_at: number | null, 
+/**
+ * The checkpoint's tree size.
+ */
+tree_size: number, 
+/**
+ * The instance's signed-note verifier key: `<name>+<key hash>+<base64 0x01 || Ed25519 key>`.
+ */
+verifier_key: string, 
+/**
+ * The line the node came in on, when it keeps it (A2AP documents).
+ */
+record: LoggedRecord | null, 
+/**
+ * Its stored form against its digest, when it has one.
+ */
+stored: StoredForm | null, };
+
+export type LogMismatch = { name: string, label: string, leaves: Array<number>, reason: string, };
+
+export type LogStatus = { graph: string, 
+/**
+ * Leaves in the log now.
+ */
+tree_size: number, 
+/**
+ * The latest signed checkpoint's size and when it was signed (Unix ms).
+ */
+checkpoint_size: number | null, checkpoint_at: number | null, 
+/**
+ * The log's root is the checkpoint's, or extends it by a consistency proof.
+ */
+checkpoint_matches: boolean, 
+/**
+ * Nodes re-hashed.
+ */
+nodes_checked: number, 
+/**
+ * False when the time limit stopped the re-hash before every node was checked.
+ */
+complete: boolean, 
+/**
+ * How many of the checked nodes differ from their digest.
+ */
+differing: number, 
+/**
+ * The differing nodes, at most [`MAX_NAMED_MISMATCHES`].
+ */
+mismatches: Array<LogMismatch>, };
+
+export type LoggedRecord = { 
+/**
+ * The leaf it hashes to.
+ */
+index: number, 
+/**
+ * The file path or stream name the line came from.
+ */
+source: string, 
+/**
+ * When it was received, Unix ms.
+ */
+received: number, 
+/**
+ * The line as received, without its line break.
+ */
+line: string, };
 
 export type MenuAction = "export-svg" | "export-png" | "help" | "tidy";
 
@@ -611,6 +705,26 @@ name: string,
  * The edge's target (none for a node).
  */
 target: string | null, property: string, before: JsonValue | null, after: JsonValue | null, };
+
+export type StoredForm = { 
+/**
+ * `log_digest`: `v1:<hex SHA-256>|<names>`.
+ */
+digest: string, 
+/**
+ * The covered properties in the digest's order.
+ */
+values: Array<StoredValue>, 
+/**
+ * Whether they hash to the digest (the server's answer; the explorer re-hashes them).
+ */
+matches: boolean, };
+
+export type StoredValue = { name: string, 
+/**
+ * Compact JSON (the text the digest hashes); `null` when the property is gone.
+ */
+json: string, };
 
 export type StreamMessage = { "kind": "batch", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, verifications: Array<VerificationUpdate>, } | { "kind": "clusters", graph: string, seq: number, time_ms: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, } | { "kind": "moves", graph: string, seq: number, moves: Array<NodeMove>, } | { "kind": "knowledge", graph: string, seq: number, changes: Array<KnowledgeChange>, } | { "kind": "database", graph: string, seq: number, state: string, message: string, } | { "kind": "reset", graph: string, seq: number, reason: string, };
 

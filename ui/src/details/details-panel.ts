@@ -10,12 +10,13 @@ import { h, replace } from "../shared/dom";
 import { knowledgeSection } from "../knowledge/knowledge-view";
 import { errorState } from "../shared/error-state";
 import { ClaimsOverview } from "./claims";
+import { LogLine } from "../log/log-line";
 
 const LONG = 280;
 
 /** What the Details tab needs of the app. */
 export interface DetailsHost extends AgentNames {
-  readonly backend: Pick<Backend, "node" | "neighbours" | "trace" | "path" | "trail" | "knowledge">;
+  readonly backend: Pick<Backend, "node" | "neighbours" | "trace" | "path" | "trail" | "knowledge" | "logInclusion">;
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes">;
   readonly toasts: Notifier;
@@ -39,6 +40,8 @@ export class DetailsPanel {
   private again = false;
   /** Statements of the resource shown that changed since it was selected, with how. */
   private readonly justChanged = new Map<string, string>();
+  /** The node's place in the graph's tamper-evident log, with Verify. */
+  private readonly logLine: LogLine;
 
   constructor(private readonly app: DetailsHost) {
     this.claims = new ClaimsOverview({
@@ -49,6 +52,7 @@ export class DetailsPanel {
       trailOf: (graph, statement) => app.backend.trail({ graph, statement }),
       openClaim: (id) => void app.select(id, { focus: true, from: "panel" }).then(() => app.showTab("trail")),
     });
+    this.logLine = new LogLine({ get backend() { return app.backend; } });
     this.renderEmpty();
   }
 
@@ -57,6 +61,7 @@ export class DetailsPanel {
     this.token += 1;
     this.resource = null;
     this.claims.reset();
+    this.logLine.clear();
     // Its claims are read once the next graph's view is drawn (`graphChanged`).
     this.renderEmpty(false);
   }
@@ -179,6 +184,7 @@ export class DetailsPanel {
     this.resource = resource;
     replace(this.knowledge);
     if (this.resource) void this.loadKnowledge();
+    if (this.app.graph) void this.logLine.show(this.app.graph, id);
     replace(this.el,
       this.header(id, rec.label, rec.base_type ?? drawn?.base_type ?? null, drawn?.text ?? null),
       h("div", { class: "actions" },
@@ -187,6 +193,7 @@ export class DetailsPanel {
         depth,
         pair ? h("button", { class: "btn btn-primary", testid: "path-button", onclick: () => void this.path(pair[0], pair[1]) }, "Path between the two") : null),
       pair ? h("p", { class: "hint" }, `Selected: ${pair.map((p) => this.name(p)).join("  and  ")}`) : null,
+      this.logLine.el,
       this.note,
       this.resource ? this.knowledge : null,
       h("h3", null, "Properties"),

@@ -3,6 +3,7 @@
 // signature and whether it counted, and how the consensus moved. One instance, shown in the
 // Trail tab or inside the Walkthrough.
 
+import { trailLogBadge } from "../log/trail-badge";
 import type { Backend } from "../api/backend";
 import type { SourceText, Trail, TrailEvidence, TrailVerification } from "../api/contract";
 import type { GraphModel } from "../graph/model";
@@ -32,7 +33,7 @@ const EVIDENCE_TEXT = { match: "Quote matches the transcript", mismatch: "Quote 
 
 /** What the trail view needs of the app. */
 export interface TrailHost extends AgentNames {
-  readonly backend: Pick<Backend, "trail" | "source">;
+  readonly backend: Pick<Backend, "trail" | "source" | "logInclusion">;
   readonly graph: string | null;
   readonly model: Pick<GraphModel, "nodes">;
   readonly toasts: Notifier;
@@ -216,6 +217,7 @@ export class TrailView {
       h("div", { class: "chips" },
         h("span", { class: "chip chip-label" }, "Claim"),
         this.sigBadge(t.signature, "statement-signature"),
+        trailLogBadge({ backend: this.app.backend, graph: this.app.graph }, t),
         this.app.showTrail ? h("button", {
           class: "btn btn-small trail-show", testid: "trail-show-on-graph",
           title: "Show this claim's trail alone on the graph: who made it, its quotes, each verification and its verifier",
