@@ -142,3 +142,43 @@ async fn otlp_a_failed_group_write_fails_every_waiting_export() {
     let _ = provex.delete_graph(&graph).await;
     let _: () = redis::cmd("DEL").arg(&key).query_async(&mut con).await.unwrap();
 }
+
+/// Finding: a trace's spans were found by scanning every node of the graph. Each span label
+/// now has an index on `otel:trace_id`, and the trace view's subquery goes through them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn otlp_a_trace_s_spans_are_found_through_the_trace_id_index() {
+    let (provex, graph) = common::open("otlp_trace_index").await;
+    let spans = exports(120, 1).remove(0);
+    assert_eq!(provex.export_spans(&graph, request(spans)).await.unwrap().accepted, 20);
+    let rows = provex
+        .query(&graph, "CALL db.indexes() YIELD label, properties RETURN label, properties")
+        .await
+        .unwrap();
+    for label in provex::sources::otel::conventions::TRACE_LABELS {
+        let indexed = rows.rows.iter().any(|r| {
+            r[0].as_str() == Some(label.as_str())
+                && r[1].as_array().is_some_and(|p| p.iter().any(|x| x.as_str() == Some("otel:trace_id")))
+        });
+        assert!(indexed, "{label} has no otel:trace_id index: {rows:?}");
+    }
+    let admin = redis::Client::open(common::admin_url()).unwrap();
+    let mut con = admin.get_multiplexed_async_connection().await.unwrap();
+    let q = format!(
+        "CYPHER t='{}' {} WITH s RETURN s.name",
+        crate::otlp_http::hex(&trace(120)),
+        provex::sources::otel::conventions::trace_nodes("t")
+    );
+    let plan: Vec<String> =
+        redis::cmd("GRAPH.EXPLAIN").arg(&graph).arg(&q).query_async(&mut con).await.unwrap();
+    let plan = plan.join("\n");
+    assert!(!plan.contains("All Node Scan") && !plan.contains("Label Scan"), "{plan}");
+    assert_eq!(
+        plan.matches("Node By Index Scan").count(),
+        provex::sources::otel::conventions::TRACE_LABELS.len(),
+        "{plan}"
+    );
+    let (_, found, _): (Vec<String>, Vec<Vec<String>>, Vec<String>) =
+        redis::cmd("GRAPH.RO_QUERY").arg(&graph).arg(&q).query_async(&mut con).await.unwrap();
+    assert_eq!(found.len(), 20, "{found:?}");
+    let _ = provex.delete_graph(&graph).await;
+}
