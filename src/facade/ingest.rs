@@ -177,6 +177,37 @@ impl Provex {
         Ok(report)
     }
 
+    /// Writes one batch its caller read and normalised itself (with a leaf per record), by
+    /// the same steps as a streamed ingest's batch (log leaves, upserts, live stream,
+    /// placeholders, checkpoint); returns once it is on disk. OTLP exports grouped into one
+    /// write come this way (`otel.rs`).
+    pub(super) async fn write_prepared(&self, graph: &str, chunk: Chunk) -> Result<IngestReport> {
+        self.refuse_read_only(graph).await?;
+        self.store.ensure_indexes(graph).await?;
+        let mut w = Writing {
+            graph,
+            report: IngestReport { graph: graph.to_owned(), ..Default::default() },
+            bulk: None,
+            extra_keys: None,
+            events_by_file: HashMap::new(),
+            may_hold_placeholders: relink::has_explain(&self.store, graph).await,
+            absorb_at_end: false,
+            logged: false,
+            fold_spans_at_end: false,
+            observer: Arc::new(super::Quiet),
+        };
+        let batch = self.store.batch();
+        self.write_chunk(&mut w, chunk).await?;
+        self.finish_writes(&mut w, &AtomicBool::new(false)).await?;
+        if w.logged {
+            if let Err(e) = self.log_checkpoint(graph).await {
+                tracing::warn!(graph, "no checkpoint of the log after this write: {e}");
+            }
+        }
+        self.store.commit(batch).await?;
+        Ok(w.report)
+    }
+
     /// Writes the batches as they come, until the readers are done or the ingest is
     /// stopped. Chunks that queued while a write ran go out together with the next one (up
     /// to a batch): a following reader sends small chunks often, and the writer keeps up.

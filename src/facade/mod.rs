@@ -118,6 +118,8 @@ pub struct Provex {
     llm: ask::LlmSlot,
     /// The graphs' tamper-evident logs' frontiers.
     logs: tlog::Logs,
+    /// OTLP exports waiting for their graph's next group write.
+    exports: otel::Exports,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -167,6 +169,7 @@ impl Provex {
             knowledge: Default::default(),
             llm: Default::default(),
             logs: Default::default(),
+            exports: Default::default(),
         })
     }
 

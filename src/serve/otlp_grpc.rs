@@ -81,7 +81,8 @@ impl TraceService for Receiver {
             return Err(status(&Failure::new(Kind::Internal, "an export was not admitted")));
         };
         let graph = graph(request.metadata()).map_err(|f| status(&f))?;
-        let res = otlp::export(&self.state, &graph, request.into_inner()).await.map_err(|f| status(&f))?;
+        let res =
+            otlp::export(&self.state, &graph, request.into_inner(), None).await.map_err(|f| status(&f))?;
         Ok(tonic::Response::new(res))
     }
 }

@@ -135,17 +135,18 @@ async fn receive(
         if plain.len() > max_decoded {
             return Err(too_large(max_decoded));
         }
-        otlp::decode(&plain, enc)
+        let request = otlp::decode(&plain, enc)?;
+        Ok((plain, request))
     };
     // Inflating and decoding a large body takes milliseconds: off the threads that answer.
-    let request = if raw_len > INLINE_DECODE {
+    let (plain, request) = if raw_len > INLINE_DECODE {
         tokio::task::spawn_blocking(unpack)
             .await
             .map_err(|e| Failure::new(Kind::Internal, format!("decoding stopped: {e}")))??
     } else {
         unpack()?
     };
-    let res = otlp::export(state, graph, request).await?;
+    let res = otlp::export(state, graph, request, Some(&plain)).await?;
     Ok(otlp::encode_response(&res, enc))
 }
 

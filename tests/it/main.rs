@@ -37,6 +37,7 @@ mod otel_ingest;
 mod otel_ingest_props;
 mod otel_producers;
 mod otel_views;
+mod otlp_group;
 mod otlp_grpc;
 mod otlp_http;
 mod owner;

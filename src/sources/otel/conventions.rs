@@ -87,6 +87,29 @@ pub const SPAN_LABELS: &[Label] = &[
     Label::Evaluation,
 ];
 
+/// Every label a span's node may have, the placeholder's `Span` first: each has an index on
+/// `otel:trace_id`, so a trace's spans are found without a scan.
+pub const TRACE_LABELS: &[Label] = &[
+    Label::Span,
+    Label::LlmCall,
+    Label::ToolCall,
+    Label::AgentInvocation,
+    Label::Retrieval,
+    Label::Embedding,
+    Label::Evaluation,
+];
+
+/// A Cypher subquery that gives `s`, each node of the trace `$<param>` whose label is a
+/// span's, through the `otel:trace_id` index of each such label (a query that names no
+/// label scans every node). Start a trace's query with it: `{this} WITH s WHERE …`.
+pub fn trace_nodes(param: &str) -> String {
+    let parts: Vec<String> = TRACE_LABELS
+        .iter()
+        .map(|l| format!("MATCH (s:`{l}`) WHERE s.`otel:trace_id` = ${param} RETURN s"))
+        .collect();
+    format!("CALL {{ {} }}", parts.join(" UNION ALL "))
+}
+
 /// The agent a span names: `gen_ai.agent.id`, else `gen_ai.agent.name`, else
 /// OpenInference's `graph.node.id`.
 pub fn agent_id(attributes: &[KeyValue]) -> Option<String> {

@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 use super::conventions::{self as conv, key};
 use super::links;
 use super::messages::{self, Event};
-use super::wire::{attr_str, attr_text, attributes_json, hex};
+use super::wire::{attr_str, attr_text, attributes_json, hex, push_hex};
 use crate::model::vocab::{A2aRelation, EdgeKind, Label, ProvRelation as Prov, RelType};
 use crate::model::{GraphDelta, NodeId, PropValue, Props, PropsExt};
 
@@ -82,7 +82,26 @@ pub const OTEL_REFERENCE: &str = "OTEL_REFERENCE";
 
 /// A span's node name.
 pub fn span_name(trace_id: &[u8], span_id: &[u8]) -> String {
-    format!("otel:{}:{}", hex(trace_id), hex(span_id))
+    let mut s = String::with_capacity(6 + 2 * (trace_id.len() + span_id.len()));
+    s.push_str("otel:");
+    push_hex(&mut s, trace_id);
+    s.push(':');
+    push_hex(&mut s, span_id);
+    s
+}
+
+/// A span's ids, as the request holds them.
+type SpanKey<'r> = (&'r [u8], &'r [u8]);
+
+/// A span of the request that is stored: its resource (by position), its node's name and
+/// label, and its attributes as JSON (read once).
+struct Good<'r> {
+    resource: usize,
+    resource_attrs: &'r [KeyValue],
+    span: &'r Span,
+    name: String,
+    label: Label,
+    attrs: Map<String, Value>,
 }
 
 /// Why a span cannot be stored, if it cannot.
@@ -134,44 +153,58 @@ fn spans(r: &ExportTraceServiceRequest) -> impl Iterator<Item = (&[KeyValue], &S
 /// reason and the rest kept.
 pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> SpanCounts {
     let mut counts = SpanCounts::default();
+    let total: usize =
+        request.resource_spans.iter().flat_map(|r| &r.scope_spans).map(|s| s.spans.len()).sum();
     // The labels of the spans this request holds, for their children's and links' edges.
-    let mut labels: HashMap<String, Label> = HashMap::new();
-    let mut good = Vec::new();
-    for (resource, span) in spans(request) {
-        match check(span) {
-            Ok(()) => {
-                let name = span_name(&span.trace_id, &span.span_id);
-                labels.insert(name.clone(), conv::label(&span.attributes));
-                good.push((resource, span, name));
+    let mut labels: HashMap<SpanKey<'_>, Label> = HashMap::with_capacity(total);
+    let mut good = Vec::with_capacity(total);
+    for (resource, rs) in request.resource_spans.iter().enumerate() {
+        let resource_attrs = rs.resource.as_ref().map_or(&[][..], |r| &r.attributes[..]);
+        for span in rs.scope_spans.iter().flat_map(|ss| &ss.spans) {
+            match check(span) {
+                Ok(()) => {
+                    let label = conv::label(&span.attributes);
+                    labels.insert((&span.trace_id[..], &span.span_id[..]), label);
+                    let name = span_name(&span.trace_id, &span.span_id);
+                    let attrs = attributes_json(&span.attributes);
+                    good.push(Good { resource, resource_attrs, span, name, label, attrs });
+                }
+                Err(reason) => counts.rejected.push(rejection(span, reason)),
             }
-            Err(reason) => counts.rejected.push(rejection(span, reason)),
         }
     }
     // The results of the tool calls this request holds, by tool call id, for the tool
     // messages that answer them.
     let results: HashMap<String, Value> = good
         .iter()
-        .filter(|(_, _, name)| labels[name] == Label::ToolCall)
-        .filter_map(|(_, span, _)| {
-            let id = attr_text(&span.attributes, key::TOOL_CALL_ID)
-                .or_else(|| attr_text(&span.attributes, key::OI_TOOL_CALL_ID))?;
-            let attrs = attributes_json(&span.attributes);
-            Some((id, messages::parse_lenient(tool_result(&attrs, true)?)))
+        .filter(|g| labels[&(&g.span.trace_id[..], &g.span.span_id[..])] == Label::ToolCall)
+        .filter_map(|g| {
+            let id = attr_text(&g.span.attributes, key::TOOL_CALL_ID)
+                .or_else(|| attr_text(&g.span.attributes, key::OI_TOOL_CALL_ID))?;
+            Some((id, messages::parse_lenient(tool_result(&g.attrs, true)?)))
         })
         .collect();
-    for (resource, span, name) in &good {
-        let label = labels[name];
-        let mut n = Normaliser { out: &mut *out, labels: &labels, results: &results };
-        n.span(resource, span, name, label);
+    let mut n = Normaliser {
+        out,
+        labels: &labels,
+        results: &results,
+        services: vec![None; request.resource_spans.len()],
+    };
+    for mut g in good {
+        // A span sent twice in one request has the label of its last copy.
+        g.label = labels[&(&g.span.trace_id[..], &g.span.span_id[..])];
+        n.span(g);
         counts.accepted += 1;
     }
     counts
 }
 
-struct Normaliser<'a> {
+struct Normaliser<'a, 'r> {
     out: &'a mut GraphDelta,
-    labels: &'a HashMap<String, Label>,
+    labels: &'a HashMap<SpanKey<'r>, Label>,
     results: &'a HashMap<String, Value>,
+    /// Each resource's `Service` agent, once made.
+    services: Vec<Option<NodeId>>,
 }
 
 /// A tool call's result: `gen_ai.tool.call.result`, else (an OpenInference tool span)
@@ -180,30 +213,74 @@ fn tool_result(attrs: &Map<String, Value>, tool: bool) -> Option<&Value> {
     attrs.get(key::TOOL_RESULT).or_else(|| tool.then(|| attrs.get("output.value")).flatten())
 }
 
+/// `otel:<key>`, the property an attribute is stored as.
+fn attr_key(k: &str) -> Cow<'static, str> {
+    let mut key = String::with_capacity(5 + k.len());
+    key.push_str("otel:");
+    key.push_str(k);
+    Cow::Owned(key)
+}
+
 /// Sets an attribute-derived property `otel:<key>` (nulls left out).
 fn set_attr(props: &mut Props, k: &str, v: &Value) {
     if let Some(v) = PropValue::from_json(v) {
-        props.insert(Cow::Owned(format!("otel:{k}")), v);
+        props.insert(attr_key(k), v);
     }
 }
 
-impl Normaliser<'_> {
+/// An attribute's value as a property, taking its text rather than copying it.
+fn owned_prop(v: Value) -> Option<PropValue> {
+    match v {
+        Value::String(s) => Some(PropValue::Str(s)),
+        other => PropValue::from_json(&other),
+    }
+}
+
+/// Exception events as `otel:exception.*`, the others as a JSON list in `otel:events`
+/// (into `props`); returns every event for the messages they may carry.
+fn events<'s>(props: &mut Props, span: &'s Span) -> Vec<Event<'s>> {
+    let mut list = Vec::new();
+    let mut all = Vec::new();
+    for e in &span.events {
+        let attributes = attributes_json(&e.attributes);
+        if e.name == "exception" {
+            for (k, p) in [
+                ("exception.type", prop::EXCEPTION_TYPE),
+                ("exception.message", prop::EXCEPTION_MESSAGE),
+                ("exception.stacktrace", prop::EXCEPTION_STACKTRACE),
+            ] {
+                if let Some(Value::String(s)) = attributes.get(k) {
+                    props.set_str(p, s);
+                }
+            }
+        } else {
+            list.push(json!({"name": e.name, "time_unix_nano": e.time_unix_nano, "attributes": attributes}));
+        }
+        all.push(Event { name: &e.name, attributes });
+    }
+    if !list.is_empty() {
+        props.set(prop::EVENTS, Value::Array(list).to_string());
+    }
+    all
+}
+
+impl<'r> Normaliser<'_, 'r> {
     /// A span's node (bare: a placeholder when it is not in this request).
-    fn span_node(&mut self, name: &str) -> NodeId {
-        let label = self.labels.get(name).copied().unwrap_or(Label::Span);
-        self.out.upsert_node(label, name)
+    fn span_node(&mut self, trace_id: &'r [u8], span_id: &'r [u8]) -> NodeId {
+        let label = self.labels.get(&(trace_id, span_id)).copied().unwrap_or(Label::Span);
+        self.out.upsert_node(label, &span_name(trace_id, span_id))
     }
 
-    fn span(&mut self, resource: &[KeyValue], span: &Span, name: &str, label: Label) {
-        let node = self.out.upsert_node(label, name);
-        let attrs = attributes_json(&span.attributes);
-        let (trace, span_hex) = (hex(&span.trace_id), hex(&span.span_id));
-        let props = self.out.node_props(node);
-        for (k, v) in &attrs {
-            set_attr(props, k, v);
-        }
-        props.set_str(prop::TRACE_ID, &trace);
-        props.set_str(prop::SPAN_ID, &span_hex);
+    fn span(&mut self, good: Good<'r>) {
+        let Good { resource, resource_attrs, span, name, label, attrs } = good;
+        let node = self.out.upsert_node(label, &name);
+        // The name is `otel:<32 hex digits>:<16 hex digits>` (the ids were checked).
+        let (trace, span_hex) = (&name[5..37], &name[38..]);
+        // The span's own properties, set over its attributes of the same name at the end.
+        let mut own = Props::new();
+        let props = &mut own;
+        props.set_str(prop::TRACE_ID, trace);
+        props.set_str(prop::SPAN_ID, span_hex);
         if !span.parent_span_id.is_empty() {
             props.set_str(prop::PARENT_SPAN_ID, &hex(&span.parent_span_id));
         }
@@ -224,16 +301,16 @@ impl Normaliser<'_> {
         {
             props.set_str(prop::CONTEXT_ID, &c);
         }
-        let events = self.events(node, span);
+        let events = events(&mut own, span);
 
-        self.service(node, resource);
+        self.service(node, resource, resource_attrs);
         if !span.parent_span_id.is_empty() {
-            let parent = self.span_node(&span_name(&span.trace_id, &span.parent_span_id));
+            let parent = self.span_node(&span.trace_id, &span.parent_span_id);
             let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
             self.out.upsert_edge(rel, EdgeKind::Plain, parent, node).set_str(prop::RELATION, OTEL_PARENT);
         }
         for l in &span.links {
-            let target = self.span_node(&span_name(&l.trace_id, &l.span_id));
+            let target = self.span_node(&l.trace_id, &l.span_id);
             let props = self.out.upsert_edge(
                 RelType::WasInformedBy,
                 EdgeKind::Prov(Prov::WasInformedBy),
@@ -247,7 +324,7 @@ impl Normaliser<'_> {
         }
         self.agents(node, &span.attributes);
         if let Some(task) = attr_text(&span.attributes, key::A2A_TASK).filter(|t| !t.is_empty()) {
-            self.out.node_props(node).set_str(prop::TASK_ID, &task);
+            own.set_str(prop::TASK_ID, &task);
             let t = self.out.upsert_node(Label::A2ATask, &crate::sources::runtime_events::names::task(&task));
             self.out.node_props(t).set_str(prop::TASK_ID, &task);
             let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
@@ -257,7 +334,9 @@ impl Normaliser<'_> {
         self.flow(node, &flow);
         self.tool(node, label, &attrs);
         let mut refs = Vec::new();
-        links::references(&Value::Object(attrs), &mut refs);
+        for v in attrs.values() {
+            links::references(v, &mut refs);
+        }
         for m in flow.inputs.iter().chain(&flow.outputs) {
             links::references(&m["parts"], &mut refs);
         }
@@ -267,52 +346,38 @@ impl Normaliser<'_> {
                 .upsert_edge(RelType::Used, EdgeKind::Prov(Prov::Used), node, target)
                 .set_str(prop::RELATION, OTEL_REFERENCE);
         }
-    }
-
-    /// Exception events as `otel:exception.*`, the others as a JSON list in `otel:events`;
-    /// returns every event for the messages they may carry.
-    fn events<'s>(&mut self, node: NodeId, span: &'s Span) -> Vec<Event<'s>> {
-        let mut list = Vec::new();
-        let mut all = Vec::new();
-        for e in &span.events {
-            let attributes = attributes_json(&e.attributes);
-            if e.name == "exception" {
-                let props = self.out.node_props(node);
-                for (k, p) in [
-                    ("exception.type", prop::EXCEPTION_TYPE),
-                    ("exception.message", prop::EXCEPTION_MESSAGE),
-                    ("exception.stacktrace", prop::EXCEPTION_STACKTRACE),
-                ] {
-                    if let Some(Value::String(s)) = attributes.get(k) {
-                        props.set_str(p, s);
-                    }
-                }
-            } else {
-                list.push(
-                    json!({"name": e.name, "time_unix_nano": e.time_unix_nano, "attributes": attributes}),
-                );
+        // The attributes last, taken rather than copied, then the span's own properties
+        // over those of the same name.
+        let props = self.out.node_props(node);
+        for (k, v) in attrs {
+            if let Some(v) = owned_prop(v) {
+                props.insert(attr_key(&k), v);
             }
-            all.push(Event { name: &e.name, attributes });
         }
-        if !list.is_empty() {
-            self.out.node_props(node).set(prop::EVENTS, Value::Array(list).to_string());
-        }
-        all
+        props.extend(own);
     }
 
-    /// The resource's `Service` agent, with its attributes; the span is associated with it.
-    fn service(&mut self, node: NodeId, resource: &[KeyValue]) {
-        let service = attr_str(resource, key::SERVICE_NAME).unwrap_or("unknown_service");
-        let name = match attr_str(resource, key::SERVICE_NAMESPACE).filter(|n| !n.is_empty()) {
-            Some(ns) => format!("service:{ns}/{service}"),
-            None => format!("service:{service}"),
+    /// The resource's `Service` agent (made once per resource), with its attributes; the
+    /// span is associated with it.
+    fn service(&mut self, node: NodeId, index: usize, resource: &[KeyValue]) {
+        let s = match self.services[index] {
+            Some(s) => s,
+            None => {
+                let service = attr_str(resource, key::SERVICE_NAME).unwrap_or("unknown_service");
+                let name = match attr_str(resource, key::SERVICE_NAMESPACE).filter(|n| !n.is_empty()) {
+                    Some(ns) => format!("service:{ns}/{service}"),
+                    None => format!("service:{service}"),
+                };
+                let s = self.out.upsert_node(Label::Service, &name);
+                let props = self.out.node_props(s);
+                for (k, v) in attributes_json(resource) {
+                    set_attr(props, &k, &v);
+                }
+                props.set_str(prop::SERVICE, service);
+                self.services[index] = Some(s);
+                s
+            }
         };
-        let s = self.out.upsert_node(Label::Service, &name);
-        let props = self.out.node_props(s);
-        for (k, v) in attributes_json(resource) {
-            set_attr(props, &k, &v);
-        }
-        props.set_str(prop::SERVICE, service);
         self.out.upsert_edge(RelType::WasAssociatedWith, EdgeKind::Prov(Prov::WasAssociatedWith), node, s);
     }
 

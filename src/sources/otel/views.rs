@@ -351,8 +351,10 @@ pub(crate) async fn read_trace(
 ) -> Result<(Vec<Raw>, u64)> {
     let t = trace_param(trace)?;
     let limit = limit.clamp(1, MAX_SPANS);
+    // The trace's spans through the `otel:trace_id` index of each span label.
+    let spans_of = super::conventions::trace_nodes("t");
     let q = format!(
-        "MATCH (s) WHERE s.`otel:trace_id` = $t AND s.`otel:span_id` IS NOT NULL RETURN {SPAN_COLUMNS} \
+        "{spans_of} WITH s WHERE s.`otel:span_id` IS NOT NULL RETURN {SPAN_COLUMNS} \
          ORDER BY coalesce(s.`prov:startTime`, 0), s.name LIMIT $limit"
     );
     let mut spans: Vec<Raw> =
@@ -364,7 +366,7 @@ pub(crate) async fn read_trace(
     let total = rows(
         store,
         graph,
-        "MATCH (s) WHERE s.`otel:trace_id` = $t AND s.`otel:span_id` IS NOT NULL RETURN count(s)",
+        &format!("{spans_of} WITH s WHERE s.`otel:span_id` IS NOT NULL RETURN count(s)"),
         vec![("t", t.clone())],
     )
     .await?
@@ -379,9 +381,11 @@ pub(crate) async fn read_trace(
     let assoc = rows(
         store,
         graph,
-        "MATCH (s)-[:WAS_ASSOCIATED_WITH]-(a) WHERE s.`otel:trace_id` = $t \
-         AND (a.name STARTS WITH 'service:' OR a.name STARTS WITH 'agent:' OR a.name STARTS WITH 'model:') \
-         RETURN s.name, a.name",
+        &format!(
+            "{spans_of} WITH s MATCH (s)-[:WAS_ASSOCIATED_WITH]-(a) \
+             WHERE (a.name STARTS WITH 'service:' OR a.name STARTS WITH 'agent:' OR a.name STARTS WITH 'model:') \
+             RETURN s.name, a.name"
+        ),
         vec![("t", t.clone())],
     )
     .await?;
@@ -400,8 +404,10 @@ pub(crate) async fn read_trace(
     let links = rows(
         store,
         graph,
-        "MATCH (s)-[e:WAS_INFORMED_BY]->(o) WHERE s.`otel:trace_id` = $t AND e.`otel:relation` = 'OTEL_LINK' \
-         RETURN s.name, o.name, o.`otel:trace_id`",
+        &format!(
+            "{spans_of} WITH s MATCH (s)-[e:WAS_INFORMED_BY]->(o) WHERE e.`otel:relation` = 'OTEL_LINK' \
+             RETURN s.name, o.name, o.`otel:trace_id`"
+        ),
         vec![("t", t)],
     )
     .await?;

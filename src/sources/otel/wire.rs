@@ -73,13 +73,19 @@ pub fn encode_protobuf(request: &ExportTraceServiceRequest) -> Vec<u8> {
 
 /// Lower-case hex of an id.
 pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 15) as usize] as char);
-    }
+    push_hex(&mut s, bytes);
     s
+}
+
+/// Appends the lower-case hex of `bytes` to `out`.
+pub fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 15) as usize] as char);
+    }
 }
 
 /// An attribute value as JSON: arrays and maps as such (bytes as lower-case hex), no deeper
