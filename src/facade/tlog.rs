@@ -23,6 +23,8 @@ pub(crate) struct Logs {
     key_dir: std::sync::Mutex<Option<PathBuf>>,
     /// Ingests append no leaves (see [`Provex::set_log_enabled`]).
     off: std::sync::atomic::AtomicBool,
+    /// The verifier keys of the logs this instance witnesses (`serve --witness-log`).
+    pub(crate) witnessed: std::sync::Mutex<Vec<String>>,
 }
 
 /// A node whose stored form no longer matches what its records gave it.
@@ -55,7 +57,7 @@ fn tlog_err(e: tlog_tiles::Error) -> Error {
 
 impl Provex {
     /// The folder of the instance key: the data folder, or the default one.
-    fn key_dir(&self) -> Result<PathBuf> {
+    pub(crate) fn key_dir(&self) -> Result<PathBuf> {
         if let Some(d) = self.logs.key_dir.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone() {
             return Ok(d);
         }
@@ -148,11 +150,23 @@ impl Provex {
         Ok((f.size(), f.root()))
     }
 
-    /// Signs and keeps a checkpoint of a graph's log as it is now; returns its note.
+    /// Signs and keeps a checkpoint of a graph's log as it is now; returns its note. When the
+    /// latest kept checkpoint is of the log as it is now, it is returned as kept, with the
+    /// witnesses' cosignatures it carries (the instance's signature of one size and root is
+    /// the same bytes each time).
     pub async fn log_checkpoint(&self, graph: &str) -> Result<Vec<u8>> {
         crate::store::validate_graph_name(graph)?;
         let (size, root) = self.log_head(graph).await?;
-        let note = self.log_key()?.sign(graph, size, root)?;
+        let key = self.log_key()?;
+        if let Some(kept) = self.store.log_checkpoint(graph).await? {
+            let same = checkpoint::open(&kept, Some(&key.verifier_key())).is_ok_and(|cp| {
+                cp.size == size && cp.root == root && cp.origin == checkpoint::origin(key.name(), graph)
+            });
+            if same {
+                return Ok(kept);
+            }
+        }
+        let note = key.sign(graph, size, root)?;
         self.store.log_set_checkpoint(graph, &note).await?;
         Ok(note)
     }
@@ -173,7 +187,7 @@ impl Provex {
     }
 
     /// The consistency path from the log's first `n` leaves to its first `t`.
-    async fn consistency_path(&self, graph: &str, t: u64, n: u64) -> Result<Vec<Hash>> {
+    pub(crate) async fn consistency_path(&self, graph: &str, t: u64, n: u64) -> Result<Vec<Hash>> {
         if n == 0 || n >= t {
             return Ok(Vec::new());
         }
@@ -417,22 +431,34 @@ impl Provex {
 
 /// Reads the instance key from `dir`, making it (mode 0600) when there is none.
 fn load_or_create_key(dir: &std::path::Path) -> Result<InstanceKey> {
+    use crate::tlog::checkpoint::{instance_name, KEY_FILE};
+    let name = format!("provex/{}", instance_name());
+    let (file, path) = load_or_create_key_file(dir, KEY_FILE, "provex-log", &name)?;
+    let key = file.signing_key().map_err(|reason| Error::Input { path: path.clone(), reason })?;
+    InstanceKey::from_parts(&file.agent, key).map_err(|reason| Error::Input { path, reason })
+}
+
+/// Reads the key file `file` (the format of `provex keys generate`) from `dir`, making it
+/// (mode 0600, named `name`) when there is none; the key and its path.
+pub(crate) fn load_or_create_key_file(
+    dir: &std::path::Path,
+    file: &str,
+    key_id: &str,
+    name: &str,
+) -> Result<(crate::sources::statements::keys::KeyFile, PathBuf)> {
     use crate::sources::statements::keys::KeyFile;
-    use crate::tlog::checkpoint::{instance_name, write_private, KEY_FILE};
-    let path = dir.join(KEY_FILE);
-    let from_file = |file: &KeyFile| InstanceKey::from_parts(&file.agent, file.signing_key()?);
+    let path = dir.join(file);
     match std::fs::read_to_string(&path) {
         Ok(text) => {
             let file =
                 KeyFile::from_json(&text).map_err(|reason| Error::Input { path: path.clone(), reason })?;
-            from_file(&file).map_err(|reason| Error::Input { path, reason })
+            Ok((file, path))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let name = format!("provex/{}", instance_name());
-            let file = KeyFile::generate("provex-log", &name).map_err(Error::Server)?;
+            let file = KeyFile::generate(key_id, name).map_err(Error::Server)?;
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            write_private(&path, file.to_json().as_bytes())?;
-            from_file(&file).map_err(|reason| Error::Input { path, reason })
+            checkpoint::write_private(&path, file.to_json().as_bytes())?;
+            Ok((file, path))
         }
         Err(e) => Err(Error::io(path, e)),
     }

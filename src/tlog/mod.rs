@@ -7,6 +7,7 @@
 
 pub mod checkpoint;
 pub mod proof;
+pub mod witness;
 
 use sha2::{Digest, Sha256};
 use tlog_tiles::{stored_hash_index, stored_hashes_for_record_hash, sub_tree_index, tree_hash, HashReader};

@@ -58,4 +58,5 @@ mod supervise;
 mod tlog;
 mod tlog_bundle;
 mod tlog_proofs;
+mod tlog_witness;
 mod trustgraph;
