@@ -182,16 +182,15 @@ impl Provex {
                 .await
                 .map_err(|message| Error::Witness { code: ErrorCode::BadResponse, message })?;
             if status == 200 {
-                let cosigned = witness::append_cosignatures(&note, &bytes).map_err(|e| Error::Witness {
-                    code: ErrorCode::BadResponse,
-                    message: format!("{endpoint}: {e}"),
-                })?;
-                let by = witness::cosigned_by(&cosigned, witness_vkey).map_err(|e| Error::Witness {
-                    code: ErrorCode::BadResponse,
-                    message: format!(
-                        "{endpoint} answered without a valid cosignature of the pinned key: {e}"
-                    ),
-                })?;
+                let (cosigned, by) =
+                    witness::accept_cosignatures(&note, &bytes, witness_vkey).map_err(|e| {
+                        Error::Witness {
+                            code: ErrorCode::BadResponse,
+                            message: format!(
+                                "{endpoint} answered without a valid cosignature of the pinned key: {e}"
+                            ),
+                        }
+                    })?;
                 self.keep_cosigned(graph, &cp, &cosigned).await?;
                 return Ok(Witnessed {
                     graph: graph.to_owned(),

@@ -6,6 +6,7 @@
 //! that appending never re-reads or re-hashes the tree.
 
 pub mod checkpoint;
+pub mod cosignature;
 pub mod proof;
 pub mod witness;
 

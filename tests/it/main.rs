@@ -58,5 +58,7 @@ mod supervise;
 mod tlog;
 mod tlog_bundle;
 mod tlog_proofs;
+mod tlog_props;
+mod tlog_whole;
 mod tlog_witness;
 mod trustgraph;

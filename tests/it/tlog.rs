@@ -17,7 +17,7 @@ fn example() -> std::path::PathBuf {
     common::repo().join("examples/a2a-run.jsonl")
 }
 
-async fn ingest(provex: &provex::facade::Provex, graph: &str, file: &std::path::Path) {
+pub(crate) async fn ingest(provex: &provex::facade::Provex, graph: &str, file: &std::path::Path) {
     let opts = IngestOptions { bulk: false, ..Default::default() };
     provex
         .ingest(graph, &[file.to_owned()], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
@@ -34,7 +34,7 @@ async fn cypher_write(graph: &str, query: &str) {
 }
 
 /// Changes the first property a node's log digest covers, with Cypher.
-async fn edit_covered(graph: &str, node: &str) {
+pub(crate) async fn edit_covered(graph: &str, node: &str) {
     let client = redis::Client::open(common::url()).unwrap();
     let mut con = client.get_multiplexed_async_connection().await.unwrap();
     let q = format!("MATCH (n {{name: '{node}'}}) RETURN n.log_digest");

@@ -44,20 +44,33 @@ fn ok(c: &mut Command) -> String {
     out
 }
 
-/// `provex serve` as a witness of the log of `log_key`, in its own process; the child and
+/// A `provex serve` process, stopped when dropped (also when a check fails).
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // SAFETY: a signal to the child this test started.
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
+}
+
+/// `provex serve` as a witness of the log of `log_key`, in its own process; the server and
 /// its base address.
-fn witness_server(data: &Path, log_key: &str) -> (std::process::Child, String) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("provex"))
-        .args(["--falkordb", common::url()])
-        .args(["serve", "--bind", "127.0.0.1:0", "--token", TOKEN, "--witness-log", log_key, "--ui"])
-        .arg(data.join("no-ui"))
-        .env("PROVEX_DATA_DIR", data)
-        .env("PROVEX_INSTANCE", "w1")
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+fn witness_server(data: &Path, log_key: &str) -> (Server, String) {
+    let mut child = Server(
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("provex"))
+            .args(["--falkordb", common::url()])
+            .args(["serve", "--bind", "127.0.0.1:0", "--token", TOKEN, "--witness-log", log_key, "--ui"])
+            .arg(data.join("no-ui"))
+            .env("PROVEX_DATA_DIR", data)
+            .env("PROVEX_INSTANCE", "w1")
+            .stderr(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut err = std::io::BufReader::new(child.0.stderr.take().unwrap());
     let url = loop {
         let mut line = String::new();
         assert!(err.read_line(&mut line).unwrap() > 0, "serve ended before listening");
@@ -68,12 +81,6 @@ fn witness_server(data: &Path, log_key: &str) -> (std::process::Child, String) {
     std::thread::spawn(move || std::io::copy(&mut err, &mut std::io::sink()));
     let host = url.split("://").nth(1).unwrap().split('/').next().unwrap();
     (child, format!("http://{host}"))
-}
-
-fn stop(mut child: std::process::Child) {
-    // SAFETY: a signal to the child this test started.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let _ = child.wait();
 }
 
 /// `provex log witness` as JSON, or its exit code and error.
@@ -214,6 +221,23 @@ async fn a_witness_cosigns_what_extends_its_view_and_refuses_a_rewritten_history
     assert_eq!(status, 401, "{body}");
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["code"], "unauthorized");
 
+    // A page on another origin, even with the token; a body over the limit.
+    let res = reqwest::Client::new()
+        .post(format!("{url}{ADD_CHECKPOINT_PATH}"))
+        .header("origin", "http://elsewhere.example")
+        .header("sec-fetch-site", "cross-site")
+        .bearer_auth(TOKEN)
+        .body(fork.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 403);
+    assert_eq!(res.json::<Value>().await.unwrap()["code"], "forbidden_origin");
+    let huge = [b"old 0\n\n".to_vec(), vec![b'x'; 200 * 1024]].concat();
+    let (status, _, body) = post(&url, huge, "application/json", Some(TOKEN)).await;
+    assert_eq!(status, 413, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["code"], "payload_too_large");
+
     // A fork: the log's key signs another root for the size the witness cosigned.
     let (status, ct, body) = post(&url, fork, "application/json", Some(TOKEN)).await;
     assert_eq!((status, ct.as_str()), (409, "application/json"), "{body}");
@@ -258,9 +282,8 @@ async fn a_witness_cosigns_what_extends_its_view_and_refuses_a_rewritten_history
     assert!(err.contains(&format!("does not extend the {size2} leaves this witness cosigned")), "{err}");
 
     // What the witness keeps outlives it: started again, it still refuses.
-    stop(server);
-    let (server, url) = witness_server(witness_dir.path(), &log_key);
+    drop(server);
+    let (_server, url) = witness_server(witness_dir.path(), &log_key);
     let (_, err) = witness(log_dir.path(), &instance, &graph, &url, &wkey).unwrap_err();
     assert!(err.contains("does not extend"), "{err}");
-    stop(server);
 }
