@@ -25,6 +25,8 @@ pub(crate) struct Logs {
     off: std::sync::atomic::AtomicBool,
     /// The verifier keys of the logs this instance witnesses (`serve --witness-log`).
     pub(crate) witnessed: std::sync::Mutex<Vec<String>>,
+    /// Nodes re-hashed per query by `verify --graph` (0: [`VERIFY_PAGE`]).
+    verify_page: std::sync::atomic::AtomicI64,
 }
 
 /// A node whose stored form no longer matches what its records gave it.
@@ -47,6 +49,9 @@ pub struct GraphCheck {
     pub checkpoint_matches: bool,
     pub mismatches: Vec<Mismatch>,
 }
+
+/// Nodes re-hashed per query by `verify --graph` (by node id).
+const VERIFY_PAGE: i64 = 20_000;
 
 /// How many times an append is tried against a log that moved under it.
 const LOG_APPEND_TRIES: usize = 8;
@@ -82,6 +87,12 @@ impl Provex {
     /// off names no leaves and is not covered by `verify --graph`.
     pub fn set_log_enabled(&self, on: bool) {
         self.logs.off.store(!on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Re-hashes `n` nodes per query in `verify --graph` (tests of its paging).
+    #[doc(hidden)]
+    pub fn set_log_verify_page(&self, n: i64) {
+        self.logs.verify_page.store(n.max(1), std::sync::atomic::Ordering::Relaxed);
     }
 
     pub(crate) fn log_enabled(&self) -> bool {
@@ -258,56 +269,74 @@ impl Provex {
             }
             None => size == 0,
         };
-        let rows = self
+        // Page by node id: one query over a million nodes outlasts the server's time limit.
+        let max_id = self
             .store
-            .run_ro(
-                graph,
-                &format!(
-                    "MATCH (n) WHERE n.{d} IS NOT NULL RETURN n.name, labels(n)[0], n.{l}, n.{d}, properties(n)",
-                    d = crate::tlog::DIGEST_PROP,
-                    l = crate::tlog::LEAVES_PROP
-                ),
-                vec![],
-            )
+            .run_ro(graph, "MATCH (n) RETURN max(ID(n))", vec![])
             .await?
-            .1;
+            .1
+            .first()
+            .and_then(|r| r.first())
+            .and_then(crate::store::value::as_i64)
+            .unwrap_or(-1);
+        let q = format!(
+            "MATCH (n) WHERE ID(n) >= $lo AND ID(n) < $hi AND n.{d} IS NOT NULL \
+             RETURN n.name, labels(n)[0], n.{l}, n.{d}, properties(n)",
+            d = crate::tlog::DIGEST_PROP,
+            l = crate::tlog::LEAVES_PROP
+        );
         let mut mismatches = Vec::new();
-        for row in &rows {
-            let [name, label, leaves, digest, props] = row.as_slice() else { continue };
-            let name = crate::store::value::as_string(name).unwrap_or_default();
-            let digest = crate::store::value::as_string(digest).unwrap_or_default();
-            let leaves: Vec<i64> = match leaves {
-                falkordb::FalkorValue::Array(a) => a.iter().filter_map(crate::store::value::as_i64).collect(),
-                _ => Vec::new(),
+        let mut checked = 0u64;
+        let mut lo = 0i64;
+        while lo <= max_id {
+            let page = match self.logs.verify_page.load(std::sync::atomic::Ordering::Relaxed) {
+                0 => VERIFY_PAGE,
+                n => n,
             };
-            let stored = crate::store::value::to_json(props);
-            let names: Vec<&str> = digest
-                .split_once('|')
-                .map(|(_, n)| n.split(' ').filter(|s| !s.is_empty()).collect())
-                .unwrap_or_default();
-            let pairs = names
-                .iter()
-                .map(|k| ((*k).to_owned(), stored.get(*k).cloned().unwrap_or(serde_json::Value::Null)));
-            let again = crate::tlog::digest_pairs(pairs);
-            let out_of_log = leaves.iter().any(|l| *l < 0 || *l as u64 >= size);
-            if again != digest || out_of_log {
-                let reason = if out_of_log {
-                    format!("names leaves past the log's {size}")
-                } else {
-                    "its stored properties differ from what its records gave it".to_owned()
+            let hi = lo.saturating_add(page);
+            let params = vec![("lo", falkordb::FalkorValue::I64(lo)), ("hi", falkordb::FalkorValue::I64(hi))];
+            let rows = self.store.run_ro(graph, &q, params).await?.1;
+            checked += rows.len() as u64;
+            for row in &rows {
+                let [name, label, leaves, digest, props] = row.as_slice() else { continue };
+                let name = crate::store::value::as_string(name).unwrap_or_default();
+                let digest = crate::store::value::as_string(digest).unwrap_or_default();
+                let leaves: Vec<i64> = match leaves {
+                    falkordb::FalkorValue::Array(a) => {
+                        a.iter().filter_map(crate::store::value::as_i64).collect()
+                    }
+                    _ => Vec::new(),
                 };
-                mismatches.push(Mismatch {
-                    name,
-                    label: crate::store::value::as_string(label).unwrap_or_default(),
-                    leaves,
-                    reason,
-                });
+                let stored = crate::store::value::to_json(props);
+                let names: Vec<&str> = digest
+                    .split_once('|')
+                    .map(|(_, n)| n.split(' ').filter(|s| !s.is_empty()).collect())
+                    .unwrap_or_default();
+                let pairs = names
+                    .iter()
+                    .map(|k| ((*k).to_owned(), stored.get(*k).cloned().unwrap_or(serde_json::Value::Null)));
+                let again = crate::tlog::digest_pairs(pairs);
+                let out_of_log = leaves.iter().any(|l| *l < 0 || *l as u64 >= size);
+                if again != digest || out_of_log {
+                    let reason = if out_of_log {
+                        format!("names leaves past the log's {size}")
+                    } else {
+                        "its stored properties differ from what its records gave it".to_owned()
+                    };
+                    mismatches.push(Mismatch {
+                        name,
+                        label: crate::store::value::as_string(label).unwrap_or_default(),
+                        leaves,
+                        reason,
+                    });
+                }
             }
+            lo = hi;
         }
         Ok(GraphCheck {
             graph: graph.to_owned(),
             log_size: size,
-            nodes_checked: rows.len() as u64,
+            nodes_checked: checked,
             checkpoint_matches,
             mismatches,
         })
