@@ -6,5 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET=${CARGO_TARGET_DIR:-$PWD/target}
-cargo build --release --locked --quiet -p provex --example bench_tlog
+cargo build --release --locked --quiet --workspace --example bench_tlog
 taskset -c 0 "$TARGET/release/examples/bench_tlog" "${1:-1000000}"

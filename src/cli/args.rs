@@ -99,6 +99,11 @@ pub enum Command {
         /// since), and still show what an earlier bundle showed of its statements.
         #[arg(long, value_name = "CHECKPOINT", conflicts_with = "graph")]
         since: Option<PathBuf>,
+        /// A witness's key (`provex log key --witness` there), or a file holding it
+        /// (repeatable): the bundle's log checkpoint must carry its valid cosignature
+        /// (`provex log witness` before `provex bundle`).
+        #[arg(long, value_name = "KEY", conflicts_with = "graph")]
+        witness: Vec<String>,
         #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
         format: VerifyFormat,
     },
@@ -333,6 +338,12 @@ pub enum Command {
         /// UNAVAILABLE) with a retry delay.
         #[arg(long, env = "PROVEX_OTLP_MAX_EXPORTS", default_value_t = 16, value_name = "N")]
         otlp_max_exports: usize,
+        /// Witness the tamper-evident logs of the Provex instance with this verifier key
+        /// (`provex log key` there), or of each key one a line in this file (repeatable):
+        /// POST /witness/add-checkpoint cosigns their checkpoints with this instance's
+        /// witness key (`provex log key --witness`) while each extends what it last cosigned.
+        #[arg(long = "witness-log", value_name = "KEY")]
+        witness_log: Vec<String>,
     },
     /// Write what is generated from the API declarations: the UI's TypeScript types and
     /// client, the desktop shell's command list and capability file.

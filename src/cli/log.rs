@@ -20,8 +20,37 @@ pub enum LogCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Print the instance's verifier key (give it to auditors: `log verify --key`).
-    Key,
+    /// Print the instance's verifier key (give it to auditors: `log verify --key`, and to
+    /// witnesses: `serve --witness-log`).
+    Key {
+        /// Print the key this instance cosigns with as a witness instead (for `log witness
+        /// --witness-key` and `verify --witness`).
+        #[arg(long)]
+        witness: bool,
+    },
+    /// Have a witness (another `provex serve --witness-log KEY`) cosign the graph's current
+    /// checkpoint: it is sent with a consistency proof from what the witness last cosigned,
+    /// and the witness refuses a history that does not extend that. The cosigned checkpoint
+    /// is kept (bundles and proofs carry it) and printed.
+    Witness {
+        /// The witness's address (`http://HOST:PORT`).
+        url: String,
+        #[arg(long, short)]
+        graph: String,
+        /// The witness's key (`provex log key --witness` there), or a file holding it: its
+        /// cosignature must verify with it.
+        #[arg(long, value_name = "KEY")]
+        witness_key: String,
+        /// The witness server's token.
+        #[arg(long, env = "PROVEX_WITNESS_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// Write the cosigned checkpoint here as well.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// An inclusion proof that a record is in the log, at a new checkpoint.
     Prove {
         #[arg(long, short)]
@@ -56,6 +85,10 @@ pub enum LogCommand {
         /// signatures are not checked (and the output says so).
         #[arg(long)]
         key: Option<String>,
+        /// A witness's key (`provex log key --witness`), or a file holding it (repeatable):
+        /// the checkpoint(s) must carry its valid cosignature.
+        #[arg(long, value_name = "KEY", conflicts_with = "graph")]
+        witness: Vec<String>,
         #[arg(long, short)]
         graph: Option<String>,
         /// Print JSON.
@@ -81,8 +114,48 @@ fn emit(text: &str, out: Option<&PathBuf>) -> anyhow::Result<String> {
     Ok(text.to_owned())
 }
 
-/// Checks a proof or checkpoint file offline; returns the text and whether it holds.
-pub fn verify_file(file: &PathBuf, key: Option<&str>) -> anyhow::Result<(String, bool)> {
+/// Checks that each checkpoint carries a valid cosignature of each witness key; the lines
+/// saying so, and whether all do.
+fn witnessed(notes: &[&[u8]], witnesses: &[String]) -> anyhow::Result<(String, bool)> {
+    let mut text = String::new();
+    let mut ok = true;
+    for w in witnesses {
+        let w = read_key(Some(w))?.unwrap_or_default();
+        for note in notes {
+            match provex::tlog::witness::cosigned_by(note, &w) {
+                Ok(c) => text.push_str(&format!("  cosigned by witness {} at {}\n", c.witness, c.time)),
+                Err(e) => {
+                    ok = false;
+                    text.push_str(&format!("  NOT WITNESSED: {e}\n"));
+                }
+            }
+        }
+    }
+    Ok((text, ok))
+}
+
+/// Checks a proof or checkpoint file offline (and, with `witnesses`, the cosignatures of its
+/// checkpoints); returns the text and whether it holds.
+pub fn verify_file(
+    file: &PathBuf,
+    key: Option<&str>,
+    witnesses: &[String],
+) -> anyhow::Result<(String, bool)> {
+    let (text, ok) = verify_one(file, key)?;
+    if witnesses.is_empty() || !ok {
+        return Ok((text, ok));
+    }
+    let bytes = std::fs::read(file).with_context(|| file.display().to_string())?;
+    let notes: Vec<Vec<u8>> = match proof::parse(&bytes) {
+        Ok(ProofFile::Inclusion(p)) => vec![p.checkpoint.into_bytes()],
+        Ok(ProofFile::Consistency(p)) => vec![p.new.into_bytes()],
+        Err(_) => vec![bytes],
+    };
+    let (more, all) = witnessed(&notes.iter().map(Vec::as_slice).collect::<Vec<_>>(), witnesses)?;
+    Ok((text + &more, all))
+}
+
+fn verify_one(file: &PathBuf, key: Option<&str>) -> anyhow::Result<(String, bool)> {
     let key = read_key(key)?;
     let bytes = std::fs::read(file).with_context(|| file.display().to_string())?;
     let unsigned = if key.is_none() { " (signature not checked: give --key)" } else { "" };
@@ -143,7 +216,25 @@ pub async fn run(provex: &Provex, command: LogCommand) -> anyhow::Result<(String
             let note = provex.log_checkpoint(&graph).await?;
             (emit(&String::from_utf8_lossy(&note), out.as_ref())?, true)
         }
-        LogCommand::Key => (format!("{}\n", provex.log_key()?.verifier_key()), true),
+        LogCommand::Key { witness: false } => (format!("{}\n", provex.log_key()?.verifier_key()), true),
+        LogCommand::Key { witness: true } => (format!("{}\n", provex.witness_key()?.verifier_key()), true),
+        LogCommand::Witness { url, graph, witness_key, token, out, json } => {
+            let key = read_key(Some(&witness_key))?.unwrap_or_default();
+            let w = provex.log_witness(&graph, &url, token.as_deref(), &key).await?;
+            if let Some(p) = &out {
+                std::fs::write(p, &w.checkpoint).with_context(|| p.display().to_string())?;
+            }
+            let text = if json {
+                serde_json::to_string_pretty(&w)? + "\n"
+            } else {
+                eprintln!(
+                    "witness {} cosigned {} at size {} (it had cosigned {} leaves before)",
+                    w.witness, w.origin, w.size, w.old
+                );
+                w.checkpoint.clone()
+            };
+            (text, true)
+        }
         LogCommand::Prove { graph, index, node, out } => {
             let index = match (index, node) {
                 (Some(i), _) => i,
@@ -172,7 +263,9 @@ pub async fn run(provex: &Provex, command: LogCommand) -> anyhow::Result<(String
             let text = if json { serde_json::to_string_pretty(&check)? + "\n" } else { render_check(&check) };
             (text, ok)
         }
-        LogCommand::Verify { file: Some(file), key, .. } => verify_file(&file, key.as_deref())?,
+        LogCommand::Verify { file: Some(file), key, witness, .. } => {
+            verify_file(&file, key.as_deref(), &witness)?
+        }
         LogCommand::Verify { .. } => bail!("give a file or --graph"),
     })
 }

@@ -23,9 +23,10 @@ pub(super) enum Offline {
 /// Runs `command` if it needs no database (a diff of two files; of graphs it opens `conn`).
 pub(super) async fn run(command: Command, conn: &ConnArgs) -> anyhow::Result<Offline> {
     match command {
-        Command::Verify { files, graph: None, keys, trust, since, format }
+        Command::Verify { files, graph: None, keys, trust, since, witness, format }
             if trust.is_some()
                 || since.is_some()
+                || !witness.is_empty()
                 || (files.len() == 1 && (facade::is_bundle_file(&files[0]) || is_blank(&files[0]))) =>
         {
             if keys.is_some() {
@@ -36,21 +37,30 @@ pub(super) async fn run(command: Command, conn: &ConnArgs) -> anyhow::Result<Off
             let [file] = files.as_slice() else {
                 anyhow::bail!("--trust checks one audit bundle at a time");
             };
-            let check = facade::verify_bundle_file(file, trust.as_deref(), since.as_deref())?;
+            let witnesses = witness
+                .iter()
+                .map(|w| match std::fs::read_to_string(w) {
+                    Ok(text) => text.trim().to_owned(),
+                    Err(_) => w.trim().to_owned(),
+                })
+                .collect::<Vec<_>>();
+            let check = facade::verify_bundle_file(file, trust.as_deref(), since.as_deref(), &witnesses)?;
             print!("{}", render(&check, format.into())?);
             Ok(Offline::Done(match check.trust {
                 provex::sources::statements::trust::TrustStatus::Failed => EXIT_FAILED,
                 _ => 0,
             }))
         }
-        Command::Verify { files, graph: None, keys, trust: _, since: _, format } => {
+        Command::Verify { files, graph: None, keys, format, .. } => {
             let report = facade::verify_files(&files, keys.as_deref())?;
             print!("{}", render(&report, format.into())?);
             Ok(Offline::Done(if report.exit_code() == 0 { 0 } else { EXIT_FAILED }))
         }
         Command::Keys { command } => Ok(Offline::Done(keys(command)?)),
-        Command::Log { command: log::LogCommand::Verify { file: Some(file), key, graph: None, .. } } => {
-            let (text, ok) = log::verify_file(&file, key.as_deref())?;
+        Command::Log {
+            command: log::LogCommand::Verify { file: Some(file), key, graph: None, witness, .. },
+        } => {
+            let (text, ok) = log::verify_file(&file, key.as_deref(), &witness)?;
             print!("{text}");
             Ok(Offline::Done(if ok { 0 } else { EXIT_FAILED }))
         }

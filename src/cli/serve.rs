@@ -23,10 +23,19 @@ pub(super) async fn run(provex: Provex, conn: &ConnArgs, command: Command) -> an
         shutdown_grace,
         otlp_grpc,
         otlp_max_exports,
+        witness_log,
     } = command
     else {
         unreachable!("a serve command")
     };
+    let mut logs = Vec::new();
+    for k in witness_log {
+        match std::fs::read_to_string(&k) {
+            Ok(text) => logs.extend(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned)),
+            Err(_) => logs.push(k),
+        }
+    }
+    provex.set_witnessed_logs(logs)?;
     if let Some(file) = alignment {
         provex.set_alignment(Some(provex::sources::knowledge::Alignment::load(&file)?));
     }

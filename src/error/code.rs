@@ -65,6 +65,15 @@ error_codes! {
     /// FalkorDB refused a write or did not confirm it on disk (a full disk, no memory
     /// left); the message names the cause, and nothing unconfirmed was acknowledged.
     NotStored = "not_stored", 507;
+    /// A log's witness has cosigned another history of it: another root for a size it
+    /// cosigned, or more leaves than the checkpoint has; or the request builds on another
+    /// size than the one it last cosigned (the answer names that size).
+    LogConflict = "log_conflict", 409;
+    /// A checkpoint sent to a witness does not extend what it last cosigned: the consistency
+    /// proof does not hold.
+    LogInconsistent = "log_inconsistent", 422;
+    /// A checkpoint sent to a witness is not signed by the key it pins for that log.
+    LogUnsigned = "log_unsigned", 403;
 
     // Requests a transport refuses before the facade runs.
     /// A malformed request: a missing or invalid parameter, a body that is not valid JSON.

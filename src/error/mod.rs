@@ -64,6 +64,9 @@ pub enum Error {
     /// no fsync in time): what was not confirmed is not acknowledged.
     #[error("{0}; nothing more was acknowledged")]
     NotStored(String),
+    /// A log's witness refused to cosign its checkpoint (its `{code, message}`).
+    #[error("witness: {message}")]
+    Witness { code: ErrorCode, message: String },
 }
 
 impl Error {
@@ -90,6 +93,7 @@ impl Error {
             Error::Llm { .. } => ErrorCode::Llm,
             Error::WriteRefused(_) => ErrorCode::WriteRefused,
             Error::NotStored(_) => ErrorCode::NotStored,
+            Error::Witness { code, .. } => *code,
         }
     }
 

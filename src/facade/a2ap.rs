@@ -90,8 +90,9 @@ pub fn verify_bundle_file(
     file: &Path,
     trust: Option<&Path>,
     since: Option<&Path>,
+    witnesses: &[String],
 ) -> Result<crate::sources::statements::bundle::BundleCheck> {
-    use crate::sources::statements::bundle::{verify_since, BundleCheck};
+    use crate::sources::statements::bundle::{verify_witnessed, BundleCheck};
     let trust = trust.map(read_trust).transpose()?;
     let since = match since {
         Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e)).and_then(|b| {
@@ -102,7 +103,7 @@ pub fn verify_bundle_file(
     };
     let bytes = std::fs::read(file).map_err(|e| Error::io(file, e))?;
     let check = match String::from_utf8(bytes) {
-        Ok(text) => verify_since(&text, trust.as_ref(), since.as_ref()),
+        Ok(text) => verify_witnessed(&text, trust.as_ref(), since.as_ref(), witnesses),
         Err(e) => Err(format!("not valid UTF-8 (at byte {})", e.utf8_error().valid_up_to())),
     };
     Ok(check.unwrap_or_else(|reason| BundleCheck::unreadable(format!("{}: {reason}", file.display()))))

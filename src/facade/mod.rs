@@ -23,6 +23,7 @@ mod paths;
 mod reasoning;
 pub mod tlog;
 mod traces;
+pub mod witness;
 
 pub use crate::api::IngestReport;
 pub use a2ap::{

@@ -23,6 +23,10 @@ pub(crate) struct Logs {
     key_dir: std::sync::Mutex<Option<PathBuf>>,
     /// Ingests append no leaves (see [`Provex::set_log_enabled`]).
     off: std::sync::atomic::AtomicBool,
+    /// The verifier keys of the logs this instance witnesses (`serve --witness-log`).
+    pub(crate) witnessed: std::sync::Mutex<Vec<String>>,
+    /// Nodes re-hashed per query by `verify --graph` (0: [`VERIFY_PAGE`]).
+    verify_page: std::sync::atomic::AtomicI64,
 }
 
 /// A node whose stored form no longer matches what its records gave it.
@@ -46,6 +50,9 @@ pub struct GraphCheck {
     pub mismatches: Vec<Mismatch>,
 }
 
+/// Nodes re-hashed per query by `verify --graph` (by node id).
+const VERIFY_PAGE: i64 = 20_000;
+
 /// How many times an append is tried against a log that moved under it.
 const LOG_APPEND_TRIES: usize = 8;
 
@@ -55,7 +62,7 @@ fn tlog_err(e: tlog_tiles::Error) -> Error {
 
 impl Provex {
     /// The folder of the instance key: the data folder, or the default one.
-    fn key_dir(&self) -> Result<PathBuf> {
+    pub(crate) fn key_dir(&self) -> Result<PathBuf> {
         if let Some(d) = self.logs.key_dir.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone() {
             return Ok(d);
         }
@@ -80,6 +87,12 @@ impl Provex {
     /// off names no leaves and is not covered by `verify --graph`.
     pub fn set_log_enabled(&self, on: bool) {
         self.logs.off.store(!on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Re-hashes `n` nodes per query in `verify --graph` (tests of its paging).
+    #[doc(hidden)]
+    pub fn set_log_verify_page(&self, n: i64) {
+        self.logs.verify_page.store(n.max(1), std::sync::atomic::Ordering::Relaxed);
     }
 
     pub(crate) fn log_enabled(&self) -> bool {
@@ -148,11 +161,23 @@ impl Provex {
         Ok((f.size(), f.root()))
     }
 
-    /// Signs and keeps a checkpoint of a graph's log as it is now; returns its note.
+    /// Signs and keeps a checkpoint of a graph's log as it is now; returns its note. When the
+    /// latest kept checkpoint is of the log as it is now, it is returned as kept, with the
+    /// witnesses' cosignatures it carries (the instance's signature of one size and root is
+    /// the same bytes each time).
     pub async fn log_checkpoint(&self, graph: &str) -> Result<Vec<u8>> {
         crate::store::validate_graph_name(graph)?;
         let (size, root) = self.log_head(graph).await?;
-        let note = self.log_key()?.sign(graph, size, root)?;
+        let key = self.log_key()?;
+        if let Some(kept) = self.store.log_checkpoint(graph).await? {
+            let same = checkpoint::open(&kept, Some(&key.verifier_key())).is_ok_and(|cp| {
+                cp.size == size && cp.root == root && cp.origin == checkpoint::origin(key.name(), graph)
+            });
+            if same {
+                return Ok(kept);
+            }
+        }
+        let note = key.sign(graph, size, root)?;
         self.store.log_set_checkpoint(graph, &note).await?;
         Ok(note)
     }
@@ -173,7 +198,7 @@ impl Provex {
     }
 
     /// The consistency path from the log's first `n` leaves to its first `t`.
-    async fn consistency_path(&self, graph: &str, t: u64, n: u64) -> Result<Vec<Hash>> {
+    pub(crate) async fn consistency_path(&self, graph: &str, t: u64, n: u64) -> Result<Vec<Hash>> {
         if n == 0 || n >= t {
             return Ok(Vec::new());
         }
@@ -244,56 +269,74 @@ impl Provex {
             }
             None => size == 0,
         };
-        let rows = self
+        // Page by node id: one query over a million nodes outlasts the server's time limit.
+        let max_id = self
             .store
-            .run_ro(
-                graph,
-                &format!(
-                    "MATCH (n) WHERE n.{d} IS NOT NULL RETURN n.name, labels(n)[0], n.{l}, n.{d}, properties(n)",
-                    d = crate::tlog::DIGEST_PROP,
-                    l = crate::tlog::LEAVES_PROP
-                ),
-                vec![],
-            )
+            .run_ro(graph, "MATCH (n) RETURN max(ID(n))", vec![])
             .await?
-            .1;
+            .1
+            .first()
+            .and_then(|r| r.first())
+            .and_then(crate::store::value::as_i64)
+            .unwrap_or(-1);
+        let q = format!(
+            "MATCH (n) WHERE ID(n) >= $lo AND ID(n) < $hi AND n.{d} IS NOT NULL \
+             RETURN n.name, labels(n)[0], n.{l}, n.{d}, properties(n)",
+            d = crate::tlog::DIGEST_PROP,
+            l = crate::tlog::LEAVES_PROP
+        );
         let mut mismatches = Vec::new();
-        for row in &rows {
-            let [name, label, leaves, digest, props] = row.as_slice() else { continue };
-            let name = crate::store::value::as_string(name).unwrap_or_default();
-            let digest = crate::store::value::as_string(digest).unwrap_or_default();
-            let leaves: Vec<i64> = match leaves {
-                falkordb::FalkorValue::Array(a) => a.iter().filter_map(crate::store::value::as_i64).collect(),
-                _ => Vec::new(),
+        let mut checked = 0u64;
+        let mut lo = 0i64;
+        while lo <= max_id {
+            let page = match self.logs.verify_page.load(std::sync::atomic::Ordering::Relaxed) {
+                0 => VERIFY_PAGE,
+                n => n,
             };
-            let stored = crate::store::value::to_json(props);
-            let names: Vec<&str> = digest
-                .split_once('|')
-                .map(|(_, n)| n.split(' ').filter(|s| !s.is_empty()).collect())
-                .unwrap_or_default();
-            let pairs = names
-                .iter()
-                .map(|k| ((*k).to_owned(), stored.get(*k).cloned().unwrap_or(serde_json::Value::Null)));
-            let again = crate::tlog::digest_pairs(pairs);
-            let out_of_log = leaves.iter().any(|l| *l < 0 || *l as u64 >= size);
-            if again != digest || out_of_log {
-                let reason = if out_of_log {
-                    format!("names leaves past the log's {size}")
-                } else {
-                    "its stored properties differ from what its records gave it".to_owned()
+            let hi = lo.saturating_add(page);
+            let params = vec![("lo", falkordb::FalkorValue::I64(lo)), ("hi", falkordb::FalkorValue::I64(hi))];
+            let rows = self.store.run_ro(graph, &q, params).await?.1;
+            checked += rows.len() as u64;
+            for row in &rows {
+                let [name, label, leaves, digest, props] = row.as_slice() else { continue };
+                let name = crate::store::value::as_string(name).unwrap_or_default();
+                let digest = crate::store::value::as_string(digest).unwrap_or_default();
+                let leaves: Vec<i64> = match leaves {
+                    falkordb::FalkorValue::Array(a) => {
+                        a.iter().filter_map(crate::store::value::as_i64).collect()
+                    }
+                    _ => Vec::new(),
                 };
-                mismatches.push(Mismatch {
-                    name,
-                    label: crate::store::value::as_string(label).unwrap_or_default(),
-                    leaves,
-                    reason,
-                });
+                let stored = crate::store::value::to_json(props);
+                let names: Vec<&str> = digest
+                    .split_once('|')
+                    .map(|(_, n)| n.split(' ').filter(|s| !s.is_empty()).collect())
+                    .unwrap_or_default();
+                let pairs = names
+                    .iter()
+                    .map(|k| ((*k).to_owned(), stored.get(*k).cloned().unwrap_or(serde_json::Value::Null)));
+                let again = crate::tlog::digest_pairs(pairs);
+                let out_of_log = leaves.iter().any(|l| *l < 0 || *l as u64 >= size);
+                if again != digest || out_of_log {
+                    let reason = if out_of_log {
+                        format!("names leaves past the log's {size}")
+                    } else {
+                        "its stored properties differ from what its records gave it".to_owned()
+                    };
+                    mismatches.push(Mismatch {
+                        name,
+                        label: crate::store::value::as_string(label).unwrap_or_default(),
+                        leaves,
+                        reason,
+                    });
+                }
             }
+            lo = hi;
         }
         Ok(GraphCheck {
             graph: graph.to_owned(),
             log_size: size,
-            nodes_checked: rows.len() as u64,
+            nodes_checked: checked,
             checkpoint_matches,
             mismatches,
         })
@@ -417,22 +460,34 @@ impl Provex {
 
 /// Reads the instance key from `dir`, making it (mode 0600) when there is none.
 fn load_or_create_key(dir: &std::path::Path) -> Result<InstanceKey> {
+    use crate::tlog::checkpoint::{instance_name, KEY_FILE};
+    let name = format!("provex/{}", instance_name());
+    let (file, path) = load_or_create_key_file(dir, KEY_FILE, "provex-log", &name)?;
+    let key = file.signing_key().map_err(|reason| Error::Input { path: path.clone(), reason })?;
+    InstanceKey::from_parts(&file.agent, key).map_err(|reason| Error::Input { path, reason })
+}
+
+/// Reads the key file `file` (the format of `provex keys generate`) from `dir`, making it
+/// (mode 0600, named `name`) when there is none; the key and its path.
+pub(crate) fn load_or_create_key_file(
+    dir: &std::path::Path,
+    file: &str,
+    key_id: &str,
+    name: &str,
+) -> Result<(crate::sources::statements::keys::KeyFile, PathBuf)> {
     use crate::sources::statements::keys::KeyFile;
-    use crate::tlog::checkpoint::{instance_name, write_private, KEY_FILE};
-    let path = dir.join(KEY_FILE);
-    let from_file = |file: &KeyFile| InstanceKey::from_parts(&file.agent, file.signing_key()?);
+    let path = dir.join(file);
     match std::fs::read_to_string(&path) {
         Ok(text) => {
             let file =
                 KeyFile::from_json(&text).map_err(|reason| Error::Input { path: path.clone(), reason })?;
-            from_file(&file).map_err(|reason| Error::Input { path, reason })
+            Ok((file, path))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let name = format!("provex/{}", instance_name());
-            let file = KeyFile::generate("provex-log", &name).map_err(Error::Server)?;
+            let file = KeyFile::generate(key_id, name).map_err(Error::Server)?;
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            write_private(&path, file.to_json().as_bytes())?;
-            from_file(&file).map_err(|reason| Error::Input { path, reason })
+            checkpoint::write_private(&path, file.to_json().as_bytes())?;
+            Ok((file, path))
         }
         Err(e) => Err(Error::io(path, e)),
     }

@@ -37,6 +37,8 @@ pub(super) struct FileIngest<'a> {
     pending_since: Option<Instant>,
     /// The rejects file's unwritten count when this input started.
     unwritten_before: u64,
+    /// The leaf of a document read whole, once it was read (see [`Sink::document`]).
+    whole_leaf: Option<crate::tlog::Hash>,
 }
 
 impl<'a> FileIngest<'a> {
@@ -74,14 +76,22 @@ impl<'a> FileIngest<'a> {
             live,
             pending_since: None,
             unwritten_before,
+            whole_leaf: None,
         }
     }
 
     /// Reads the whole file with `source` (a document rather than lines).
     pub(super) fn read_whole(&mut self, source: &dyn Source) -> Result<()> {
+        let events_before = self.report.events;
         let (lines, offset) = source.read_whole(self.path, self)?;
         self.report.lines = lines;
         self.offset = offset;
+        // A document that gave records is one leaf of the graph's log.
+        if let Some(leaf) = self.whole_leaf.take() {
+            if self.report.events > events_before || !self.chunk.delta.is_empty() {
+                self.chunk.leaves.push(leaf);
+            }
+        }
         Ok(())
     }
 
@@ -188,6 +198,18 @@ impl Sink for FileIngest<'_> {
     fn trust(&mut self, keys: Vec<KeyEntry>) {
         self.chunk.keys = keys;
     }
+
+    fn document(&mut self, bytes: &[u8]) {
+        let received = received_now();
+        self.whole_leaf = Some(crate::tlog::leaf_hash(&self.path.to_string_lossy(), received, bytes));
+        // The nodes its records give name the leaf pushed after it was read.
+        self.chunk.delta.begin_record(self.chunk.leaves.len() as u32);
+    }
+}
+
+/// Now, in Unix milliseconds: a record's time of receipt in its leaf.
+fn received_now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 impl LineSink for FileIngest<'_> {
@@ -207,9 +229,7 @@ impl LineSink for FileIngest<'_> {
         self.reader = Some(reader);
         if self.report.events > events_before {
             // An accepted record: its leaf in the graph's log.
-            let received = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64);
+            let received = received_now();
             crate::sources::statements::log_leaves::received(
                 &mut self.chunk.record_leaves,
                 self.chunk.leaves.len() as u32,

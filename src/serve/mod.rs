@@ -15,6 +15,7 @@ mod routes;
 mod stream;
 mod token;
 mod ui;
+mod witness;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

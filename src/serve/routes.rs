@@ -15,7 +15,7 @@ use axum::routing::{get, on, post, MethodFilter, MethodRouter};
 use axum::{middleware, Router};
 use futures_util::{StreamExt, TryStreamExt};
 
-use super::{a2a, auth, limits, otlp_http, stream, ui, ApiFailure, AppState};
+use super::{a2a, auth, limits, otlp_http, stream, ui, witness, ApiFailure, AppState};
 use crate::api::ops::{self, Args, Body as ArgsIn, Method, OpInfo, Transport};
 use crate::api::{ErrorCode, StreamRequest};
 use crate::facade::Call;
@@ -55,6 +55,7 @@ pub fn router(state: AppState, ui_dir: Option<PathBuf>) -> Router {
         .nest("/api", api)
         .merge(knowledge)
         .merge(otlp_http::routes())
+        .merge(witness::routes())
         .merge(ui::router(ui_dir))
         .layer(middleware::from_fn_with_state(state.clone(), auth::check))
         .with_state(state)

@@ -116,6 +116,9 @@ pub trait Sink {
     fn statement(&mut self, record: statements::Record, line: Option<&str>);
     /// Keys an audit bundle marks trusted, for its statements.
     fn trust(&mut self, keys: Vec<statements::KeyEntry>);
+    /// A document read whole (its file's bytes as read), before its records: one leaf of
+    /// the graph's log covers all of it, and the nodes its records give name that leaf.
+    fn document(&mut self, _bytes: &[u8]) {}
 }
 
 /// One source as the ingest pipeline knows it: how its records are recognised, and a

@@ -49,7 +49,7 @@ return 0
 ";
 
 impl Store {
-    async fn log_cmd<T: redis::FromRedisValue + Send>(
+    pub(super) async fn log_cmd<T: redis::FromRedisValue + Send>(
         &self,
         pipe: &redis::Pipeline,
         write: bool,

@@ -23,6 +23,7 @@ pub mod snapshot;
 pub mod supervisor;
 pub mod value;
 pub mod view;
+pub mod witness;
 pub(crate) mod write;
 
 use std::collections::{HashMap, HashSet};

@@ -70,6 +70,11 @@ impl InstanceKey {
         Ok(InstanceKey { name: name.to_owned(), key, id })
     }
 
+    /// The instance key named `name` made from a 32-byte seed (tests and fuzz inputs).
+    pub fn from_seed(name: &str, seed: [u8; 32]) -> Result<InstanceKey, String> {
+        InstanceKey::from_parts(name, SigningKey::from_bytes(&seed))
+    }
+
     /// The key's name, `provex/<instance>`.
     pub fn name(&self) -> &str {
         &self.name

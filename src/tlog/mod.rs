@@ -6,7 +6,9 @@
 //! that appending never re-reads or re-hashes the tree.
 
 pub mod checkpoint;
+pub mod cosignature;
 pub mod proof;
+pub mod witness;
 
 use sha2::{Digest, Sha256};
 use tlog_tiles::{stored_hash_index, stored_hashes_for_record_hash, sub_tree_index, tree_hash, HashReader};

@@ -4,6 +4,7 @@
 
 pub mod checks;
 pub mod differential;
+pub mod tlog_checks;
 
 use std::path::PathBuf;
 
@@ -88,6 +89,17 @@ fn ask_differential_inputs() {
 #[test]
 fn audit_bundle_inputs() {
     replay("audit_bundle", checks::audit_bundle);
+}
+
+#[test]
+fn tlog_witness_inputs() {
+    replay("tlog_witness", tlog_checks::tlog_witness);
+    // The saved request and cosigned checkpoint are valid: the check reaches the decision
+    // and the cosignature arithmetic, not only the parsers.
+    let saved = |name: &str| inputs("tlog_witness").into_iter().find(|(n, _)| n == name).expect(name).1;
+    let req = provex::tlog::witness::AddCheckpoint::parse(&saved("request")).unwrap();
+    assert!(provex::tlog::witness::decide(&req, &[tlog_checks::log_key()], None).is_ok());
+    assert!(provex::tlog::witness::cosigned_by(&saved("cosigned"), &tlog_checks::witness_key()).is_ok());
 }
 
 #[test]

@@ -64,5 +64,8 @@ mod supervise;
 mod tlog;
 mod tlog_bundle;
 mod tlog_proofs;
+mod tlog_props;
+mod tlog_whole;
+mod tlog_witness;
 mod trace_diff;
 mod trustgraph;

@@ -31,6 +31,7 @@ impl Source for Otel {
     fn read_whole(&self, path: &Path, out: &mut dyn Sink) -> Result<(u64, u64)> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let lines = bytes.iter().filter(|b| **b == b'\n').count() as u64;
+        out.document(&bytes);
         request(1, &bytes, out);
         Ok((lines, bytes.len() as u64))
     }

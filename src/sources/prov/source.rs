@@ -59,6 +59,7 @@ impl Source for ProvDocument {
 
     fn read_whole(&self, path: &Path, out: &mut dyn Sink) -> Result<(u64, u64)> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        out.document(&bytes);
         add_document(&bytes, out, self.import);
         Ok((bytecount(&bytes), bytes.len() as u64))
     }

@@ -27,7 +27,7 @@ use ed25519_dalek::Signer;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-pub use check::{verify, verify_since, verify_with, BundleCheck, Finding};
+pub use check::{verify, verify_since, verify_with, verify_witnessed, BundleCheck, Finding};
 pub use log::{BundleLog, LogRecord};
 
 use super::canonical::canonical_string;

@@ -34,6 +34,7 @@ impl Source for Statements {
 
     fn read_whole(&self, path: &Path, out: &mut dyn Sink) -> Result<(u64, u64)> {
         let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        out.document(&text);
         if is_bundle(path) {
             return read_bundle(path, &String::from_utf8_lossy(&text), out);
         }

@@ -171,7 +171,7 @@ export const STREAMS: { readonly [K in StreamName]: { readonly path: string } } 
 };
 
 /** Every error code, for checking what a server sent. */
-export const ERROR_CODES: readonly ErrorCode[] = ["usage", "connection", "server_missing", "server", "connection_lost", "query", "not_found", "io", "input", "forbidden_path", "llm_not_configured", "llm", "write_refused", "not_stored", "bad_request", "unsupported_media_type", "payload_too_large", "method_not_allowed", "unsupported", "unauthorized", "forbidden_host", "forbidden_origin", "closing", "busy", "timeout", "uri_too_long", "headers_too_large", "network", "bad_response", "ipc", "no_graph", "job_failed"];
+export const ERROR_CODES: readonly ErrorCode[] = ["usage", "connection", "server_missing", "server", "connection_lost", "query", "not_found", "io", "input", "forbidden_path", "llm_not_configured", "llm", "write_refused", "not_stored", "log_conflict", "log_inconsistent", "log_unsigned", "bad_request", "unsupported_media_type", "payload_too_large", "method_not_allowed", "unsupported", "unauthorized", "forbidden_host", "forbidden_origin", "closing", "busy", "timeout", "uri_too_long", "headers_too_large", "network", "bad_response", "ipc", "no_graph", "job_failed"];
 
 /** The desktop shell's events, by what they carry. */
 export const SHELL_EVENTS = { menu: "provex://menu", ingest: "provex://ingest", notice: "provex://notice" } as const;

@@ -153,7 +153,7 @@ export type EdgeRecord = { source: string, target: string, type: string,
  */
 "a2a:relation"?: string, };
 
-export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "llm_not_configured" | "llm" | "write_refused" | "not_stored" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "forbidden_origin" | "closing" | "busy" | "timeout" | "uri_too_long" | "headers_too_large" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
+export type ErrorCode = "usage" | "connection" | "server_missing" | "server" | "connection_lost" | "query" | "not_found" | "io" | "input" | "forbidden_path" | "llm_not_configured" | "llm" | "write_refused" | "not_stored" | "log_conflict" | "log_inconsistent" | "log_unsigned" | "bad_request" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "unsupported" | "unauthorized" | "forbidden_host" | "forbidden_origin" | "closing" | "busy" | "timeout" | "uri_too_long" | "headers_too_large" | "network" | "bad_response" | "ipc" | "no_graph" | "job_failed";
 
 export type EventsRequest = { graph: string, 
 /**

@@ -147,6 +147,17 @@ pub fn verify_since(
     trust: Option<&TrustedKeys>,
     since: Option<&Since>,
 ) -> Result<BundleCheck, String> {
+    verify_witnessed(text, trust, since, &[])
+}
+
+/// [`verify_since`], and that the bundle's log checkpoint carries a valid cosignature of each
+/// of `witnesses` (their tlog-cosignature/v1 verifier keys).
+pub fn verify_witnessed(
+    text: &str,
+    trust: Option<&TrustedKeys>,
+    since: Option<&Since>,
+    witnesses: &[String],
+) -> Result<BundleCheck, String> {
     let bundle = read(text)?;
     let mut findings = Vec::new();
     let mut signed_by = None;
@@ -251,7 +262,7 @@ pub fn verify_since(
             findings.push(finding("provex:statements", format!("{id} is not among the bundle's documents")));
         }
     }
-    let log = super::log::check(&bundle, trust, since, &mut findings);
+    let log = super::log::check(&bundle, trust, since, witnesses, &mut findings);
     let mut check = BundleCheck {
         trust: TrustStatus::Failed,
         headline: String::new(),

@@ -101,6 +101,9 @@ pub struct LogCheck {
     pub unlogged: Vec<String>,
     /// The tree size of the earlier checkpoint this bundle's log was shown to extend.
     pub since: Option<u64>,
+    /// The witnesses whose cosignature of the checkpoint was asked for and holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub witnessed: Vec<crate::tlog::witness::Cosigned>,
 }
 
 /// The Ed25519 key of a signed-note verifier key (`name+hash+base64(0x01 || key)`).
@@ -147,12 +150,15 @@ fn statements_of(line: &str) -> Vec<String> {
         .collect()
 }
 
-/// Checks a bundle's log proofs; failures go to `findings`. `None` when the bundle carries
-/// none (then `since` given is a finding: nothing shows it extends that checkpoint).
+/// Checks a bundle's log proofs, and that its checkpoint carries a valid cosignature of each
+/// of `witnesses` (tlog-cosignature/v1 verifier keys); failures go to `findings`. `None`
+/// when the bundle carries none (then `since` or `witnesses` given is a finding: nothing
+/// shows it extends that checkpoint, nor that a witness saw its log).
 pub fn check(
     bundle: &AuditBundle,
     trust: Option<&TrustedKeys>,
     since: Option<&Since>,
+    witnesses: &[String],
     findings: &mut Vec<Finding>,
 ) -> Option<LogCheck> {
     let Some(log) = &bundle.log else {
@@ -160,6 +166,12 @@ pub fn check(
             findings.push(finding(
                 "provex:log",
                 "the bundle carries no log proofs: nothing shows its documents are in the log the earlier checkpoint was of",
+            ));
+        }
+        if !witnesses.is_empty() {
+            findings.push(finding(
+                "provex:log",
+                "the bundle carries no log checkpoint for a witness to have cosigned",
             ));
         }
         return None;
@@ -224,6 +236,13 @@ pub fn check(
     }
     let unlogged = docs.keys().filter(|id| !proven.contains(*id)).map(|id| (*id).to_owned()).collect();
     let since_size = since.and_then(|s| check_since(bundle, log, &cp, s, findings));
+    let mut witnessed = Vec::new();
+    for w in witnesses {
+        match crate::tlog::witness::cosigned_by(log.checkpoint.as_bytes(), w) {
+            Ok(c) => witnessed.push(c),
+            Err(reason) => findings.push(finding("provex:log.checkpoint (witness)", reason)),
+        }
+    }
     Some(LogCheck {
         origin: cp.origin,
         size: cp.size,
@@ -231,6 +250,7 @@ pub fn check(
         proven: proven.len(),
         unlogged,
         since: since_size,
+        witnessed,
     })
 }
 
@@ -323,6 +343,12 @@ impl LogCheck {
                 None => "",
             };
             s.push_str(&format!("  log key      {}{pin}\n", k.describe()));
+        }
+        for w in &self.witnessed {
+            s.push_str(&format!(
+                "  witness      {} cosigned the checkpoint at {} (Unix time)\n",
+                w.witness, w.time
+            ));
         }
         if !self.unlogged.is_empty() {
             s.push_str(&format!(
