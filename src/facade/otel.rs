@@ -215,6 +215,7 @@ fn same_error(e: &Error) -> Error {
         Error::Llm { url, reason } => Error::Llm { url: url.clone(), reason: reason.clone() },
         Error::WriteRefused(m) => Error::WriteRefused(m.clone()),
         Error::NotStored(m) => Error::NotStored(m.clone()),
+        Error::Witness { code, message } => Error::Witness { code: *code, message: message.clone() },
     }
 }
 
