@@ -1,6 +1,7 @@
 //! The PROV graph model every source is normalised into before it reaches FalkorDB.
 
 pub mod graph;
+pub mod indexes;
 mod props;
 pub mod vocab;
 

@@ -201,15 +201,14 @@ impl Store {
                 }
             }
         }
-        // OpenTelemetry spans are also found by their trace (docs/FORMATS.md "OpenTelemetry traces").
-        let trace_id = crate::sources::otel::normalise::prop::TRACE_ID;
-        for label in crate::sources::otel::conventions::TRACE_LABELS {
+        // Lookups the read views rely on, such as a span's trace (docs/FORMATS.md "OpenTelemetry traces").
+        for (label, prop) in crate::model::indexes::property_indexes() {
             let has = |r: &Vec<FalkorValue>| {
                 super::value::as_string(&r[0]).as_deref() == Some(label.as_str())
-                    && matches!(r.get(1), Some(FalkorValue::Array(p)) if p.iter().any(|x| matches!(x, FalkorValue::String(s) if s == trace_id)))
+                    && matches!(r.get(1), Some(FalkorValue::Array(p)) if p.iter().any(|x| matches!(x, FalkorValue::String(s) if s == prop)))
             };
             if !rows.iter().any(has) {
-                let q = format!("CREATE INDEX FOR (n:`{label}`) ON (n.`{trace_id}`)");
+                let q = format!("CREATE INDEX FOR (n:`{label}`) ON (n.`{prop}`)");
                 if let Err(e) = self.run_retrying(graph, &q, vec![]).await {
                     if !e.to_string().contains("already indexed") {
                         return Err(e);

@@ -87,17 +87,7 @@ pub const SPAN_LABELS: &[Label] = &[
     Label::Evaluation,
 ];
 
-/// Every label a span's node may have, the placeholder's `Span` first: each has an index on
-/// `otel:trace_id`, so a trace's spans are found without a scan.
-pub const TRACE_LABELS: &[Label] = &[
-    Label::Span,
-    Label::LlmCall,
-    Label::ToolCall,
-    Label::AgentInvocation,
-    Label::Retrieval,
-    Label::Embedding,
-    Label::Evaluation,
-];
+pub use crate::model::indexes::TRACE_LABELS;
 
 /// A Cypher subquery that gives `s`, each node of the trace `$<param>` whose label is a
 /// span's, through the `otel:trace_id` index of each such label (a query that names no

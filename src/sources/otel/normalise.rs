@@ -46,7 +46,7 @@ pub struct SpanCounts {
 
 /// Property names written here (attributes are `otel:<key>`).
 pub mod prop {
-    pub const TRACE_ID: &str = "otel:trace_id";
+    pub const TRACE_ID: &str = crate::model::indexes::OTEL_TRACE_ID;
     pub const SPAN_ID: &str = "otel:span_id";
     pub const PARENT_SPAN_ID: &str = "otel:parent_span_id";
     pub const NAME: &str = "otel:name";
