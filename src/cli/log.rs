@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _};
 use clap::Subcommand;
-use provex::facade::tlog::GraphCheck;
+use provex::facade::log_verify::GraphCheck;
 use provex::facade::Provex;
 use provex::tlog::checkpoint;
 use provex::tlog::proof::{self, ProofFile};

@@ -8,14 +8,15 @@ use std::time::{Duration, Instant};
 
 use falkordb::FalkorValue;
 use serde::Serialize;
-use tlog_tiles::{prove_record, prove_tree, stored_hash_index};
+use tlog_tiles::{prove_record, stored_hash_index};
 
+use super::tlog::Reader;
 use super::Provex;
 use crate::error::{Error, Result};
 use crate::store::value::{as_i64, as_string, to_json};
 use crate::tlog::checkpoint::{self, Opened};
 use crate::tlog::proof::encode_hash;
-use crate::tlog::{Fetched, Hash, Wanted, DIGEST_PROP, LEAVES_PROP, LINE_PROP, RECEIVED_PROP, SOURCE_PROP};
+use crate::tlog::{DIGEST_PROP, LEAVES_PROP, LINE_PROP, RECEIVED_PROP, SOURCE_PROP};
 
 /// How long `log_status` re-hashes nodes before it answers with what it checked so far.
 pub const STATUS_TIME_LIMIT: Duration = Duration::from_secs(5);
@@ -123,7 +124,7 @@ pub struct LogStatus {
     pub mismatches: Vec<LogMismatch>,
 }
 
-fn leaves_of(v: &FalkorValue) -> Vec<i64> {
+pub(super) fn leaves_of(v: &FalkorValue) -> Vec<i64> {
     match v {
         FalkorValue::Array(a) => a.iter().filter_map(as_i64).collect(),
         _ => Vec::new(),
@@ -131,7 +132,7 @@ fn leaves_of(v: &FalkorValue) -> Vec<i64> {
 }
 
 /// The stored values a digest names, and whether they hash to it.
-fn stored_form(digest: &str, props: &serde_json::Value) -> StoredForm {
+pub(super) fn stored_form(digest: &str, props: &serde_json::Value) -> StoredForm {
     let names: Vec<&str> = digest
         .split_once('|')
         .map(|(_, n)| n.split(' ').filter(|s| !s.is_empty()).collect())
@@ -156,20 +157,6 @@ fn record_line(props: &serde_json::Value) -> Option<String> {
 }
 
 impl Provex {
-    /// Reads the stored hashes a proof needs (named by a first dry run) in one round trip.
-    async fn log_fetch<T>(
-        &self,
-        graph: &str,
-        build: impl Fn(&dyn tlog_tiles::HashReader) -> Result<T, tlog_tiles::Error>,
-    ) -> Result<T> {
-        let wanted = Wanted::default();
-        build(&wanted).map_err(|e| Error::Query(format!("log: {e}")))?;
-        let indexes = wanted.0.into_inner();
-        let hashes = self.store.log_read(graph, &indexes).await?;
-        let fetched = Fetched(indexes.into_iter().zip(hashes).collect());
-        build(&fetched).map_err(|e| Error::Query(format!("log: {e}")))
-    }
-
     /// The latest signed checkpoint if it is the instance's and covers leaf `need`, else a
     /// new one; with when it was signed.
     async fn checkpoint_covering(&self, graph: &str, need: u64) -> Result<(Vec<u8>, Opened, Option<i64>)> {
@@ -231,7 +218,7 @@ impl Provex {
         let (note, cp, at) = self.checkpoint_covering(graph, last).await?;
         for &index in &leaves {
             let n = cp.size;
-            let path = self.log_fetch(graph, |r| prove_record(n, index, &ReaderRef(r))).await?;
+            let path = self.fetch_for(graph, |r| prove_record(n, index, &Reader(r))).await?;
             let leaf = self.store.log_read(graph, &[stored_hash_index(0, index)]).await?[0];
             out.leaves.push(LeafProof {
                 index,
@@ -271,16 +258,7 @@ impl Provex {
             Some((note, at)) => match checkpoint::open(note, Some(&vkey)) {
                 Err(_) => (None, *at, false),
                 Ok(cp) => {
-                    let ok = if cp.size == size {
-                        cp.root == root
-                    } else if cp.size < size && cp.size > 0 {
-                        let (n, old) = (size, cp.size);
-                        let path = self.log_fetch(graph, |r| prove_tree(n, old, &ReaderRef(r))).await?;
-                        let now = Opened { origin: cp.origin.clone(), size, root, signed_by: vec![] };
-                        crate::tlog::proof::check_consistency(&cp, &now, &path).is_ok()
-                    } else {
-                        cp.size == 0
-                    };
+                    let ok = self.log_extends(graph, &cp, size, root).await?;
                     (Some(cp.size), *at, ok)
                 }
             },
@@ -354,14 +332,5 @@ impl Provex {
             }
         }
         Ok(status)
-    }
-}
-
-/// A [`tlog_tiles::HashReader`] over a borrowed one.
-struct ReaderRef<'a>(&'a dyn tlog_tiles::HashReader);
-
-impl tlog_tiles::HashReader for ReaderRef<'_> {
-    fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
-        self.0.read_hashes(indexes)
     }
 }

@@ -16,6 +16,7 @@ mod layout;
 mod lineage;
 mod lineage_ops;
 mod live;
+pub mod log_verify;
 pub mod log_views;
 mod observer;
 pub mod otel;

@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use serde::Serialize;
 use tlog_tiles::{prove_record, prove_tree, stored_hash_index};
 
 use super::Provex;
@@ -26,32 +25,8 @@ pub(crate) struct Logs {
     /// The verifier keys of the logs this instance witnesses (`serve --witness-log`).
     pub(crate) witnessed: std::sync::Mutex<Vec<String>>,
     /// Nodes re-hashed per query by `verify --graph` (0: [`VERIFY_PAGE`]).
-    verify_page: std::sync::atomic::AtomicI64,
+    pub(super) verify_page: std::sync::atomic::AtomicI64,
 }
-
-/// A node whose stored form no longer matches what its records gave it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Mismatch {
-    pub name: String,
-    pub label: String,
-    pub leaves: Vec<i64>,
-    /// The properties whose stored values differ from (or are missing against) the digest.
-    pub reason: String,
-}
-
-/// What `verify --graph` found.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct GraphCheck {
-    pub graph: String,
-    pub log_size: u64,
-    pub nodes_checked: u64,
-    /// Whether the log's root is the one its latest signed checkpoint holds.
-    pub checkpoint_matches: bool,
-    pub mismatches: Vec<Mismatch>,
-}
-
-/// Nodes re-hashed per query by `verify --graph` (by node id).
-const VERIFY_PAGE: i64 = 20_000;
 
 /// How many times an append is tried against a log that moved under it.
 const LOG_APPEND_TRIES: usize = 8;
@@ -184,7 +159,7 @@ impl Provex {
 
     /// The hashes of a proof: which ones it needs is found first, then they are read in
     /// one round trip.
-    async fn fetch_for<T>(
+    pub(crate) async fn fetch_for<T>(
         &self,
         graph: &str,
         build: impl Fn(&ReadFn<'_>) -> Result<T, tlog_tiles::Error>,
@@ -195,6 +170,26 @@ impl Provex {
         let hashes = self.store.log_read(graph, &indexes).await?;
         let fetched = Fetched(indexes.into_iter().zip(hashes).collect());
         build(&|i| tlog_tiles::HashReader::read_hashes(&fetched, i)).map_err(tlog_err)
+    }
+
+    /// Whether the log as it is now (`size`, `root`) is the checkpoint's tree or extends it,
+    /// by a consistency proof read from the store (an empty checkpoint is extended by any log).
+    pub(crate) async fn log_extends(
+        &self,
+        graph: &str,
+        cp: &checkpoint::Opened,
+        size: u64,
+        root: Hash,
+    ) -> Result<bool> {
+        if cp.size == size {
+            return Ok(cp.root == root);
+        }
+        if cp.size == 0 || cp.size > size {
+            return Ok(cp.size == 0);
+        }
+        let now = checkpoint::Opened { origin: cp.origin.clone(), size, root, signed_by: vec![] };
+        let path = self.consistency_path(graph, size, cp.size).await?;
+        Ok(crate::tlog::proof::check_consistency(cp, &now, &path).is_ok())
     }
 
     /// The consistency path from the log's first `n` leaves to its first `t`.
@@ -247,107 +242,13 @@ impl Provex {
             path: path.iter().map(encode_hash).collect(),
         })
     }
-
-    /// Re-hashes what each node of the graph holds against the digest its records gave it,
-    /// and checks the log against its latest signed checkpoint.
-    pub async fn verify_graph_log(&self, graph: &str) -> Result<GraphCheck> {
-        let (size, root) = self.log_head(graph).await?;
-        let checkpoint_matches = match self.store.log_checkpoint(graph).await? {
-            Some(note) => {
-                let key = self.log_key()?;
-                match checkpoint::open(&note, Some(&key.verifier_key())) {
-                    // The log only grows: a checkpoint of an earlier size is checked by proof.
-                    Ok(cp) if cp.size == size => cp.root == root,
-                    Ok(cp) if cp.size < size => {
-                        let now =
-                            checkpoint::Opened { origin: cp.origin.clone(), size, root, signed_by: vec![] };
-                        let path = self.consistency_path(graph, size, cp.size).await?;
-                        crate::tlog::proof::check_consistency(&cp, &now, &path).is_ok()
-                    }
-                    _ => false,
-                }
-            }
-            None => size == 0,
-        };
-        // Page by node id: one query over a million nodes outlasts the server's time limit.
-        let max_id = self
-            .store
-            .run_ro(graph, "MATCH (n) RETURN max(ID(n))", vec![])
-            .await?
-            .1
-            .first()
-            .and_then(|r| r.first())
-            .and_then(crate::store::value::as_i64)
-            .unwrap_or(-1);
-        let q = format!(
-            "MATCH (n) WHERE ID(n) >= $lo AND ID(n) < $hi AND n.{d} IS NOT NULL \
-             RETURN n.name, labels(n)[0], n.{l}, n.{d}, properties(n)",
-            d = crate::tlog::DIGEST_PROP,
-            l = crate::tlog::LEAVES_PROP
-        );
-        let mut mismatches = Vec::new();
-        let mut checked = 0u64;
-        let mut lo = 0i64;
-        while lo <= max_id {
-            let page = match self.logs.verify_page.load(std::sync::atomic::Ordering::Relaxed) {
-                0 => VERIFY_PAGE,
-                n => n,
-            };
-            let hi = lo.saturating_add(page);
-            let params = vec![("lo", falkordb::FalkorValue::I64(lo)), ("hi", falkordb::FalkorValue::I64(hi))];
-            let rows = self.store.run_ro(graph, &q, params).await?.1;
-            checked += rows.len() as u64;
-            for row in &rows {
-                let [name, label, leaves, digest, props] = row.as_slice() else { continue };
-                let name = crate::store::value::as_string(name).unwrap_or_default();
-                let digest = crate::store::value::as_string(digest).unwrap_or_default();
-                let leaves: Vec<i64> = match leaves {
-                    falkordb::FalkorValue::Array(a) => {
-                        a.iter().filter_map(crate::store::value::as_i64).collect()
-                    }
-                    _ => Vec::new(),
-                };
-                let stored = crate::store::value::to_json(props);
-                let names: Vec<&str> = digest
-                    .split_once('|')
-                    .map(|(_, n)| n.split(' ').filter(|s| !s.is_empty()).collect())
-                    .unwrap_or_default();
-                let pairs = names
-                    .iter()
-                    .map(|k| ((*k).to_owned(), stored.get(*k).cloned().unwrap_or(serde_json::Value::Null)));
-                let again = crate::tlog::digest_pairs(pairs);
-                let out_of_log = leaves.iter().any(|l| *l < 0 || *l as u64 >= size);
-                if again != digest || out_of_log {
-                    let reason = if out_of_log {
-                        format!("names leaves past the log's {size}")
-                    } else {
-                        "its stored properties differ from what its records gave it".to_owned()
-                    };
-                    mismatches.push(Mismatch {
-                        name,
-                        label: crate::store::value::as_string(label).unwrap_or_default(),
-                        leaves,
-                        reason,
-                    });
-                }
-            }
-            lo = hi;
-        }
-        Ok(GraphCheck {
-            graph: graph.to_owned(),
-            log_size: size,
-            nodes_checked: checked,
-            checkpoint_matches,
-            mismatches,
-        })
-    }
 }
 
 /// A [`tlog_tiles::HashReader`] over a closure.
-struct Reader<'a>(&'a ReadFn<'a>);
+pub(crate) struct Reader<'a>(pub(crate) &'a ReadFn<'a>);
 
 /// Reads stored hashes by index.
-type ReadFn<'a> = dyn Fn(&[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> + 'a;
+pub(crate) type ReadFn<'a> = dyn Fn(&[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> + 'a;
 
 impl tlog_tiles::HashReader for Reader<'_> {
     fn read_hashes(&self, indexes: &[u64]) -> Result<Vec<Hash>, tlog_tiles::Error> {
