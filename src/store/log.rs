@@ -131,14 +131,9 @@ impl Store {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as i64);
         let mut pipe = redis::pipe();
-        // One script, so the note and its time are never apart (the user may not `MSET`).
-        pipe.cmd("EVAL")
-            .arg("redis.call('SET', KEYS[1], ARGV[1]) redis.call('SET', KEYS[2], ARGV[2]) return 1")
-            .arg(2)
-            .arg(checkpoint_key(graph))
-            .arg(checkpoint_time_key(graph))
-            .arg(note)
-            .arg(now);
+        // The time first: a note is never kept with an older note's time.
+        pipe.cmd("SET").arg(checkpoint_time_key(graph)).arg(now).ignore();
+        pipe.cmd("SET").arg(checkpoint_key(graph)).arg(note);
         let _: Value = self.log_cmd(&pipe, true).await?;
         Ok(())
     }

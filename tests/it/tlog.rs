@@ -172,6 +172,24 @@ async fn a_graph_of_every_source_matches_its_log() {
         .collect();
     files.sort();
     assert!(files.len() >= 3, "{files:?}");
+    // The other sources' examples, and a prompt tracked later that turns a head into a parent.
+    let dir = tempfile::tempdir().unwrap();
+    let later = common::file_with(
+        &dir,
+        "later.jsonl",
+        &[
+            r#"{"prompt_content": "Translate this poem into French verse.", "session_id": "9311309e-6cef-5d4b-9d03-789d1c4d255d", "parent_prompt_id": "8694045c-6322-533a-949a-567537b80d2f", "evolution_type": "derives", "timestamp": "2026-11-09T11:00:00Z"}"#,
+        ],
+    );
+    for f in [
+        "lineage/summarise-prompt.jsonl",
+        "prov/primer.json",
+        "trustgraph/graphrag.jsonl",
+        "trustgraph/react.jsonl",
+    ] {
+        files.push(common::repo().join("examples").join(f));
+    }
+    files.push(later);
     for round in 0..2 {
         for f in &files {
             ingest(&provex, &graph, f).await;
@@ -180,6 +198,9 @@ async fn a_graph_of_every_source_matches_its_log() {
         assert!(check.checkpoint_matches, "round {round}");
         assert!(check.nodes_checked > 0);
         assert_eq!(check.mismatches, vec![], "round {round}");
+        let status = provex.log_status(&graph).await.unwrap();
+        assert!(status.checkpoint_matches && status.complete, "round {round}: {status:?}");
+        assert_eq!(status.differing, 0, "round {round}: {status:?}");
     }
 }
 
@@ -345,4 +366,41 @@ async fn a2ap_statement_nodes_name_their_leaves_and_a_changed_claim_is_caught() 
     let names: Vec<&str> = after.mismatches.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(names, vec![victim.as_str()]);
     assert_eq!(after.mismatches[0].label, "Statement");
+}
+
+/// The checkpoint an ingest signs survives the private server's stop and start: a second
+/// process finds the log at its checkpoint and every node as its records gave it (the
+/// checkpoint and its time were once written by a script whose effect a restart lost, and
+/// every later `verify --graph` said the checkpoint did not match).
+#[test]
+fn a_checkpoint_survives_the_private_servers_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("provex")
+            .unwrap()
+            .env_remove("PROVEX_FALKORDB_URL")
+            .env_remove("PROVEX_EMBEDDINGS_URL")
+            .arg("--data-dir")
+            .arg(dir.path().join("data"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let example = common::repo().join("examples/lineage/summarise-prompt.jsonl");
+    let rejects = dir.path().join("rejects.jsonl");
+    let (code, out) = run(&[
+        "ingest",
+        example.to_str().unwrap(),
+        "--graph",
+        "week",
+        "--rejects",
+        rejects.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(&["verify", "--graph", "week"]);
+    assert!(out.contains("checkpoint matches"), "{out}");
+    assert!(!out.contains("changed behind the log"), "{out}");
+    assert_eq!(code, Some(0), "{out}");
 }
