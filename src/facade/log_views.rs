@@ -142,7 +142,11 @@ pub(super) fn stored_form(digest: &str, props: &serde_json::Value) -> StoredForm
         .map(|k| ((*k).to_owned(), props.get(*k).cloned().unwrap_or(serde_json::Value::Null)))
         .collect();
     let matches = crate::tlog::digest_pairs(pairs.iter().cloned()) == digest;
-    let values = pairs.into_iter().map(|(name, v)| StoredValue { name, json: v.to_string() }).collect();
+    // The text the digest hashes, which the explorer hashes again.
+    let values = pairs
+        .into_iter()
+        .map(|(name, v)| StoredValue { name, json: crate::tlog::as_given_back(v).to_string() })
+        .collect();
     StoredForm { digest: digest.to_owned(), values, matches }
 }
 

@@ -47,12 +47,28 @@ pub fn digest_pairs(pairs: impl Iterator<Item = (String, serde_json::Value)>) ->
     for (k, v) in pairs {
         h.update(k.as_bytes());
         h.update([0]);
-        h.update(v.to_string().as_bytes());
+        h.update(as_given_back(v).to_string().as_bytes());
         h.update(b"\n");
         names.push(k);
     }
     let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
     format!("v1:{hex}|{}", names.join(" "))
+}
+
+/// A value as FalkorDB gives it back: a double with 15 significant digits (`%.15g`), so the
+/// digest made before a write matches the stored form read again (a confidence such as
+/// 0.03379049890677806 comes back as 0.0337904989067781). Idempotent.
+pub fn as_given_back(v: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .and_then(|f| format!("{f:.14e}").parse::<f64>().ok())
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Number(n), Value::Number),
+        Value::Array(items) => Value::Array(items.into_iter().map(as_given_back).collect()),
+        other => other,
+    }
 }
 
 /// The bytes of one stored hash.
@@ -210,6 +226,17 @@ impl HashReader for Wanted {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_double_hashes_as_falkordb_gives_it_back() {
+        let written = [("confidence".to_owned(), serde_json::json!(0.03379049890677806))];
+        let read = [("confidence".to_owned(), serde_json::json!(0.0337904989067781))];
+        assert_eq!(digest_pairs(written.into_iter()), digest_pairs(read.clone().into_iter()));
+        let other = [("confidence".to_owned(), serde_json::json!(0.0337904989067782))];
+        assert_ne!(digest_pairs(read.into_iter()), digest_pairs(other.into_iter()));
+        let list = [("l".to_owned(), serde_json::json!([0.1, 2, 1e300, "x"]))];
+        assert_eq!(as_given_back(list[0].1.clone()), list[0].1);
+    }
+
     use super::*;
 
     /// The whole tree kept as stored hashes, as the store keeps it.
