@@ -168,6 +168,15 @@ fn pct(x: Option<f64>) -> String {
     x.map_or("–".to_owned(), |c| format!("{c:.3}"))
 }
 
+/// What a step below 0.5 says first ("⚠ unlikely related: "): its headline is the worst thing
+/// true of it.
+fn doubt(confidence: Option<f64>) -> String {
+    confidence
+        .and_then(provex::sources::lineage::confidence::doubt)
+        .map(|d| format!("⚠ {d}: "))
+        .unwrap_or_default()
+}
+
 fn prompt_line(p: &PromptView) -> String {
     let mut flags = Vec::new();
     if p.is_root {
@@ -182,7 +191,13 @@ fn prompt_line(p: &PromptView) -> String {
 
 fn edge_line(e: &EvolutionView) -> String {
     let reason = e.reason.as_deref().map(|r| format!(" — {r}")).unwrap_or_default();
-    format!("{} from {} (confidence {}){reason}", e.evolution_type, short(&e.parent), pct(e.confidence))
+    format!(
+        "{}{} from {} (confidence {}){reason}",
+        doubt(e.confidence),
+        e.evolution_type,
+        short(&e.parent),
+        pct(e.confidence)
+    )
 }
 
 /// Runs one lineage command and returns what to print.
@@ -289,7 +304,14 @@ fn inspect_text(i: &Inspection) -> String {
     }
     let _ = writeln!(s, "\nchildren: {}", i.children.len());
     for e in &i.children {
-        let _ = writeln!(s, "  {} {} (confidence {})", e.evolution_type, e.child, pct(e.confidence));
+        let _ = writeln!(
+            s,
+            "  {}{} {} (confidence {})",
+            doubt(e.confidence),
+            e.evolution_type,
+            e.child,
+            pct(e.confidence)
+        );
     }
     let _ = writeln!(s, "heads of the lineage: {}", i.heads.join(", "));
     s

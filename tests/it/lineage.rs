@@ -494,3 +494,54 @@ fn the_lineage_commands_answer_in_every_format() {
     let (_, out, _) = run(&["lineage", "similar", &v1, "--threshold", "1.5", "--format", "json"]);
     assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap()["error"]["code"], "VALIDATION_ERROR");
 }
+
+/// A step below 0.5 confidence leads its line in `provex lineage` with its doubt (the
+/// lineage format's confidence bands), as a claim's standing leads with its worst finding.
+#[test]
+fn a_step_unlikely_related_to_its_parent_says_so_first() {
+    use assert_cmd::Command;
+    let graph = format!("t_lineage_doubt_{}", std::process::id());
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("provex")
+            .unwrap()
+            .arg("--falkordb")
+            .arg(common::url())
+            .env_remove("PROVEX_EMBEDDINGS_URL")
+            .args(args)
+            .args(["--graph", &graph])
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let rejects = dir.path().join("r");
+    let (code, out) = run(&["ingest", example().to_str().unwrap(), "--rejects", rejects.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    // A child of the newsletter's parent that shares almost nothing with it.
+    let (session, at, content) = (
+        "9311309e-6cef-5d4b-9d03-789d1c4d255d",
+        "2026-11-09T10:00:00Z",
+        "Translate this poem into French verse.",
+    );
+    let line = serde_json::json!({
+        "prompt_content": content, "session_id": session,
+        "parent_prompt_id": "f03a2152-e243-5540-9b2c-6e8719594def", "evolution_type": "derives",
+        "timestamp": at,
+    });
+    let file = common::file_with(&dir, "stray.jsonl", &[&line.to_string()]);
+    let (code, out) = run(&["ingest", file.to_str().unwrap(), "--rejects", rejects.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    let stray = provex::sources::lineage::prompt_id(session, at, content).to_string();
+    let (code, out) = run(&["lineage", "inspect", &stray, "--format", "text"]);
+    assert_eq!(code, Some(0), "{out}");
+    let step = out.lines().find(|l| l.contains("derives from")).unwrap_or_else(|| panic!("{out}"));
+    assert!(step.contains("⚠ unlikely related: derives from f03a2152"), "{step}");
+    // Its parent lists it among its children with the doubt first; steps of 0.5 and above
+    // say nothing first.
+    let (_, out) = run(&["lineage", "inspect", &uid("reverted").to_string(), "--format", "text"]);
+    let steps: Vec<&str> = out.lines().filter(|l| l.contains("(confidence ")).collect();
+    assert!(steps.len() >= 8, "{out}");
+    for step in steps {
+        assert_eq!(step.contains('⚠'), step.contains(&stray), "{step}");
+    }
+}

@@ -203,6 +203,35 @@ describe("the prompt-lineage view", { timeout: 180_000 }, () => {
     lineage = now;
   });
 
+  it("a step unlikely related to its parent leads its label with that doubt, drawn dotted", async () => {
+    const parent = byVersion("2.0.2");
+    const record = {
+      prompt_content: "Translate this poem into French verse.", session_id: SESSION, parent_prompt_id: parent.id,
+      evolution_type: "derives", timestamp: "2026-11-09T11:00:00Z",
+    };
+    const res = await fetch(`${h.base}/api/graphs/${GRAPH}/upload?name=stray.jsonl`, { method: "POST", headers: h.auth, body: `${JSON.stringify(record)}\n` });
+    assert.equal(res.status, 200, await res.text());
+    await until(async () => (await boxes()).length === lineage.prompts.length + 1, { ms: 20_000, what: "the stray version drawn" });
+    const now = await h.api(`/api/graphs/${GRAPH}/lineage?id=${main.root}`);
+    const stray = now.prompts.find((p) => !lineage.prompts.some((q) => q.id === p.id));
+    const e = now.evolutions.find((x) => x.child === stray.id);
+    assert.ok(e.confidence < 0.3, `confidence ${e.confidence}`);
+    const label = page.locator(`[data-testid="lineage-edge-label"][data-child="${stray.id}"]`);
+    assert.equal(await label.textContent(), `⚠ unlikely related · derives ${e.confidence.toFixed(2)}`);
+    assert.equal(await label.getAttribute("data-band"), "minimal");
+    assert.match(await label.getAttribute("class"), /\bdoubtful\b/);
+    assert.match(await page.locator(`path.lineage-line[data-child="${stray.id}"]`).getAttribute("class"), /\bdoubtful\b/);
+    // Every other step is at 0.5 or above and says nothing first.
+    for (const other of now.evolutions.filter((x) => x.child !== stray.id)) {
+      const t = await page.locator(`[data-testid="lineage-edge-label"][data-child="${other.child}"][data-parent="${other.parent}"]`).textContent();
+      assert.equal(t, `${other.evolution_type} ${other.confidence.toFixed(2)}`);
+    }
+    await label.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    await artifact(page, "lineage-doubtful.png");
+    lineage = now;
+  });
+
   it("is readable by a screen reader, in both themes (axe: no serious or critical violation)", async () => {
     await page.addScriptTag({ path: AXE });
     const check = () => page.evaluate(async () => {

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Comparison, LineageGraph } from "../src/api/contract";
 import { confidenceParts, diffCounts, diffSides, weight } from "../src/lineage/version-diff";
-import { BOX_H, BOX_W, edgeLabel, latestPart, layoutLineage, type LaidBox, type LineageLayout } from "../src/lineage/tree-layout";
+import { BOX_H, BOX_W, confidenceBand, edgeLabel, latestPart, layoutLineage, type LaidBox, type LineageLayout } from "../src/lineage/tree-layout";
 import { comparisonCard } from "../src/lineage/lineage-side";
 import { LineageTree } from "../src/lineage/lineage-tree";
 import { LineageView, MAX_DRAWN, REPLAY_MS } from "../src/lineage/lineage-view";
@@ -92,6 +92,11 @@ describe("the version tree's layout", () => {
       "refines 0.72", "refines 0.86", "forks 0.66", "refines 0.82", "evolves 0.88", "merges 0.64", "merges 0.64", "refines 0.81", "reverts 0.81", "derives 0.89",
     ]);
     expect(edgeLabel({ evolution_type: "derives", confidence: null })).toBe("derives");
+    // A step below 0.5 leads with what is wrong with it (the lineage format's bands).
+    expect(edgeLabel({ evolution_type: "derives", confidence: 0.5 })).toBe("derives 0.50");
+    expect(edgeLabel({ evolution_type: "derives", confidence: 0.42 })).toBe("⚠ tentative · derives 0.42");
+    expect(edgeLabel({ evolution_type: "refines", confidence: 0.21 })).toBe("⚠ unlikely related · refines 0.21");
+    expect([0.95, 0.9, 0.75, 0.55, 0.3, 0.29].map(confidenceBand)).toEqual(["strong", "strong", "moderate", "weak", "tentative", "minimal"]);
     // Labels sit in the gap between rows (or beside a long line), never on a box.
     for (const e of l.edges) {
       for (const b of l.boxes) {

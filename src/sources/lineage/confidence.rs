@@ -22,6 +22,29 @@ pub struct Breakdown {
     pub confidence: f64,
 }
 
+/// What a confidence says of a lineage step, in the lineage format's bands ("Confidence
+/// Semantics", docs/FORMATS.md "Prompt lineage"): `strong` from 0.9, `moderate` from 0.7,
+/// `weak` from 0.5, `tentative` from 0.3 ("inspired by"), `minimal` below ("unlikely
+/// related").
+pub fn band(confidence: f64) -> &'static str {
+    match confidence {
+        c if c >= 0.9 => "strong",
+        c if c >= 0.7 => "moderate",
+        c if c >= 0.5 => "weak",
+        c if c >= 0.3 => "tentative",
+        _ => "minimal",
+    }
+}
+
+/// A step below 0.5 is a guess: what its headline says first (`None` for 0.5 and above).
+pub fn doubt(confidence: f64) -> Option<&'static str> {
+    match band(confidence) {
+        "tentative" => Some("tentative: inspired by, not derived from"),
+        "minimal" => Some("unlikely related"),
+        _ => None,
+    }
+}
+
 /// The text's tokens: lowercased (Unicode), split on every character that is not
 /// alphanumeric, empty pieces dropped; as a set.
 pub fn tokens(text: &str) -> BTreeSet<String> {
@@ -88,6 +111,20 @@ pub fn compare(a: &str, b: &str, semantic: Option<f64>) -> Breakdown {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_bands_follow_the_format_and_only_steps_below_a_half_are_doubted() {
+        let at = [(1.0, "strong"), (0.9, "strong"), (0.89, "moderate"), (0.7, "moderate"), (0.5, "weak")];
+        for (c, b) in at {
+            assert_eq!(super::band(c), b, "{c}");
+            assert_eq!(super::doubt(c), None, "{c}");
+        }
+        assert_eq!(super::band(0.42), "tentative");
+        assert_eq!(super::doubt(0.3), Some("tentative: inspired by, not derived from"));
+        assert_eq!(super::band(0.29), "minimal");
+        assert_eq!(super::doubt(0.0), Some("unlikely related"));
+    }
+
     use super::*;
     use proptest::prelude::*;
 

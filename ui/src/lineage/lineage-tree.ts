@@ -5,7 +5,7 @@
 // versions not created yet and marks the one just created.
 
 import type { LaidBox, LaidEdge, LineageLayout } from "./tree-layout";
-import { BOX_H, BOX_W, edgeLabel, versionLabel, when } from "./tree-layout";
+import { BOX_H, BOX_W, confidenceBand, confidenceDoubt, edgeLabel, versionLabel, when } from "./tree-layout";
 import { h, replace, svg } from "../shared/dom";
 
 export interface TreeState {
@@ -41,7 +41,7 @@ export class LineageTree {
   private line(e: LaidEdge, visible: boolean): SVGElement {
     const ev = e.evolution;
     const el = svg("path", {
-      d: e.path, class: `lineage-line${ev.primary ? "" : " secondary"}`, "data-type": ev.evolution_type,
+      d: e.path, class: `lineage-line${ev.primary ? "" : " secondary"}${confidenceDoubt(ev.confidence) ? " doubtful" : ""}`, "data-type": ev.evolution_type,
       "data-child": ev.child, "data-parent": ev.parent, "marker-end": "url(#lineage-arrow)",
     });
     if (!visible) el.setAttribute("visibility", "hidden");
@@ -51,9 +51,10 @@ export class LineageTree {
   private label(e: LaidEdge, visible: boolean): HTMLElement {
     const ev = e.evolution;
     const el = h("span", {
-      class: "lineage-edge-label", testid: "lineage-edge-label", "data-type": ev.evolution_type, "data-child": ev.child, "data-parent": ev.parent,
+      class: `lineage-edge-label${confidenceDoubt(ev.confidence) ? " doubtful" : ""}`, testid: "lineage-edge-label", "data-type": ev.evolution_type, "data-child": ev.child, "data-parent": ev.parent,
       "data-confidence": ev.confidence === null ? "" : String(ev.confidence), "data-primary": String(ev.primary),
-      title: `${ev.evolution_type}${ev.confidence === null ? "" : `, confidence ${ev.confidence.toFixed(3)}`}${ev.primary ? "" : " (second parent of a merge)"}${ev.reason ? `: ${ev.reason}` : ""}`,
+      "data-band": ev.confidence === null ? "" : confidenceBand(ev.confidence),
+      title: `${ev.evolution_type}${ev.confidence === null ? "" : `, confidence ${ev.confidence.toFixed(3)} (${confidenceBand(ev.confidence)})`}${ev.primary ? "" : " (second parent of a merge)"}${ev.reason ? `: ${ev.reason}` : ""}`,
       hidden: !visible,
     }, edgeLabel(ev));
     el.style.left = `${Math.round(e.label.x)}px`;

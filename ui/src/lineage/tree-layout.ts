@@ -268,9 +268,27 @@ export function latestPart(g: LineageGraph, max: number): { graph: LineageGraph;
   };
 }
 
-/** The words an evolution type is shown with on an edge ("refines 0.87"). */
+/** What a confidence says of a lineage step, in the lineage format's bands (docs/FORMATS.md,
+ *  “Prompt lineage”): strong from 0.9, moderate from 0.7, weak from 0.5, tentative from 0.3
+ *  (“inspired by”), minimal below (“unlikely related”). The same rule as the CLI's. */
+export type ConfidenceBand = "strong" | "moderate" | "weak" | "tentative" | "minimal";
+export function confidenceBand(c: number): ConfidenceBand {
+  return c >= 0.9 ? "strong" : c >= 0.7 ? "moderate" : c >= 0.5 ? "weak" : c >= 0.3 ? "tentative" : "minimal";
+}
+
+/** What a step below 0.5 says first, or null: its headline is the worst thing true of it. */
+export function confidenceDoubt(c: number | null | undefined): string | null {
+  if (c === null || c === undefined) return null;
+  const band = confidenceBand(c);
+  return band === "tentative" ? "tentative" : band === "minimal" ? "unlikely related" : null;
+}
+
+/** The words an evolution type is shown with on an edge ("refines 0.87"; a step below 0.5
+ *  leads with its doubt: "⚠ unlikely related · refines 0.21"). */
 export function edgeLabel(e: Pick<EvolutionView, "evolution_type" | "confidence">): string {
-  return e.confidence === null || e.confidence === undefined ? e.evolution_type : `${e.evolution_type} ${e.confidence.toFixed(2)}`;
+  if (e.confidence === null || e.confidence === undefined) return e.evolution_type;
+  const doubt = confidenceDoubt(e.confidence);
+  return `${doubt ? `⚠ ${doubt} · ` : ""}${e.evolution_type} ${e.confidence.toFixed(2)}`;
 }
 
 /** "v2.0.1". */
