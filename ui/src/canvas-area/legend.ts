@@ -74,7 +74,8 @@ export class Legend {
     class: "legend-toggle", testid: "legend-toggle", "aria-expanded": "false", "aria-controls": "provex-legend",
     title: "What the shapes, colours and badges mean (L)", onclick: () => this.setOpen(!this.open),
   }, "Legend");
-  readonly panel = h("section", { class: "legend", id: "provex-legend", testid: "legend", "aria-label": "Legend", hidden: true });
+  // Focusable: it scrolls when taller than the canvas, and a keyboard must reach all of it.
+  readonly panel = h("section", { class: "legend", id: "provex-legend", testid: "legend", "aria-label": "Legend", tabindex: "0", hidden: true });
   readonly el = h("div", { class: "legend-corner" }, this.panel, this.toggle);
   private open = false;
 
