@@ -287,8 +287,9 @@ impl Provex {
              RETURN ID(n), n.name, labels(n)[0], n.{LEAVES_PROP}, n.{DIGEST_PROP}, properties(n) \
              LIMIT {STATUS_PAGE}"
         );
-        // A graph not made yet (a page opened before its first record) holds nothing to check.
-        if size == 0 && kept.is_none() && !self.store.graphs_list().await?.iter().any(|g| g == graph) {
+        // A graph not made yet holds nothing to check: a page opened before its first record,
+        // or while an ingest has logged its first records but not yet written their nodes.
+        if !self.store.graphs_list().await?.iter().any(|g| g == graph) {
             return Ok(status);
         }
         let mut after = -1i64;

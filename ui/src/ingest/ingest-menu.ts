@@ -16,6 +16,7 @@ export const INGEST_FORMATS: readonly (readonly [string, string])[] = [
   ["a2a", "A2A runtime events"],
   ["a2ap", "A2AP documents or audit bundle"],
   ["prov-json", "W3C PROV-JSON"],
+  ["prov-o", "W3C PROV-O (Turtle)"],
   ["lineage", "Prompt-lineage records"],
   ["trustgraph", "TrustGraph explain stream"],
   ["otlp", "OpenTelemetry traces (OTLP JSON)"],
