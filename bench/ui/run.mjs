@@ -47,6 +47,7 @@ if (!process.env.PROVEX_BIN) {
 const { startServer, launchBrowser, newPage, until, sleep, runDemo, PROVEX, CHROMIUM } = await import("../../ui/e2e/harness.mjs");
 const { spanStream } = await import("./spans.mjs");
 const { councilViews } = await import("./views.mjs");
+const { deepViews } = await import("./deep-views.mjs");
 
 const { values: opt } = parseArgs({
   options: {
@@ -822,6 +823,10 @@ try {
     viewport: VIEWPORT, rate: SPAN_RATE, seconds: STREAM_SECONDS }));
   results.views = await pass("views", () => councilViews(browser, server, { newPage, until, log, f1, runDemo, viewport: VIEWPORT, seconds: PAN_SECONDS,
     scriptedPass: (page, ms, zoom) => scriptedPass(page, ms, zoom).then((r) => ({ ...r, gaps: summary(r.gaps) })) }));
+  if (ONLY.has("views")) {
+    results.deepViews = await pass("views", () => deepViews(browser, server, dir, { newPage, until, log, f1, summary, viewport: VIEWPORT, seconds: PAN_SECONDS,
+      writeRun, tasksFor, openAndTimeFirstPaint, scriptedPass: (page, ms, zoom) => scriptedPass(page, ms, zoom).then((r) => ({ ...r, gaps: summary(r.gaps) })) }));
+  }
   results.clusters = await pass("clusters", () => clusters(browser, server, dir));
   results.big = await pass("big", () => big(browser, server, dir));
 } finally {
@@ -903,6 +908,23 @@ if (vw) {
     if (!s) continue;
     rows.push([`Show on graph, ${what} (${s.nodes} nodes, ${s.direction}): asked → first frame alone`, `${f0(s.drawn)} ms (${f1(s.asked)} ms in the call)`, ""]);
     rows.push([`  pan + zoom every frame while it is shown`, fpsOf(s), "≥ 55 fps"]);
+  }
+}
+
+const dv = results.deepViews;
+if (dv) {
+  const scrolled = (p) => `${f1(p.fps)} fps (gap p95 ${f1(p.gaps.p95)} ms, max ${f1(p.gaps.max)} ms)`;
+  if (dv.trace) {
+    rows.push([`a trace's waterfall, ${f0(dv.trace.count)} spans: asked → drawn`, `${f0(dv.trace.drawn)} ms`, ""]);
+    rows.push(["  scrolled every frame", scrolled(dv.trace), "≥ 55 fps"]);
+  }
+  if (dv.lineage) {
+    rows.push([`a lineage's version tree, ${f0(dv.lineage.count)} versions: asked → drawn`, `${f0(dv.lineage.drawn)} ms`, ""]);
+    rows.push(["  scrolled every frame", scrolled(dv.lineage), "≥ 55 fps"]);
+  }
+  if (dv.clusters) {
+    rows.push([`clusters of ${f0(dv.clusters.nodes)} nodes (\`?limit=5000\`, ${dv.clusters.boxes} boxes): first paint cold / warm`, `${f0(dv.clusters.firstPaintCold)} / ${f0(dv.clusters.firstPaintWarm)} ms`, ""]);
+    rows.push(["  pan + zoom every frame", `${f1(dv.clusters.fps)} fps (gap p95 ${f1(dv.clusters.gaps.p95)} ms)`, "≥ 55 fps"]);
   }
 }
 
