@@ -7,7 +7,7 @@
 // (lineage/) and reasoning sessions (reasoning/) live in modules of their own.
 
 import type { Backend } from "./api/backend";
-import type { CrossLink, Health, ReasoningChain, StreamMessage, Trail } from "./api/contract";
+import type { CrossLink, Health, ReasoningChain, StreamMessage, Trail, View } from "./api/contract";
 import { CanvasArea, type CanvasAreaHost } from "./canvas-area/canvas-area";
 import { createCanvas } from "./canvas-area/canvas-host";
 import { Subject, type SubjectHost } from "./canvas-area/subject";
@@ -95,6 +95,9 @@ export class App implements
   private readonly chrome: Coalesced;
   private readonly refresh: Coalesced;
   private loadToken = 0;
+  /** The view of the graph the URL names, asked for as the page starts (beside the health
+   *  check, the graph list and the canvas's set-up) and taken by the first openGraph. */
+  private early: { graph: string; view: Promise<View> } | null = null;
 
   constructor(private readonly root: HTMLElement, readonly backend: Backend) {
     applyTheme(this.theme);
@@ -139,6 +142,12 @@ export class App implements
   /** Builds the page, makes the canvas, and opens the graph named in the URL (or the first). */
   async start(): Promise<void> {
     this.buildLayout();
+    const asked = new URL(window.location.href).searchParams.get("graph");
+    if (asked) {
+      const view = loadView(this.backend, asked, undefined, false, () => true, this.viewport());
+      view.catch(() => {}); // an error is the first openGraph's to report, or nobody's
+      this.early = { graph: asked, view };
+    }
     const made = createCanvas(this.canvasArea.el, {
       onSelect: (id, additive) => void this.select(id, { additive, from: "canvas" }),
       onHover: (id) => {
@@ -163,6 +172,7 @@ export class App implements
     }, (e) => this.toasts.error(e, "Health check"));
     await this.refreshGraphs();
     await openFirstGraph(this, this.topbar.graphs);
+    this.early = null;
     this.started = true;
     void this.jobs.poll();
   }
@@ -245,8 +255,11 @@ export class App implements
     rememberGraph(graph);
     let view;
     try {
-      const viewport = { width: this.canvasArea.el.clientWidth, height: this.canvasArea.el.clientHeight };
-      view = await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken, viewport, opts.cluster);
+      const early = this.early;
+      this.early = null;
+      view = early && early.graph === graph && !root && !opts.cluster && !opts.waitForGraph
+        ? await early.view
+        : await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken, this.viewport(), opts.cluster);
     } catch (e) {
       if (token !== this.loadToken) return;
       this.toasts.error(e, `Opening graph “${graph}”`);
