@@ -915,7 +915,7 @@ const dv = results.deepViews;
 if (dv) {
   const scrolled = (p) => `${f1(p.fps)} fps (gap p95 ${f1(p.gaps.p95)} ms, max ${f1(p.gaps.max)} ms)`;
   if (dv.trace) {
-    rows.push([`a trace's waterfall, ${f0(dv.trace.count)} spans: asked → drawn`, `${f0(dv.trace.drawn)} ms`, ""]);
+    rows.push([`a trace's waterfall, 2,000 spans (${f0(dv.trace.count)} rows in the page): asked → drawn`, `${f0(dv.trace.drawn)} ms`, ""]);
     rows.push(["  scrolled every frame", scrolled(dv.trace), "≥ 55 fps"]);
   }
   if (dv.lineage) {
