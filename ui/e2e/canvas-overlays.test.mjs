@@ -10,13 +10,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, canvasBox, openDrawn, runDemo, screenshot as shot, start, statusCounts, until } from "./harness.mjs";
+import { ROOT, canvasBox, openDrawn, overlaps, runDemo, screenshot as shot, start, statusCounts, until, viewNodes } from "./harness.mjs";
 
 const GRAPH = "council";
 const SESSION = "urn:trustgraph:agent:council-zoning-question";
-
-/** Whether two page rectangles ({x, y, width, height}) overlap. */
-const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe("what sits over the canvas", { timeout: 240_000 }, () => {
   let h;
@@ -30,8 +27,7 @@ describe("what sits over the canvas", { timeout: 240_000 }, () => {
     page = h.page;
     await runDemo(h, GRAPH, null);
     stats = await openDrawn(h, GRAPH);
-    const view = await h.api(`/api/graphs/${GRAPH}/view`);
-    nodes = new Map(view.nodes.map((n) => [n.id, n]));
+    nodes = await viewNodes(h, GRAPH);
     await page.waitForTimeout(1200);
   });
 

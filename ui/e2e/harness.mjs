@@ -316,6 +316,15 @@ export async function openDrawn(h, graph) {
   return stats;
 }
 
+/** The graph's view as the API gives it: node id → view node. */
+export async function viewNodes(h, graph) {
+  const view = await h.api(`/api/graphs/${graph}/view`);
+  return new Map(view.nodes.map((n) => [n.id, n]));
+}
+
+/** Whether two page rectangles ({x, y, width, height}) overlap. */
+export const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 /** Starts the council demo through the API and waits for its job to finish. */
 export async function runDemo(h, graph, paceMs = null) {
   const job = await h.api(`/api/graphs/${encodeURIComponent(graph)}/demo`, { method: "POST", json: { pace_ms: paceMs } });

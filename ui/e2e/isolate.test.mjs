@@ -8,12 +8,10 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { canvasBox, openDrawn, runDemo, screenshot as shot, start, statusCounts, until } from "./harness.mjs";
+import { canvasBox, openDrawn, overlaps, runDemo, screenshot as shot, start, statusCounts, until, viewNodes } from "./harness.mjs";
 
 const GRAPH = "council";
 const SESSION = "urn:trustgraph:agent:council-zoning-question";
-
-const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe("Show on graph draws what was asked for as its own DAG", { timeout: 240_000 }, () => {
   let h;
@@ -26,8 +24,7 @@ describe("Show on graph draws what was asked for as its own DAG", { timeout: 240
     page = h.page;
     await runDemo(h, GRAPH, null);
     stats = await openDrawn(h, GRAPH);
-    const view = await h.api(`/api/graphs/${GRAPH}/view`);
-    nodes = new Map(view.nodes.map((n) => [n.id, n]));
+    nodes = await viewNodes(h, GRAPH);
   });
 
   after(async () => {
