@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=$(cargo test --workspace --test it -- sizes:: --nocapture 2>&1)
 rust=$?
-grep -E 'lines \(over [0-9]+\)$|^test result' <<<"$out" | sort -u
+grep -E 'lines \(over [0-9]+[^)]*\)$|^test result' <<<"$out" | sort -u
 [ $rust -eq 0 ] || echo "$out" | tail -30
 (cd ui && npx vitest run tests/sizes.test.ts)
 ui=$?
