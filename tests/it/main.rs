@@ -59,6 +59,7 @@ mod raw_http;
 mod reads;
 mod serve;
 mod server;
+mod sizes;
 mod span_standing;
 mod supervise;
 mod tlog;

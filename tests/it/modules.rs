@@ -9,7 +9,7 @@
 //! its modules and, for each edge, a line that makes it. Modules compiled only for tests
 //! (`#[cfg(test)]`) are left out: a test may reach across the layers it checks.
 
-mod lex;
+pub(crate) mod lex;
 mod paths;
 mod scc;
 mod tree;

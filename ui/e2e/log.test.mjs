@@ -7,11 +7,10 @@
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { copyFile, mkdir } from "node:fs/promises";
 import net from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, runDemo, start, statusCounts, until } from "./harness.mjs";
+import { openDrawn, runDemo, screenshot as saveScreenshot, start, until } from "./harness.mjs";
 
 const GRAPH = "council";
 const EDITED = "the council approved the opposite";
@@ -59,21 +58,14 @@ describe("the tamper-evident log in the explorer", { timeout: 180_000 }, () => {
     const rows = await h.api(`/api/graphs/${GRAPH}/query`, { method: "POST", json: { cypher: "MATCH (s:Statement) WHERE s.log_leaves IS NOT NULL RETURN s.name ORDER BY s.name" } });
     statement = rows.rows[0][0];
     inclusion = await h.api(`/api/graphs/${GRAPH}/log/inclusion?id=${encodeURIComponent(statement)}`);
-    const stats = await h.api(`/api/graphs/${GRAPH}/stats`);
-    await h.open(`/?graph=${GRAPH}`);
-    await until(async () => (await statusCounts(page)).nodes === stats.nodes, { what: `${stats.nodes} nodes drawn` });
-    await until(() => page.evaluate(() => window.provex.canvas.stats().frames > 0), { what: "a frame drawn" });
+    await openDrawn(h, GRAPH);
   });
 
   after(async () => {
     await h?.stop();
   });
 
-  async function screenshot(name) {
-    const shot = await artifact(page, name);
-    await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-    await copyFile(shot, join(ROOT, "docs/screenshots", name));
-  }
+  const screenshot = (name) => saveScreenshot(page, name);
 
   /** Selects the claim and shows its Details tab; returns the log line. */
   async function details() {

@@ -12,37 +12,16 @@ use std::collections::HashMap;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::KeyValue;
 use opentelemetry_proto::tonic::trace::v1::Span;
-use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use super::check::rejection;
+pub use super::check::{check, rejected, RejectedSpan, SpanCounts};
 use super::conventions::{self as conv, key};
 use super::links;
 use super::messages::{self, Event};
 use super::wire::{attr_str, attr_text, attributes_json, hex, push_hex};
 use crate::model::vocab::{A2aRelation, EdgeKind, Label, ProvRelation as Prov, RelType};
 use crate::model::{GraphDelta, NodeId, PropValue, Props, PropsExt};
-
-/// One span refused, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RejectedSpan {
-    /// Lower-case hex, as it came (possibly of the wrong length).
-    pub trace_id: String,
-    pub span_id: String,
-    pub reason: String,
-}
-
-impl std::fmt::Display for RejectedSpan {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "span {} of trace {}: {}", self.span_id, self.trace_id, self.reason)
-    }
-}
-
-/// What a request gave: spans taken, and spans refused.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct SpanCounts {
-    pub accepted: u64,
-    pub rejected: Vec<RejectedSpan>,
-}
 
 /// Property names written here (attributes are `otel:<key>`).
 pub mod prop {
@@ -102,51 +81,6 @@ struct Good<'r> {
     name: String,
     label: Label,
     attrs: Map<String, Value>,
-}
-
-/// Why a span cannot be stored, if it cannot.
-pub fn check(span: &Span) -> Result<(), String> {
-    let id_ok = |b: &[u8], n: usize| b.len() == n && b.iter().any(|&x| x != 0);
-    if !id_ok(&span.trace_id, 16) {
-        return Err(format!("trace id is {} bytes, not 16 (or all zero)", span.trace_id.len()));
-    }
-    if !id_ok(&span.span_id, 8) {
-        return Err(format!("span id is {} bytes, not 8 (or all zero)", span.span_id.len()));
-    }
-    if !span.parent_span_id.is_empty() && !id_ok(&span.parent_span_id, 8) {
-        return Err(format!("parent span id is {} bytes, not 8", span.parent_span_id.len()));
-    }
-    if span.end_time_unix_nano < span.start_time_unix_nano {
-        return Err(format!(
-            "ends before it starts ({} < {})",
-            span.end_time_unix_nano, span.start_time_unix_nano
-        ));
-    }
-    if span.start_time_unix_nano > i64::MAX as u64 || span.end_time_unix_nano > i64::MAX as u64 {
-        return Err("a time is past the year 2262".into());
-    }
-    for (i, l) in span.links.iter().enumerate() {
-        if !id_ok(&l.trace_id, 16) || !id_ok(&l.span_id, 8) {
-            return Err(format!("link {i} has a bad trace or span id"));
-        }
-    }
-    Ok(())
-}
-
-/// The spans a request refuses, without normalising it.
-pub fn rejected(request: &ExportTraceServiceRequest) -> Vec<RejectedSpan> {
-    spans(request).filter_map(|(_, s)| check(s).err().map(|reason| rejection(s, reason))).collect()
-}
-
-fn rejection(s: &Span, reason: String) -> RejectedSpan {
-    RejectedSpan { trace_id: hex(&s.trace_id), span_id: hex(&s.span_id), reason }
-}
-
-fn spans(r: &ExportTraceServiceRequest) -> impl Iterator<Item = (&[KeyValue], &Span)> {
-    r.resource_spans.iter().flat_map(|rs| {
-        let attrs = rs.resource.as_ref().map_or(&[][..], |r| &r.attributes[..]);
-        rs.scope_spans.iter().flat_map(move |ss| ss.spans.iter().map(move |s| (attrs, s)))
-    })
 }
 
 /// Normalises every good span of a request into `out`; bad spans are refused with their
