@@ -8,13 +8,13 @@
 // and reasoning sessions (reasoning/) live in modules of their own.
 
 import type { Backend } from "./api/backend";
-import type { CrossLink, Health, ReasoningChain, StreamMessage, Trail, View } from "./api/contract";
+import type { CrossLink, Health, ReasoningChain, StreamMessage, Trail } from "./api/contract";
 import { CanvasArea, type CanvasAreaHost } from "./canvas-area/canvas-area";
 import { createCanvas } from "./canvas-area/canvas-host";
 import { Subject, type SubjectHost } from "./canvas-area/subject";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
 import { focusIds } from "./canvas/first-view";
-import { loadView, rememberGraph } from "./graph/graph-loading";
+import { askEarly, loadView, rememberGraph, type EarlyView } from "./graph/graph-loading";
 import { placeOf, type Place } from "./graph/clusters";
 import { ClusterNav } from "./clusters/cluster-nav";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
@@ -91,9 +91,8 @@ export class App implements
   private readonly nameCache: AgentNameCache;
   private readonly changes: StreamChanges;
   private loadToken = 0;
-  /** The view of the graph the URL names, asked for as the page starts (beside the health
-   *  check, the graph list and the canvas's set-up) and taken by the first openGraph. */
-  private early: { graph: string; view: Promise<View> } | null = null;
+  /** The URL's graph's view, asked for as the page starts; the first openGraph takes it. */
+  private early: EarlyView | null = null;
 
   constructor(private readonly root: HTMLElement, readonly backend: Backend) {
     applyTheme(this.theme);
@@ -126,12 +125,7 @@ export class App implements
   /** Builds the page, makes the canvas, and opens the graph named in the URL (or the first). */
   async start(): Promise<void> {
     this.buildLayout();
-    const asked = new URL(window.location.href).searchParams.get("graph");
-    if (asked) {
-      const view = loadView(this.backend, asked, undefined, false, () => true, this.viewport());
-      view.catch(() => {}); // an error is the first openGraph's to report, or nobody's
-      this.early = { graph: asked, view };
-    }
+    this.early = askEarly(this.backend, this.viewport());
     const made = createCanvas(this.canvasArea.el, {
       onSelect: (id, additive) => void this.select(id, { additive, from: "canvas" }),
       onHover: (id) => {
