@@ -172,3 +172,29 @@ fn falkordb_serves_a_graph_on_its_shard_and_redirects_elsewhere() {
         redis::cmd("GRAPH.DELETE").arg(g).exec(&mut c.node(0)).unwrap();
     }
 }
+
+/// The README's least-privilege user, created with its exact line on every node, is all
+/// Provex needs on a cluster too (finding the slots, following redirects, the barrier on
+/// each primary).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn provex_works_on_a_cluster_as_the_documented_least_privilege_user() {
+    let c = cluster();
+    let line = provex::store::secret::shared_acl_line().replace(">PASSWORD", ">cluster-pass-1");
+    for i in 0..SHARDS {
+        let mut cmd = redis::cmd("ACL");
+        for word in line.split(' ').skip(1) {
+            cmd.arg(word);
+        }
+        cmd.exec(&mut c.node(i)).unwrap();
+    }
+    let url = c.url().replace("redis+cluster://", "redis+cluster://provex-app:cluster-pass-1@");
+    let provex = open_cluster(url).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (files, _, _, _, _) = diff::two_runs(dir.path());
+    let graph = c.graph_on(1, "t_cl_acl");
+    ingest(&provex, &graph, &files).await;
+    assert!(provex.graphs().await.unwrap().contains(&graph));
+    assert!(provex.stats(&graph).await.unwrap().nodes > 0);
+    assert!(!provex.graph_snapshot(&graph).await.unwrap().nodes.is_empty());
+    provex.delete_graph(&graph).await.unwrap();
+}
