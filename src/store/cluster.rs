@@ -147,19 +147,32 @@ impl RawConnection {
         Ok(RawConnection::Single(client.get_multiplexed_async_connection_with_config(&config).await?))
     }
 
-    /// The slot ranges of each primary (`CLUSTER SLOTS`); one range of every slot for a
-    /// single server.
-    pub(crate) async fn primaries(&mut self) -> RedisResult<Vec<Vec<(u16, u16)>>> {
-        let RawConnection::Cluster(_) = self else { return Ok(vec![vec![(0, SLOTS - 1)]]) };
+    /// Each primary with its slot ranges (`CLUSTER SLOTS`); none for a single server.
+    pub(crate) async fn primaries(&mut self) -> RedisResult<Vec<Primary>> {
+        let RawConnection::Cluster(_) = self else { return Ok(Vec::new()) };
         let reply: Value = redis::cmd("CLUSTER").arg("SLOTS").query_async(self).await?;
         Ok(primary_ranges(reply))
     }
 }
 
-/// `CLUSTER SLOTS` (`[[lo, hi, [host, port, id…], replicas…]…]`) as the slot ranges of each
-/// primary, grouped by its address, in the order first seen.
-fn primary_ranges(reply: Value) -> Vec<Vec<(u16, u16)>> {
-    let mut by_node: Vec<(String, Vec<(u16, u16)>)> = Vec::new();
+/// A cluster primary: its address and the slot ranges it owns (inclusive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Primary {
+    pub(crate) host: String,
+    pub(crate) port: u16,
+    pub(crate) ranges: Vec<(u16, u16)>,
+}
+
+impl Primary {
+    pub(crate) fn owns(&self, slot: u16) -> bool {
+        self.ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(&slot))
+    }
+}
+
+/// `CLUSTER SLOTS` (`[[lo, hi, [host, port, id…], replicas…]…]`) as its primaries, each with
+/// its slot ranges, in the order first seen.
+fn primary_ranges(reply: Value) -> Vec<Primary> {
+    let mut by_node: Vec<Primary> = Vec::new();
     let Value::Array(entries) = reply else { return Vec::new() };
     for entry in entries {
         let Value::Array(parts) = entry else { continue };
@@ -174,17 +187,16 @@ fn primary_ranges(reply: Value) -> Vec<Vec<(u16, u16)>> {
             _ => String::new(),
         };
         let port = match primary.get(1) {
-            Some(Value::Int(p)) => *p,
+            Some(Value::Int(p)) => *p as u16,
             _ => 0,
         };
-        let node = format!("{host}:{port}");
         let range = (*lo as u16, *hi as u16);
-        match by_node.iter_mut().find(|(n, _)| *n == node) {
-            Some((_, ranges)) => ranges.push(range),
-            None => by_node.push((node, vec![range])),
+        match by_node.iter_mut().find(|p| p.host == host && p.port == port) {
+            Some(p) => p.ranges.push(range),
+            None => by_node.push(Primary { host, port, ranges: vec![range] }),
         }
     }
-    by_node.into_iter().map(|(_, ranges)| ranges).collect()
+    by_node
 }
 
 /// A failure to reach the server (worth a retry once it is back): the connection, or a
@@ -343,7 +355,10 @@ mod tests {
             Value::Array(vec![Value::Int(100), Value::Int(16_383), node("127.0.0.1", 7001)]),
             Value::Array(vec![Value::Int(200), Value::Int(200), node("127.0.0.1", 7000)]),
         ]);
-        assert_eq!(primary_ranges(reply), vec![vec![(0, 99), (200, 200)], vec![(100, 16_383)]]);
-        assert_eq!(primary_ranges(Value::Nil), Vec::<Vec<(u16, u16)>>::new());
+        let primaries = primary_ranges(reply);
+        let ranges: Vec<_> = primaries.iter().map(|p| (p.port, p.ranges.clone())).collect();
+        assert_eq!(ranges, vec![(7000, vec![(0, 99), (200, 200)]), (7001, vec![(100, 16_383)])]);
+        assert!(primaries[0].host == "127.0.0.1" && primaries[0].owns(200) && !primaries[0].owns(100));
+        assert_eq!(primary_ranges(Value::Nil), vec![]);
     }
 }

@@ -108,12 +108,50 @@ impl Store {
 
     async fn compact_ro_once(&self, graph: &str, cypher: &str) -> Result<Vec<Vec<Value>>> {
         if self.is_cluster() {
-            let reply = self.compact_ro_redis(graph, cypher).await?;
-            return rows_of(reply);
+            // The fast reader straight to the primary owning the graph; the cluster client
+            // when it cannot (TLS, or the slot moved meanwhile: MOVED or ASK).
+            if let Some(url) = self.owner_url(graph).await {
+                match self.compact_fast(url, graph, cypher).await? {
+                    Ok(Some(rows)) => return Ok(rows),
+                    Ok(None) | Err(Failure::Connection(_)) => {}
+                    Err(Failure::Server(m)) if m.starts_with("MOVED") || m.starts_with("ASK") => {}
+                    Err(Failure::Server(m)) => return Err(super::missing_graph(Error::Query(m), graph)),
+                }
+            }
+            return rows_of(self.compact_ro_redis(graph, cypher).await?);
         }
-        let (url, args) = (self.endpoint().url.clone(), [graph.to_owned(), cypher.to_owned()]);
+        let reply = match self.compact_fast(self.endpoint().url.clone(), graph, cypher).await? {
+            Ok(Some(rows)) => return Ok(rows),
+            Ok(None) => self.compact_ro_redis(graph, cypher).await?,
+            Err(Failure::Connection(reason)) => return Err(Error::Connection { url: self.url(), reason }),
+            Err(Failure::Server(message)) => return Err(super::missing_graph(Error::Query(message), graph)),
+        };
+        rows_of(reply)
+    }
+
+    /// The URL of the cluster primary owning `graph` now (the store's URL with its host and
+    /// port), if the cluster says.
+    async fn owner_url(&self, graph: &str) -> Option<String> {
+        let mut con = self.raw_connection().await.ok()?;
+        let slot = super::cluster::key_slot(graph);
+        let owner = con.primaries().await.ok()?.into_iter().find(|p| p.owns(slot))?;
+        let mut url = url::Url::parse(&self.endpoint().url).ok()?;
+        url.set_host(Some(&owner.host)).ok()?;
+        url.set_port(Some(owner.port)).ok()?;
+        Some(url.into())
+    }
+
+    /// The query through [`super::resp`] on a connection of its own to `url` (`Ok(None)`:
+    /// a connection it does not make, TLS).
+    async fn compact_fast(
+        &self,
+        url: String,
+        graph: &str,
+        cypher: &str,
+    ) -> Result<std::result::Result<Option<Vec<Vec<Value>>>, Failure>> {
+        let args = [graph.to_owned(), cypher.to_owned()];
         let wait = std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000);
-        let fast = tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(move || {
             let timeout = QUERY_TIMEOUT_MS.to_string();
             let cmd: [&[u8]; 6] = [
                 b"GRAPH.RO_QUERY",
@@ -126,14 +164,7 @@ impl Store {
             super::resp::compact_query(&url, &cmd, wait)
         })
         .await
-        .map_err(|e| Error::Server(format!("graph reader: {e}")))?;
-        let reply = match fast {
-            Ok(Some(rows)) => return Ok(rows),
-            Ok(None) => self.compact_ro_redis(graph, cypher).await?,
-            Err(Failure::Connection(reason)) => return Err(Error::Connection { url: self.url(), reason }),
-            Err(Failure::Server(message)) => return Err(super::missing_graph(Error::Query(message), graph)),
-        };
-        rows_of(reply)
+        .map_err(|e| Error::Server(format!("graph reader: {e}")))
     }
 
     /// The same query through the `redis` crate, for connections [`super::resp`] does not

@@ -189,7 +189,7 @@ impl Store {
                     Error::Query(format!("reading the cluster's slots: {e}"))
                 }
             })?;
-            primaries.iter().filter_map(|ranges| key_in(CLUSTER_MARK, ranges)).collect()
+            primaries.iter().filter_map(|p| key_in(CLUSTER_MARK, &p.ranges)).collect()
         } else {
             vec![MARK_KEY.to_owned()]
         };
