@@ -57,7 +57,8 @@ use crate::store::{NodeRecord, PathResult, Stats, Store, Subgraph, Table, TraceD
 /// Where the graph lives.
 #[derive(Debug, Clone, Default)]
 pub struct ConnectOptions {
-    /// A shared server (`redis://` or `rediss://`); `None` starts the private server.
+    /// A shared server (`redis://` or `rediss://`, or a Redis Cluster: `redis+cluster://` or
+    /// `rediss+cluster://` with one or more nodes); `None` starts the private server.
     pub url: Option<String>,
     /// The private server's settings; `None` for the app's default data folder.
     pub server: Option<ServerOptions>,
