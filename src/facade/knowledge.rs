@@ -194,8 +194,7 @@ impl Provex {
         let details = update_details(rules.is_some(), skipped);
         record_update(&mut delta, &update, &now, params, &details);
         self.store.write(graph, &delta).await?;
-        let changes = events.iter().map(stream_change).collect();
-        self.publish_with(graph, delta, changes);
+        self.publish_knowledge(graph, delta, &events);
         for e in events {
             let _ = self.knowledge.tx.send(Arc::new(KgChange { graph: graph.to_owned(), event: e }));
         }
@@ -354,23 +353,12 @@ fn event(op: PatchOp, statement: KgStatement, now: &str, update: &str, extra: Op
     }
 }
 
-/// The time now, RFC 3339 in UTC with milliseconds.
-/// A change as a graph's stream carries it to a UI.
-fn stream_change(e: &ChangeEvent) -> crate::api::KnowledgeChange {
-    crate::api::KnowledgeChange {
-        statement: e.statement.id(),
-        op: e.op.as_str().to_owned(),
-        subject: e.statement.subject.id.clone(),
-        object: e.statement.object.id.clone(),
-        event: serde_json::to_value(e).unwrap_or(Value::Null),
-    }
-}
-
 /// Now, in milliseconds since the epoch.
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
+/// `ms` since the epoch as RFC 3339, in UTC with milliseconds.
 fn rfc3339(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
