@@ -19,7 +19,6 @@ pub mod log_views;
 mod observer;
 pub mod otel;
 mod paths;
-mod reasoning;
 pub mod tlog;
 mod traces;
 pub mod witness;
