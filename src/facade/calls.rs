@@ -20,7 +20,6 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 
-use super::knowledge::ResourceKnowledge;
 use super::log_views::{LogInclusion, LogStatus};
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
 use crate::api::ops::{declare_operations, Args, OpInfo, Transport};
@@ -29,6 +28,7 @@ use crate::ask::Answer;
 use crate::diff::GraphDiff;
 use crate::error::{Error, Result};
 use crate::ingest::{IngestOptions, LineBudget};
+use crate::sources::knowledge::ops::ResourceKnowledge;
 use crate::sources::lineage::views::{Comparison, LineageGraph, LineageSummary};
 use crate::sources::otel::views::{
     MessageOrigin, SpanDetails, TraceAgents, TracePage, TraceSpans, DEFAULT_SPANS, DEFAULT_TRACES,

@@ -11,7 +11,6 @@ mod explore;
 mod export;
 mod ingest;
 mod jobs;
-pub mod knowledge;
 mod layout;
 mod live;
 pub mod log_verify;
@@ -143,7 +142,6 @@ pub struct Provex {
     data_dir: Option<PathBuf>,
     /// The folders `follow` and `upload` may use (see [`Provex::restrict_paths`]).
     paths: paths::PathPolicy,
-    knowledge: knowledge::KnowledgeHub,
     /// The chat endpoint of `ask`, read from the environment on first use (or `set_llm`).
     llm: ask::LlmSlot,
     /// The graphs' tamper-evident logs' frontiers.
@@ -204,7 +202,6 @@ impl Provex {
             ledgers: a2ap::Ledgers::default(),
             data_dir,
             paths: paths::PathPolicy::default(),
-            knowledge: Default::default(),
             llm: Default::default(),
             logs: Default::default(),
             exports: Default::default(),

@@ -114,6 +114,8 @@ pub struct Session {
     pub(crate) embedder: Mutex<Option<Option<Arc<lineage::embeddings::Embedder>>>>,
     /// The similarity index of each graph's prompts.
     pub(crate) similar: lineage::commands::SimilarCache,
+    /// Knowledge-graph updates: one writer at a time, the subscribers, the alignment rules.
+    pub(crate) knowledge: knowledge::ops::KnowledgeHub,
 }
 
 /// Where a written delta goes: the facade numbers it for the session's subscribers and
@@ -126,7 +128,13 @@ pub trait Publish: Send + Sync {
 impl Session {
     /// The sources' part of a session over `store`, publishing to `stream`.
     pub fn new(store: Arc<Store>, stream: Arc<dyn Publish>) -> Session {
-        Session { store, stream, embedder: Mutex::new(None), similar: Default::default() }
+        Session {
+            store,
+            stream,
+            embedder: Mutex::new(None),
+            similar: Default::default(),
+            knowledge: Default::default(),
+        }
     }
 
     /// Writes a delta directly (for sources that are not files, such as the demo stream).

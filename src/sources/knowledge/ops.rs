@@ -1,4 +1,4 @@
-//! Knowledge-graph statements through the facade: an update checked (statements,
+//! The knowledge-graph statements' operations: an update checked (statements,
 //! then the alignment rules) before anything is written, then written as PROV in one go and
 //! announced to subscribers in commit order; the current statements; a resource's history.
 
@@ -10,13 +10,13 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex};
 
-use super::Provex;
 use crate::error::{Error, Result};
 use crate::model::{Edge, EdgeKind, GraphDelta, Label, Node, NodeRef, PropValue, ProvRelation, RelType};
 use crate::sources::knowledge::store::{self as kgs, from_row, RETURN_STATEMENT};
 use crate::sources::knowledge::{
     Alignment, ChangeEvent, KgStatement, PatchOp, TripleFilter, UpdateParams, UpdateResult, Violation,
 };
+use crate::sources::Session;
 use crate::store::value::{str_param, to_json};
 
 /// A committed change, for subscribers.
@@ -26,7 +26,7 @@ pub struct KgChange {
     pub event: ChangeEvent,
 }
 
-/// What the facade keeps for knowledge updates: one writer at a time (so events leave in
+/// What a session keeps for knowledge updates: one writer at a time (so events leave in
 /// commit order), the subscribers' channel, and the alignment rules.
 pub(crate) struct KnowledgeHub {
     writer: Mutex<()>,
@@ -93,7 +93,7 @@ pub struct ResourceKnowledge {
     pub statements: Vec<StatementHistory>,
 }
 
-impl Provex {
+impl Session {
     /// Sets the alignment rules updates are checked against (`provex serve --alignment`).
     pub fn set_alignment(&self, rules: Option<Alignment>) {
         *self.knowledge.alignment.write().unwrap_or_else(|e| e.into_inner()) = rules.map(Arc::new);
