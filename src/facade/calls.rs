@@ -334,7 +334,7 @@ impl Call<'_> {
 
     async fn bundle(&self, req: BundleRequest) -> Result<ExportedDocument> {
         let key = match req.key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
-            Some(k) => Some(self.provex.key_file_path(k)?),
+            Some(k) => Some(self.provex.paths.check(std::path::Path::new(k), "the key file")?),
             None => None,
         };
         let statements = req.statements.unwrap_or_default();

@@ -1,9 +1,9 @@
 //! The one API of the core: the CLI calls it now, the HTTP server and the desktop shell
 //! call it too, and none of them reach the store or the ingest pipeline around it.
 
-mod a2ap;
 mod ask;
 mod bulk;
+mod bundle;
 mod calls;
 mod demo;
 mod diff;
@@ -25,7 +25,7 @@ pub mod witness;
 pub use crate::api::IngestReport;
 pub use crate::sources::lineage::commands::{suggest_type, word_diff, SUGGESTION_RULE};
 pub use crate::sources::lineage::ops::parse_prompt_id;
-pub use a2ap::{
+pub use crate::sources::statements::ops::{
     add_key, generate_key, is_bundle_file, read_registry, read_trust, sign_file, verify_bundle_file,
     verify_files, Keys,
 };
@@ -138,7 +138,6 @@ pub struct Provex {
     publisher: Arc<Publisher>,
     live: Arc<live::LiveViews>,
     jobs: jobs::Jobs,
-    ledgers: a2ap::Ledgers,
     data_dir: Option<PathBuf>,
     /// The folders `follow` and `upload` may use (see [`Provex::restrict_paths`]).
     paths: paths::PathPolicy,
@@ -199,7 +198,6 @@ impl Provex {
             publisher,
             live,
             jobs: jobs::Jobs::default(),
-            ledgers: a2ap::Ledgers::default(),
             data_dir,
             paths: paths::PathPolicy::default(),
             llm: Default::default(),

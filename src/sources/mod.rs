@@ -116,6 +116,8 @@ pub struct Session {
     pub(crate) similar: lineage::commands::SimilarCache,
     /// Knowledge-graph updates: one writer at a time, the subscribers, the alignment rules.
     pub(crate) knowledge: knowledge::ops::KnowledgeHub,
+    /// The statements' ledger of each graph used, kept current as documents arrive.
+    pub(crate) ledgers: statements::ops::Ledgers,
 }
 
 /// Where a written delta goes: the facade numbers it for the session's subscribers and
@@ -134,6 +136,7 @@ impl Session {
             embedder: Mutex::new(None),
             similar: Default::default(),
             knowledge: Default::default(),
+            ledgers: Default::default(),
         }
     }
 
