@@ -8,7 +8,6 @@ mod calls;
 mod demo;
 mod diff;
 mod explore;
-mod export;
 mod ingest;
 mod jobs;
 mod layout;
