@@ -18,7 +18,6 @@ mod observer;
 pub mod otel;
 mod paths;
 pub mod tlog;
-mod traces;
 pub mod witness;
 
 pub use crate::api::IngestReport;
