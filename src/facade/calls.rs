@@ -7,8 +7,9 @@
 //! ingests, the body's bytes for the operations that take a file, and, in the desktop
 //! shell, the host that does what needs the user's machine (dialogs, settings).
 //!
-//! To add an operation: give the facade (or the source's folder) the method, declare the
-//! operation below in one entry, run `provex contract`, and call it from the UI.
+//! To add an operation: give the source's folder the method (`impl Session` in its `ops.rs`;
+//! the facade only for what spans sources), declare the operation below in one entry, run
+//! `provex contract`, and call it from the UI.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
