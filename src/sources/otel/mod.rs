@@ -11,6 +11,7 @@ pub mod conventions;
 pub mod links;
 pub mod messages;
 pub mod normalise;
+pub mod ops;
 pub mod placeholders;
 pub mod source;
 pub mod views;

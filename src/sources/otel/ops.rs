@@ -9,13 +9,13 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use falkordb::FalkorValue;
 use serde_json::Value;
 
-use super::Provex;
 use crate::error::{Error, Result};
 use crate::sources::otel::views::{
     self, first_int, int, raw_span, read_trace, rows, span_param, strip, text, trace_param, AgentBox,
     HandOff, MessageOrigin, MessageView, OriginStep, Raw, SpanDetails, SpanError, ToolContent, TraceAgents,
     TracePage, TraceSpans, TraceSummary, MAX_SPANS, MAX_TRACES, SPAN_COLUMNS, TOKENS_IN, TOKENS_OUT,
 };
+use crate::sources::Session;
 use crate::store::value::str_param;
 use crate::store::Store;
 
@@ -24,7 +24,7 @@ const MAX_MESSAGES: i64 = 500;
 /// Hops "where did this message come from" walks back at most.
 const MAX_ORIGIN_HOPS: usize = 8;
 
-impl Provex {
+impl Session {
     /// A page of a graph's traces, newest first.
     pub async fn traces(&self, graph: &str, offset: u32, limit: u32) -> Result<TracePage> {
         traces(&self.store, graph, offset, limit).await
