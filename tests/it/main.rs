@@ -66,6 +66,7 @@ mod span_standing;
 mod supervise;
 mod tlog;
 mod tlog_bundle;
+mod tlog_live;
 mod tlog_proofs;
 mod tlog_props;
 mod tlog_whole;
