@@ -3,14 +3,17 @@
 //! from span attributes (`conventions`), the messages, tool arguments and results that flowed
 //! (`messages`), ties to other sources' nodes (`links`), the mapping of spans onto PROV nodes
 //! and edges (`normalise`), parents that arrived after their children (`placeholders`) and
-//! the source the ingest pipeline reads (`source`); what the explorer reads back (`views`).
+//! the source the ingest pipeline reads (`source`); what the explorer reads back (`views`,
+//! through the indexed reads of `queries`); where an export's time goes (`timings`).
 
 pub mod conventions;
 pub mod links;
 pub mod messages;
 pub mod normalise;
 pub mod placeholders;
+pub mod queries;
 pub mod source;
+pub mod timings;
 pub mod views;
 pub mod wire;
 

@@ -61,6 +61,7 @@ pub mod prop {
     pub const EXCEPTION_STACKTRACE: &str = "otel:exception.stacktrace";
     pub const RELATION: &str = "otel:relation";
     pub const INDEX: &str = "otel:index";
+    pub const INDEXES: &str = "otel:indexes";
     pub const ROLE: &str = "otel:role";
     pub const CONTENT: &str = "otel:content";
     pub const AGENT_ID: &str = "otel:agent_id";
@@ -234,6 +235,12 @@ fn owned_prop(v: Value) -> Option<PropValue> {
         Value::String(s) => Some(PropValue::Str(s)),
         other => PropValue::from_json(&other),
     }
+}
+
+/// A message edge's ordinals: the first as `otel:index`, all of them as `otel:indexes`.
+fn set_ordinals(props: &mut Props, at: Vec<i64>) {
+    props.set(prop::INDEX, at[0]);
+    props.insert(Cow::Borrowed(prop::INDEXES), PropValue::List(at.into_iter().map(PropValue::Int).collect()));
 }
 
 /// Exception events as `otel:exception.*`, the others as a JSON list in `otel:events`
@@ -416,24 +423,52 @@ impl<'r> Normaliser<'_, 'r> {
     }
 
     /// The messages consumed and produced; a tool message derives from the tool result it
-    /// carries (the same content names the same `ToolResult`).
+    /// carries (the same content names the same `ToolResult`). A message a call holds twice
+    /// in one list is one edge with every ordinal it holds there (`otel:indexes`), the first
+    /// in `otel:index`.
     fn flow(&mut self, node: NodeId, flow: &messages::Flow) {
-        for (i, m) in flow.inputs.iter().enumerate() {
-            let msg = self.message(m);
+        for (msg, at) in self.places(&flow.inputs) {
             let props = self.out.upsert_edge(RelType::WasConsumedBy, EdgeKind::Prov(Prov::Used), node, msg);
             props.set_str(prop::PROV_ROLE, "input_message");
-            props.set(prop::INDEX, i as i64);
+            set_ordinals(props, at);
         }
-        for (i, m) in flow.outputs.iter().enumerate() {
-            let msg = self.message(m);
+        for (msg, at) in self.places(&flow.outputs) {
             let props = self.out.upsert_edge(
                 RelType::WasGeneratedBy,
                 EdgeKind::Prov(Prov::WasGeneratedBy),
                 msg,
                 node,
             );
-            props.set(prop::INDEX, i as i64);
+            set_ordinals(props, at);
         }
+    }
+
+    /// Each distinct message of a list, in the order first seen, with its ordinals there.
+    fn places(&mut self, list: &[Value]) -> Vec<(NodeId, Vec<i64>)> {
+        let mut out: Vec<(NodeId, Vec<i64>)> = Vec::with_capacity(list.len());
+        // Long lists are looked up by name, short ones by a pass over what is found so far.
+        let long = list.len() > 16;
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (i, m) in list.iter().enumerate() {
+            let msg = self.message(m);
+            let found = if long {
+                let next = out.len();
+                match seen.entry(self.out.node_name(msg).to_owned()) {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(next);
+                        None
+                    }
+                }
+            } else {
+                out.iter().position(|(n, _)| *n == msg)
+            };
+            match found {
+                Some(k) => out[k].1.push(i as i64),
+                None => out.push((msg, vec![i as i64])),
+            }
+        }
+        out
     }
 
     fn message(&mut self, m: &Value) -> NodeId {
