@@ -94,6 +94,9 @@ pub fn span_name(trace_id: &[u8], span_id: &[u8]) -> String {
 /// A span's ids, as the request holds them.
 type SpanKey<'r> = (&'r [u8], &'r [u8]);
 
+/// Hashing for the request's own tables (span ids, tool call ids): seeded per table, fast.
+type Fast = foldhash::fast::RandomState;
+
 /// A span of the request that is stored: its resource (by position), its node's name and
 /// label, and its attributes as JSON (read once).
 struct Good<'r> {
@@ -157,7 +160,8 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
     let total: usize =
         request.resource_spans.iter().flat_map(|r| &r.scope_spans).map(|s| s.spans.len()).sum();
     // The labels of the spans this request holds, for their children's and links' edges.
-    let mut labels: HashMap<SpanKey<'_>, Label> = HashMap::with_capacity(total);
+    let mut labels: HashMap<SpanKey<'_>, Label, Fast> =
+        HashMap::with_capacity_and_hasher(total, Fast::default());
     let mut good = Vec::with_capacity(total);
     for (resource, rs) in request.resource_spans.iter().enumerate() {
         let resource_attrs = rs.resource.as_ref().map_or(&[][..], |r| &r.attributes[..]);
@@ -176,7 +180,7 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
     }
     // The results of the tool calls this request holds, by tool call id, for the tool
     // messages that answer them.
-    let results: HashMap<String, Value> = good
+    let results: HashMap<String, Value, Fast> = good
         .iter()
         .filter(|g| labels[&(&g.span.trace_id[..], &g.span.span_id[..])] == Label::ToolCall)
         .filter_map(|g| {
@@ -202,8 +206,8 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
 
 struct Normaliser<'a, 'r> {
     out: &'a mut GraphDelta,
-    labels: &'a HashMap<SpanKey<'r>, Label>,
-    results: &'a HashMap<String, Value>,
+    labels: &'a HashMap<SpanKey<'r>, Label, Fast>,
+    results: &'a HashMap<String, Value, Fast>,
     /// Each resource's `Service` agent, once made.
     services: Vec<Option<NodeId>>,
 }
