@@ -4,7 +4,8 @@
 //! (`messages`), ties to other sources' nodes (`links`), which spans can be stored (`check`),
 //! the mapping of spans onto PROV nodes and edges (`normalise`), parents that arrived after
 //! their children (`placeholders`) and the source the ingest pipeline reads (`source`); what
-//! the explorer reads back (`views`).
+//! the explorer reads back (`views`, `ops`, through the indexed reads of `queries`); where an
+//! export's time goes (`timings`).
 
 pub mod check;
 pub mod conventions;
@@ -13,7 +14,9 @@ pub mod messages;
 pub mod normalise;
 pub mod ops;
 pub mod placeholders;
+pub mod queries;
 pub mod source;
+pub mod timings;
 pub mod views;
 pub mod wire;
 

@@ -40,6 +40,7 @@ pub mod prop {
     pub const EXCEPTION_STACKTRACE: &str = "otel:exception.stacktrace";
     pub const RELATION: &str = "otel:relation";
     pub const INDEX: &str = "otel:index";
+    pub const INDEXES: &str = "otel:indexes";
     pub const ROLE: &str = "otel:role";
     pub const CONTENT: &str = "otel:content";
     pub const AGENT_ID: &str = "otel:agent_id";
@@ -72,6 +73,9 @@ pub fn span_name(trace_id: &[u8], span_id: &[u8]) -> String {
 /// A span's ids, as the request holds them.
 type SpanKey<'r> = (&'r [u8], &'r [u8]);
 
+/// Hashing for the request's own tables (span ids, tool call ids): seeded per table, fast.
+type Fast = foldhash::fast::RandomState;
+
 /// A span of the request that is stored: its resource (by position), its node's name and
 /// label, and its attributes as JSON (read once).
 struct Good<'r> {
@@ -90,7 +94,8 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
     let total: usize =
         request.resource_spans.iter().flat_map(|r| &r.scope_spans).map(|s| s.spans.len()).sum();
     // The labels of the spans this request holds, for their children's and links' edges.
-    let mut labels: HashMap<SpanKey<'_>, Label> = HashMap::with_capacity(total);
+    let mut labels: HashMap<SpanKey<'_>, Label, Fast> =
+        HashMap::with_capacity_and_hasher(total, Fast::default());
     let mut good = Vec::with_capacity(total);
     for (resource, rs) in request.resource_spans.iter().enumerate() {
         let resource_attrs = rs.resource.as_ref().map_or(&[][..], |r| &r.attributes[..]);
@@ -109,7 +114,7 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
     }
     // The results of the tool calls this request holds, by tool call id, for the tool
     // messages that answer them.
-    let results: HashMap<String, Value> = good
+    let results: HashMap<String, Value, Fast> = good
         .iter()
         .filter(|g| labels[&(&g.span.trace_id[..], &g.span.span_id[..])] == Label::ToolCall)
         .filter_map(|g| {
@@ -135,8 +140,8 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
 
 struct Normaliser<'a, 'r> {
     out: &'a mut GraphDelta,
-    labels: &'a HashMap<SpanKey<'r>, Label>,
-    results: &'a HashMap<String, Value>,
+    labels: &'a HashMap<SpanKey<'r>, Label, Fast>,
+    results: &'a HashMap<String, Value, Fast>,
     /// Each resource's `Service` agent, once made.
     services: Vec<Option<NodeId>>,
 }
@@ -168,6 +173,12 @@ fn owned_prop(v: Value) -> Option<PropValue> {
         Value::String(s) => Some(PropValue::Str(s)),
         other => PropValue::from_json(&other),
     }
+}
+
+/// A message edge's ordinals: the first as `otel:index`, all of them as `otel:indexes`.
+fn set_ordinals(props: &mut Props, at: Vec<i64>) {
+    props.set(prop::INDEX, at[0]);
+    props.insert(Cow::Borrowed(prop::INDEXES), PropValue::List(at.into_iter().map(PropValue::Int).collect()));
 }
 
 /// Exception events as `otel:exception.*`, the others as a JSON list in `otel:events`
@@ -350,24 +361,52 @@ impl<'r> Normaliser<'_, 'r> {
     }
 
     /// The messages consumed and produced; a tool message derives from the tool result it
-    /// carries (the same content names the same `ToolResult`).
+    /// carries (the same content names the same `ToolResult`). A message a call holds twice
+    /// in one list is one edge with every ordinal it holds there (`otel:indexes`), the first
+    /// in `otel:index`.
     fn flow(&mut self, node: NodeId, flow: &messages::Flow) {
-        for (i, m) in flow.inputs.iter().enumerate() {
-            let msg = self.message(m);
+        for (msg, at) in self.places(&flow.inputs) {
             let props = self.out.upsert_edge(RelType::WasConsumedBy, EdgeKind::Prov(Prov::Used), node, msg);
             props.set_str(prop::PROV_ROLE, "input_message");
-            props.set(prop::INDEX, i as i64);
+            set_ordinals(props, at);
         }
-        for (i, m) in flow.outputs.iter().enumerate() {
-            let msg = self.message(m);
+        for (msg, at) in self.places(&flow.outputs) {
             let props = self.out.upsert_edge(
                 RelType::WasGeneratedBy,
                 EdgeKind::Prov(Prov::WasGeneratedBy),
                 msg,
                 node,
             );
-            props.set(prop::INDEX, i as i64);
+            set_ordinals(props, at);
         }
+    }
+
+    /// Each distinct message of a list, in the order first seen, with its ordinals there.
+    fn places(&mut self, list: &[Value]) -> Vec<(NodeId, Vec<i64>)> {
+        let mut out: Vec<(NodeId, Vec<i64>)> = Vec::with_capacity(list.len());
+        // Long lists are looked up by name, short ones by a pass over what is found so far.
+        let long = list.len() > 16;
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (i, m) in list.iter().enumerate() {
+            let msg = self.message(m);
+            let found = if long {
+                let next = out.len();
+                match seen.entry(self.out.node_name(msg).to_owned()) {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(next);
+                        None
+                    }
+                }
+            } else {
+                out.iter().position(|(n, _)| *n == msg)
+            };
+            match found {
+                Some(k) => out[k].1.push(i as i64),
+                None => out.push((msg, vec![i as i64])),
+            }
+        }
+        out
     }
 
     fn message(&mut self, m: &Value) -> NodeId {
