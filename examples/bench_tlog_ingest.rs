@@ -32,7 +32,27 @@ async fn main() {
     provex.set_log_key_dir(data.path().to_owned());
     let mut graphs = Vec::new();
     if tasks > 0 {
-        let file = data.path().join("events.jsonl");
+        graphs.extend(alternated(&provex, data.path(), tasks, rounds).await);
+    }
+    if big > 0 {
+        graphs.push(one_big(&provex, data.path(), big).await);
+    }
+    for graph in &graphs {
+        proofs_and_verify(&provex, graph).await;
+    }
+}
+
+/// Ingests of `tasks` tasks with the log off and on, alternated over `rounds`; the medians.
+/// Returns the first logged graph, kept for the proofs.
+async fn alternated(
+    provex: &provex::facade::Provex,
+    dir: &std::path::Path,
+    tasks: usize,
+    rounds: usize,
+) -> Vec<String> {
+    let mut graphs = Vec::new();
+    {
+        let file = dir.join("events.jsonl");
         write_events(&file, tasks);
         let events = std::fs::read_to_string(&file).unwrap().lines().count();
         println!("{events} events ({tasks} tasks), {rounds} rounds");
@@ -77,8 +97,13 @@ async fn main() {
         });
         println!("ingest medians: log off {off:.2} s, log on {on:.2} s ({:+.1}%)", (on / off - 1.0) * 100.0);
     }
-    if big > 0 {
-        let big_file = data.path().join("big.jsonl");
+    graphs
+}
+
+/// One ingest of `big` tasks with the log (in bulk with `PROVEX_BENCH_BULK=1`).
+async fn one_big(provex: &provex::facade::Provex, dir: &std::path::Path, big: usize) -> String {
+    {
+        let big_file = dir.join("big.jsonl");
         write_events(&big_file, big);
         provex.set_log_enabled(true);
         let graph = "bench_big".to_owned();
@@ -96,9 +121,13 @@ async fn main() {
             report.nodes_written,
             t.elapsed().as_secs_f64()
         );
-        graphs.push(graph);
+        graph
     }
-    for graph in &graphs {
+}
+
+/// Inclusion proofs through FalkorDB, then `verify --graph`, timed, for one graph.
+async fn proofs_and_verify(provex: &provex::facade::Provex, graph: &str) {
+    {
         // Inclusion proofs through FalkorDB (one pipelined read of the path's hashes), each
         // checked against its checkpoint.
         let (size, _) = provex.log_head(graph).await.unwrap();

@@ -7,8 +7,20 @@
 //! one place so a test can ask FalkorDB for the plan of each (`GRAPH.EXPLAIN`, [`all`]).
 
 use super::conventions::TRACE_LABELS;
-use super::views::{SPAN_COLUMNS, TOKENS_IN, TOKENS_OUT};
 use crate::model::Label;
+
+/// Property keys for tokens in and out, newest spelling first (GenAI, older GenAI, OpenInference).
+pub const TOKENS_IN: &[&str] =
+    &["otel:gen_ai.usage.input_tokens", "otel:gen_ai.usage.prompt_tokens", "otel:llm.token_count.prompt"];
+pub const TOKENS_OUT: &[&str] = &[
+    "otel:gen_ai.usage.output_tokens",
+    "otel:gen_ai.usage.completion_tokens",
+    "otel:llm.token_count.completion",
+];
+
+/// The columns a span row is read from (see `views::raw_span`).
+pub(crate) const SPAN_COLUMNS: &str = "s.name, labels(s)[0], s.`otel:span_id`, s.`otel:parent_span_id`, s.`otel:name`, \
+     s.`otel:start_ns`, s.`otel:end_ns`, s.`otel:status`, s.`otel:trace_id`, s.`prov:startTime`, s.`prov:endTime`";
 
 /// `CALL { MATCH (s:L) WHERE <filter> RETURN s UNION ALL … }` over every span label.
 fn spans_where(filter: &str) -> String {

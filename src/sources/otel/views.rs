@@ -267,14 +267,7 @@ pub(crate) fn first_int(props: &BTreeMap<String, Value>, keys: &[&str]) -> Optio
     keys.iter().find_map(|k| props.get(*k).and_then(int))
 }
 
-/// Property keys for tokens in and out, newest spelling first (GenAI, older GenAI, OpenInference).
-pub const TOKENS_IN: &[&str] =
-    &["otel:gen_ai.usage.input_tokens", "otel:gen_ai.usage.prompt_tokens", "otel:llm.token_count.prompt"];
-pub const TOKENS_OUT: &[&str] = &[
-    "otel:gen_ai.usage.output_tokens",
-    "otel:gen_ai.usage.completion_tokens",
-    "otel:llm.token_count.completion",
-];
+pub use super::queries::{TOKENS_IN, TOKENS_OUT};
 
 /// `service:ns/name` → `ns/name`, `agent:x` → `x`, `model:p/m` → `p/m`.
 pub(crate) fn strip(name: &str) -> String {
@@ -308,9 +301,6 @@ pub(crate) struct Raw {
     /// The agent it is associated with itself (not inherited).
     pub own_agent: Option<String>,
 }
-
-pub(crate) const SPAN_COLUMNS: &str = "s.name, labels(s)[0], s.`otel:span_id`, s.`otel:parent_span_id`, s.`otel:name`, \
-     s.`otel:start_ns`, s.`otel:end_ns`, s.`otel:status`, s.`otel:trace_id`, s.`prov:startTime`, s.`prov:endTime`";
 
 pub(crate) fn raw_span(r: &[Value]) -> Option<Raw> {
     let id = text(&r[0])?;
