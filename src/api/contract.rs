@@ -156,8 +156,15 @@ pub struct View {
     pub total_edges: u64,
     /// The most nodes drawn whole.
     pub limit: u32,
+    /// The nodes drawn, one record each (empty when `columns` holds them).
     pub nodes: Vec<ViewNode>,
+    /// The edges between them, one record each (empty when `columns` holds them).
     pub edges: Vec<ViewEdge>,
+    /// The nodes and edges as columns, when the request asked for them (`columns`): the
+    /// compact form a UI decodes (docs/FORMATS.md "Views in columns").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub columns: Option<super::ViewColumns>,
 }
 
 /// Where a tidy-up moved a node.

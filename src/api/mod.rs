@@ -7,6 +7,7 @@
 //! desktop's capability list are generated from those declarations (`typescript`, with
 //! the types registry `registry`), and a test fails when a committed copy is stale.
 
+mod columns;
 mod contract;
 pub mod ops;
 pub mod registry;
@@ -14,5 +15,6 @@ mod requests;
 pub mod typescript;
 
 pub use crate::error::ErrorCode;
+pub use columns::*;
 pub use contract::*;
 pub use requests::*;

@@ -66,6 +66,10 @@ pub struct ViewRequest {
     /// when they are at most `limit`.
     #[serde(default)]
     pub cluster: Option<String>,
+    /// Send the nodes and edges as columns (`View::columns`, docs/FORMATS.md "Views in
+    /// columns") rather than a record each.
+    #[serde(default)]
+    pub columns: Option<bool>,
 }
 
 /// The edges between the clusters of a graph (`cluster` none) or of one cluster opened.

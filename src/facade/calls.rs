@@ -314,6 +314,7 @@ impl Call<'_> {
             limit: req.limit,
             aspect,
             cluster: req.cluster.filter(|c| !c.is_empty()),
+            columns: req.columns.unwrap_or(false),
         };
         let view = self.provex.view(&req.graph, live).await?;
         if let Some(host) = self.host {

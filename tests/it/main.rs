@@ -73,3 +73,4 @@ mod tlog_whole;
 mod tlog_witness;
 mod trace_diff;
 mod trustgraph;
+mod view_columns;

@@ -10,7 +10,7 @@ import type {
   GraphRequest, NodeMove, NodeRecord, NodeRequest, SearchHit, StreamMessage, TidyRequest, TidyResult, Trail, View, ViewEdge, ViewNode, ViewRequest,
 } from "../src/api/contract";
 import { App } from "../src/app";
-import { batch, councilFile, edge, node, trail, verification, view } from "./helpers";
+import { batch, councilFile, edge, inColumns, node, trail, verification, view } from "./helpers";
 import { evolution, exampleWeek, prompt } from "./lineage-fixture";
 
 const recorded = vi.hoisted(() => ({ canvases: [] as unknown[] }));
@@ -92,7 +92,8 @@ class FakeTransport implements Transport, OperationHandlers {
     this.viewCalls.push(r);
     const v = this.views.shift();
     if (!v) throw new BackendError("not_found", `no view for ${r.graph}`);
-    return v;
+    // Asked in columns (as the app asks): answered in columns, as the server does.
+    return r.columns ? inColumns(v) : v;
   });
   node = vi.fn(async (r: NodeRequest): Promise<NodeRecord> => ({
     id: r.id, label: r.id.startsWith("urn:agent") ? "Agent" : "Statement",
@@ -369,7 +370,7 @@ describe("the app", () => {
     one("demo-button").click();
     await vi.waitFor(() => expect(one("status").textContent).toBe("1 nodes · 0 edges · seq 3"));
     expect(backend.demo).toHaveBeenCalledWith({ graph: "council2", pace_ms: 50 });
-    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual({ graph: "council2" });
+    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual({ graph: "council2", columns: true });
     expect((one("graph-picker") as HTMLSelectElement).value).toBe("council2");
     expect(one("jobs").textContent).toBe("demo → council2 (one record every 50 ms)Stop");
     expect(backend.subs.map((s) => [s.graph, s.since, s.closed])).toEqual([["council", 4, true], ["council2", 3, false]]);
@@ -382,7 +383,7 @@ describe("the app", () => {
     expect(backend.subs).toHaveLength(0);
     backend.views.push(view([node("n1", 1), node("n2", 2)], [], { graph: "council", mode: "neighbourhood", root: "n1", total_nodes: 120000, seq: 9 }));
     await app.activate("n1");
-    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual({ graph: "council", root: "n1", depth: 2 });
+    expect(backend.viewCalls[backend.viewCalls.length - 1]).toEqual({ graph: "council", root: "n1", depth: 2, columns: true });
     expect([...app.model.nodes.keys()]).toEqual(["n1", "n2"]);
     expect(one("notice").textContent).toContain("← Back");
   });

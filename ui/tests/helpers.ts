@@ -1,6 +1,8 @@
 // Builders for the wire types the unit tests feed in.
 
-import type { StreamMessage, Trail, TrailVerification, View, ViewEdge, ViewNode } from "../src/api/contract";
+import type {
+  StreamMessage, Trail, TrailVerification, View, ViewColumns, ViewEdge, ViewNode,
+} from "../src/api/contract";
 
 export function node(id: string, arrival: number, over: Partial<ViewNode> = {}): ViewNode {
   return {
@@ -18,6 +20,40 @@ export function view(nodes: ViewNode[], edges: ViewEdge[] = [], over: Partial<Vi
     graph: "g", seq: 0, mode: "whole", root: null, total_nodes: nodes.length, total_edges: edges.length, limit: 5000,
     nodes, edges, ...over,
   };
+}
+
+/** The view in columns, as the server sends it when asked (`columns`): a test's own encoder,
+ *  written from docs/FORMATS.md "Views in columns". */
+export function inColumns(v: View): View {
+  const strings = [""], at = new Map<string, number>();
+  const str = (x: string): number => {
+    let i = at.get(x);
+    if (i === undefined) {
+      i = strings.push(x) - 1;
+      at.set(x, i);
+    }
+    return i;
+  };
+  const opt = (x: string | null | undefined): number => (x === null || x === undefined ? 0 : str(x));
+  const index = new Map(v.nodes.map((n, i) => [n.id, i]));
+  const kept = v.edges.filter((e) => index.has(e.source) && index.has(e.target));
+  const columns: ViewColumns = {
+    strings,
+    nodes: {
+      id: v.nodes.map((n) => n.id), label: v.nodes.map((n) => str(n.label)), base_type: v.nodes.map((n) => opt(n.base_type)),
+      x: v.nodes.map((n) => n.x), y: v.nodes.map((n) => n.y), w: v.nodes.map((n) => n.w), h: v.nodes.map((n) => n.h),
+      layer: v.nodes.map((n) => n.layer), arrival: v.nodes.map((n) => n.arrival),
+      agent: v.nodes.map((n) => opt(n.agent)), context: v.nodes.map((n) => opt(n.context)),
+      status: v.nodes.map((n) => opt(n.status)), text: v.nodes.map((n) => opt(n.text)),
+      standing: v.nodes.map((n) => opt(n.standing)),
+      ...(v.nodes.some((n) => n.cluster) ? { cluster: v.nodes.map((n) => n.cluster ?? null) } : {}),
+    },
+    edges: {
+      source: kept.map((e) => index.get(e.source)!), target: kept.map((e) => index.get(e.target)!),
+      type: kept.map((e) => str(e.type)), prov: kept.map((e) => opt(e.prov)), a2a: kept.map((e) => opt(e.a2a)),
+    },
+  };
+  return { ...v, nodes: [], edges: [], columns };
 }
 
 export function batch(seq: number, nodes: ViewNode[], edges: ViewEdge[] = [], graph = "g"): StreamMessage {

@@ -71,6 +71,7 @@ fn clusters_view(
         limit,
         nodes,
         edges: kept,
+        columns: None,
     }
 }
 
@@ -250,6 +251,7 @@ impl Provex {
             limit,
             nodes,
             edges,
+            columns: None,
         })
     }
 }

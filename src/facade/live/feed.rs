@@ -288,6 +288,7 @@ impl FeedState {
                     .cloned()
                     .collect()
             },
+            columns: None,
         }
     }
 

@@ -119,6 +119,7 @@ impl Provex {
             limit,
             nodes,
             edges,
+            columns: None,
         })
     }
 }

@@ -54,6 +54,8 @@ pub struct ViewRequest {
     pub aspect: Option<f64>,
     /// Draw this cluster opened (a key from a cluster view).
     pub cluster: Option<String>,
+    /// Answer with the nodes and edges as columns (`View::columns`) rather than a record each.
+    pub columns: bool,
 }
 
 /// Aspect ratio a view is packed to when its client does not say.
@@ -288,6 +290,13 @@ impl Provex {
     /// it has at most `limit` nodes, else its clusters (semantic zoom); the neighbourhood of
     /// `root` when one is asked for, and cluster `cluster` opened when that is.
     pub async fn view(&self, graph: &str, req: ViewRequest) -> Result<View> {
+        let columns = req.columns;
+        let view = self.view_of(graph, req).await?;
+        Ok(if columns { view.into_columns() } else { view })
+    }
+
+    /// [`Provex::view`]; the whole view in the form asked for, the others as records.
+    async fn view_of(&self, graph: &str, req: ViewRequest) -> Result<View> {
         crate::store::validate_graph_name(graph)?;
         let limit = req.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
         let (total_nodes, total_edges) = match self.store.totals(graph).await {
@@ -304,7 +313,7 @@ impl Provex {
             None => {
                 let view = self.live_view(graph, req.aspect).await?;
                 let st = view.state();
-                Ok(st.snapshot(limit, total_edges))
+                Ok(st.snapshot(limit, total_edges, req.columns))
             }
             Some(root) => {
                 let depth = req.depth.unwrap_or(2);

@@ -13,7 +13,7 @@ use tokio::sync::watch;
 
 use super::backlog::Backlog;
 use super::convert::{from_edge, from_node, layout_node, now_ms, verification_update};
-use crate::api::{NodeMove, StreamMessage, View, ViewEdge, ViewMode, ViewNode};
+use crate::api::{NodeMove, StreamMessage, View, ViewColumns, ViewEdge, ViewMode, ViewNode};
 use crate::facade::DeltaBatch;
 use crate::layout::{EdgeSpec, Incremental, Move};
 
@@ -305,19 +305,27 @@ impl State {
             .collect()
     }
 
-    pub(super) fn snapshot(&self, limit: u32, total_edges: u64) -> View {
-        let mut nodes: Vec<ViewNode> = self.nodes.values().cloned().collect();
+    /// The whole view as it stands, nodes in arrival order; as columns (built from the
+    /// drawing, no record copied) or as a record each.
+    pub(super) fn snapshot(&self, limit: u32, total_edges: u64, columns: bool) -> View {
+        let mut nodes: Vec<&ViewNode> = self.nodes.values().collect();
         nodes.sort_by_key(|n| n.arrival);
+        let (nodes, edges, columns) = if columns {
+            (Vec::new(), Vec::new(), Some(ViewColumns::encode(nodes, &self.edge_list)))
+        } else {
+            (nodes.into_iter().cloned().collect(), self.edge_list.clone(), None)
+        };
         View {
             graph: self.graph.clone(),
             seq: self.stream.seq(),
             mode: ViewMode::Whole,
             root: None,
-            total_nodes: nodes.len() as u64,
+            total_nodes: self.nodes.len() as u64,
             total_edges: total_edges.max(self.edge_list.len() as u64),
             limit,
             nodes,
-            edges: self.edge_list.clone(),
+            edges,
+            columns,
         }
     }
 }

@@ -147,13 +147,13 @@ async fn a_tidy_up_blocks_neither_readers_nor_other_graphs() {
     started.await.unwrap();
 
     // While A's tidy-up runs: A's view answers, a delta for A waits, B's is drawn at once.
-    let view = a.state().snapshot(100, 0);
+    let view = a.state().snapshot(100, 0, false);
     assert_eq!((view.seq, view.nodes.len(), view.edges.len()), (1, 40, 39));
     publish(&views, &log, "a", &["a_late"], &[("a0", "a_late")]);
     assert_eq!(a.state().stream.seq(), 1);
     publish(&views, &log, "b", &["b1"], &[]);
     assert_eq!(batch_of(&b_rx.try_recv().unwrap()), (1, vec!["b1"], 0));
-    assert_eq!(b.state().snapshot(100, 0).nodes.len(), 1);
+    assert_eq!(b.state().snapshot(100, 0, false).nodes.len(), 1);
     assert!(!tidy.is_finished());
 
     go.send(()).unwrap();
@@ -164,8 +164,13 @@ async fn a_tidy_up_blocks_neither_readers_nor_other_graphs() {
         other => panic!("expected moves, got {other:?}"),
     }
     assert_eq!(batch_of(&a_rx.try_recv().unwrap()), (3, vec!["a_late"], 1));
-    let view = a.state().snapshot(100, 0);
+    let view = a.state().snapshot(100, 0, false);
     assert_eq!((view.seq, view.nodes.len(), view.edges.len()), (3, 41, 40));
+    // The same view in columns, built from the drawing: the same records, in arrival order.
+    let columns = a.state().snapshot(100, 0, true);
+    assert!(columns.nodes.is_empty() && columns.edges.is_empty());
+    assert_eq!(columns.records().unwrap(), (view.nodes.clone(), view.edges.clone()));
+    assert_eq!((columns.seq, columns.total_nodes, columns.total_edges), (3, 41, 40));
     assert!(a.state().layout.is_some());
 }
 
@@ -272,11 +277,11 @@ async fn a_tidy_up_preview_changes_nothing_that_is_served() {
         publish(&views, &log, "a", piece, &edges);
     }
     let mut rx = a.state().stream.subscribe();
-    let before = a.state().snapshot(100, 0);
+    let before = a.state().snapshot(100, 0, false);
 
     let preview = a.tidy_preview().await.unwrap();
     assert!(!preview.is_empty(), "the appended drawing is untidy");
-    assert_eq!(a.state().snapshot(100, 0), before, "the served view is unchanged");
+    assert_eq!(a.state().snapshot(100, 0, false), before, "the served view is unchanged");
     assert!(rx.try_recv().is_err(), "nothing went out on the stream");
     // A second preview of the same drawing shows the same moves.
     assert_eq!(a.tidy_preview().await.unwrap(), preview);
@@ -287,7 +292,7 @@ async fn a_tidy_up_preview_changes_nothing_that_is_served() {
         StreamMessage::Moves { moves, .. } => assert_eq!(moves, &preview),
         other => panic!("expected moves, got {other:?}"),
     }
-    let after = a.state().snapshot(100, 0);
+    let after = a.state().snapshot(100, 0, false);
     for m in &preview {
         let n = after.nodes.iter().find(|n| n.id == m.id).unwrap();
         assert_eq!((n.x, n.y), (m.x, m.y));

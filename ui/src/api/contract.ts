@@ -135,6 +135,16 @@ export type EdgeChange = { source: string, type: string, kind: string | null, ta
  */
 rank: number, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
 
+export type EdgeColumns = { source: Array<number>, target: Array<number>, type: Array<number>, 
+/**
+ * 0: none.
+ */
+prov: Array<number>, 
+/**
+ * 0: none.
+ */
+a2a: Array<number>, };
+
 export type EdgeDiff = { added: Array<EdgeItem>, removed: Array<EdgeItem>, changed: Array<EdgeChange>, };
 
 export type EdgeItem = { source: string, type: string, kind: string | null, target: string, 
@@ -459,6 +469,20 @@ export type NodeChange = { label: string, name: string,
  * How much it matters: 0 first ([`node_rank`]).
  */
 rank: number, before: { [key in string]: JsonValue }, after: { [key in string]: JsonValue }, };
+
+export type NodeColumns = { id: Array<string>, label: Array<number>, 
+/**
+ * 0: none.
+ */
+base_type: Array<number>, x: Array<number>, y: Array<number>, w: Array<number>, h: Array<number>, layer: Array<number>, arrival: Array<number>, 
+/**
+ * 0: none (as in every optional column below).
+ */
+agent: Array<number>, context: Array<number>, status: Array<number>, text: Array<number>, standing: Array<number>, 
+/**
+ * What each cluster box holds, in a view with cluster boxes; none in any other.
+ */
+cluster?: Array<ClusterInfo | null>, };
 
 export type NodeDiff = { added: Array<NodeItem>, removed: Array<NodeItem>, changed: Array<NodeChange>, };
 
@@ -938,7 +962,27 @@ export type View = { graph: string, seq: number, mode: ViewMode, root: string | 
 /**
  * The most nodes drawn whole.
  */
-limit: number, nodes: Array<ViewNode>, edges: Array<ViewEdge>, };
+limit: number, 
+/**
+ * The nodes drawn, one record each (empty when `columns` holds them).
+ */
+nodes: Array<ViewNode>, 
+/**
+ * The edges between them, one record each (empty when `columns` holds them).
+ */
+edges: Array<ViewEdge>, 
+/**
+ * The nodes and edges as columns, when the request asked for them (`columns`): the
+ * compact form a UI decodes (docs/FORMATS.md "Views in columns").
+ */
+columns?: ViewColumns, };
+
+export type ViewColumns = { 
+/**
+ * The labels, base types, agents, contexts, statuses, texts, standings, edge types and
+ * relations of the view, each once (`strings[0]` is `""` and stands for none).
+ */
+strings: Array<string>, nodes: NodeColumns, edges: EdgeColumns, };
 
 export type ViewEdge = { source: string, target: string, type: string, 
 /**
@@ -1005,4 +1049,9 @@ viewport_height?: number,
  * Draw this cluster (a key from a cluster view) opened: its sub-clusters, or its nodes
  * when they are at most `limit`.
  */
-cluster?: string, };
+cluster?: string, 
+/**
+ * Send the nodes and edges as columns (`View::columns`, docs/FORMATS.md "Views in
+ * columns") rather than a record each.
+ */
+columns?: boolean, };

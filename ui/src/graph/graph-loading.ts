@@ -19,7 +19,8 @@ export async function loadView(backend: Pick<Backend, "view">, graph: string, ro
     ? { viewport_width: Math.round(viewport.width), viewport_height: Math.round(viewport.height) }
     : {};
   const limit = wantedLimit();
-  const extra = { ...size, ...(limit ? { limit } : {}), ...(cluster ? { cluster } : {}) };
+  // In columns: a quarter of the bytes, decoded without an object per record (view-columns.ts).
+  const extra = { ...size, ...(limit ? { limit } : {}), ...(cluster ? { cluster } : {}), columns: true };
   for (let attempt = 0; ; attempt++) {
     try {
       return await backend.view(root ? { graph, root, depth: EXPAND_DEPTH, ...extra } : { graph, ...extra });
