@@ -180,12 +180,15 @@ fn falkordb_serves_a_graph_on_its_shard_and_redirects_elsewhere() {
 async fn provex_works_on_a_cluster_as_the_documented_least_privilege_user() {
     let c = cluster();
     let line = provex::store::secret::shared_acl_line().replace(">PASSWORD", ">cluster-pass-1");
+    // On every node: primaries and replicas (ACLs are not replicated).
     for i in 0..SHARDS {
-        let mut cmd = redis::cmd("ACL");
-        for word in line.split(' ').skip(1) {
-            cmd.arg(word);
+        for mut node in [c.node(i), c.replica(i)] {
+            let mut cmd = redis::cmd("ACL");
+            for word in line.split(' ').skip(1) {
+                cmd.arg(word);
+            }
+            cmd.exec(&mut node).unwrap();
         }
-        cmd.exec(&mut c.node(i)).unwrap();
     }
     let url = c.url().replace("redis+cluster://", "redis+cluster://provex-app:cluster-pass-1@");
     let provex = open_cluster(url).await;
