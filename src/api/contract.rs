@@ -62,6 +62,11 @@ pub struct Health {
     pub private_server: bool,
     /// Whether requests need a token.
     pub auth: bool,
+    /// When views and explore read from a cluster's replicas (`read_from=replicas`): the
+    /// replica furthest behind its primary, as last measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub replica: Option<crate::store::replicas::ReplicaLag>,
 }
 
 /// A node as a canvas draws it: `x`, `y` are the centre and `w`, `h` the box, in the

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use provex::facade::{self, ConnectOptions, Provex};
+use provex::store::replicas::replica_reads;
 use provex::store::server::ServerOptions;
 use provex::store::TraceDirection;
 
@@ -129,11 +130,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Trace { node, graph, up: _, down, depth, format } => {
             let dir = if down { TraceDirection::Down } else { TraceDirection::Up };
-            let sub = provex.trace(&graph.graph, &node, dir, depth).await?;
+            let sub = replica_reads(provex.trace(&graph.graph, &node, dir, depth)).await?;
             write!(out, "{}", render(&sub, format.format)?)?;
         }
         Command::Path { from, to, graph, format } => {
-            let path = provex.path(&graph.graph, &from, &to).await?;
+            let path = replica_reads(provex.path(&graph.graph, &from, &to)).await?;
             write!(out, "{}", render(&PathOutput { from, to, path }, format.format)?)?;
         }
         Command::Query { cypher, graph, format } => {

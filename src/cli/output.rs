@@ -77,6 +77,9 @@ impl Render for Stats {
         for (rel, c) in &self.relationships {
             let _ = writeln!(s, "  edge {rel:<28} {c:>10}");
         }
+        if let Some(lag) = &self.replica {
+            let _ = writeln!(s, "{}", provex::store::replicas::lag_text(lag));
+        }
         s
     }
     fn table(&self) -> Grid {

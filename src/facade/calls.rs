@@ -23,7 +23,7 @@ use tokio::io::AsyncWriteExt;
 
 use super::log_views::{LogInclusion, LogStatus};
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
-use crate::api::ops::{declare_operations, Args, OpInfo, Transport};
+use crate::api::ops::{declare_operations, Args, Method, OpInfo, Transport};
 use crate::api::*;
 use crate::ask::Answer;
 use crate::diff::GraphDiff;
@@ -126,6 +126,9 @@ impl<'a> Call<'a> {
         if op.transport == Transport::Desktop && self.host.is_none() {
             return Err(Error::Unsupported(format!("`{name}` is only offered by the desktop app")));
         }
+        if may_read_a_replica(op) {
+            return crate::store::replicas::replica_reads(self.dispatch(name, args)).await;
+        }
         self.dispatch(name, args).await
     }
 
@@ -152,6 +155,15 @@ impl<'a> Call<'a> {
         let opts = IngestOptions { format, ..Default::default() };
         self.provex.ingest(graph, paths, opts, self.cancel.clone(), Arc::new(Quiet)).await
     }
+}
+
+/// Whether an operation only shows a graph, so that on a store reading from a cluster's
+/// replicas (`read_from=replicas`, docs/SCALING.md) its graph queries may be served by one.
+/// The log's status and inclusion compare the graph with its log, written on the primary:
+/// they read the primary.
+fn may_read_a_replica(op: &OpInfo) -> bool {
+    (op.method == Method::Get && !matches!(op.name, "log_status" | "log_inclusion"))
+        || matches!(op.name, "query" | "ask")
 }
 
 /// The declaration of operation `name`.

@@ -114,11 +114,17 @@ impl Provex {
 
     /// What a UI shows about the backend.
     pub fn health(&self, auth: bool) -> Health {
+        // The replicas' lag is measured again for the next ask (this answer gives the last).
+        if let (true, Ok(rt)) = (self.store.reads_from_replicas(), tokio::runtime::Handle::try_current()) {
+            let store = self.store.clone();
+            rt.spawn(async move { store.replica_lag(None).await });
+        }
         Health {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             database: self.url(),
             private_server: self.server.is_some(),
             auth,
+            replica: self.store.last_replica_lag(),
         }
     }
 

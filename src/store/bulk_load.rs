@@ -1,5 +1,5 @@
-//! Sends an encoded delta through `GRAPH.BULK` to build a graph that does not exist yet,
-//! then creates its indexes; a failure removes the partial graph so that the caller can
+//! Sends an encoded delta through `GRAPH.BULK` to build a graph that does not exist yet (on
+//! a cluster, to the primary owning the graph's slot), then creates its indexes; a failure removes the partial graph so that the caller can
 //! write the same delta through `MERGE` instead.
 
 use std::sync::Arc;
@@ -95,7 +95,13 @@ impl Store {
     ) -> std::result::Result<usize, (usize, Error)> {
         let connection =
             |e: redis::RedisError| (0, Error::Connection { url: self.url(), reason: e.to_string() });
-        let client = redis::Client::open(self.endpoint().url.as_str()).map_err(connection)?;
+        // On a cluster, straight to the primary owning the graph's slot: a bulk build is a
+        // stream of large commands that must not queue behind (or hold up) the shared cluster
+        // connection. If the slot moves meanwhile, the primary answers MOVED and the caller
+        // writes with upserts instead.
+        let owner = if self.is_cluster() { self.owner_url(graph).await } else { None };
+        let url = owner.unwrap_or_else(|| self.endpoint().url.clone());
+        let client = redis::Client::open(url.as_str()).map_err(connection)?;
         // A piece of 128 MiB takes the server a few seconds; leave it plenty.
         let config = redis::AsyncConnectionConfig::new().set_response_timeout(Some(Duration::from_secs(600)));
         let mut con =

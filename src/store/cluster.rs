@@ -1,8 +1,8 @@
 //! FalkorDB in Redis Cluster mode: each graph is one key, so a cluster spreads graphs over
 //! its shards and every command on a graph goes to the primary owning the graph's key slot.
-//! This module reads the cluster URLs (`redis+cluster://` / `rediss+cluster://` with one or
-//! more seed nodes), tells a cluster node from a single server (`CLUSTER INFO`), and gives
-//! the store's own connections (see `raw.rs`, `durable.rs`, `log.rs`) one type for both:
+//! This module tells a cluster node from a single server (`CLUSTER INFO`; the URLs are read
+//! in `cluster_url.rs`), and gives the store's own connections (see `raw.rs`, `durable.rs`,
+//! `log.rs`, and `replicas.rs` for reads from replicas) one type for both:
 //! on a cluster the `redis` crate's cluster client routes each command by its key and
 //! follows `MOVED` and `ASK` redirects. The typed client (the `falkordb` crate) finds the
 //! cluster by itself from any node it is given.
@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use redis::aio::{ConnectionLike, MultiplexedConnection};
 use redis::cluster_async::ClusterConnection;
+use redis::cluster_routing::{RoutingInfo, SingleNodeRoutingInfo};
 use redis::{Cmd, ErrorKind, Pipeline, RedisFuture, RedisResult, ServerErrorKind, Value};
 
 use crate::error::{Error, Result};
@@ -45,57 +46,6 @@ pub(crate) fn key_in(prefix: &str, ranges: &[(u16, u16)]) -> Option<String> {
         let slot = key_slot(k);
         ranges.iter().any(|&(lo, hi)| (lo..=hi).contains(&slot))
     })
-}
-
-/// The nodes a URL names: one `redis://` or `rediss://` URL per seed node, and whether the
-/// URL asked for a cluster (`redis+cluster://` / `rediss+cluster://`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Seeds {
-    pub(crate) urls: Vec<String>,
-    pub(crate) declared: bool,
-}
-
-/// Reads `redis+cluster://[user:password@]host:port[,host:port…][/0]` (and `rediss+cluster`)
-/// into one URL per node, each with the user, password and query of the whole; any other URL
-/// is one seed as it is. `shown` is the URL as messages show it.
-pub(crate) fn seeds(url: &str, shown: &str) -> Result<Seeds> {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return Ok(Seeds { urls: vec![url.to_owned()], declared: false });
-    };
-    let base = match scheme.to_ascii_lowercase().as_str() {
-        "redis+cluster" => "redis",
-        "rediss+cluster" => "rediss",
-        _ => return Ok(Seeds { urls: vec![url.to_owned()], declared: false }),
-    };
-    // The user and password end at the last `@` (a password may hold an unencoded `@`).
-    let (userinfo, after) = match rest.rfind('@') {
-        Some(at) => (&rest[..=at], &rest[at + 1..]),
-        None => ("", rest),
-    };
-    let end = after.find(['/', '?', '#']).unwrap_or(after.len());
-    let (hosts, tail) = after.split_at(end);
-    if hosts.is_empty() {
-        return Err(Error::Usage(format!("{shown}: the URL names no host")));
-    }
-    let mut urls = Vec::new();
-    for host in hosts.split(',') {
-        if host.is_empty() {
-            return Err(Error::Usage(format!(
-                "{shown}: an empty node in the list; a cluster URL is {scheme}://host:port,host:port"
-            )));
-        }
-        let one = format!("{base}://{userinfo}{host}{tail}");
-        super::check_url(&one, shown)?;
-        let db =
-            url::Url::parse(&one).ok().map(|u| u.path().trim_matches('/').to_owned()).unwrap_or_default();
-        if !(db.is_empty() || db == "0") {
-            return Err(Error::Usage(format!(
-                "{shown}: a Redis Cluster has database 0 only, and the URL names database {db}"
-            )));
-        }
-        urls.push(one);
-    }
-    Ok(Seeds { urls, declared: true })
 }
 
 /// Whether the server at `url` is a Redis Cluster node: `CLUSTER INFO` answers with its
@@ -147,20 +97,49 @@ impl RawConnection {
         Ok(RawConnection::Single(client.get_multiplexed_async_connection_with_config(&config).await?))
     }
 
-    /// Each primary with its slot ranges (`CLUSTER SLOTS`); none for a single server.
+    /// Opens a cluster connection that sends `READONLY` to each replica it connects to, and
+    /// routes a command sent with `SlotAddr::ReplicaOptional` to a random replica of the
+    /// slot (the primary when the shard has none); see `replicas.rs`.
+    pub(crate) async fn open_reading_replicas(
+        target: Target<'_>,
+        response: Duration,
+    ) -> RedisResult<RawConnection> {
+        let client = redis::cluster::ClusterClient::builder(target.seeds.iter().map(String::as_str))
+            .connection_timeout(CONNECT_TIMEOUT)
+            .response_timeout(response)
+            .read_routing_strategy(redis::cluster_read_routing::RandomReplicaStrategy)
+            .build()?;
+        Ok(RawConnection::Cluster(client.get_async_connection().await?))
+    }
+
+    /// Sends `cmd` where `routing` says (a single server takes everything itself).
+    pub(crate) async fn route(&mut self, cmd: Cmd, routing: RoutingInfo) -> RedisResult<Value> {
+        match self {
+            RawConnection::Cluster(c) => c.route_command(cmd, routing).await,
+            RawConnection::Single(c) => cmd.query_async::<Value>(c).await,
+        }
+    }
+
+    /// Each primary with its slot ranges and replicas (`CLUSTER SLOTS`); none for a single
+    /// server.
     pub(crate) async fn primaries(&mut self) -> RedisResult<Vec<Primary>> {
         let RawConnection::Cluster(_) = self else { return Ok(Vec::new()) };
-        let reply: Value = redis::cmd("CLUSTER").arg("SLOTS").query_async(self).await?;
+        // Asked of a primary: a replica may be busy (or far behind in its view of the slots).
+        let mut cmd = redis::cmd("CLUSTER");
+        cmd.arg("SLOTS");
+        let reply = self.route(cmd, RoutingInfo::SingleNode(SingleNodeRoutingInfo::RandomPrimary)).await?;
         Ok(primary_ranges(reply))
     }
 }
 
-/// A cluster primary: its address and the slot ranges it owns (inclusive).
+/// A cluster primary: its address, the slot ranges it owns (inclusive), and its replicas'
+/// addresses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Primary {
     pub(crate) host: String,
     pub(crate) port: u16,
     pub(crate) ranges: Vec<(u16, u16)>,
+    pub(crate) replicas: Vec<(String, u16)>,
 }
 
 impl Primary {
@@ -170,7 +149,7 @@ impl Primary {
 }
 
 /// `CLUSTER SLOTS` (`[[lo, hi, [host, port, id…], replicas…]…]`) as its primaries, each with
-/// its slot ranges, in the order first seen.
+/// its slot ranges and replicas, in the order first seen.
 fn primary_ranges(reply: Value) -> Vec<Primary> {
     let mut by_node: Vec<Primary> = Vec::new();
     let Value::Array(entries) = reply else { return Vec::new() };
@@ -181,22 +160,42 @@ fn primary_ranges(reply: Value) -> Vec<Primary> {
         else {
             continue;
         };
-        let host = match primary.first() {
-            Some(Value::BulkString(b)) => String::from_utf8_lossy(b).into_owned(),
-            Some(Value::SimpleString(s)) => s.clone(),
-            _ => String::new(),
-        };
-        let port = match primary.get(1) {
-            Some(Value::Int(p)) => *p as u16,
-            _ => 0,
-        };
+        let (host, port) = address(primary);
+        let replicas: Vec<(String, u16)> = parts[3..]
+            .iter()
+            .filter_map(|r| match r {
+                Value::Array(node) => Some(address(node)),
+                _ => None,
+            })
+            .collect();
         let range = (*lo as u16, *hi as u16);
         match by_node.iter_mut().find(|p| p.host == host && p.port == port) {
-            Some(p) => p.ranges.push(range),
-            None => by_node.push(Primary { host, port, ranges: vec![range] }),
+            Some(p) => {
+                p.ranges.push(range);
+                for r in replicas {
+                    if !p.replicas.contains(&r) {
+                        p.replicas.push(r);
+                    }
+                }
+            }
+            None => by_node.push(Primary { host, port, ranges: vec![range], replicas }),
         }
     }
     by_node
+}
+
+/// A node's `[host, port, id…]` in `CLUSTER SLOTS`.
+fn address(node: &[Value]) -> (String, u16) {
+    let host = match node.first() {
+        Some(Value::BulkString(b)) => String::from_utf8_lossy(b).into_owned(),
+        Some(Value::SimpleString(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let port = match node.get(1) {
+        Some(Value::Int(p)) => u16::try_from(*p).unwrap_or(0),
+        _ => 0,
+    };
+    (host, port)
 }
 
 /// A failure to reach the server (worth a retry once it is back): the connection, or a
@@ -303,40 +302,6 @@ mod tests {
     }
 
     #[test]
-    fn cluster_urls_name_one_url_per_node() {
-        let s = |u: &str| seeds(u, &super::super::redact(u)).map_err(|e| e.to_string());
-        assert_eq!(
-            s("redis+cluster://h1:7000,h2:7001"),
-            Ok(Seeds { urls: vec!["redis://h1:7000".into(), "redis://h2:7001".into()], declared: true })
-        );
-        assert_eq!(
-            s("rediss+cluster://ann:p%40ss@[::1]:7000,db.example/0?protocol=resp3"),
-            Ok(Seeds {
-                urls: vec![
-                    "rediss://ann:p%40ss@[::1]:7000/0?protocol=resp3".into(),
-                    "rediss://ann:p%40ss@db.example/0?protocol=resp3".into()
-                ],
-                declared: true
-            })
-        );
-        assert_eq!(s("REDIS+CLUSTER://h:1"), Ok(Seeds { urls: vec!["redis://h:1".into()], declared: true }));
-        assert_eq!(s("redis://h:1"), Ok(Seeds { urls: vec!["redis://h:1".into()], declared: false }));
-        assert_eq!(s("redis+cluster://"), Err("redis+cluster://: the URL names no host".into()));
-        assert_eq!(
-            s("redis+cluster://u:pw@h1:1,,h2:2"),
-            Err("redis+cluster://***@h1:1,,h2:2: an empty node in the list; a cluster URL is redis+cluster://host:port,host:port".into())
-        );
-        assert_eq!(
-            s("redis+cluster://u:pw@h1:1,h2:x"),
-            Err("redis+cluster://***@h1:1,h2:x: not a URL (invalid port number); a FalkorDB URL is redis://host:port".into())
-        );
-        assert_eq!(
-            s("redis+cluster://h1:1,h2:2/3"),
-            Err("redis+cluster://h1:1,h2:2/3: a Redis Cluster has database 0 only, and the URL names database 3".into())
-        );
-    }
-
-    #[test]
     fn cluster_slots_give_each_primarys_ranges() {
         let node = |host: &str, port: i64| {
             Value::Array(vec![
@@ -359,6 +324,8 @@ mod tests {
         let ranges: Vec<_> = primaries.iter().map(|p| (p.port, p.ranges.clone())).collect();
         assert_eq!(ranges, vec![(7000, vec![(0, 99), (200, 200)]), (7001, vec![(100, 16_383)])]);
         assert!(primaries[0].host == "127.0.0.1" && primaries[0].owns(200) && !primaries[0].owns(100));
+        assert_eq!(primaries[0].replicas, vec![("127.0.0.1".to_owned(), 7100)]);
+        assert_eq!(primaries[1].replicas, vec![]);
         assert_eq!(primary_ranges(Value::Nil), vec![]);
     }
 }

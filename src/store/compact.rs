@@ -107,6 +107,16 @@ impl Store {
     }
 
     async fn compact_ro_once(&self, graph: &str, cypher: &str) -> Result<Vec<Vec<Value>>> {
+        if let Some(mut replica) = self.replica_connection().await? {
+            // A replica of the owning shard (see `replicas.rs`), through the cluster client.
+            let mut cmd = redis::cmd("GRAPH.RO_QUERY");
+            cmd.arg(graph).arg(cypher).arg("--compact").arg("timeout").arg(QUERY_TIMEOUT_MS);
+            return match super::replicas::on_replica(&mut replica, cmd, graph).await {
+                Ok(reply) => rows_of(reply),
+                Err(e) if super::cluster::is_connection_error(&e) => Err(self.raw_lost(&e).await),
+                Err(e) => Err(super::missing_graph(Error::Query(e.to_string()), graph)),
+            };
+        }
         if self.is_cluster() {
             // The fast reader straight to the primary owning the graph; the cluster client
             // when it cannot (TLS, or the slot moved meanwhile: MOVED or ASK).
@@ -131,7 +141,7 @@ impl Store {
 
     /// The URL of the cluster primary owning `graph` now (the store's URL with its host and
     /// port), if the cluster says.
-    async fn owner_url(&self, graph: &str) -> Option<String> {
+    pub(super) async fn owner_url(&self, graph: &str) -> Option<String> {
         let mut con = self.raw_connection().await.ok()?;
         let slot = super::cluster::key_slot(graph);
         let owner = con.primaries().await.ok()?.into_iter().find(|p| p.owns(slot))?;

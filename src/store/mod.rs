@@ -7,6 +7,7 @@ mod binaries;
 pub mod bulk;
 mod bulk_load;
 pub mod cluster;
+pub mod cluster_url;
 pub mod compact;
 pub mod durable;
 pub mod groups;
@@ -17,6 +18,7 @@ pub mod problems;
 pub mod raw;
 pub mod read;
 mod reconnect;
+pub mod replicas;
 pub mod resp;
 pub mod secret;
 pub mod server;
@@ -64,19 +66,13 @@ pub struct Store {
     retry: RetryPolicy,
     /// The durability barrier's connection and counters.
     barrier: durable::Barrier,
+    /// Reads from replicas (`read_from=replicas` on a cluster): their connection and lag.
+    replicas: replicas::Replicas,
 }
 
-/// Hides the user and password of a URL for messages (`redis://***@host:port`). Text the
-/// `url` crate cannot parse loses everything between `://` and its last `@`.
+/// Hides the user and password of a URL for messages (`redis://***@host:port`): everything
+/// between `://` and the last `@`, as Provex reads a URL (see `cluster_url.rs`).
 pub fn redact(url: &str) -> String {
-    if let Ok(mut parsed) = url::Url::parse(url) {
-        if parsed.username().is_empty() && parsed.password().is_none() {
-            return url.to_owned();
-        }
-        if parsed.set_password(None).is_ok() && parsed.set_username("***").is_ok() {
-            return parsed.to_string();
-        }
-    }
     match (url.find("://"), url.rfind('@')) {
         (Some(s), Some(at)) if at > s => format!("{}://***@{}", &url[..s], &url[at + 1..]),
         _ => url.to_owned(),
@@ -119,8 +115,18 @@ impl Store {
             prefix_labels: std::sync::Mutex::new(HashMap::new()),
             retry: RetryPolicy::default(),
             barrier: durable::Barrier::default(),
+            replicas: replicas::Replicas::default(),
         };
         store.graphs_list().await?;
+        if store.endpoint().read_from == cluster_url::ReadFrom::Replicas && !store.is_cluster() {
+            return Err(Error::Usage(format!(
+                "{}: read_from=replicas needs a Redis Cluster (its replicas serve the reads); this is a single server",
+                store.url()
+            )));
+        }
+        if let Err(e) = store.replica_lag(None).await {
+            tracing::warn!(%e, "could not measure how far the replicas are behind");
+        }
         Ok(store)
     }
 
@@ -347,9 +353,11 @@ mod url_tests {
         // An unencoded @ in the password: all of it is hidden.
         assert_eq!(redact("redis://u:p@ss@h:1"), "redis://***@h:1");
         assert_eq!(redact("redis://h:1"), "redis://h:1");
-        // Not parsable: cut at the last @.
+        // Not parsable: cut at the last @ all the same.
         assert_eq!(redact("redis://u:pw@h:notaport"), "redis://***@h:notaport");
         assert_eq!(redact("no url"), "no url");
+        // A `/` in the password: the `url` crate ends the host before it; hidden all the same.
+        assert_eq!(redact("redis://u:12/pw@h:1"), "redis://***@h:1");
     }
 
     #[test]

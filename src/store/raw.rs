@@ -125,14 +125,13 @@ impl Store {
     }
 
     async fn raw_ro_once(&self, graph: &str, text: &str) -> Result<Vec<RawRow>> {
-        let mut con = self.raw_connection().await?;
-        let reply: redis::RedisResult<Value> = redis::cmd("GRAPH.RO_QUERY")
-            .arg(graph)
-            .arg(text)
-            .arg("timeout")
-            .arg(QUERY_TIMEOUT_MS)
-            .query_async(&mut con)
-            .await;
+        let mut cmd = redis::cmd("GRAPH.RO_QUERY");
+        cmd.arg(graph).arg(text).arg("timeout").arg(QUERY_TIMEOUT_MS);
+        let reply: redis::RedisResult<Value> = match self.replica_connection().await? {
+            // A view or explore on a store reading from replicas (see `replicas.rs`).
+            Some(mut replica) => super::replicas::on_replica(&mut replica, cmd, graph).await,
+            None => cmd.query_async(&mut self.raw_connection().await?).await,
+        };
         let reply = match reply {
             Ok(v) => v,
             Err(e) if is_connection_error(&e) => return Err(self.raw_lost(&e).await),
@@ -182,6 +181,7 @@ impl Store {
     /// one), marks the durability barrier lost, and gives the error the retry loop retries.
     pub(super) async fn raw_lost(&self, e: &redis::RedisError) -> Error {
         *self.raw.lock().await = None;
+        self.replicas.lost().await;
         self.barrier.lost();
         Error::Connection { url: self.url(), reason: e.to_string() }
     }

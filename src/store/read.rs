@@ -85,6 +85,12 @@ pub struct Stats {
     pub edges: u64,
     pub labels: BTreeMap<String, u64>,
     pub relationships: BTreeMap<String, u64>,
+    /// When views and explore read from replicas (`read_from=replicas`): how far the
+    /// replica serving this graph's reads is behind its primary (the counts above are the
+    /// primary's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub replica: Option<super::replicas::ReplicaLag>,
 }
 
 /// A query result: column names and rows of JSON values.
@@ -168,6 +174,13 @@ impl Store {
             stats.edges += c;
             stats.relationships.insert(as_string(&r[0]).unwrap_or_default(), c);
         }
+        stats.replica = match self.replica_lag(Some(graph)).await {
+            Ok(lag) => lag,
+            Err(e) => {
+                tracing::warn!(graph, %e, "could not measure how far the replica is behind");
+                None
+            }
+        };
         Ok(stats)
     }
 

@@ -16,6 +16,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::broadcast;
 
 use super::cluster::{self, Target};
+use super::cluster_url::ReadFrom;
 use super::supervisor::{Beacon, Health, Supervisor};
 use super::{build_client, Store};
 use crate::error::{Error, Result};
@@ -44,18 +45,24 @@ pub(crate) struct Endpoint {
     pub(crate) seeds: Vec<String>,
     /// A Redis Cluster: named so by its URL (`redis+cluster://`) or found so at connection.
     pub(crate) cluster: bool,
+    /// Where the reads of views and explore go (`read_from=replicas`: a replica's).
+    pub(crate) read_from: ReadFrom,
 }
 
 impl Endpoint {
     pub(crate) fn parse(url: &str) -> Result<Endpoint> {
+        let read = super::cluster_url::parse(url)?;
         let shown = super::redact(url);
-        let seeds = cluster::seeds(url, &shown)?;
-        if !seeds.declared {
-            super::check_url(url, &shown)?;
-        }
-        let first = seeds.urls[0].clone();
+        let first = read.nodes[0].clone();
         let info = connection_info(&first, &shown)?;
-        Ok(Endpoint { url: first, shown, info, seeds: seeds.urls, cluster: seeds.declared })
+        Ok(Endpoint {
+            url: first,
+            shown,
+            info,
+            seeds: read.nodes,
+            cluster: read.declared,
+            read_from: read.read_from,
+        })
     }
 
     /// Where the store's own connections go.
@@ -149,6 +156,7 @@ impl Store {
     pub(super) async fn reconnect(&self) -> Result<()> {
         self.barrier.lost();
         *self.raw.lock().await = None;
+        self.replicas.lost().await;
         let client = self.endpoint().client().await?;
         *self.client.write().await = Arc::new(client);
         self.graphs.lock().await.clear();

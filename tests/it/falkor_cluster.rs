@@ -1,10 +1,12 @@
 //! A real three-shard FalkorDB cluster, started once for the whole test binary and shared
-//! by the cluster tests (each with graph names of its own): three `redis-server` processes
-//! with the FalkorDB module and `cluster-enabled yes`, each with its own port, cluster bus
-//! port and `cluster-config-file` in a temp folder, a third of the slots each
-//! (`CLUSTER ADDSLOTSRANGE`), joined with `CLUSTER MEET`; ready once every node says
-//! `cluster_state:ok` and knows every slot's owner. Also the steps of moving a slot from one
-//! shard to another, as `redis-cli --cluster reshard` takes them.
+//! by the cluster tests (each with graph names of its own): three primaries and one replica
+//! of each, six `redis-server` processes with the FalkorDB module and `cluster-enabled yes`,
+//! each with its own port, cluster bus port and `cluster-config-file` in a temp folder. The
+//! primaries take a third of the slots each (`CLUSTER ADDSLOTSRANGE`), every node joins with
+//! `CLUSTER MEET`, and each replica follows its primary (`CLUSTER REPLICATE`); ready once
+//! every node says `cluster_state:ok` and knows the others, and every replica's link to its
+//! primary is up. Also the steps of moving a slot from one shard to another, as
+//! `redis-cli --cluster reshard` takes them.
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -24,7 +26,10 @@ pub struct Node {
 }
 
 pub struct Cluster {
+    /// The primaries, shard by shard.
     pub nodes: Vec<Node>,
+    /// The replica of each shard, in the shards' order.
+    pub replicas: Vec<Node>,
 }
 
 static CLUSTER: OnceLock<Cluster> = OnceLock::new();
@@ -61,7 +66,8 @@ fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
     let bins = ServerBinaries::locate().map_err(|e| e.to_string())?;
     let mut children = Vec::new();
     let mut nodes = Vec::new();
-    for i in 0..SHARDS {
+    // Primaries first, then their replicas.
+    for i in 0..2 * SHARDS {
         let (port, bus) = (free_port(), free_port());
         let data = dir.join(format!("node{i}"));
         std::fs::create_dir_all(&data).map_err(|e| e.to_string())?;
@@ -71,8 +77,10 @@ fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
             .args(["--cluster-config-file", &data.join("nodes.conf").to_string_lossy()])
             .args(["--cluster-node-timeout", "5000"])
             .args(["--dir", &data.to_string_lossy(), "--save", ""])
-            // Each primary keeps an append-only file: the durability barrier waits on each.
-            .args(["--appendonly", "yes", "--appendfsync", "always"])
+            // A replica's first copy is sent at once, over the socket.
+            .args(["--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0"])
+            // The lag test holds a replica still with DEBUG SLEEP.
+            .args(["--enable-debug-command", "yes"])
             .args(["--loglevel", "warning", "--logfile", &data.join("redis.log").to_string_lossy()])
             .arg("--loadmodule")
             .arg(&bins.module)
@@ -80,6 +88,10 @@ fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
+        if i < SHARDS {
+            // Each primary keeps an append-only file: the durability barrier waits on each.
+            cmd.args(["--appendonly", "yes", "--appendfsync", "always"]);
+        }
         die_with_parent(&mut cmd);
         children.push(cmd.spawn().map_err(|e| format!("cannot run redis-server: {e}"))?);
         nodes.push((port, bus));
@@ -90,7 +102,7 @@ fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
         cons.push(wait_connect(port, deadline)?);
     }
     let third = SLOTS / SHARDS as u16;
-    for (i, con) in cons.iter_mut().enumerate() {
+    for (i, con) in cons.iter_mut().enumerate().take(SHARDS) {
         let lo = third * i as u16;
         let hi = if i == SHARDS - 1 { SLOTS - 1 } else { third * (i as u16 + 1) - 1 };
         redis::cmd("CLUSTER").arg("ADDSLOTSRANGE").arg(lo).arg(hi).exec(con).map_err(|e| e.to_string())?;
@@ -108,11 +120,39 @@ fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
     for con in &mut cons {
         ids.push(redis::cmd("CLUSTER").arg("MYID").query::<String>(con).map_err(|e| e.to_string())?);
     }
-    // Ready: every node sees the whole cluster, with every slot served.
+    // Each replica follows its primary once it has heard of it.
+    for shard in 0..SHARDS {
+        loop {
+            let known: String = redis::cmd("CLUSTER")
+                .arg("NODES")
+                .query(&mut cons[SHARDS + shard])
+                .map_err(|e| e.to_string())?;
+            if known.contains(&ids[shard]) {
+                break;
+            }
+            if Instant::now() > deadline {
+                return Err(format!("replica {shard} never heard of its primary (see {})", dir.display()));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        redis::cmd("CLUSTER")
+            .arg("REPLICATE")
+            .arg(&ids[shard])
+            .exec(&mut cons[SHARDS + shard])
+            .map_err(|e| e.to_string())?;
+    }
+    // Ready: every node sees the whole cluster, with every slot served, and every replica
+    // has its primary's data.
     loop {
-        let ready = cons.iter_mut().all(|con| {
+        let ready = cons.iter_mut().enumerate().all(|(i, con)| {
             let info: String = redis::cmd("CLUSTER").arg("INFO").query(con).unwrap_or_default();
-            info.contains("cluster_state:ok") && info.contains(&format!("cluster_known_nodes:{SHARDS}"))
+            let replicating = i < SHARDS || {
+                let repl: String = redis::cmd("INFO").arg("replication").query(con).unwrap_or_default();
+                repl.contains("master_link_status:up")
+            };
+            replicating
+                && info.contains("cluster_state:ok")
+                && info.contains(&format!("cluster_known_nodes:{}", 2 * SHARDS))
         });
         if ready {
             break;
@@ -122,8 +162,32 @@ fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let nodes = nodes.into_iter().zip(ids).map(|((port, _), id)| Node { port, id }).collect();
-    Ok((Cluster { nodes }, children))
+    // A replica is listed by `CLUSTER SLOTS` (so known to clients) once the others know it
+    // holds data, a replication offset above 0 spread by gossip: a write on each primary, then
+    // wait until every primary lists a replica for every range.
+    for (shard, con) in cons.iter_mut().enumerate().take(SHARDS) {
+        let lo = third * shard as u16;
+        let hi = if shard == SHARDS - 1 { SLOTS - 1 } else { third * (shard as u16 + 1) - 1 };
+        let key = (0..).map(|n| format!("harness:{n}")).find(|k| (lo..=hi).contains(&key_slot(k))).unwrap();
+        redis::cmd("SET").arg(key).arg(1).exec(con).map_err(|e| e.to_string())?;
+    }
+    loop {
+        let listed = cons.iter_mut().take(SHARDS).all(|con| {
+            let slots: Vec<Vec<redis::Value>> =
+                redis::cmd("CLUSTER").arg("SLOTS").query(con).unwrap_or_default();
+            !slots.is_empty() && slots.iter().all(|entry| entry.len() > 3)
+        });
+        if listed {
+            break;
+        }
+        if Instant::now() > deadline {
+            return Err(format!("CLUSTER SLOTS never listed the replicas (see {})", dir.display()));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut all = nodes.into_iter().zip(ids).map(|((port, _), id)| Node { port, id });
+    let primaries = all.by_ref().take(SHARDS).collect();
+    Ok((Cluster { nodes: primaries, replicas: all.collect() }, children))
 }
 
 fn wait_connect(port: u16, deadline: Instant) -> Result<redis::Connection, String> {
@@ -164,6 +228,12 @@ impl Cluster {
     /// A connection to one node, not following redirects (to look at what it holds).
     pub fn node(&self, i: usize) -> redis::Connection {
         redis::Client::open(self.node_url(i)).unwrap().get_connection().unwrap()
+    }
+
+    /// A connection to the replica of shard `i`.
+    pub fn replica(&self, i: usize) -> redis::Connection {
+        let url = format!("redis://127.0.0.1:{}", self.replicas[i].port);
+        redis::Client::open(url).unwrap().get_connection().unwrap()
     }
 
     /// The graphs node `i` holds itself.

@@ -5,6 +5,7 @@
 pub mod checks;
 pub mod differential;
 pub mod tlog_checks;
+pub mod url_checks;
 
 use std::path::PathBuf;
 
@@ -129,4 +130,14 @@ fn otlp_json_inputs() {
 #[test]
 fn otlp_protobuf_inputs() {
     replay("otlp_protobuf", checks::otlp_protobuf);
+}
+
+#[test]
+fn cluster_url_inputs() {
+    replay("cluster_url", url_checks::cluster_url);
+    // The saved cluster URL reads: the check reaches the nodes, not only a refusal.
+    let data = inputs("cluster_url").into_iter().find(|(n, _)| n == "cluster-read-from-replicas").unwrap().1;
+    let read = provex::store::cluster_url::parse(std::str::from_utf8(&data).unwrap()).unwrap();
+    assert_eq!(read.nodes.len(), 3);
+    assert_eq!(read.read_from, provex::store::cluster_url::ReadFrom::Replicas);
 }

@@ -136,6 +136,41 @@ async fn a_graph_whose_slot_moves_to_another_shard_mid_session_loses_nothing() {
     provex.delete_graph(&graph).await.unwrap();
 }
 
+/// A fresh import into a graph that lives on a shard other than the first seed's is built
+/// with GRAPH.BULK on the primary owning the graph (not refused with MOVED and written with
+/// upserts), and the graph is whole: the graph upserts build from the same files.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_import_on_another_shard_is_built_with_graph_bulk_there() {
+    let c = cluster();
+    let dir = tempfile::tempdir().unwrap();
+    let (files, _, _, _, _) = diff::two_runs(dir.path());
+    let provex = open_cluster(c.url()).await;
+    let graph = c.graph_on(2, "t_cl_bulk");
+    let bulks = |i: usize| crate::cluster_replicas::calls(&mut c.node(i), "graph.bulk");
+    let before = bulks(2);
+    let report = provex
+        .ingest(&graph, &files, IngestOptions::default(), Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+        .await
+        .unwrap();
+    // (The signed statements of the run are upserted after the build: "bulk+merge".)
+    assert!(report.method.starts_with("bulk") && report.notes.is_empty(), "{report:?}");
+    assert!(bulks(2) > before, "no GRAPH.BULK ran on the graph's shard");
+    for i in 0..SHARDS {
+        assert_eq!(c.graphs_on(i).contains(&graph), i == 2, "{graph} on node {i}");
+    }
+
+    let (single, reference) = common::open("cl_bulk_single").await;
+    let upserts = IngestOptions { bulk: false, ..Default::default() };
+    let r =
+        single.ingest(&reference, &files, upserts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet)).await;
+    assert_eq!(r.unwrap().method, "merge");
+    same_graph(&provex, &graph, &single, &reference).await;
+    let check = provex.verify_graph_log(&graph).await.unwrap();
+    assert!(check.checkpoint_matches && check.mismatches.is_empty(), "{check:?}");
+    single.delete_graph(&reference).await.unwrap();
+    provex.delete_graph(&graph).await.unwrap();
+}
+
 /// FalkorDB's own commands in cluster mode, as the store relies on them: a graph is one key,
 /// served by the shard owning its slot; any other shard answers `MOVED` to it; each shard
 /// lists only its own graphs; a hash tag puts two graphs in one slot (`GRAPH.COPY`).
@@ -180,12 +215,15 @@ fn falkordb_serves_a_graph_on_its_shard_and_redirects_elsewhere() {
 async fn provex_works_on_a_cluster_as_the_documented_least_privilege_user() {
     let c = cluster();
     let line = provex::store::secret::shared_acl_line().replace(">PASSWORD", ">cluster-pass-1");
+    // On every node: primaries and replicas (ACLs are not replicated).
     for i in 0..SHARDS {
-        let mut cmd = redis::cmd("ACL");
-        for word in line.split(' ').skip(1) {
-            cmd.arg(word);
+        for mut node in [c.node(i), c.replica(i)] {
+            let mut cmd = redis::cmd("ACL");
+            for word in line.split(' ').skip(1) {
+                cmd.arg(word);
+            }
+            cmd.exec(&mut node).unwrap();
         }
-        cmd.exec(&mut c.node(i)).unwrap();
     }
     let url = c.url().replace("redis+cluster://", "redis+cluster://provex-app:cluster-pass-1@");
     let provex = open_cluster(url).await;

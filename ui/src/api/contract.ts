@@ -250,7 +250,12 @@ private_server: boolean,
 /**
  * Whether requests need a token.
  */
-auth: boolean, };
+auth: boolean, 
+/**
+ * When views and explore read from a cluster's replicas (`read_from=replicas`): the
+ * replica furthest behind its primary, as last measured.
+ */
+replica?: ReplicaLag, };
 
 export type IngestEvent = { state: IngestState, graph: string, files: Array<string>, 
 /**
@@ -563,6 +568,30 @@ failed: boolean,
  */
 placeholder: boolean, };
 
+export type ReplicaLag = { 
+/**
+ * The replica (`host:port`).
+ */
+replica: string, 
+/**
+ * Its primary (`host:port`).
+ */
+primary: string, 
+/**
+ * Replication bytes it had not yet processed at first look.
+ */
+bytes_behind: number, 
+/**
+ * How long it took until the replica answered with the primary's offset read at first
+ * look reached, in milliseconds (a round trip when it had already); at most about
+ * 5 s, then it is at least that far behind.
+ */
+behind_ms: number, 
+/**
+ * Whether its link to the primary is up (`master_link_status:up`).
+ */
+link_up: boolean, };
+
 export type ResourceKnowledge = { resource: string, statements: Array<StatementHistory>, };
 
 export type SaveFileRequest = { 
@@ -708,7 +737,13 @@ changes: Array<StatementChange>, };
 
 export type StatementRequest = { graph: string, statement: string, };
 
-export type Stats = { graph: string, nodes: number, edges: number, labels: { [key in string]: number }, relationships: { [key in string]: number }, };
+export type Stats = { graph: string, nodes: number, edges: number, labels: { [key in string]: number }, relationships: { [key in string]: number }, 
+/**
+ * When views and explore read from replicas (`read_from=replicas`): how far the
+ * replica serving this graph's reads is behind its primary (the counts above are the
+ * primary's).
+ */
+replica?: ReplicaLag, };
 
 export type StatusChange = { 
 /**

@@ -91,6 +91,7 @@ export class StatusBar {
         h("button", { class: "btn btn-small btn-ghost", testid: "job-stop", onclick: () => void this.app.jobs.stop(j.id) }, "Stop"))));
     const hl = this.app.health;
     this.server.textContent = hl ? `Provex ${hl.version}${hl.private_server ? " · private FalkorDB" : ""}` : "";
+    if (hl?.replica) this.server.textContent += hl.replica.link_up ? ` · reading from a replica, ${(hl.replica.behind_ms / 1000).toFixed(1)} s behind` : " · reading from a replica, its link to the primary is down";
     this.server.title = hl ? hl.database : "";
   }
 
