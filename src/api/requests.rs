@@ -306,3 +306,21 @@ impl StreamRequest {
         StreamRequest { graph: graph.to_owned(), since: Some(since), clusters: Some(true) }
     }
 }
+
+/// The Runs view's list: with `since` (the `version` of the list last received), the answer
+/// waits for a graph to be written first, at most `wait_ms` (default 20,000, at most 30,000).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct RunsRequest {
+    #[serde(default)]
+    pub since: Option<u64>,
+    #[serde(default)]
+    pub wait_ms: Option<u32>,
+}
+
+impl RunsRequest {
+    /// How long to wait for a write when `since` is the current version.
+    pub fn wait(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(u64::from(self.wait_ms.unwrap_or(20_000)))
+    }
+}

@@ -22,6 +22,7 @@ use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 
 use super::log_views::{LogInclusion, LogStatus};
+use super::runs::RunList;
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
 use crate::api::ops::{declare_operations, Args, Method, OpInfo, Transport};
 use crate::api::*;
@@ -176,6 +177,9 @@ declare_operations! { impl Call<'_> {
     health(NoArgs) -> Health = Get "/health" Query Both [] => |c, _| Ok(c.provex.health(c.auth));
     /// The graphs in the database.
     graphs(NoArgs) -> Vec<String> = Get "/graphs" Query Both [] => |c, _| c.provex.graphs().await;
+    /// Every graph with its sources, size, time span, agents and problem counts (the Runs
+    /// view); with `since`, answered once a graph is written after that version.
+    runs(RunsRequest) -> RunList = Get "/runs" Query Both [] => |c, req| c.provex.runs(req.since, req.wait()).await;
     /// Deletes a graph.
     delete_graph(GraphRequest) -> () = Delete "/graphs/{graph}" Query Both [Usage, NotFound]
         => |c, req| c.provex.delete_graph(&req.graph).await;

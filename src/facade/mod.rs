@@ -17,6 +17,7 @@ pub mod log_views;
 mod observer;
 pub mod otel;
 mod paths;
+pub mod runs;
 pub mod tlog;
 pub mod witness;
 
@@ -100,6 +101,8 @@ impl DeltaLog {
 struct Publisher {
     deltas: Mutex<DeltaLog>,
     live: Arc<live::LiveViews>,
+    /// Counts each graph's writes for the Runs view's kept rows.
+    writes: Arc<runs::Writes>,
 }
 
 impl crate::sources::Publish for Publisher {
@@ -113,6 +116,7 @@ impl crate::sources::Publish for Publisher {
             self.live.route(&batch)
         };
         self.live.apply(routed);
+        self.writes.wrote(graph);
     }
 }
 
@@ -146,6 +150,8 @@ pub struct Provex {
     logs: tlog::Logs,
     /// OTLP exports waiting for their graph's next group write.
     exports: otel::Exports,
+    /// The Runs view's kept rows and write counts.
+    runs: runs::Runs,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -189,8 +195,12 @@ impl Provex {
         let live = Arc::new(live::LiveViews::default());
         live::announce_health(&live, store.health_changes());
         let (tx, _) = broadcast::channel(256);
-        let publisher =
-            Arc::new(Publisher { deltas: Mutex::new(DeltaLog { next: 0, tx }), live: live.clone() });
+        let writes = Arc::new(runs::Writes::default());
+        let publisher = Arc::new(Publisher {
+            deltas: Mutex::new(DeltaLog { next: 0, tx }),
+            live: live.clone(),
+            writes: writes.clone(),
+        });
         Ok(Provex {
             session: Session::new(Arc::new(store), publisher.clone()),
             server,
@@ -202,6 +212,7 @@ impl Provex {
             llm: Default::default(),
             logs: Default::default(),
             exports: Default::default(),
+            runs: runs::Runs::new(writes),
         })
     }
 
@@ -283,6 +294,7 @@ impl Provex {
         self.store.delete_graph(graph).await?;
         self.live.forget(graph);
         self.ledgers.forget(graph);
+        self.runs.forget(graph);
         Ok(())
     }
 }

@@ -26,6 +26,7 @@ pub mod snapshot;
 pub mod supervisor;
 pub mod value;
 pub mod view;
+pub mod within;
 pub mod witness;
 pub(crate) mod write;
 

@@ -42,6 +42,7 @@ import { demoWithWalkthrough, openFirstGraph, uploadFile } from "./welcome/first
 import { inTauri } from "./shared/backends";
 import { LogBanner } from "./log/log-banner";
 import { StreamChanges } from "./stream-changes";
+import { RunsView } from "./runs/runs-view";
 
 export type { SelectOptions, StreamState, Tab } from "./shared/host";
 
@@ -53,6 +54,7 @@ export class App implements
   readonly welcome: Welcome;
   private readonly breadcrumb: Breadcrumb;
   readonly compare: ComparePanel = new ComparePanel(this);
+  readonly runs: RunsView = new RunsView(this);
   private readonly clusterNav = new ClusterNav(this);
   /** Set once start() has opened the first graph: later opens are the user's. */
   private started = false;
@@ -168,6 +170,7 @@ export class App implements
         this.statusbar.el),
       this.toasts.el,
       this.help.el);
+    this.root.querySelector(".workspace")?.append(this.runs.el);
     this.showTab("details");
   }
 

@@ -86,6 +86,7 @@ class FakeTransport implements Transport, OperationHandlers {
   hits: SearchHit[] = [];
   health = vi.fn(async () => ({ version: "0.9", database: "redis://127.0.0.1", private_server: true, auth: false }));
   graphs = vi.fn(async () => ["council", "other"]);
+  runs = vi.fn(async () => ({ version: 0, rows: [] }));
   delete_graph = vi.fn(async () => null);
   stats = vi.fn(async (r: GraphRequest) => ({ graph: r.graph, nodes: 0, edges: 0, labels: {}, relationships: {} }));
   view = vi.fn(async (r: ViewRequest): Promise<View> => {

@@ -18,7 +18,7 @@ use super::names::{key, role};
 pub use super::validate::{validate, InvalidEvent};
 
 const STATUS_TRANSITION: &str = "a2a:status_transition";
-const RUNNER: &str = "agent:runner";
+pub const RUNNER: &str = "agent:runner";
 
 use names::prefix;
 

@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, LogInclusion, LogStatus, MessageOrigin, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, SpanDetails, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceAgents, TracePage, TraceRequest, TraceSpans, TraceSpansRequest, TracesRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, LogInclusion, LogStatus, MessageOrigin, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, RunList, RunsRequest, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, SpanDetails, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceAgents, TracePage, TraceRequest, TraceSpans, TraceSpansRequest, TracesRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -22,6 +22,7 @@ export interface OperationInfo {
 export interface Requests {
   health: NoArgs;
   graphs: NoArgs;
+  runs: RunsRequest;
   delete_graph: GraphRequest;
   stats: GraphRequest;
   view: ViewRequest;
@@ -67,6 +68,7 @@ export interface Requests {
 export interface Responses {
   health: Health;
   graphs: Array<string>;
+  runs: RunList;
   delete_graph: null;
   stats: Stats;
   view: View;
@@ -114,6 +116,7 @@ export type OperationName = keyof Requests & keyof Responses;
 export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   health: { method: "GET", path: "/health", args: "query", desktopOnly: false, errors: [] },
   graphs: { method: "GET", path: "/graphs", args: "query", desktopOnly: false, errors: [] },
+  runs: { method: "GET", path: "/runs", args: "query", desktopOnly: false, errors: [] },
   delete_graph: { method: "DELETE", path: "/graphs/{graph}", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   stats: { method: "GET", path: "/graphs/{graph}/stats", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   view: { method: "GET", path: "/graphs/{graph}/view", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
@@ -215,6 +218,14 @@ export class Client {
   /** The graphs in the database. */
   graphs(req: NoArgs = {}): Promise<Array<string>> {
     return this.transport.call("graphs", req);
+  }
+
+  /**
+   * Every graph with its sources, size, time span, agents and problem counts (the Runs
+   * view); with `since`, answered once a graph is written after that version.
+   */
+  runs(req: RunsRequest): Promise<RunList> {
+    return this.transport.call("runs", req);
   }
 
   /** Deletes a graph. */

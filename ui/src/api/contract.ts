@@ -594,6 +594,53 @@ link_up: boolean, };
 
 export type ResourceKnowledge = { resource: string, statements: Array<StatementHistory>, };
 
+export type RunList = { version: number, rows: Array<RunRow>, };
+
+export type RunRow = { graph: string, 
+/**
+ * The sources its nodes come from, derived from the labels present.
+ */
+sources: Array<RunSource>, nodes: number, edges: number, 
+/**
+ * The earliest time its nodes carry (Unix ms), when any carries one.
+ */
+first_ms: number | null, 
+/**
+ * The latest time its nodes carry (Unix ms).
+ */
+last_ms: number | null, 
+/**
+ * Its agents: signing agents, runtime agent instances, OpenTelemetry and PROV agents
+ * (models are not counted).
+ */
+agents: number, 
+/**
+ * The first few agents' names, in name order.
+ */
+agent_names: Array<string>, 
+/**
+ * Claims whose own signature does not match and forged verifications.
+ */
+invalid_signatures: number, 
+/**
+ * Claims a counted verification challenges.
+ */
+challenged_claims: number, 
+/**
+ * Tool calls that did not succeed and OpenTelemetry spans that failed (status `error`
+ * or an exception recorded).
+ */
+failed_tools: number, 
+/**
+ * Why some figures are missing: the graph did not answer within the time limit, or
+ * could not be read. The figures read before are kept.
+ */
+unavailable: string | null, };
+
+export type RunSource = "runtime_events" | "signed_statements" | "reasoning_traces" | "prompt_lineage" | "prov" | "knowledge_graph" | "open_telemetry";
+
+export type RunsRequest = { since?: number, wait_ms?: number, };
+
 export type SaveFileRequest = { 
 /**
  * The suggested file name.

@@ -27,6 +27,7 @@ export interface TopBarHost extends IngestHost, ExportHost, SearchHost {
   tidy(): Promise<void>;
   select: SelectFn;
   readonly compare: { open(): Promise<void> };
+  readonly runs: { toggle(): void };
 }
 
 export class TopBar {
@@ -60,6 +61,7 @@ export class TopBar {
       this.menu("Export", this.exportMenu.summary, this.exportMenu.body),
       h("button", { class: "btn", testid: "tidy-button", title: "Tidy up the layout (t)", onclick: () => void this.app.tidy() }, "Tidy up"),
       h("button", { class: "btn", testid: "compare-button", title: "Compare this graph with another run", onclick: () => void this.app.compare.open() }, "Compare…"),
+      h("button", { class: "btn", testid: "runs-button", title: "Every graph: its sources, size, time, agents and problems", onclick: () => this.app.runs.toggle() }, "Runs"),
       h("span", { class: "spacer" }),
       this.themeButton,
       h("button", { class: "btn btn-icon", testid: "help-button", title: "Keyboard shortcuts (?)", onclick: () => this.app.help.toggle() }, "?"));
