@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A2AP benchmarks of issue 11 §3.2 (docs/BENCHMARKS.md, "Issue 11: A2AP"), today's code
+# A2AP benchmarks (docs/BENCHMARKS.md, "A2AP"): following signed statements and `verify`, today's code
 # beside a baseline checkout, in one run:
 #   1. follow a 10,000-document file (chunks of 100 documents): rows written, trail p50;
 #   2. `provex verify` of 5k/10k/20k/30k signed documents on one core (taskset -c 0),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17's benchmark (docs/BENCHMARKS.md, "Issue 17: GRAPH.BULK"), in one run:
+# The GRAPH.BULK benchmark (docs/BENCHMARKS.md, "GRAPH.BULK"), in one run:
 #   1. bench/ingest.sh's 180,000-event file into a fresh graph four ways, medians of 3:
 #      Provex's GRAPH.BULK path, Provex's upserts (--no-bulk), the bare UNWIND … MERGE, and
 #      falkordb-bulk-insert (PyPI falkordb-bulk-loader) on the same nodes and edges as CSV;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 14's benchmarks (docs/BENCHMARKS.md, "Issue 14"): knowledge/update of 1,000
-# statements, commit → subscriber event with 20 subscribers, and seed 001's statementsAbout
+# Knowledge-graph statement benchmarks (docs/BENCHMARKS.md, "GraphQL, the A2A knowledge
+# extension, questions"): knowledge/update of 1,000 statements, commit → subscriber event
+# with 20 subscribers, and the GraphQL query statementsAbout
 # over 100,000 A2AP statements (made by bench_a2ap gen). PROFILE=debug runs the debug build.
 # Honors CARGO_TARGET_DIR.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's prompt-lineage benchmark (docs/BENCHMARKS.md, "Issue 13: prompt lineage"):
+# The prompt-lineage benchmark (docs/BENCHMARKS.md, "Prompt lineage"):
 # `lineage similar` over 100,000 prompts (index vs exact full scan), ingest of 1,000,000
 # records vs a bare UNWIND … MERGE, `lineage retrieve` 10 either way. Argument: ingest,
 # similar or all (default). PROFILE=debug runs the debug build. Needs scripts/setup.sh's

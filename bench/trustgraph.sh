@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12's TrustGraph benchmark (docs/BENCHMARKS.md, "Issue 12: TrustGraph"): streams made
+# The TrustGraph benchmark (docs/BENCHMARKS.md, "TrustGraph reasoning streams"): streams made
 # by trustgraph-base (tests/trustgraph/make_streams.py), repeated to 20,000 sessions; parse and
 # normalise on one thread, and end to end into FalkorDB against a bare UNWIND … MERGE.
 # PROFILE=debug runs the debug build. Needs scripts/setup.sh's .venv. Honors CARGO_TARGET_DIR.

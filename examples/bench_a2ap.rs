@@ -1,4 +1,4 @@
-//! A2AP benchmarks (issue 11 §3.2), built the same way against today's code and the
+//! A2AP benchmarks (docs/BENCHMARKS.md, "A2AP"), built the same way against today's code and the
 //! baseline so that both are measured by one driver (`bash bench/a2ap.sh` runs both):
 //!
 //! - `gen FILE N`: writes N signed A2AP documents (10 source documents, then per statement
@@ -8,9 +8,9 @@
 //!   rows written (every write is published on the delta stream, which this counts); then
 //!   asks for 200 trails of statements spread over the graph and prints their p50 and p95.
 //!
-//! - `bundle N` (issue 15 §3): an audit bundle of N statements (with their sources and two
+//! - `bundle N`: an audit bundle of N statements (with their sources and two
 //!   verifications each), made from a ledger of `gen`'s documents and signed; then
-//!   `provex verify`'s check of it (`a2ap::bundle::verify`: every signature, quote, hash and
+//!   `provex verify`'s check of it (`sources::statements::bundle::verify`: every signature, quote, hash and
 //!   consensus figure recomputed, no database), median of 3.
 //!
 //! `gen` and `follow` use only what both versions have: the facade's ingest, subscribe and trail.

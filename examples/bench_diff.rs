@@ -1,4 +1,4 @@
-//! `provex diff` benchmark (issue 15, part 4): two graphs of 100,000 nodes and about
+//! `provex diff` benchmark (docs/BENCHMARKS.md, "Diff"): two graphs of 100,000 nodes and about
 //! 200,000 edges that differ in 1% of their nodes (0.3% removed, 0.3% added, 0.4% with a
 //! changed property) and in the edges of those nodes.
 //!

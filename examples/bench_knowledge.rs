@@ -1,4 +1,5 @@
-//! Issue 14's benchmarks (docs/BENCHMARKS.md, "Issue 14"), run by `bash bench/knowledge.sh`:
+//! Knowledge-graph statement benchmarks (docs/BENCHMARKS.md, "GraphQL, the A2A knowledge
+//! extension, questions"), run by `bash bench/knowledge.sh`:
 //!
 //! - `update`: `knowledge/update` of 1,000 new statements through the facade (checks, the
 //!   write as PROV, the change events), 20 times; p50 and p95.
@@ -7,7 +8,7 @@
 //!   the time from the update's request leaving to the event arriving (commit → event, with
 //!   the write itself included); p50, p95, max.
 //! - `about FILE`: ingests FILE (A2AP documents from `bench_a2ap gen`, 100,000 statements)
-//!   into a private FalkorDB, then seed 001's `statementsAbout` for a topic matching one
+//!   into a private FalkorDB, then the GraphQL query `statementsAbout` for a topic matching one
 //!   statement, 50 times; p50 and p95.
 
 use std::sync::atomic::AtomicBool;

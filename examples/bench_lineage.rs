@@ -1,4 +1,4 @@
-//! Prompt-lineage benchmark (issue 13), synthetic lineages of realistic prompts (40–70 words,
+//! Prompt-lineage benchmark (docs/BENCHMARKS.md, "Prompt lineage"), synthetic lineages of realistic prompts (40–70 words,
 //! a Zipf-like vocabulary of 3,000 words; each version a few word edits of its parent):
 //!
 //! - `ingest`: 1,000,000 records (25,000 lineages of 20 prompts, each a `LineageOutput` and its

@@ -1,4 +1,4 @@
-//! W3C PROV benchmark (issue 15): a PROV-JSON document of 100,000 records (60,000 entities,
+//! W3C PROV benchmark (docs/BENCHMARKS.md, "W3C PROV in and out"): a PROV-JSON document of 100,000 records (60,000 entities,
 //! 30,000 activities, 10,000 agents) and 180,000 relations.
 //!
 //! - Import: `provex ingest` of the file into a new graph (GRAPH.BULK) and with `--no-bulk`

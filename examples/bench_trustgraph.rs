@@ -1,4 +1,4 @@
-//! TrustGraph benchmark (issue 12): streams of the shape `trustgraph-base` writes (the four
+//! TrustGraph benchmark (docs/BENCHMARKS.md, "TrustGraph reasoning streams"): streams of the shape `trustgraph-base` writes (the four
 //! sessions `tests/trustgraph/make_streams.py` makes: ReAct, GraphRAG, DocRAG in both older
 //! spellings), repeated with fresh session ids to `SESSIONS` sessions.
 //!

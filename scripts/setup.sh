@@ -32,7 +32,7 @@ fi
 if ! .venv/bin/python -c 'import prov, rdflib, hypothesis' >/dev/null 2>&1; then
   .venv/bin/pip install --quiet --disable-pip-version-check 'prov>=2.1' 'rdflib>=7' 'hypothesis>=6'
 fi
-# TrustGraph's own code makes the explainability streams the tests ingest (issue 12).
+# TrustGraph's own code makes the explainability streams the tests ingest.
 if ! .venv/bin/python -c 'import trustgraph.provenance, trustgraph.messaging.translators.agent' >/dev/null 2>&1; then
   .venv/bin/pip install --quiet --disable-pip-version-check 'trustgraph-base>=2'
 fi

@@ -1,4 +1,4 @@
-// Desktop benchmarks (issue 6): cold start to a drawn council graph, and resident memory of
+// Desktop benchmarks (docs/BENCHMARKS.md, "Desktop app"): cold start to a drawn council graph, and resident memory of
 // the app and its FalkorDB with a 100,000-node graph open. Drives the built app
 // (target/<profile>/provex-desktop) through tauri-driver under Xvfb, in a fresh home.
 //

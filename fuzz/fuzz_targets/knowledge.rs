@@ -1,4 +1,4 @@
-//! Fuzzes seed 004's knowledge endpoint parsing (`knowledge::rpc`, update params, statement
+//! Fuzzes the knowledge-graph statements endpoint's parsing (`knowledge::rpc`, update params, statement
 //! ids, subscription documents, alignment rules): no panic, refusals with codes and reasons,
 //! ids stable when read again.
 #![no_main]

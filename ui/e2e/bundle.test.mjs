@@ -10,12 +10,12 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { PROVEX, ROOT, artifact, start, until } from "./harness.mjs";
+import { PROVEX, ROOT, screenshot as saveScreenshot, start, until } from "./harness.mjs";
 
 const run = promisify(execFile);
 const EXPORTER = "urn:agent:auditor";
@@ -151,13 +151,6 @@ describe("an audit bundle opened in the explorer", { timeout: 240_000 }, () => {
     return h.api(`/api/graphs/${graph}/node?id=${encodeURIComponent(`audit bundle of ${source}`)}`);
   }
 
-  /** Saves a screenshot of the page in docs/screenshots/. */
-  async function screenshot(name) {
-    const shot = await artifact(page, name);
-    await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-    await copyFile(shot, join(ROOT, "docs/screenshots", name));
-  }
-
   it("a genuine bundle: not pinned, with the signer's fingerprint, as the CLI says", async () => {
     const cli = await verify(paths.genuine);
     assert.equal(cli.code, 0);
@@ -176,7 +169,7 @@ describe("an audit bundle opened in the explorer", { timeout: 240_000 }, () => {
     const pinned = await verify(paths.genuine, "--trust", paths.trust);
     assert.equal(pinned.code, 0);
     assert.equal(pinned.json.trust, "pinned");
-    await screenshot("bundle-not-pinned.png");
+    await saveScreenshot(page, "bundle-not-pinned.png");
   });
 
   it("a forged bundle: its own fingerprint, not pinned; the trust file makes it fail", async () => {
@@ -193,7 +186,7 @@ describe("an audit bundle opened in the explorer", { timeout: 240_000 }, () => {
     assert.equal(trusted.code, 1, trusted.stderr);
     assert.equal(trusted.json.trust, "failed");
     assert.equal(trusted.json.reason, `not in the trust file: ${EXPORTER} (key ${KEY_ID}) ${shown.fingerprint}`);
-    await screenshot("bundle-forged.png");
+    await saveScreenshot(page, "bundle-forged.png");
   });
 
   it("a tampered bundle: failed, with the reason", async () => {
@@ -205,6 +198,6 @@ describe("an audit bundle opened in the explorer", { timeout: 240_000 }, () => {
     assert.equal(shown.word, "Failed");
     assert.equal(shown.headline, cli.json.headline);
     assert.match(shown.headline, /^verification failed: /);
-    await screenshot("bundle-failed.png");
+    await saveScreenshot(page, "bundle-failed.png");
   });
 });

@@ -8,9 +8,8 @@
 // from the API, never hard-coded.
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, canvasBox, openDrawn, overlaps, runDemo, screenshot as shot, start, statusCounts, until, viewNodes } from "./harness.mjs";
+import { canvasBox, openDrawn, overlaps, runDemo, screenshot as shot, start, statusCounts, until, viewNodes } from "./harness.mjs";
 
 const GRAPH = "council";
 const SESSION = "urn:trustgraph:agent:council-zoning-question";
@@ -119,7 +118,7 @@ describe("what sits over the canvas", { timeout: 240_000 }, () => {
     const clipped = await page.$$eval('[data-testid="breadcrumb"] li, [data-testid="breadcrumb"] li > button',
       (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
     assert.deepEqual(clipped, [], "crumbs cut by the page");
-    await page.getByTestId("breadcrumb").screenshot({ path: join(ROOT, "docs/screenshots/breadcrumb-verification.png") });
+    await shot(page, "breadcrumb-verification.png", page.getByTestId("breadcrumb"));
   });
 
   it("Show on graph isolates the zoning chain: alone, question at the top, fitted; one click back", async () => {

@@ -4,21 +4,12 @@
 // Expected values come from the API, never hard-coded.
 
 import assert from "node:assert/strict";
-import { copyFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, canvasBox, runDemo, start, statusCounts, until } from "./harness.mjs";
+import { canvasBox, runDemo, screenshot as shot, start, statusCounts, until } from "./harness.mjs";
 
 const GRAPH = "council";
 /** Smallest label font (CSS px) that counts as readable. */
 const READABLE_FONT = 10;
-
-/** Saves a screenshot of the page under docs/screenshots/ (and e2e/artifacts/). */
-async function shot(page, name) {
-  const path = await artifact(page, name);
-  await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-  await copyFile(path, join(ROOT, "docs/screenshots", name));
-}
 
 const squash = (s) => (s ?? "").replace(/\s+/g, " ").trim();
 

@@ -4,10 +4,8 @@
 // view is, and Back returns. Counts are checked against the API's whole view, not hard-coded.
 
 import assert from "node:assert/strict";
-import { copyFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, nodeOnPage, runDemo, start, until } from "./harness.mjs";
+import { artifact, nodeOnPage, runDemo, screenshot, start, until } from "./harness.mjs";
 
 const GRAPH = "council";
 const LIMIT = 30;
@@ -53,9 +51,7 @@ describe("semantic zoom on the council demo", { timeout: 150_000 }, () => {
       const ok = t && (t.startsWith(text) || (withCount && t.startsWith(withCount[1])) || /^[\d,]+ · /.test(text));
       assert.ok(ok, `${l.id} captioned “${l.text}”`);
     }
-    const shot = await artifact(page, "clusters.png");
-    await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-    await copyFile(shot, join(ROOT, "docs/screenshots/clusters.png"));
+    await screenshot(page, "clusters.png");
   });
 
   it("a click opens the largest box into its sub-clusters, then one into its nodes; Back returns", async () => {

@@ -5,21 +5,14 @@
 // in light and dark go to docs/screenshots/.
 
 import assert from "node:assert/strict";
-import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, start, statusCounts, until } from "./harness.mjs";
+import { ROOT, screenshot as shot, start, statusCounts, until } from "./harness.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const RUN_A = join(ROOT, "tests/data/otel/tool-agent-run-a.jsonl");
 const RUN_B = join(ROOT, "tests/data/otel/tool-agent-run-b.jsonl");
-
-async function shot(page, name) {
-  const path = await artifact(page, name);
-  await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-  await copyFile(path, join(ROOT, "docs/screenshots", name));
-}
 
 describe("compare two runs of an agent", { timeout: 180_000 }, () => {
   let h;

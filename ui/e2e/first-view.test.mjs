@@ -4,10 +4,8 @@
 // in light and dark go to docs/screenshots/. The claims are read from the API, never hard-coded.
 
 import assert from "node:assert/strict";
-import { copyFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, canvasBox, nodeOnPage, runDemo, start, statusCounts, until } from "./harness.mjs";
+import { artifact, canvasBox, nodeOnPage, runDemo, screenshot, start, statusCounts, until } from "./harness.mjs";
 import { decodePng, drawnExtent } from "./png.mjs";
 
 const GRAPH = "council";
@@ -62,9 +60,7 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
     for (const l of claimLabels) {
       assert.ok(text.get(l.id).startsWith(l.text.replace(/…$/, "")), `${l.id}: “${l.text}” is the start of its text`);
     }
-    const shot = await artifact(page, "first-view-light.png");
-    await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-    await copyFile(shot, join(ROOT, "docs/screenshots/first-view-light.png"));
+    await screenshot(page, "first-view-light.png");
   });
 
   it("a hover card gives a claim's essentials: its text, author and signature status", async () => {
@@ -202,8 +198,7 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
     assert.ok(e.x >= MIN_EXTENT && e.y >= MIN_EXTENT, `dark first view spans ${(e.x * 100).toFixed(0)} % × ${(e.y * 100).toFixed(0)} %`);
     const labels = await page.evaluate(() => window.provex.canvas.drawnLabels());
     assert.ok(labels.some((l) => claims.has(l.id)), "claims are labelled in the dark theme too");
-    const shot = await artifact(page, "first-view-dark.png");
-    await copyFile(shot, join(ROOT, "docs/screenshots/first-view-dark.png"));
+    await screenshot(page, "first-view-dark.png");
     assert.deepEqual(h.errors, [], "no page errors");
   });
 });

@@ -299,9 +299,9 @@ export async function artifact(page, name, locator) {
   return path;
 }
 
-/** Saves a page screenshot under e2e/artifacts/ and docs/screenshots/. */
-export async function screenshot(page, name) {
-  const path = await artifact(page, name);
+/** Saves a screenshot (of the page, or of `locator`) under e2e/artifacts/ and docs/screenshots/. */
+export async function screenshot(page, name, locator) {
+  const path = await artifact(page, name, locator);
   await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
   await copyFile(path, join(ROOT, "docs/screenshots", name));
 }

@@ -9,11 +9,11 @@
 // each view go to docs/screenshots/traces-*.png.
 
 import assert from "node:assert/strict";
-import { copyFile, mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, nodeOnPage, start, statusCounts, until } from "./harness.mjs";
+import { ROOT, nodeOnPage, screenshot, start, statusCounts, until } from "./harness.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const GRAPH = "agents";
@@ -22,9 +22,7 @@ const DATA = join(ROOT, "tests/data/otel");
 async function shot(page, name) {
   // The canvas draws a large scene over several frames: let it finish.
   await page.waitForTimeout(1000);
-  const path = await artifact(page, name);
-  await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-  await copyFile(path, join(ROOT, "docs/screenshots", name));
+  await screenshot(page, name);
 }
 
 describe("the Traces tab", { timeout: 240_000 }, () => {
