@@ -120,6 +120,8 @@ pub struct Provex {
     llm: ask::LlmSlot,
     /// The graphs' tamper-evident logs' frontiers.
     logs: tlog::Logs,
+    /// How a new graph is built with GRAPH.BULK (command sizes).
+    bulk: bulk::Settings,
     /// OTLP exports waiting for their graph's next group write.
     exports: otel::Exports,
 }
@@ -171,6 +173,7 @@ impl Provex {
             knowledge: Default::default(),
             llm: Default::default(),
             logs: Default::default(),
+            bulk: Default::default(),
             exports: Default::default(),
         })
     }
@@ -284,6 +287,12 @@ impl Provex {
 
     /// Hands a written delta to subscribers and to the graph's live view. The delta log's
     /// lock only numbers and queues the batch; the view's layout runs after it is released.
+    /// Whether anything would receive what [`Provex::publish`] sends for this graph.
+    fn listened(&self, graph: &str) -> bool {
+        self.deltas.lock().unwrap_or_else(PoisonError::into_inner).tx.receiver_count() > 0
+            || self.live.watches(graph)
+    }
+
     fn publish(&self, graph: &str, delta: GraphDelta) {
         self.publish_with(graph, delta, Vec::new());
     }
