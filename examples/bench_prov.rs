@@ -10,22 +10,18 @@
 //!
 //! Medians of 3. Run with `bash bench/prov.sh` (starts a private FalkorDB on a free port).
 
-#[path = "common/bare.rs"]
-mod bare;
+#[path = "support/fresh_graph.rs"]
+mod fresh_graph;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use provex::diff::Snapshot;
-use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::{Format, IngestOptions};
 use provex::sources::prov::ProvFormat;
-use provex::store::server::{PrivateServer, ServerOptions};
 use serde_json::{json, Map, Value};
 
 const ENTITIES: usize = 60_000;
@@ -96,35 +92,25 @@ async fn main() {
         snap.edges.len()
     );
 
-    let data = tempfile::tempdir().unwrap();
-    let server =
-        PrivateServer::start(&ServerOptions { data_dir: data.path().into(), persist: false, port: None })
-            .unwrap();
-    let provex = Provex::open(ConnectOptions { url: Some(server.url()), server: None }).await.unwrap();
+    let bench = fresh_graph::Bench::start().await;
+    let provex = &bench.provex;
     let ingest = |graph: &'static str, bulk: bool| {
-        let (provex, file) = (&provex, file.clone());
+        let (bench, file) = (&bench, file.clone());
         async move {
-            let _ = provex.delete_graph(graph).await;
+            let _ = bench.provex.delete_graph(graph).await;
             let opts = IngestOptions { format: Format::ProvJson, bulk, ..Default::default() };
-            let t = Instant::now();
-            let r = provex
-                .ingest(graph, &[file], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
-                .await
-                .unwrap();
-            assert_eq!(r.rejected, 0);
-            t.elapsed()
+            bench.ingest(graph, &file, opts).await.0
         }
     };
     let (mut bulk, mut merge, mut bare) = (Vec::new(), Vec::new(), Vec::new());
     for run in 0..3 {
         eprintln!("run {run}");
-        bare.push(bare::bare_merge(&server.url(), "bench_prov_bare", &snap));
+        bare.push(bench.bare("bench_prov_bare", &snap));
         merge.push(ingest("bench_prov_merge", false).await);
         bulk.push(ingest("bench_prov", true).await);
     }
+    bench.assert_same_graph("bench_prov", "bench_prov_bare").await;
     let stats = provex.stats("bench_prov").await.unwrap();
-    let bare_stats = provex.stats("bench_prov_bare").await.unwrap();
-    assert_eq!((stats.nodes, stats.edges), (bare_stats.nodes, bare_stats.edges), "the same graph");
     let (bare, merge, bulk) = (median(bare), median(merge), median(bulk));
     println!("bare UNWIND … MERGE of the rows (built beforehand): median {bare:?} of 3");
     println!(

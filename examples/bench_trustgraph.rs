@@ -12,23 +12,19 @@
 
 #![recursion_limit = "256"]
 
-#[path = "common/bare.rs"]
-mod bare;
+#[path = "support/fresh_graph.rs"]
+mod fresh_graph;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use provex::diff::Snapshot;
-use provex::facade::{ConnectOptions, Provex, Quiet};
 use provex::ingest::{Format, IngestOptions};
 use provex::model::GraphDelta;
 use provex::sources::reasoning::StreamState;
-use provex::store::server::{PrivateServer, ServerOptions};
 
 const SESSIONS: usize = 20_000;
 
@@ -90,34 +86,16 @@ async fn main() {
     let file = dir.join("bench-streams.jsonl");
     std::fs::write(&file, &text).unwrap();
 
-    let data = tempfile::tempdir().unwrap();
-    let server =
-        PrivateServer::start(&ServerOptions { data_dir: data.path().into(), persist: false, port: None })
-            .unwrap();
-    let provex = Provex::open(ConnectOptions { url: Some(server.url()), server: None }).await.unwrap();
+    let bench = fresh_graph::Bench::start().await;
     let (mut bare_t, mut ours) = (Vec::new(), Vec::new());
     for run in 0..3 {
         eprintln!("run {run}");
-        bare_t.push(bare::bare_merge(&server.url(), "bench_tg_bare", &snap));
-        let _ = provex.delete_graph("bench_tg").await;
+        bare_t.push(bench.bare("bench_tg_bare", &snap));
+        let _ = bench.provex.delete_graph("bench_tg").await;
         let opts = IngestOptions { format: Format::TrustGraph, ..Default::default() };
-        let t = Instant::now();
-        let r = provex
-            .ingest(
-                "bench_tg",
-                std::slice::from_ref(&file),
-                opts,
-                Arc::new(AtomicBool::new(false)),
-                Arc::new(Quiet),
-            )
-            .await
-            .unwrap();
-        ours.push(t.elapsed());
-        assert_eq!(r.rejected, 0);
+        ours.push(bench.ingest("bench_tg", &file, opts).await.0);
     }
-    let s = provex.stats("bench_tg").await.unwrap();
-    let b = provex.stats("bench_tg_bare").await.unwrap();
-    assert_eq!((s.nodes, s.edges), (b.nodes, b.edges), "the same graph");
+    bench.assert_same_graph("bench_tg", "bench_tg_bare").await;
     let (bare_t, ours) = (median(bare_t), median(ours));
     println!("bare UNWIND … MERGE of the rows (built beforehand): median {bare_t:?} of 3");
     println!(

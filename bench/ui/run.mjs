@@ -45,8 +45,10 @@ if (!process.env.PROVEX_BIN) {
   process.env.PROVEX_BIN = existsSync(release) ? release : join(ROOT, "target/debug/provex");
 }
 const { startServer, launchBrowser, newPage, until, sleep, runDemo, PROVEX, CHROMIUM } = await import("../../ui/e2e/harness.mjs");
+const { delays, hookDrawn, watchGraph } = await import("./drawn.mjs");
 const { spanStream } = await import("./spans.mjs");
 const { councilViews } = await import("./views.mjs");
+const { deepViews } = await import("./deep-views.mjs");
 
 const { values: opt } = parseArgs({
   options: {
@@ -570,38 +572,6 @@ async function shots(page, dir) {
   await page.evaluate(() => { window.provex.canvas.splitEdges = true; });
 }
 
-/** Records, for every node a stream batch brings, when the page received it, when the app
- *  applied it (model + canvas) and when the frame that drew it ran (`window.__seen`). */
-async function hookDrawn(page) {
-  // The hook: every stream batch, after the app applied it (model + canvas), and the
-  // frame that drew it.
-  await page.evaluate(() => {
-    const app = window.provex.app;
-    const canvas = () => window.provex.canvas;
-    const orig = app.onStreamMessage.bind(app);
-    window.__seen = new Map();
-    window.__messages = 0;
-    app.onStreamMessage = (msg) => {
-      const received = performance.timeOrigin + performance.now();
-      const change = orig(msg);
-      window.__messages++;
-      if (msg.kind === "batch" && msg.nodes.length > 0) {
-        const applied = performance.timeOrigin + performance.now();
-        const ids = msg.nodes.map((n) => n.id);
-        const frames = canvas().stats().frames;
-        const check = () => {
-          if (canvas().stats().frames <= frames) return requestAnimationFrame(check);
-          const drawn = performance.timeOrigin + performance.now();
-          for (const id of ids) if (!window.__seen.has(id)) window.__seen.set(id, [drawn, applied, received, msg.time_ms]);
-        };
-        requestAnimationFrame(check);
-      }
-      return change;
-    };
-  });
-}
-
-
 async function stream(browser, server, dir) {
   const file = join(dir, "live.jsonl");
   const next = counter();
@@ -612,11 +582,8 @@ async function stream(browser, server, dir) {
   writeFileSync(file, seed.join("\n") + "\n");
   const job = await server.api("/api/graphs/live/follow", { method: "POST", json: { path: file, format: "a2a" } });
   await until(async () => (await server.api("/api/graphs/live/stats").catch(() => null))?.nodes > 0, { ms: 30_000, what: "the followed graph" });
-  const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
+  const { context, page, errors } = await watchGraph(browser, server, "live", VIEWPORT);
   try {
-    await page.goto(server.url("/?graph=live"));
-    await page.waitForSelector('html[data-ready="true"]');
-    await until(async () => (await page.getByTestId("stream-state").getAttribute("data-state")) === "open", { what: "the stream open" });
     // Clock check: the page's epoch clock against this process's.
     const offsets = [];
     for (let i = 0; i < 5; i++) {
@@ -661,17 +628,7 @@ async function stream(browser, server, dir) {
       { ms: 60_000, every: 250, what: "every appended node on the canvas" }).catch((e) => log(`  ${e.message.slice(0, 200)}`));
     const seen = new Map(await page.evaluate(() => [...window.__seen.entries()]));
     const messages = await page.evaluate(() => window.__messages);
-    const lat = [], toServer = [], toPage = [], toDraw = [];
-    let missing = 0;
-    for (const [id, w] of written) {
-      const s = seen.get(id);
-      if (!s) { missing++; continue; }
-      const [drawn, applied, received, serverMs] = s;
-      lat.push(drawn - w);
-      toServer.push(serverMs - w);
-      toPage.push(received - serverMs);
-      toDraw.push(drawn - received);
-    }
+    const { lat, toServer, toPage, toDraw, missing } = delays(written, seen);
     await server.api(`/api/jobs/${job.id}`, { method: "DELETE" });
     const stats = await server.api("/api/graphs/live/stats");
     const drawnNow = await page.evaluate(() => window.provex.canvas.stats());
@@ -725,11 +682,8 @@ async function explainStream(browser, server) {
   };
   req.write(next()[0] + "\n");
   await until(async () => (await server.api("/api/graphs/explain/stats").catch(() => null))?.nodes > 0, { ms: 30_000, what: "the pushed graph" });
-  const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
+  const { context, page, errors } = await watchGraph(browser, server, "explain", VIEWPORT);
   try {
-    await page.goto(server.url("/?graph=explain"));
-    await page.waitForSelector('html[data-ready="true"]');
-    await until(async () => (await page.getByTestId("stream-state").getAttribute("data-state")) === "open", { what: "the stream open" });
     await hookDrawn(page);
     const written = new Map();
     const total = EXPLAIN_RATE * STREAM_SECONDS;
@@ -759,17 +713,7 @@ async function explainStream(browser, server) {
     await until(() => page.evaluate((ids) => ids.every((id) => window.__seen.has(id)), [...written.keys()]),
       { ms: 60_000, every: 250, what: "every pushed step on the canvas" }).catch((e) => log(`  ${e.message.slice(0, 200)}`));
     const seen = new Map(await page.evaluate(() => [...window.__seen.entries()]));
-    const lat = [], toServer = [], toPage = [], toDraw = [];
-    let missing = 0;
-    for (const [id, w] of written) {
-      const s = seen.get(id);
-      if (!s) { missing++; continue; }
-      const [drawn, , received, serverMs] = s;
-      lat.push(drawn - w);
-      toServer.push(serverMs - w);
-      toPage.push(received - serverMs);
-      toDraw.push(drawn - received);
-    }
+    const { lat, toServer, toPage, toDraw, missing } = delays(written, seen);
     if (errors.length) log(`  page errors: ${errors.join("; ")}`);
     const r = { rate: EXPLAIN_RATE, seconds: STREAM_SECONDS, messages: sent, achievedRate: sent / elapsed, probes: written.size, missing,
       latency: summary(lat), toServer: summary(toServer), serverToPage: summary(toPage), pageToDrawn: summary(toDraw) };
@@ -818,10 +762,14 @@ try {
   results.panZoom = await pass("pan-zoom", () => panZoom(browser, server, dir));
   results.stream = await pass("stream", () => stream(browser, server, dir));
   results.explain = await pass("explain", () => explainStream(browser, server));
-  results.spans = await pass("spans", () => spanStream(browser, server, { newPage, until, sleep, hookDrawn, summary, log, nowMs, f1,
+  results.spans = await pass("spans", () => spanStream(browser, server, { until, sleep, summary, log, nowMs, f1,
     viewport: VIEWPORT, rate: SPAN_RATE, seconds: STREAM_SECONDS }));
   results.views = await pass("views", () => councilViews(browser, server, { newPage, until, log, f1, runDemo, viewport: VIEWPORT, seconds: PAN_SECONDS,
     scriptedPass: (page, ms, zoom) => scriptedPass(page, ms, zoom).then((r) => ({ ...r, gaps: summary(r.gaps) })) }));
+  if (ONLY.has("views")) {
+    results.deepViews = await pass("views", () => deepViews(browser, server, dir, { newPage, until, log, f1, summary, viewport: VIEWPORT, seconds: PAN_SECONDS,
+      writeRun, tasksFor, openAndTimeFirstPaint, scriptedPass: (page, ms, zoom) => scriptedPass(page, ms, zoom).then((r) => ({ ...r, gaps: summary(r.gaps) })) }));
+  }
   results.clusters = await pass("clusters", () => clusters(browser, server, dir));
   results.big = await pass("big", () => big(browser, server, dir));
 } finally {
@@ -903,6 +851,23 @@ if (vw) {
     if (!s) continue;
     rows.push([`Show on graph, ${what} (${s.nodes} nodes, ${s.direction}): asked → first frame alone`, `${f0(s.drawn)} ms (${f1(s.asked)} ms in the call)`, ""]);
     rows.push([`  pan + zoom every frame while it is shown`, fpsOf(s), "≥ 55 fps"]);
+  }
+}
+
+const dv = results.deepViews;
+if (dv) {
+  const scrolled = (p) => `${f1(p.fps)} fps (gap p95 ${f1(p.gaps.p95)} ms, max ${f1(p.gaps.max)} ms)`;
+  if (dv.trace) {
+    rows.push([`a trace's waterfall, 2,000 spans (${f0(dv.trace.count)} rows in the page): asked → drawn`, `${f0(dv.trace.drawn)} ms`, ""]);
+    rows.push(["  scrolled every frame", scrolled(dv.trace), "≥ 55 fps"]);
+  }
+  if (dv.lineage) {
+    rows.push([`a lineage's version tree, ${f0(dv.lineage.count)} versions: asked → drawn`, `${f0(dv.lineage.drawn)} ms`, ""]);
+    rows.push(["  scrolled every frame", scrolled(dv.lineage), "≥ 55 fps"]);
+  }
+  if (dv.clusters) {
+    rows.push([`clusters of ${f0(dv.clusters.nodes)} nodes (\`?limit=5000\`, ${dv.clusters.boxes} boxes): first paint cold / warm`, `${f0(dv.clusters.firstPaintCold)} / ${f0(dv.clusters.firstPaintWarm)} ms`, ""]);
+    rows.push(["  pan + zoom every frame", `${f1(dv.clusters.fps)} fps (gap p95 ${f1(dv.clusters.gaps.p95)} ms)`, "≥ 55 fps"]);
   }
 }
 

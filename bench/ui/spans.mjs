@@ -7,6 +7,8 @@
 // docs/FORMATS.md "OpenTelemetry traces"), split at the server's batch time and the page's
 // receipt as the other live passes are. Target: p95 under 100 ms at 2,000 spans/s.
 
+import { delays, hookDrawn, watchGraph } from "./drawn.mjs";
+
 /** Spans in one trace: an agent invocation and its calls (chat, and every third a tool). */
 const SPANS_PER_TRACE = 10;
 const IN_FLIGHT = 8;
@@ -38,8 +40,8 @@ function request(spans) {
 }
 
 /**
- * Runs the pass. `h` gives run.mjs's helpers: newPage, until, sleep, hookDrawn, summary,
- * log, nowMs, f1, viewport, rate, seconds.
+ * Runs the pass. `h` gives run.mjs's helpers: until, sleep, summary, log, nowMs, f1,
+ * viewport, rate, seconds.
  */
 export async function spanStream(browser, server, h) {
   const graph = "spans";
@@ -58,12 +60,9 @@ export async function spanStream(browser, server, h) {
   const first = await post(SPANS_PER_TRACE);
   if (first.status !== 200) throw new Error(`OTLP export answered ${first.status}: ${first.body.slice(0, 200)}`);
   await h.until(async () => (await server.api(`/api/graphs/${graph}/stats`).catch(() => null))?.nodes > 0, { ms: 30_000, what: "the span graph" });
-  const { context, page, errors } = await h.newPage(browser, { viewport: h.viewport });
+  const { context, page, errors } = await watchGraph(browser, server, graph, h.viewport);
   try {
-    await page.goto(server.url(`/?graph=${graph}`));
-    await page.waitForSelector('html[data-ready="true"]');
-    await h.until(async () => (await page.getByTestId("stream-state").getAttribute("data-state")) === "open", { what: "the stream open" });
-    await h.hookDrawn(page);
+    await hookDrawn(page);
     const total = h.rate * h.seconds;
     const written = new Map();
     const acks = [];
@@ -93,17 +92,7 @@ export async function spanStream(browser, server, h) {
     await h.until(() => page.evaluate((ids) => ids.every((id) => window.__seen.has(id)), expected),
       { ms: 60_000, every: 250, what: "every exported span on the canvas" }).catch((e) => h.log(`  ${e.message.slice(0, 200)}`));
     const seen = new Map(await page.evaluate(() => [...window.__seen.entries()]));
-    const lat = [], toServer = [], toPage = [], toDraw = [];
-    let missing = 0;
-    for (const [id, w] of written) {
-      const s = seen.get(id);
-      if (!s) { missing++; continue; }
-      const [drawn, , received, serverMs] = s;
-      lat.push(drawn - w);
-      toServer.push(serverMs - w);
-      toPage.push(received - serverMs);
-      toDraw.push(drawn - received);
-    }
+    const { lat, toServer, toPage, toDraw, missing } = delays(written, seen);
     if (errors.length) h.log(`  page errors: ${errors.join("; ")}`);
     const stats = await server.api(`/api/graphs/${graph}/stats`);
     const r = { rate: h.rate, seconds: h.seconds, spans: sent, achievedRate: sent / elapsed, probes: written.size, missing,

@@ -20,7 +20,8 @@ pub struct Cli {
 /// Where the graph database is.
 #[derive(Debug, Args)]
 pub struct ConnArgs {
-    /// A shared FalkorDB server (redis:// or rediss://, with user and password); without it
+    /// A shared FalkorDB server (redis:// or rediss://, with user and password; a Redis
+    /// Cluster: redis+cluster://host:port,host:port or rediss+cluster://); without it
     /// Provex starts its private server.
     #[arg(long, global = true, env = "PROVEX_FALKORDB_URL")]
     pub falkordb: Option<String>,

@@ -188,6 +188,11 @@ fn spans<'a>(s: &'a Snapshot, traces: Option<&str>) -> HashMap<&'a str, Span<'a>
     }
     for (k, p) in &s.edges {
         let index = int(p, "otel:index").unwrap_or(0);
+        // Every place a message holds in its call's list (one edge for a message held twice).
+        let at: Vec<i64> = match p.get("otel:indexes").and_then(Value::as_array) {
+            Some(list) if !list.is_empty() => list.iter().filter_map(Value::as_i64).collect(),
+            _ => vec![index],
+        };
         match k.rel.as_str() {
             "WAS_ASSOCIATED_WITH" => {
                 if let Some(span) = out.get_mut(k.source.as_str()) {
@@ -200,7 +205,7 @@ fn spans<'a>(s: &'a Snapshot, traces: Option<&str>) -> HashMap<&'a str, Span<'a>
             }
             "WAS_CONSUMED_BY" if k.target.starts_with("otel-msg:") => {
                 if let Some(span) = out.get_mut(k.source.as_str()) {
-                    span.inputs.insert(index, &k.target);
+                    span.inputs.extend(at.iter().map(|i| (*i, k.target.as_str())));
                 }
             }
             "WAS_USED_BY" if k.target.starts_with("otel-args:") => {
@@ -211,7 +216,7 @@ fn spans<'a>(s: &'a Snapshot, traces: Option<&str>) -> HashMap<&'a str, Span<'a>
             "WAS_GENERATED_BY" => {
                 if let Some(span) = out.get_mut(k.target.as_str()) {
                     if k.source.starts_with("otel-msg:") {
-                        span.outputs.insert(index, &k.source);
+                        span.outputs.extend(at.iter().map(|i| (*i, k.source.as_str())));
                     } else if k.source.starts_with("otel-result:") {
                         span.result = Some(&k.source);
                     }

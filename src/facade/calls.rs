@@ -7,8 +7,9 @@
 //! ingests, the body's bytes for the operations that take a file, and, in the desktop
 //! shell, the host that does what needs the user's machine (dialogs, settings).
 //!
-//! To add an operation: give the facade (or the source's folder) the method, declare the
-//! operation below in one entry, run `provex contract`, and call it from the UI.
+//! To add an operation: give the source's folder the method (`impl Session` in its `ops.rs`;
+//! the facade only for what spans sources), declare the operation below in one entry, run
+//! `provex contract`, and call it from the UI.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -20,7 +21,6 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 
-use super::knowledge::ResourceKnowledge;
 use super::log_views::{LogInclusion, LogStatus};
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
 use crate::api::ops::{declare_operations, Args, OpInfo, Transport};
@@ -29,6 +29,7 @@ use crate::ask::Answer;
 use crate::diff::GraphDiff;
 use crate::error::{Error, Result};
 use crate::ingest::{IngestOptions, LineBudget};
+use crate::sources::knowledge::ops::ResourceKnowledge;
 use crate::sources::lineage::views::{Comparison, LineageGraph, LineageSummary};
 use crate::sources::otel::views::{
     MessageOrigin, SpanDetails, TraceAgents, TracePage, TraceSpans, DEFAULT_SPANS, DEFAULT_TRACES,
@@ -334,7 +335,7 @@ impl Call<'_> {
 
     async fn bundle(&self, req: BundleRequest) -> Result<ExportedDocument> {
         let key = match req.key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
-            Some(k) => Some(self.provex.key_file_path(k)?),
+            Some(k) => Some(self.provex.paths.check(std::path::Path::new(k), "the key file")?),
             None => None,
         };
         let statements = req.statements.unwrap_or_default();

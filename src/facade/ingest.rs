@@ -18,6 +18,7 @@ use super::{bulk, calls, read_registry, Provex};
 use crate::error::{Error, Result};
 use crate::ingest::{self, Chunk, FileReport, IngestOptions, RejectsFile};
 use crate::model::Label;
+use crate::sources::otel::timings::{self, Phase};
 use crate::sources::reasoning::relink;
 use crate::sources::statements::KeyRegistry;
 use crate::store::WriteStats;
@@ -182,6 +183,7 @@ impl Provex {
     /// placeholders, checkpoint); returns once it is on disk. OTLP exports grouped into one
     /// write come this way (`otel.rs`).
     pub(super) async fn write_prepared(&self, graph: &str, chunk: Chunk) -> Result<IngestReport> {
+        let t = Instant::now();
         self.refuse_read_only(graph).await?;
         self.store.ensure_indexes(graph).await?;
         let mut w = Writing {
@@ -196,15 +198,20 @@ impl Provex {
             fold_spans_at_end: false,
             observer: Arc::new(super::Quiet),
         };
+        timings::since(Phase::Checks, t);
         let batch = self.store.batch();
         self.write_chunk(&mut w, chunk).await?;
         self.finish_writes(&mut w, &AtomicBool::new(false)).await?;
+        let t = Instant::now();
         if w.logged {
             if let Err(e) = self.log_checkpoint(graph).await {
                 tracing::warn!(graph, "no checkpoint of the log after this write: {e}");
             }
         }
+        timings::since(Phase::Checkpoint, t);
+        let t = Instant::now();
         self.store.commit(batch).await?;
+        timings::since(Phase::Commit, t);
         Ok(w.report)
     }
 
@@ -253,7 +260,9 @@ impl Provex {
         // leaves leaves without nodes, never nodes without leaves.
         let mut record_leaves = crate::sources::statements::log_leaves::DocumentLeaves::default();
         if !chunk.leaves.is_empty() && self.log_enabled() {
+            let t = Instant::now();
             let first = self.log_append(graph, &chunk.leaves).await?;
+            timings::since(Phase::LogAppend, t);
             chunk.delta.stamp_log_leaves(first, crate::tlog::props_digest);
             record_leaves = crate::sources::statements::log_leaves::DocumentLeaves::new(
                 &chunk.file.to_string_lossy(),
@@ -285,7 +294,9 @@ impl Provex {
             w.report.method = "bulk+merge".into();
         }
         if !chunk.delta.is_empty() {
+            let t = Instant::now();
             let stats = self.store.write_unsynced(graph, &chunk.delta).await?;
+            timings::since(Phase::Upserts, t);
             w.report.count(stats);
         }
         let events = w.events_by_file.entry(chunk.file.clone()).or_default();
@@ -296,12 +307,14 @@ impl Provex {
             self.publish(graph, chunk.delta);
         }
         if !spans.is_empty() && w.bulk.is_none() {
+            let t = Instant::now();
             match crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans))
                 .await
             {
                 Ok(folded) => self.publish_folded(graph, &folded).await,
                 Err(e) => tracing::warn!(graph, "span placeholders not folded: {e}"),
             }
+            timings::since(Phase::Fold, t);
         }
         if !chunk.records.is_empty() {
             let keys = bundle_keys(w.extra_keys.as_ref(), &chunk.keys);

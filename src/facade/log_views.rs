@@ -17,6 +17,7 @@ use crate::store::value::{as_i64, as_string, to_json};
 use crate::tlog::checkpoint::{self, Opened};
 use crate::tlog::proof::encode_hash;
 use crate::tlog::{DIGEST_PROP, LEAVES_PROP, LINE_PROP, RECEIVED_PROP, SOURCE_PROP};
+use serde_json::Value;
 
 /// How long `log_status` re-hashes nodes before it answers with what it checked so far.
 pub const STATUS_TIME_LIMIT: Duration = Duration::from_secs(5);
@@ -112,8 +113,13 @@ pub struct LogStatus {
     pub checkpoint_size: Option<u64>,
     #[ts(type = "number | null")]
     pub checkpoint_at: Option<i64>,
-    /// The log's root is the checkpoint's, or extends it by a consistency proof.
+    /// The log's root is the checkpoint's, or extends it by a consistency proof (a log not
+    /// signed yet, while its first ingest goes on, contradicts no checkpoint).
     pub checkpoint_matches: bool,
+    /// Leaves appended since the latest signed checkpoint (all of them before the first):
+    /// records of an ingest still going on, which signs a checkpoint when it ends. Being
+    /// written, not a disagreement.
+    pub pending: u64,
     /// Nodes re-hashed.
     pub nodes_checked: u64,
     /// False when the time limit stopped the re-hash before every node was checked.
@@ -151,7 +157,7 @@ pub(super) fn stored_form(digest: &str, props: &serde_json::Value) -> StoredForm
 }
 
 /// The line a node keeps: `log_line`, else its stored A2AP document written as compact JSON.
-fn record_line(props: &serde_json::Value) -> Option<String> {
+pub(super) fn record_line(props: &serde_json::Value) -> Option<String> {
     if let Some(line) = props.get(LINE_PROP).and_then(|v| v.as_str()) {
         return Some(line.to_owned());
     }
@@ -254,11 +260,14 @@ impl Provex {
     pub async fn log_status_within(&self, graph: &str, limit: Duration) -> Result<LogStatus> {
         crate::store::validate_graph_name(graph)?;
         let started = Instant::now();
-        let (size, root) = self.log_head(graph).await?;
+        // The checkpoint before the head: an ingest signs its checkpoint after appending its
+        // leaves, so the log read afterwards holds at least what the checkpoint covers.
         let vkey = self.log_key()?.verifier_key();
         let kept = self.store.log_checkpoint_signed_at(graph).await?;
+        let (size, root) = self.log_head(graph).await?;
         let (checkpoint_size, checkpoint_at, checkpoint_matches) = match &kept {
-            None => (None, None, size == 0),
+            // Leaves before a first checkpoint are pending: the first ingest still goes on.
+            None => (None, None, true),
             Some((note, at)) => match checkpoint::open(note, Some(&vkey)) {
                 Err(_) => (None, *at, false),
                 Ok(cp) => {
@@ -267,68 +276,84 @@ impl Provex {
                 }
             },
         };
+        let pending = match (checkpoint_matches, checkpoint_size) {
+            (false, _) => 0,
+            (true, signed) => size.saturating_sub(signed.unwrap_or(0)),
+        };
         let mut status = LogStatus {
             graph: graph.to_owned(),
             tree_size: size,
             checkpoint_size,
             checkpoint_at,
             checkpoint_matches,
+            pending,
             nodes_checked: 0,
             complete: true,
             differing: 0,
             mismatches: Vec::new(),
         };
-        // Pages from where the last one ended, so the time limit is checked between pages.
-        // `ID(n) > $after` is planned as a node-by-id range seek, which walks ids upwards, so
-        // a page reads only its own nodes; an `ORDER BY ID(n)` would sort every node left on
-        // each page (4.6 times slower over 200,000 nodes).
-        let q = format!(
-            "MATCH (n) WHERE ID(n) > $after AND n.{DIGEST_PROP} IS NOT NULL \
-             RETURN ID(n), n.name, labels(n)[0], n.{LEAVES_PROP}, n.{DIGEST_PROP}, properties(n) \
-             LIMIT {STATUS_PAGE}"
-        );
         // A graph not made yet holds nothing to check: a page opened before its first record,
         // or while an ingest has logged its first records but not yet written their nodes.
         if !self.store.graphs_list().await?.iter().any(|g| g == graph) {
             return Ok(status);
         }
+        // Nodes naming leaves past the log as read above: written since by an ingest going
+        // on (its leaves are appended before its nodes), unless the log still ends before them
+        // once the pages are read.
+        let mut past: Vec<(bool, LogMismatch, Vec<String>)> = Vec::new();
         let mut after = -1i64;
         loop {
-            let rows = self.store.run_ro(graph, &q, vec![("after", FalkorValue::I64(after))]).await?.1;
-            for row in &rows {
-                let [id, name, label, leaves, digest, props] = row.as_slice() else { continue };
-                after = after.max(as_i64(id).unwrap_or(after));
+            // Pages from where the last one ended, so the time limit is checked between pages.
+            // `ID(n) > after` is planned as a node-by-id range seek, which walks ids upwards,
+            // so a page reads only its own nodes; an `ORDER BY ID(n)` would sort every node
+            // left on each page (4.6 times slower over 200,000 nodes). Read in the compact
+            // reply format, as `verify --graph` reads.
+            let q = format!(
+                "MATCH (n) WHERE ID(n) > {after} AND n.{DIGEST_PROP} IS NOT NULL \
+                 RETURN ID(n), labels(n)[0], properties(n) LIMIT {STATUS_PAGE}"
+            );
+            let rows = self.store.compact_ro(graph, &q).await?;
+            let full = rows.len() >= STATUS_PAGE;
+            for row in rows {
+                let mut cols = row.into_iter();
+                let (Some(id), Some(label), Some(props)) = (cols.next(), cols.next(), cols.next()) else {
+                    continue;
+                };
+                after = after.max(id.as_i64().unwrap_or(after));
                 status.nodes_checked += 1;
-                let leaves = leaves_of(leaves);
-                let digest = as_string(digest).unwrap_or_default();
+                let Value::Object(map) = &props else { continue };
+                let leaves: Vec<i64> = match map.get(LEAVES_PROP) {
+                    Some(Value::Array(a)) => a.iter().filter_map(Value::as_i64).collect(),
+                    _ => Vec::new(),
+                };
+                let digest = map.get(DIGEST_PROP).and_then(Value::as_str).unwrap_or_default();
                 let out_of_log = leaves.iter().any(|l| *l < 0 || *l as u64 >= size);
-                let form = stored_form(&digest, &to_json(props));
-                if form.matches && !out_of_log {
+                let changed = !crate::tlog::digest_matches(digest, map);
+                if !changed && !out_of_log {
                     continue;
                 }
-                status.differing += 1;
-                if status.mismatches.len() < MAX_NAMED_MISMATCHES {
-                    let changed: Vec<&str> = if out_of_log {
-                        Vec::new()
-                    } else {
-                        form.values.iter().map(|v| v.name.as_str()).collect()
-                    };
-                    status.mismatches.push(LogMismatch {
-                        name: as_string(name).unwrap_or_default(),
-                        label: as_string(label).unwrap_or_default(),
-                        leaves,
-                        reason: if out_of_log {
-                            format!("names leaves past the log's {size}")
-                        } else {
-                            format!(
-                                "its stored properties differ from what its records gave it (one of: {})",
-                                changed.join(", ")
-                            )
-                        },
-                    });
+                let names = if changed {
+                    stored_form(digest, &props).values.into_iter().map(|v| v.name).collect()
+                } else {
+                    Vec::new()
+                };
+                let m = LogMismatch {
+                    name: map
+                        .get(crate::model::vocab::NAME)
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    label: label.as_str().unwrap_or_default().to_owned(),
+                    leaves,
+                    reason: String::new(),
+                };
+                if out_of_log {
+                    past.push((changed, m, names));
+                } else {
+                    status.differ(m, None, &names);
                 }
             }
-            if rows.len() < STATUS_PAGE {
+            if !full {
                 break;
             }
             if started.elapsed() >= limit {
@@ -336,6 +361,34 @@ impl Provex {
                 break;
             }
         }
+        if !past.is_empty() {
+            let (now, _) = self.log_head(graph).await?;
+            for (changed, m, names) in past {
+                let still = m.leaves.iter().any(|l| *l < 0 || *l as u64 >= now);
+                if still || changed {
+                    status.differ(m, still.then_some(now), &names);
+                }
+            }
+        }
         Ok(status)
+    }
+}
+
+impl LogStatus {
+    /// Counts a differing node, and names it while fewer than [`MAX_NAMED_MISMATCHES`] are:
+    /// past a log of `past` leaves, or changed in one of `names`.
+    fn differ(&mut self, mut m: LogMismatch, past: Option<u64>, names: &[String]) {
+        self.differing += 1;
+        if self.mismatches.len() >= MAX_NAMED_MISMATCHES {
+            return;
+        }
+        m.reason = match past {
+            Some(size) => format!("names leaves past the log's {size}"),
+            None => format!(
+                "its stored properties differ from what its records gave it (one of: {})",
+                names.join(", ")
+            ),
+        };
+        self.mismatches.push(m);
     }
 }

@@ -1,33 +1,29 @@
 //! The one API of the core: the CLI calls it now, the HTTP server and the desktop shell
 //! call it too, and none of them reach the store or the ingest pipeline around it.
 
-mod a2ap;
 mod ask;
 mod bulk;
+mod bundle;
 mod calls;
 mod demo;
 mod diff;
 mod explore;
-mod export;
 mod ingest;
 mod jobs;
-pub mod knowledge;
 mod layout;
-mod lineage;
-mod lineage_ops;
 mod live;
 pub mod log_verify;
 pub mod log_views;
 mod observer;
 pub mod otel;
 mod paths;
-mod reasoning;
 pub mod tlog;
-mod traces;
 pub mod witness;
 
 pub use crate::api::IngestReport;
-pub use a2ap::{
+pub use crate::sources::lineage::commands::{suggest_type, word_diff, SUGGESTION_RULE};
+pub use crate::sources::lineage::ops::parse_prompt_id;
+pub use crate::sources::statements::ops::{
     add_key, generate_key, is_bundle_file, read_registry, read_trust, sign_file, verify_bundle_file,
     verify_files, Keys,
 };
@@ -36,8 +32,6 @@ pub use demo::{write_council_files, DemoReport};
 pub use diff::{diff_file_traces, diff_files, file_delta, file_snapshot, trace_id, DiffSide};
 pub use jobs::parse_format;
 pub use layout::{graph_file, layout_file, LaidOut};
-pub use lineage::parse_prompt_id;
-pub use lineage_ops::{suggest_type, word_diff, SUGGESTION_RULE};
 pub use live::{ViewRequest, DEFAULT_BACKLOG_BYTES, DEFAULT_LIMIT, MAX_LIMIT};
 pub use observer::{IngestObserver, Quiet};
 pub use otel::{RejectedSpan, SpanExport};
@@ -50,6 +44,7 @@ use tokio::sync::broadcast;
 
 use crate::error::{Error, Result};
 use crate::model::{Edge, GraphDelta, Node};
+use crate::sources::Session;
 use crate::store::server::ServerOptions;
 use crate::store::supervisor::{RestartPolicy, Supervisor};
 use crate::store::{NodeRecord, PathResult, Stats, Store, Subgraph, Table, TraceDirection};
@@ -57,7 +52,8 @@ use crate::store::{NodeRecord, PathResult, Stats, Store, Subgraph, Table, TraceD
 /// Where the graph lives.
 #[derive(Debug, Clone, Default)]
 pub struct ConnectOptions {
-    /// A shared server (`redis://` or `rediss://`); `None` starts the private server.
+    /// A shared server (`redis://` or `rediss://`, or a Redis Cluster: `redis+cluster://` or
+    /// `rediss+cluster://` with one or more nodes); `None` starts the private server.
     pub url: Option<String>,
     /// The private server's settings; `None` for the app's default data folder.
     pub server: Option<ServerOptions>,
@@ -99,23 +95,51 @@ impl DeltaLog {
     }
 }
 
-/// A Provex session: a store, the private server when there is one, and the delta stream.
-pub struct Provex {
-    store: Arc<Store>,
-    /// The private server, kept running by its supervisor, when this session uses one.
-    server: Option<Arc<Supervisor>>,
+/// Where written deltas go: numbered for the session's subscribers, then to the graph's
+/// live view. The sources' operations publish through it ([`crate::sources::Publish`]).
+struct Publisher {
     deltas: Mutex<DeltaLog>,
     live: Arc<live::LiveViews>,
+}
+
+impl crate::sources::Publish for Publisher {
+    /// The delta log's lock only numbers and queues the batch; the view's layout runs after
+    /// it is released.
+    fn publish(&self, graph: &str, delta: GraphDelta, knowledge: &[crate::sources::knowledge::ChangeEvent]) {
+        let knowledge = knowledge.iter().map(stream_change).collect();
+        let routed = {
+            let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
+            let batch = log.publish(graph, delta, knowledge);
+            self.live.route(&batch)
+        };
+        self.live.apply(routed);
+    }
+}
+
+/// A knowledge-graph change as a graph's stream carries it to a UI.
+fn stream_change(e: &crate::sources::knowledge::ChangeEvent) -> crate::api::KnowledgeChange {
+    crate::api::KnowledgeChange {
+        statement: e.statement.id(),
+        op: e.op.as_str().to_owned(),
+        subject: e.statement.subject.id.clone(),
+        object: e.statement.object.id.clone(),
+        event: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
+    }
+}
+
+/// A Provex session: the sources' part (the store, what each source keeps, its
+/// operations: [`Session`], which a `Provex` dereferences to), the private server when there
+/// is one, and the delta stream.
+pub struct Provex {
+    session: Session,
+    /// The private server, kept running by its supervisor, when this session uses one.
+    server: Option<Arc<Supervisor>>,
+    publisher: Arc<Publisher>,
+    live: Arc<live::LiveViews>,
     jobs: jobs::Jobs,
-    ledgers: a2ap::Ledgers,
     data_dir: Option<PathBuf>,
     /// The folders `follow` and `upload` may use (see [`Provex::restrict_paths`]).
     paths: paths::PathPolicy,
-    /// The embeddings endpoint of lineage confidences, read from the environment once.
-    /// `None` until first used (then the environment's, or what `set_embeddings` gave).
-    embedder: Mutex<Option<Option<Arc<crate::sources::lineage::embeddings::Embedder>>>>,
-    similar: lineage_ops::SimilarCache,
-    knowledge: knowledge::KnowledgeHub,
     /// The chat endpoint of `ask`, read from the environment on first use (or `set_llm`).
     llm: ask::LlmSlot,
     /// The graphs' tamper-evident logs' frontiers.
@@ -133,6 +157,14 @@ pub(crate) fn edge_relations(e: &Edge) -> (Option<String>, Option<String>) {
         crate::model::EdgeKind::Prov(r) => (Some(r.as_str().to_owned()), None),
         crate::model::EdgeKind::A2a(r) => (None, Some(r.as_str().to_owned())),
         crate::model::EdgeKind::Plain => (None, None),
+    }
+}
+
+impl std::ops::Deref for Provex {
+    type Target = Session;
+
+    fn deref(&self) -> &Session {
+        &self.session
     }
 }
 
@@ -159,18 +191,16 @@ impl Provex {
         let live = Arc::new(live::LiveViews::default());
         live::announce_health(&live, store.health_changes());
         let (tx, _) = broadcast::channel(256);
+        let publisher =
+            Arc::new(Publisher { deltas: Mutex::new(DeltaLog { next: 0, tx }), live: live.clone() });
         Ok(Provex {
-            store: Arc::new(store),
+            session: Session::new(Arc::new(store), publisher.clone()),
             server,
-            deltas: Mutex::new(DeltaLog { next: 0, tx }),
+            publisher,
             live,
             jobs: jobs::Jobs::default(),
-            ledgers: a2ap::Ledgers::default(),
             data_dir,
             paths: paths::PathPolicy::default(),
-            embedder: Mutex::new(None),
-            similar: Default::default(),
-            knowledge: Default::default(),
             llm: Default::default(),
             logs: Default::default(),
             bulk: Default::default(),
@@ -215,7 +245,7 @@ impl Provex {
     /// Subscribes to the deltas written from now on. Subscribe before starting an ingest
     /// to miss nothing.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<DeltaBatch>> {
-        self.deltas.lock().unwrap_or_else(PoisonError::into_inner).tx.subscribe()
+        self.publisher.deltas.lock().unwrap_or_else(PoisonError::into_inner).tx.subscribe()
     }
 
     pub async fn graphs(&self) -> Result<Vec<String>> {
@@ -259,51 +289,10 @@ impl Provex {
         Ok(())
     }
 
-    /// An audit bundle opened as a graph stays as the bundle said: nothing more is written
-    /// into it.
-    pub(crate) async fn refuse_read_only(&self, graph: &str) -> Result<()> {
-        let q = "MATCH (n:AuditBundle) RETURN count(n)";
-        let bundles = match self.store.run_ro(graph, q, vec![]).await {
-            Ok((_, rows)) => {
-                rows.first().and_then(|r| r.first()).and_then(crate::store::value::as_i64).unwrap_or(0)
-            }
-            Err(Error::NotFound { what: "graph", .. }) => 0,
-            Err(e) => return Err(e),
-        };
-        if bundles > 0 {
-            return Err(Error::Usage(format!(
-                "graph {graph} is an audit bundle, opened read-only; open other files into another graph"
-            )));
-        }
-        Ok(())
-    }
-
-    /// Writes a delta directly (for sources that are not files, such as the demo stream).
-    pub async fn write(&self, graph: &str, delta: GraphDelta) -> Result<()> {
-        self.store.write(graph, &delta).await?;
-        self.publish(graph, delta);
-        Ok(())
-    }
-
-    /// Hands a written delta to subscribers and to the graph's live view. The delta log's
-    /// lock only numbers and queues the batch; the view's layout runs after it is released.
-    /// Whether anything would receive what [`Provex::publish`] sends for this graph.
-    fn listened(&self, graph: &str) -> bool {
-        self.deltas.lock().unwrap_or_else(PoisonError::into_inner).tx.receiver_count() > 0
+    /// Whether anything would receive what is published for this graph (a bulk build
+    /// reads its rows back only for a listener).
+    pub(crate) fn listened(&self, graph: &str) -> bool {
+        self.publisher.deltas.lock().unwrap_or_else(PoisonError::into_inner).tx.receiver_count() > 0
             || self.live.watches(graph)
-    }
-
-    fn publish(&self, graph: &str, delta: GraphDelta) {
-        self.publish_with(graph, delta, Vec::new());
-    }
-
-    /// [`Provex::publish`], with the knowledge-graph changes the delta writes.
-    fn publish_with(&self, graph: &str, delta: GraphDelta, knowledge: Vec<crate::api::KnowledgeChange>) {
-        let routed = {
-            let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
-            let batch = log.publish(graph, delta, knowledge);
-            self.live.route(&batch)
-        };
-        self.live.apply(routed);
     }
 }

@@ -12,6 +12,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::Serialize;
+use std::time::Instant;
+
 use tokio::sync::oneshot;
 
 use super::Provex;
@@ -19,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::ingest::Chunk;
 use crate::model::GraphDelta;
 pub use crate::sources::otel::normalise::RejectedSpan;
+use crate::sources::otel::timings::{self, Phase};
 use crate::sources::otel::wire::encode_protobuf;
 use crate::sources::otel::{normalise, ExportTraceServiceRequest};
 
@@ -38,6 +41,8 @@ struct Waiting {
     /// Its spans, normalised, with the leaf of its body.
     chunk: Chunk,
     done: oneshot::Sender<Result<()>>,
+    /// When it was queued.
+    queued: Instant,
 }
 
 /// The exports waiting on one graph, and the right to write them.
@@ -103,9 +108,11 @@ impl Provex {
         body: &[u8],
     ) -> Result<SpanExport> {
         crate::store::validate_graph_name(graph)?;
+        let received_at = Instant::now();
         let mut delta = GraphDelta::new();
         delta.begin_record(0);
         let counts = normalise(&request, &mut delta);
+        timings::since(Phase::Normalise, received_at);
         drop(request);
         let done = SpanExport { accepted: counts.accepted, rejected: counts.rejected };
         if done.accepted == 0 {
@@ -123,6 +130,7 @@ impl Provex {
             ..Default::default()
         };
         self.group_commit(graph, chunk).await?;
+        timings::since(Phase::Export, received_at);
         Ok(done)
     }
 
@@ -132,7 +140,11 @@ impl Provex {
     async fn group_commit(&self, graph: &str, chunk: Chunk) -> Result<()> {
         let queue = self.exports.queue(graph);
         let (done, mut answer) = oneshot::channel();
-        queue.waiting.lock().unwrap_or_else(PoisonError::into_inner).push_back(Waiting { chunk, done });
+        queue.waiting.lock().unwrap_or_else(PoisonError::into_inner).push_back(Waiting {
+            chunk,
+            done,
+            queued: Instant::now(),
+        });
         loop {
             let writer = tokio::select! {
                 biased;
@@ -158,7 +170,9 @@ impl Provex {
     async fn write_group(&self, graph: &str, group: Vec<Waiting>) {
         let mut answers = Vec::with_capacity(group.len());
         let mut all: Option<Chunk> = None;
+        let started = Instant::now();
         for w in group {
+            timings::record(Phase::Queued, started.saturating_duration_since(w.queued));
             answers.push(w.done);
             match all.as_mut() {
                 Some(c) => c.absorb(w.chunk),
@@ -167,6 +181,7 @@ impl Provex {
         }
         let Some(chunk) = all else { return };
         let result = self.write_prepared(graph, chunk).await;
+        timings::since(Phase::GroupWrite, started);
         for a in answers {
             let _ = a.send(match &result {
                 Ok(_) => Ok(()),
@@ -225,7 +240,7 @@ mod tests {
 
     fn waiting(spans: u64) -> (Waiting, oneshot::Receiver<Result<()>>) {
         let (done, rx) = oneshot::channel();
-        (Waiting { chunk: Chunk { events: spans, ..Default::default() }, done }, rx)
+        (Waiting { chunk: Chunk { events: spans, ..Default::default() }, done, queued: Instant::now() }, rx)
     }
 
     #[test]

@@ -122,12 +122,16 @@ impl Provex {
         )))
     }
 
-    /// The current size and root of a graph's log.
+    /// The current size and root of a graph's log, as the server holds it now: the frontier
+    /// kept in memory is read again when the log no longer ends where it does (another
+    /// Provex on the same server appended since), so that a session that only reads a log
+    /// never compares a checkpoint or a node with a log it saw earlier.
     pub async fn log_head(&self, graph: &str) -> Result<(u64, Hash)> {
         let mut open = self.logs.open.lock().await;
+        let stored = self.store.log_stored(graph).await?;
         let f = match open.get(graph) {
-            Some(f) => f.clone(),
-            None => {
+            Some(f) if tlog_tiles::stored_hash_count(f.size()) == stored => f.clone(),
+            _ => {
                 let f = self.load_frontier(graph).await?;
                 open.insert(graph.to_owned(), f.clone());
                 f

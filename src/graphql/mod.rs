@@ -66,7 +66,7 @@ impl Bounds {
     /// The bounds of `requiredCertainty` and `maxAgeSeconds`, the age counted back from now.
     pub fn new(required_certainty: Option<f64>, max_age_seconds: Option<u64>) -> Bounds {
         let since_ms = max_age_seconds.map(|a| {
-            crate::facade::knowledge::now_ms()
+            crate::sources::knowledge::ops::now_ms()
                 .saturating_sub(i64::try_from(a.saturating_mul(1000)).unwrap_or(i64::MAX))
         });
         Bounds { required_certainty, since_ms }

@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::{auth, AppState};
-use crate::facade::knowledge::{UpdateError, REJECTED};
 use crate::graphql::{Bounds, GraphqlRequest};
+use crate::sources::knowledge::ops::{UpdateError, REJECTED};
 use crate::sources::knowledge::rpc::{self, RpcError};
 use crate::sources::knowledge::UpdateParams;
 use crate::sources::knowledge::{card, subscription};

@@ -170,19 +170,16 @@ pub(crate) fn decode(body: &[u8], encoding: Encoding) -> Result<ExportTraceServi
 }
 
 /// Validates the graph name (as every route does) and stores the request's spans; `body` is
-/// the request as received (gzip undone), which its log leaf hashes (without it, the
-/// request's protobuf encoding: what a gRPC message is).
+/// the request as received (an HTTP body or a gRPC message, gzip undone), which its log
+/// leaf hashes.
 pub(crate) async fn export(
     state: &AppState,
     graph: &str,
     request: ExportTraceServiceRequest,
-    body: Option<&[u8]>,
+    body: &[u8],
 ) -> Result<ExportTraceServiceResponse, Failure> {
     crate::store::validate_graph_name(graph)?;
-    let done = match body {
-        Some(body) => state.provex.export_received(graph, request, body).await?,
-        None => state.provex.export_spans(graph, request).await?,
-    };
+    let done = state.provex.export_received(graph, request, body).await?;
     Ok(response(&done))
 }
 

@@ -146,7 +146,7 @@ async fn receive(
     } else {
         unpack()?
     };
-    let res = otlp::export(state, graph, request, Some(&plain)).await?;
+    let res = otlp::export(state, graph, request, &plain).await?;
     Ok(otlp::encode_response(&res, enc))
 }
 

@@ -1,8 +1,8 @@
 //! The sources Provex reads, one folder each: recognising a source's records, parsing them,
 //! normalising them into graph deltas, and what that source keeps about them (ledgers,
-//! views, store queries). Each format is described in `docs/FORMATS.md`. The vocabulary the
-//! sources share is in `model/`, the database in `store/`; the ingest pipeline, the facade and
-//! the transports sit above.
+//! views, store queries) and the operations that serve its views ([`Session`]). Each format is
+//! described in `docs/FORMATS.md`. The vocabulary the sources share is in `model/`, the
+//! database in `store/`; the ingest pipeline, the facade and the transports sit above.
 
 pub mod knowledge;
 pub mod lineage;
@@ -13,13 +13,14 @@ pub mod runtime_events;
 pub mod statements;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::GraphDelta;
+use crate::store::Store;
 
 /// Every source the ingest pipeline reads, in the order a record is recognised (a file's
 /// first record, a stream's first recognised line). Adding a source is one line here.
@@ -98,6 +99,87 @@ pub enum Sniff<'a> {
 pub struct Context {
     /// The graph's lineages and the embeddings endpoint, for prompt-lineage records.
     pub lineage: Option<Arc<lineage::LineageContext>>,
+}
+
+/// What the sources' operations run on in one Provex session: the store, what a source keeps
+/// between operations, and where a written delta goes. `facade::Provex` holds one and
+/// dereferences to it, so an operation a source defines in its folder (`impl Session` in
+/// `<source>/ops.rs`) is called as `provex.operation(…)` by the operation declarations
+/// (`facade/calls.rs`), the CLI and the tests, while no source depends on the facade.
+pub struct Session {
+    pub(crate) store: Arc<Store>,
+    stream: Arc<dyn Publish>,
+    /// The embeddings endpoint of lineage confidences, read from the environment once.
+    /// `None` until first used (then the environment's, or what `set_embeddings` gave).
+    pub(crate) embedder: Mutex<Option<Option<Arc<lineage::embeddings::Embedder>>>>,
+    /// The similarity index of each graph's prompts.
+    pub(crate) similar: lineage::commands::SimilarCache,
+    /// Knowledge-graph updates: one writer at a time, the subscribers, the alignment rules.
+    pub(crate) knowledge: knowledge::ops::KnowledgeHub,
+    /// The statements' ledger of each graph used, kept current as documents arrive.
+    pub(crate) ledgers: statements::ops::Ledgers,
+}
+
+/// Where a written delta goes: the facade numbers it for the session's subscribers and
+/// routes it to the graph's live view.
+pub trait Publish: Send + Sync {
+    /// `delta` was written to `graph`, with the knowledge-graph changes it makes.
+    fn publish(&self, graph: &str, delta: GraphDelta, knowledge: &[knowledge::ChangeEvent]);
+}
+
+impl Session {
+    /// The sources' part of a session over `store`, publishing to `stream`.
+    pub fn new(store: Arc<Store>, stream: Arc<dyn Publish>) -> Session {
+        Session {
+            store,
+            stream,
+            embedder: Mutex::new(None),
+            similar: Default::default(),
+            knowledge: Default::default(),
+            ledgers: Default::default(),
+        }
+    }
+
+    /// Writes a delta directly (for sources that are not files, such as the demo stream).
+    pub async fn write(&self, graph: &str, delta: GraphDelta) -> Result<()> {
+        self.store.write(graph, &delta).await?;
+        self.publish(graph, delta);
+        Ok(())
+    }
+
+    /// Hands a written delta to subscribers and to the graph's live view.
+    pub(crate) fn publish(&self, graph: &str, delta: GraphDelta) {
+        self.stream.publish(graph, delta, &[]);
+    }
+
+    /// [`Session::publish`], with the knowledge-graph changes the delta writes.
+    pub(crate) fn publish_knowledge(
+        &self,
+        graph: &str,
+        delta: GraphDelta,
+        changes: &[knowledge::ChangeEvent],
+    ) {
+        self.stream.publish(graph, delta, changes);
+    }
+
+    /// An audit bundle opened as a graph stays as the bundle said: nothing more is written
+    /// into it.
+    pub(crate) async fn refuse_read_only(&self, graph: &str) -> Result<()> {
+        let q = "MATCH (n:AuditBundle) RETURN count(n)";
+        let bundles = match self.store.run_ro(graph, q, vec![]).await {
+            Ok((_, rows)) => {
+                rows.first().and_then(|r| r.first()).and_then(crate::store::value::as_i64).unwrap_or(0)
+            }
+            Err(Error::NotFound { what: "graph", .. }) => 0,
+            Err(e) => return Err(e),
+        };
+        if bundles > 0 {
+            return Err(Error::Usage(format!(
+                "graph {graph} is an audit bundle, opened read-only; open other files into another graph"
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// Where a reader puts what it makes of its input: the ingest pipeline's batch.

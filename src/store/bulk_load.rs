@@ -123,13 +123,18 @@ impl Store {
     }
 
     /// Whether the server lets this user rename a key: asked with a key that does not exist
-    /// (`building`, just removed), which renames nothing either way.
+    /// (`building`, just removed), which renames nothing either way. On a cluster the two
+    /// names may live in different slots, where no rename is possible.
     async fn may_rename(&self, building: &str, graph: &str) -> bool {
         let Ok(mut con) = self.raw_connection().await else { return false };
         let probe: redis::RedisResult<i64> =
             redis::cmd("RENAMENX").arg(building).arg(graph).query_async(&mut con).await;
         match probe {
-            Err(e) => !e.to_string().to_ascii_lowercase().contains("perm"),
+            // Refused to this user, or across a cluster's slots (the two names hash apart).
+            Err(e) => {
+                let e = e.to_string().to_ascii_lowercase();
+                !e.contains("perm") && !e.contains("crossslot")
+            }
             Ok(_) => true,
         }
     }

@@ -2,11 +2,12 @@
 //! typed client spent seconds decoding the 100,000-row replies of `provex diff` that the
 //! server made in a tenth of that (docs/BENCHMARKS.md, "Diff"). Each read gets a
 //! connection of its own (so the reads of one diff run side by side) and its reply is read
-//! by [`super::resp`]; over TLS, by the `redis` crate and [`decode`].
+//! by [`super::resp`]; over TLS and on a Redis Cluster, by the `redis` crate and [`decode`].
 
 use redis::Value as Resp;
 use serde_json::{Map, Number, Value};
 
+use super::cluster::RawConnection;
 use super::resp::{kind, Failure};
 use super::{Store, QUERY_TIMEOUT_MS};
 use crate::error::{Error, Result};
@@ -106,9 +107,51 @@ impl Store {
     }
 
     async fn compact_ro_once(&self, graph: &str, cypher: &str) -> Result<Vec<Vec<Value>>> {
-        let (url, args) = (self.endpoint().url.clone(), [graph.to_owned(), cypher.to_owned()]);
+        if self.is_cluster() {
+            // The fast reader straight to the primary owning the graph; the cluster client
+            // when it cannot (TLS, or the slot moved meanwhile: MOVED or ASK).
+            if let Some(url) = self.owner_url(graph).await {
+                match self.compact_fast(url, graph, cypher).await? {
+                    Ok(Some(rows)) => return Ok(rows),
+                    Ok(None) | Err(Failure::Connection(_)) => {}
+                    Err(Failure::Server(m)) if m.starts_with("MOVED") || m.starts_with("ASK") => {}
+                    Err(Failure::Server(m)) => return Err(super::missing_graph(Error::Query(m), graph)),
+                }
+            }
+            return rows_of(self.compact_ro_redis(graph, cypher).await?);
+        }
+        let reply = match self.compact_fast(self.endpoint().url.clone(), graph, cypher).await? {
+            Ok(Some(rows)) => return Ok(rows),
+            Ok(None) => self.compact_ro_redis(graph, cypher).await?,
+            Err(Failure::Connection(reason)) => return Err(Error::Connection { url: self.url(), reason }),
+            Err(Failure::Server(message)) => return Err(super::missing_graph(Error::Query(message), graph)),
+        };
+        rows_of(reply)
+    }
+
+    /// The URL of the cluster primary owning `graph` now (the store's URL with its host and
+    /// port), if the cluster says.
+    async fn owner_url(&self, graph: &str) -> Option<String> {
+        let mut con = self.raw_connection().await.ok()?;
+        let slot = super::cluster::key_slot(graph);
+        let owner = con.primaries().await.ok()?.into_iter().find(|p| p.owns(slot))?;
+        let mut url = url::Url::parse(&self.endpoint().url).ok()?;
+        url.set_host(Some(&owner.host)).ok()?;
+        url.set_port(Some(owner.port)).ok()?;
+        Some(url.into())
+    }
+
+    /// The query through [`super::resp`] on a connection of its own to `url` (`Ok(None)`:
+    /// a connection it does not make, TLS).
+    async fn compact_fast(
+        &self,
+        url: String,
+        graph: &str,
+        cypher: &str,
+    ) -> Result<std::result::Result<Option<Vec<Vec<Value>>>, Failure>> {
+        let args = [graph.to_owned(), cypher.to_owned()];
         let wait = std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000);
-        let fast = tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(move || {
             let timeout = QUERY_TIMEOUT_MS.to_string();
             let cmd: [&[u8]; 6] = [
                 b"GRAPH.RO_QUERY",
@@ -121,51 +164,58 @@ impl Store {
             super::resp::compact_query(&url, &cmd, wait)
         })
         .await
-        .map_err(|e| Error::Server(format!("graph reader: {e}")))?;
-        let reply = match fast {
-            Ok(Some(rows)) => return Ok(rows),
-            Ok(None) => self.compact_ro_tls(graph, cypher).await?,
-            Err(Failure::Connection(reason)) => return Err(Error::Connection { url: self.url(), reason }),
-            Err(Failure::Server(message)) => return Err(super::missing_graph(Error::Query(message), graph)),
-        };
-        // [header, rows, statistics]
-        let Resp::Array(mut parts) = reply else {
-            return Err(Error::Query(format!("unexpected reply to a graph query: {reply:?}")));
-        };
-        if parts.len() < 3 {
-            return Ok(Vec::new());
-        }
-        let Resp::Array(rows) = parts.swap_remove(1) else { return Ok(Vec::new()) };
-        Ok(rows
-            .into_iter()
-            .map(|r| match r {
-                Resp::Array(values) => values.into_iter().map(decode).collect(),
-                other => vec![decode(other)],
-            })
-            .collect())
+        .map_err(|e| Error::Server(format!("graph reader: {e}")))
     }
 
     /// The same query through the `redis` crate, for connections [`super::resp`] does not
-    /// make (TLS).
-    async fn compact_ro_tls(&self, graph: &str, cypher: &str) -> Result<Resp> {
-        let client = redis::Client::open(self.endpoint().url.as_str())
-            .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
-        let config = redis::AsyncConnectionConfig::new()
-            .set_response_timeout(Some(std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000)));
-        let mut con = client
-            .get_multiplexed_async_connection_with_config(&config)
-            .await
-            .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
-        redis::cmd("GRAPH.RO_QUERY")
+    /// make: TLS (a connection of its own), and a cluster's primary owning the graph (the
+    /// store's cluster connection, which routes it there).
+    async fn compact_ro_redis(&self, graph: &str, cypher: &str) -> Result<Resp> {
+        let mut con = if self.is_cluster() {
+            self.raw_connection().await?
+        } else {
+            let wait = std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000);
+            RawConnection::open(self.endpoint().target(), wait)
+                .await
+                .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?
+        };
+        let reply = redis::cmd("GRAPH.RO_QUERY")
             .arg(graph)
             .arg(cypher)
             .arg("--compact")
             .arg("timeout")
             .arg(QUERY_TIMEOUT_MS)
             .query_async(&mut con)
-            .await
-            .map_err(|e| super::missing_graph(Error::Query(e.to_string()), graph))
+            .await;
+        match reply {
+            Ok(reply) => Ok(reply),
+            Err(e) if self.is_cluster() && super::cluster::is_connection_error(&e) => {
+                Err(self.raw_lost(&e).await)
+            }
+            Err(e) if super::cluster::is_connection_error(&e) => {
+                Err(Error::Connection { url: self.url(), reason: e.to_string() })
+            }
+            Err(e) => Err(super::missing_graph(Error::Query(e.to_string()), graph)),
+        }
     }
+}
+
+/// The rows of a compact reply (`[header, rows, statistics]`), each column decoded to JSON.
+fn rows_of(reply: Resp) -> Result<Vec<Vec<Value>>> {
+    let Resp::Array(mut parts) = reply else {
+        return Err(Error::Query(format!("unexpected reply to a graph query: {reply:?}")));
+    };
+    if parts.len() < 3 {
+        return Ok(Vec::new());
+    }
+    let Resp::Array(rows) = parts.swap_remove(1) else { return Ok(Vec::new()) };
+    Ok(rows
+        .into_iter()
+        .map(|r| match r {
+            Resp::Array(values) => values.into_iter().map(decode).collect(),
+            other => vec![decode(other)],
+        })
+        .collect())
 }
 
 #[cfg(test)]

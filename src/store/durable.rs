@@ -7,21 +7,26 @@
 //! its writes over several connections. The barrier therefore makes one small write of its
 //! own (`INCR` of [`MARK_KEY`]) on its own connection after the batch's writes were
 //! answered, then sends `WAITAOF` there: Redis appends to the AOF in the order it runs
-//! commands, so once that write is fsynced every write answered before it is too.
+//! commands, so once that write is fsynced every write answered before it is too. On a
+//! Redis Cluster each primary keeps its own AOF: the barrier does the same on every primary,
+//! with a marker key in a slot that primary owns (`provex:durable:{n}`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex as StdMutex;
 use std::time::Duration;
 
-use redis::aio::MultiplexedConnection;
 use redis::Value;
 use tokio::sync::Mutex;
 
+use super::cluster::{key_in, RawConnection};
 use super::Store;
 use crate::error::{Error, Result};
 
 /// The key the barrier increments: its own write, after everything it covers.
 pub const MARK_KEY: &str = "provex:durable";
+
+/// The start of the barrier's key on each primary of a cluster (then a hash tag).
+const CLUSTER_MARK: &str = "provex:durable:";
 
 /// How long the barrier waits for the server's fsync, in milliseconds (the private server
 /// fsyncs every write, `appendfsync always`; a shared one with `everysec` within a second).
@@ -46,7 +51,7 @@ pub(crate) struct Barrier {
     /// The barrier's own connection (a blocked `WAITAOF` holds up the commands queued
     /// behind it on a connection, so reads never share it), with the count of lost
     /// connections when it was opened: after a loss it is opened again.
-    con: Mutex<Option<(MultiplexedConnection, u64)>>,
+    con: Mutex<Option<(RawConnection, u64)>>,
     /// Writes answered so far, and how many of them a barrier has covered.
     written: AtomicU64,
     synced: AtomicU64,
@@ -160,26 +165,42 @@ impl Store {
         Ok(())
     }
 
-    async fn sync_on(&self, slot: &mut Option<(MultiplexedConnection, u64)>) -> Result<()> {
+    async fn sync_on(&self, slot: &mut Option<(RawConnection, u64)>) -> Result<()> {
         if self.durability() == Durability::None {
             return Ok(());
         }
         let losses = self.barrier.losses.load(Ordering::SeqCst);
+        let lost = |e: redis::RedisError| Error::Connection { url: self.url(), reason: e.to_string() };
         let mut con = match slot.as_ref() {
             Some((c, opened)) if *opened == losses => c.clone(),
             _ => {
-                let client = redis::Client::open(self.endpoint().url.as_str())
-                    .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
-                let config = redis::AsyncConnectionConfig::new()
-                    .set_response_timeout(Some(Duration::from_millis(SYNC_TIMEOUT_MS + 5_000)));
-                let c = client
-                    .get_multiplexed_async_connection_with_config(&config)
-                    .await
-                    .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
+                let wait = Duration::from_millis(SYNC_TIMEOUT_MS + 5_000);
+                let c = RawConnection::open(self.endpoint().target(), wait).await.map_err(lost)?;
                 *slot = Some((c.clone(), losses));
                 c
             }
         };
+        // One marker per primary, found again each time: slots move between primaries.
+        let marks: Vec<String> = if matches!(con, RawConnection::Cluster(_)) {
+            let primaries = con.primaries().await.map_err(|e| {
+                if super::cluster::is_connection_error(&e) {
+                    lost(e)
+                } else {
+                    Error::Query(format!("reading the cluster's slots: {e}"))
+                }
+            })?;
+            primaries.iter().filter_map(|p| key_in(CLUSTER_MARK, &p.ranges)).collect()
+        } else {
+            vec![MARK_KEY.to_owned()]
+        };
+        for mark in &marks {
+            self.sync_one(&mut con, mark).await?;
+        }
+        Ok(())
+    }
+
+    /// The barrier on the server (or cluster primary) holding `mark`.
+    async fn sync_one(&self, con: &mut RawConnection, mark: &str) -> Result<()> {
         loop {
             let mode = self.durability();
             let (local, replicas) = match mode {
@@ -187,14 +208,15 @@ impl Store {
                 Durability::None => return Ok(()),
                 Durability::Unknown | Durability::LocalAof => (1, 0),
             };
+            // One pipeline: on a cluster it goes as a whole to the marker's primary.
             let reply: redis::RedisResult<(i64, Vec<i64>)> = redis::pipe()
                 .cmd("INCR")
-                .arg(MARK_KEY)
+                .arg(mark)
                 .cmd("WAITAOF")
                 .arg(local)
                 .arg(replicas)
                 .arg(SYNC_TIMEOUT_MS)
-                .query_async(&mut con)
+                .query_async(con)
                 .await;
             match reply {
                 Ok((_, acks)) => {
@@ -212,7 +234,7 @@ impl Store {
                         "FalkorDB did not confirm the write on disk within {SYNC_TIMEOUT_MS} ms (WAITAOF {local} {replicas}: {got_local} local, {got_replicas} replicas)"
                     )));
                 }
-                Err(e) if e.is_io_error() || e.is_connection_dropped() || e.is_timeout() => {
+                Err(e) if super::cluster::is_connection_error(&e) => {
                     return Err(Error::Connection { url: self.url(), reason: e.to_string() });
                 }
                 Err(e) => {
@@ -222,7 +244,7 @@ impl Store {
                     }
                     // No local AOF: replicas that keep one, or nothing durable at all.
                     if mode == Durability::Unknown && message.contains("appendonly") {
-                        let next = if self.replica_count(&mut con).await > 0 {
+                        let next = if self.replica_count(con, mark).await > 0 {
                             Durability::ReplicaAof
                         } else {
                             tracing::warn!(
@@ -245,12 +267,15 @@ impl Store {
         *self.barrier.mode.lock().unwrap_or_else(|e| e.into_inner()) = mode;
     }
 
-    /// The server's connected replicas (`INFO replication`; 0 when it cannot be read).
-    async fn replica_count(&self, con: &mut MultiplexedConnection) -> u64 {
-        let info: redis::RedisResult<Value> = redis::cmd("INFO").arg("replication").query_async(con).await;
+    /// The connected replicas of the server holding `mark` (`INFO replication`, in a
+    /// pipeline after a read of `mark` so that a cluster sends it to that primary; 0 when it
+    /// cannot be read).
+    async fn replica_count(&self, con: &mut RawConnection, mark: &str) -> u64 {
+        let info: redis::RedisResult<(Value, Value)> =
+            redis::pipe().cmd("GET").arg(mark).cmd("INFO").arg("replication").query_async(con).await;
         let text = match info {
-            Ok(Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
-            Ok(Value::VerbatimString { text, .. }) => text,
+            Ok((_, Value::BulkString(b))) => String::from_utf8_lossy(&b).into_owned(),
+            Ok((_, Value::VerbatimString { text, .. })) => text,
             _ => return 0,
         };
         text.lines()

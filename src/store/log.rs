@@ -64,11 +64,7 @@ impl Store {
                     }
                     Ok(v)
                 }
-                Err(e) if e.is_io_error() || e.is_connection_dropped() || e.is_timeout() => {
-                    *self.raw.lock().await = None;
-                    self.barrier.lost();
-                    Err(Error::Connection { url: self.url(), reason: e.to_string() })
-                }
+                Err(e) if super::cluster::is_connection_error(&e) => Err(self.raw_lost(&e).await),
                 Err(e) => {
                     let reason = e.to_string();
                     Err(super::durable::refusal(&reason).unwrap_or(Error::Query(reason)))

@@ -7,6 +7,7 @@ mod binaries;
 pub mod bulk;
 mod bulk_load;
 pub mod bulk_spill;
+pub mod cluster;
 pub mod compact;
 pub mod durable;
 pub mod groups;
@@ -54,7 +55,7 @@ pub struct Store {
     endpoint: std::sync::RwLock<Arc<reconnect::Endpoint>>,
     /// How the database's health is followed (see `reconnect.rs`).
     watcher: reconnect::Watcher,
-    raw: Mutex<Option<redis::aio::MultiplexedConnection>>,
+    raw: Mutex<Option<cluster::RawConnection>>,
     client: RwLock<Arc<FalkorAsyncClient>>,
     graphs: Mutex<HashMap<String, AsyncGraph>>,
     indexed: Mutex<HashSet<String>>,
@@ -83,14 +84,16 @@ pub fn redact(url: &str) -> String {
     }
 }
 
-/// Checks that `url` is a FalkorDB URL: `redis://` or `rediss://`, with a host. `shown` is
-/// the URL as messages show it.
+/// Checks that `url` is a FalkorDB URL: `redis://` or `rediss://`, with a host (a cluster
+/// URL is checked node by node, see `cluster.rs`). `shown` is the URL as messages show it.
 fn check_url(url: &str, shown: &str) -> Result<()> {
     let parsed = url::Url::parse(url).map_err(|e| {
         Error::Usage(format!("{shown}: not a URL ({e}); a FalkorDB URL is redis://host:port"))
     })?;
     if !matches!(parsed.scheme(), "redis" | "rediss") {
-        return Err(Error::Usage(format!("{shown}: a FalkorDB URL starts with redis:// or rediss://")));
+        return Err(Error::Usage(format!(
+            "{shown}: a FalkorDB URL starts with redis:// or rediss:// (a Redis Cluster: redis+cluster:// or rediss+cluster://)"
+        )));
     }
     if parsed.host_str().is_none_or(str::is_empty) {
         return Err(Error::Usage(format!("{shown}: the URL names no host")));
@@ -99,10 +102,13 @@ fn check_url(url: &str, shown: &str) -> Result<()> {
 }
 
 impl Store {
-    /// Connects to `redis://[user:password@]host:port` or `rediss://…` (TLS).
+    /// Connects to `redis://[user:password@]host:port` or `rediss://…` (TLS), or to a Redis
+    /// Cluster: `redis+cluster://[user:password@]host:port[,host:port…]` (or
+    /// `rediss+cluster://`), or any of its nodes by a plain URL (found with `CLUSTER INFO`).
     pub async fn connect(url: &str) -> Result<Store> {
-        let endpoint = reconnect::Endpoint::parse(url)?;
-        let client = build_client(&endpoint.info, &endpoint.shown).await?;
+        let mut endpoint = reconnect::Endpoint::parse(url)?;
+        let client = endpoint.client().await?;
+        endpoint.detect_cluster().await?;
         let up = supervisor::Health::Up { url: endpoint.shown.clone(), restarts: 0 };
         let store = Store {
             endpoint: std::sync::RwLock::new(Arc::new(endpoint)),
@@ -117,6 +123,11 @@ impl Store {
         };
         store.graphs_list().await?;
         Ok(store)
+    }
+
+    /// Whether the store talks to a Redis Cluster (graphs spread over its shards).
+    pub fn is_cluster(&self) -> bool {
+        self.endpoint().cluster
     }
 
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
@@ -208,8 +219,10 @@ impl Store {
     pub async fn graphs_list(&self) -> Result<Vec<String>> {
         self.retrying(None, || async {
             let client = self.client.read().await.clone();
+            // On a cluster the client asks every primary and merges their lists.
             let mut graphs = client.list_graphs().await.map_err(|e| classify(e, &self.url()))?;
             graphs.sort();
+            graphs.dedup();
             Ok(graphs)
         })
         .await
@@ -350,10 +363,13 @@ mod url_tests {
             Err(Error::Usage(m)) => m,
             other => panic!("{u}: {other:?}"),
         };
-        assert_eq!(usage("http://h:1"), "http://h:1: a FalkorDB URL starts with redis:// or rediss://");
+        assert_eq!(
+            usage("http://h:1"),
+            "http://h:1: a FalkorDB URL starts with redis:// or rediss:// (a Redis Cluster: redis+cluster:// or rediss+cluster://)"
+        );
         assert_eq!(
             usage("localhost:6379"),
-            "localhost:6379: a FalkorDB URL starts with redis:// or rediss://"
+            "localhost:6379: a FalkorDB URL starts with redis:// or rediss:// (a Redis Cluster: redis+cluster:// or rediss+cluster://)"
         );
         assert_eq!(usage("redis://"), "redis://: the URL names no host");
         assert_eq!(usage("redis:///0"), "redis:///0: the URL names no host");

@@ -6,10 +6,13 @@
 //!   text, so queries on this path return scalars and lists of integers ([`ints`]) only;
 //! - writes, pipelined: the upserts of one delta go out together and cost one round trip,
 //!   not one each (a live ingest writes a small delta every few milliseconds).
+//!
+//! On a Redis Cluster the connection is the cluster client's (see `cluster.rs`): each
+//! query goes to the primary owning its graph, redirects followed.
 
-use redis::aio::MultiplexedConnection;
 use redis::Value;
 
+use super::cluster::{is_connection_error, RawConnection};
 use super::{Store, QUERY_TIMEOUT_MS};
 use crate::error::{Error, Result};
 
@@ -92,23 +95,15 @@ fn with_params<K: AsRef<str>>(cypher: &str, params: &[(K, String)]) -> String {
     text
 }
 
-fn is_connection_error(e: &redis::RedisError) -> bool {
-    e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() || e.is_timeout()
-}
-
 impl Store {
-    pub(super) async fn raw_connection(&self) -> Result<MultiplexedConnection> {
+    pub(super) async fn raw_connection(&self) -> Result<RawConnection> {
         if let Some(c) = self.raw.lock().await.as_ref() {
             return Ok(c.clone());
         }
-        let client = redis::Client::open(self.endpoint().url.as_str())
-            .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
         // The server ends a query at QUERY_TIMEOUT_MS; the connection waits a little longer
         // (redis' default of 500 ms would cut off a large read such as a whole view).
-        let config = redis::AsyncConnectionConfig::new()
-            .set_response_timeout(Some(std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000)));
-        let con = client
-            .get_multiplexed_async_connection_with_config(&config)
+        let wait = std::time::Duration::from_millis(QUERY_TIMEOUT_MS as u64 + 5_000);
+        let con = RawConnection::open(self.endpoint().target(), wait)
             .await
             .map_err(|e| Error::Connection { url: self.url(), reason: e.to_string() })?;
         *self.raw.lock().await = Some(con.clone());

@@ -15,6 +15,7 @@ use falkordb::FalkorConnectionInfo;
 use futures_util::future::BoxFuture;
 use tokio::sync::broadcast;
 
+use super::cluster::{self, Target};
 use super::supervisor::{Beacon, Health, Supervisor};
 use super::{build_client, Store};
 use crate::error::{Error, Result};
@@ -32,22 +33,77 @@ impl Default for RetryPolicy {
     }
 }
 
-/// Where the server is: its URL as given (with its password), as messages show it, and as
-/// the typed client takes it.
+/// Where the server is: the URL of its (first) node with its password, as the typed client
+/// takes it, the URL as messages show it, and for a Redis Cluster every seed node given.
 pub(crate) struct Endpoint {
+    /// A `redis://` or `rediss://` URL of one server (a cluster's first seed).
     pub(crate) url: String,
     pub(crate) shown: String,
     pub(crate) info: FalkorConnectionInfo,
+    /// Every node the URL names (one for a single server), each a `redis(s)://` URL.
+    pub(crate) seeds: Vec<String>,
+    /// A Redis Cluster: named so by its URL (`redis+cluster://`) or found so at connection.
+    pub(crate) cluster: bool,
 }
 
 impl Endpoint {
     pub(crate) fn parse(url: &str) -> Result<Endpoint> {
         let shown = super::redact(url);
-        super::check_url(url, &shown)?;
-        let info: FalkorConnectionInfo =
-            url.try_into().map_err(|e| Error::Connection { url: shown.clone(), reason: format!("{e}") })?;
-        Ok(Endpoint { url: url.to_owned(), shown, info })
+        let seeds = cluster::seeds(url, &shown)?;
+        if !seeds.declared {
+            super::check_url(url, &shown)?;
+        }
+        let first = seeds.urls[0].clone();
+        let info = connection_info(&first, &shown)?;
+        Ok(Endpoint { url: first, shown, info, seeds: seeds.urls, cluster: seeds.declared })
     }
+
+    /// Where the store's own connections go.
+    pub(crate) fn target(&self) -> Target<'_> {
+        Target { url: &self.url, seeds: &self.seeds, cluster: self.cluster }
+    }
+
+    /// The typed client, through the first seed that answers (it finds a cluster's other
+    /// nodes from it).
+    pub(crate) async fn client(&self) -> Result<falkordb::FalkorAsyncClient> {
+        let mut failed = None;
+        for seed in &self.seeds {
+            let info =
+                if *seed == self.url { self.info.clone() } else { connection_info(seed, &self.shown)? };
+            match build_client(&info, &self.shown).await {
+                Ok(client) => return Ok(client),
+                Err(e) => failed = Some(e),
+            }
+        }
+        Err(failed.unwrap_or_else(|| Error::Connection { url: self.shown.clone(), reason: "no node".into() }))
+    }
+
+    /// Finds out whether a URL that did not say so names a Redis Cluster node, and checks
+    /// that one that said so does (on the first seed that answers).
+    pub(crate) async fn detect_cluster(&mut self) -> Result<()> {
+        for seed in &self.seeds {
+            match cluster::is_cluster_node(seed, &self.shown).await {
+                Ok(true) => {
+                    self.cluster = true;
+                    return Ok(());
+                }
+                Ok(false) if self.cluster => {
+                    return Err(Error::Usage(format!(
+                        "{}: {} is not a Redis Cluster node (it refuses CLUSTER INFO); for a single server use redis:// or rediss://",
+                        self.shown,
+                        super::redact(seed)
+                    )))
+                }
+                Ok(false) => return Ok(()),
+                Err(_) => continue,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn connection_info(url: &str, shown: &str) -> Result<FalkorConnectionInfo> {
+    url.try_into().map_err(|e| Error::Connection { url: shown.to_owned(), reason: format!("{e}") })
 }
 
 /// What a store follows the database's health by.
@@ -93,8 +149,7 @@ impl Store {
     pub(super) async fn reconnect(&self) -> Result<()> {
         self.barrier.lost();
         *self.raw.lock().await = None;
-        let endpoint = self.endpoint();
-        let client = build_client(&endpoint.info, &endpoint.shown).await?;
+        let client = self.endpoint().client().await?;
         *self.client.write().await = Arc::new(client);
         self.graphs.lock().await.clear();
         Ok(())

@@ -26,7 +26,9 @@ pub const SECRET_FILE: &str = "server.secret";
 /// replaces a key), the durability barrier (`INCR` of its marker key, `WAITAOF`), `INFO` (replication and
 /// server mode), `PING`, the client library's `CLIENT SETINFO` at connection time, and the
 /// tamper-evident log's key reads and its compare-and-append script (`EVAL`; a script runs
-/// with this user's rights, so it can do nothing the list does not grant).
+/// with this user's rights, so it can do nothing the list does not grant), and on a Redis
+/// Cluster what its clients send to find and follow the slots (`CLUSTER INFO`,
+/// `CLUSTER SLOTS`, `ASKING`, and `READONLY` for reads from replicas).
 /// Nothing administrative (`CONFIG`, `DEBUG`, `MODULE`, `ACL`, `SHUTDOWN`, `SAVE`, …).
 pub const COMMANDS: &[&str] = &[
     "ping",
@@ -46,6 +48,10 @@ pub const COMMANDS: &[&str] = &[
     "get",
     "set",
     "eval",
+    "cluster|info",
+    "cluster|slots",
+    "asking",
+    "readonly",
 ];
 
 /// The ACL rules of a user that may run exactly [`COMMANDS`] on every key and no channel.

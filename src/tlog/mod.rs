@@ -71,6 +71,60 @@ pub fn as_given_back(v: serde_json::Value) -> serde_json::Value {
     }
 }
 
+/// Whether a node's stored properties (`props`, as FalkorDB gives them back) hash to its
+/// `digest` ([`props_digest`]'s form): the same answer as re-hashing with [`digest_pairs`]
+/// the properties the digest names, without copying a value (`verify --graph` re-hashes a
+/// million nodes this way).
+pub fn digest_matches(digest: &str, props: &serde_json::Map<String, serde_json::Value>) -> bool {
+    let Some(hex) = digest.strip_prefix("v1:").and_then(|d| d.get(..64)) else { return false };
+    let names = digest.split_once('|').map_or("", |(_, n)| n);
+    let mut h = Sha256::new();
+    let mut text = Vec::with_capacity(256);
+    let mut joined = String::with_capacity(names.len());
+    for name in names.split(' ').filter(|s| !s.is_empty()) {
+        text.clear();
+        write_given_back(props.get(name).unwrap_or(&serde_json::Value::Null), &mut text);
+        h.update(name.as_bytes());
+        h.update([0]);
+        h.update(&text);
+        h.update(b"\n");
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(name);
+    }
+    let sum = h.finalize();
+    // Equal to `digest_pairs`'s `v1:<hex>|<names joined by one space>` only if both parts are.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    digest.get(3 + 64..).and_then(|rest| rest.strip_prefix('|')) == Some(joined.as_str())
+        && sum
+            .iter()
+            .zip(hex.as_bytes().chunks(2))
+            .all(|(b, pair)| pair[0] == HEX[(b >> 4) as usize] && pair[1] == HEX[(b & 15) as usize])
+}
+
+/// A value written as compact JSON the way [`as_given_back`] then `to_string` write it.
+fn write_given_back(v: &serde_json::Value, out: &mut Vec<u8>) {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let back = as_given_back(Value::Number(n.clone()));
+            serde_json::to_writer(&mut *out, &back).expect("writing JSON to memory");
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_given_back(item, out);
+            }
+            out.push(b']');
+        }
+        other => serde_json::to_writer(&mut *out, other).expect("writing JSON to memory"),
+    }
+}
+
 /// The bytes of one stored hash.
 pub const HASH_BYTES: u64 = 32;
 
@@ -238,6 +292,38 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn digest_matches_answers_as_re_hashing_the_named_values_does() {
+        use serde_json::json;
+        let props = json!({
+            "a": "x\"y", "b": 0.03379049890677806, "c": [1, 0.1, [2.5, "z"], null], "d": 7,
+            "e": true, "f": {"k": 1.0}, "name": "n"
+        });
+        let map = props.as_object().unwrap();
+        let pick = |names: &[&str]| {
+            digest_pairs(names.iter().map(|k| ((*k).to_owned(), map.get(*k).cloned().unwrap_or_default())))
+        };
+        for names in [&["a", "b", "c", "d", "e", "f"][..], &["b"], &[], &["missing", "a"]] {
+            let d = pick(names);
+            assert!(digest_matches(&d, map), "{d}");
+            // Another value, another name list, a truncated or malformed digest: no match.
+            let mut other = map.clone();
+            other.insert("a".into(), json!("changed"));
+            other.insert("b".into(), json!(0.5));
+            other.insert("missing".into(), json!(1));
+            assert!(!digest_matches(&d, &other) || names.is_empty(), "{d}");
+            assert!(!digest_matches(&format!("{d} g"), map));
+            assert!(!digest_matches(&d[..d.len() - 1], map) || names.is_empty());
+            assert!(!digest_matches(&d.replacen("v1:", "v2:", 1), map));
+            assert!(!digest_matches(&d.replace('|', "||"), map));
+        }
+        assert!(!digest_matches("", map));
+        assert!(!digest_matches("v1:zz|a", map));
+        // Double spaces between names are not `digest_pairs`'s form.
+        let d = pick(&["a", "d"]);
+        assert!(!digest_matches(&d.replace("a d", "a  d"), map));
+    }
 
     /// The whole tree kept as stored hashes, as the store keeps it.
     fn build(n: u64) -> (Frontier, Vec<u8>) {

@@ -17,85 +17,21 @@ use provex::store::supervisor::Health;
 use crate::common;
 use crate::serve::serve_on;
 use crate::supervise::private;
+use a2a_events::task_events;
+
+#[path = "../../examples/support/a2a_events.rs"]
+mod a2a_events;
 
 const TASKS: usize = 11_200;
 const REQUESTS: usize = 16;
 const KILLS: usize = 5;
 
 /// The events of tasks `tasks` as NDJSON: the life of an agent task as the A2A event
-/// stream records it (see examples/a2a-run.jsonl), nine events each.
+/// stream records it, nine events each, in seven contexts, some failing.
 fn events(tasks: std::ops::Range<usize>) -> String {
     let mut out = String::with_capacity(tasks.len() * 9 * 330);
     for t in tasks {
-        let mut n = t * 9;
-        let mut ev = |task: &str, data: String| {
-            n += 1;
-            out.push_str(&format!(
-                r#"{{"Task":{{"id":"e{n}","context_id":"ctx-{}","task_id":"{task}","timestamp_ms":{},"data":{data}}}}}"#,
-                t % 7,
-                1_700_000_000_000u64 + n as u64
-            ));
-            out.push('\n');
-        };
-        let task = format!("task-{t}");
-        let agent = format!("5f0c1a2e-8d4b-4c1e-9a77-{:012}", t % 50);
-        let scope = format!(r#"{{"Task":{{"task_id":"{task}"}}}}"#);
-        let meta = format!(r#"{{"agent_id":"{agent}"}}"#);
-        let prompt = r#"{"system":"You summarise council meetings.","user":"Summarise the attached transcript segment."}"#;
-        ev(&task, format!(r#"{{"TaskCreated":{{"task_id":"{task}","agent_id":"{agent}"}}}}"#));
-        ev(
-            &task,
-            format!(
-                r#"{{"MessageReceived":{{"id":"in-{t}","role":"user","content":["Summarise item {t} of the agenda"],"metadata":{meta}}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"LlmCallStarted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta}}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"LlmCallCompleted":{{"scope":{scope},"client":"anthropic","model":"claude-sonnet-4","function_name":"Summarise","prompt":{prompt},"metadata":{meta},"usage":{{"Known":{{"prompt_tokens":{},"completion_tokens":240,"total_tokens":{}}}}},"duration_ms":2210,"success":true}}}}"#,
-                800 + t % 97,
-                1040 + t % 97
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"ToolCallStarted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta}}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"ToolCallCompleted":{{"scope":{scope},"tool_name":"transcript_search","function_name":"search","args":{{"q":"item {t}"}},"metadata":{meta},"duration_ms":{},"success":{}}}}}"#,
-                100 + t % 40,
-                t % 13 != 0
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"{}"}}}}"#,
-                if t % 11 == 0 { "failed" } else { "completed" }
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"summary-{t}","artifact_type":"text/markdown"}}}}"#
-            ),
-        );
-        ev(
-            &task,
-            format!(
-                r#"{{"MessageSent":{{"id":"out-{t}","role":"agent","content":["Summary of item {t}"],"metadata":{meta}}}}}"#
-            ),
-        );
+        task_events(&mut out, t, &format!("ctx-{}", t % 7), true);
     }
     out
 }

@@ -119,3 +119,16 @@ pub fn without_log(mut v: serde_json::Value) -> serde_json::Value {
     strip(&mut v);
     v
 }
+
+/// The rows of an ingest's rejects file (one JSON object a line): each rejected record's
+/// line and reason.
+pub fn rejects(path: &std::path::Path) -> Vec<(u64, String)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (v["line"].as_u64().unwrap(), v["reason"].as_str().unwrap().to_owned())
+        })
+        .collect()
+}

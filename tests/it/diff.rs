@@ -36,7 +36,7 @@ const ALTERED_QUOTE: &str =
 /// Writes the demo's files into `a/`, and into `b/` the same with the verification dropped
 /// and the quote altered (the statement's signature is left as it was, as an agent that
 /// edits after signing would).
-fn two_runs(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>, Value, Value, Value) {
+pub(crate) fn two_runs(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>, Value, Value, Value) {
     let a = facade::write_council_files(&dir.join("a")).unwrap();
     let b_dir = dir.join("b");
     std::fs::create_dir_all(&b_dir).unwrap();
@@ -121,7 +121,7 @@ fn node_ids(items: &[NodeItem]) -> Vec<(String, String)> {
 ///   is 35 instead of 36 (nothing else about it changes: it was never counted).
 ///
 /// Nothing is added.
-fn assert_expected(d: &GraphDiff, statement_a: &Value, statement_b: &Value, forged: &Value) {
+pub(crate) fn assert_expected(d: &GraphDiff, statement_a: &Value, statement_b: &Value, forged: &Value) {
     // First, what it means for claims: the verification dropped, the consensus it leaves,
     // the altered claim's signature and evidence, and its quote.
     let s = &d.summary;

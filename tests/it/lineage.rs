@@ -208,14 +208,7 @@ async fn bad_records_are_rejected_with_the_seed_codes_and_the_rest_lands() {
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
     let rejects = dir.path().join("rejects.jsonl");
     let report = ingest(&provex, &graph, &file, &rejects).await;
-    let got: Vec<(u64, String)> = std::fs::read_to_string(&rejects)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            (v["line"].as_u64().unwrap(), v["reason"].as_str().unwrap().to_owned())
-        })
-        .collect();
+    let got: Vec<(u64, String)> = common::rejects(&rejects);
     let codes: Vec<(u64, &str)> = got.iter().map(|(n, r)| (*n, r.split(':').next().unwrap())).collect();
     assert_eq!(
         codes,

@@ -182,8 +182,12 @@ async fn assert_genai_messages(provex: &Provex, graph: &str, spans: &[Value]) {
             produced.insert(format!("{m} {}", name_of(sp)));
         }
     }
-    let q = "MATCH (c:LlmCall)-[r:WAS_CONSUMED_BY]->(m:Message) RETURN c.name, m.name, r.`otel:index`";
+    // Every place a message holds in a call's list (a message held twice is one edge with
+    // both ordinals), the first of them also `otel:index`.
+    let q = "MATCH (c:LlmCall)-[r:WAS_CONSUMED_BY]->(m:Message) UNWIND r.`otel:indexes` AS i RETURN c.name, m.name, i";
     assert_eq!(rows(provex, graph, q).await, consumed, "messages consumed by each call");
+    let q = "MATCH (c:LlmCall)-[r:WAS_CONSUMED_BY]->(m:Message) WHERE r.`otel:index` <> r.`otel:indexes`[0] RETURN c.name";
+    assert!(rows(provex, graph, q).await.is_empty(), "otel:index is the first ordinal");
     let q = "MATCH (m:Message)-[:WAS_GENERATED_BY]->(c:LlmCall) RETURN m.name, c.name";
     assert_eq!(rows(provex, graph, q).await, produced, "messages produced by each call");
 }
@@ -290,6 +294,41 @@ async fn links_and_failures_arrive_span_by_span() {
     assert_eq!(rows(&provex, &graph, &q).await, set([want]));
     let q = "MATCH (c:LlmCall) WHERE c.`otel:status` = 'error' RETURN c.`otel:gen_ai.request.model`";
     assert_eq!(rows(&provex, &graph, q).await, set(["unavailable".to_owned()]));
+    running.stop().await;
+}
+
+/// Finding: a message a call held twice (the user saying "Go on." twice) kept one edge with
+/// its last ordinal only, so the call's input read back one message short. The SDK's spans
+/// of such a run now read back whole: one edge per call and message, with every ordinal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_said_twice_is_consumed_at_both_places() {
+    let Some(python) = python() else { return };
+    let (provex, graph, running, base) = crate::serve::start("otel_py_repeat", None).await;
+    let spans = run_agents(&python, "repeated-message", &base, &graph, false).await;
+    assert_eq!(spans.len(), 2);
+    assert_spans(&provex, &graph, &spans).await;
+    assert_genai_messages(&provex, &graph, &spans).await;
+
+    let second = spans.iter().max_by_key(|sp| sp["start_ns"].as_u64()).unwrap();
+    let inputs = genai_messages(second, "gen_ai.input.messages");
+    assert_eq!(inputs.len(), 4);
+    assert_eq!(inputs[1], inputs[3], "the SDK recorded the same message twice");
+    let q = format!(
+        "MATCH (c {{name: '{}'}})-[r:WAS_CONSUMED_BY]->(m:Message {{name: '{}'}}) RETURN count(r), r.`otel:indexes`",
+        name_of(second),
+        inputs[1]
+    );
+    assert_eq!(rows(&provex, &graph, &q).await, set(["1 [1,3]".to_owned()]));
+    let q = format!(
+        "MATCH (c:LlmCall)-[r:WAS_CONSUMED_BY]->(m:Message {{name: '{}'}}) RETURN count(r)",
+        inputs[1]
+    );
+    assert_eq!(rows(&provex, &graph, &q).await, set(["2".to_owned()]), "one edge from each call");
+    // The span's details list its input as the SDK recorded it, in order.
+    let d = provex.span_details(&graph, &name_of(second)).await.unwrap();
+    let read: Vec<&str> =
+        d.messages.iter().filter(|m| m.direction == "input").map(|m| m.id.as_str()).collect();
+    assert_eq!(read, inputs.iter().map(String::as_str).collect::<Vec<_>>());
     running.stop().await;
 }
 

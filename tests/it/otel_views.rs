@@ -441,3 +441,48 @@ async fn sdk_spans_details_agents_and_message_origin() {
     );
     provex.delete_graph(&graph).await.unwrap();
 }
+
+/// Finding: the Traces tab's reads other than a trace's spans (the list of traces, a trace's
+/// agents and data flow, a span's details, a message's origin) matched nodes by property
+/// alone, which FalkorDB answers by scanning every node of the graph. Each now starts from an
+/// index; FalkorDB's own plan of each (`GRAPH.EXPLAIN`) says so, and the reads still give
+/// what the SDK recorded.
+#[tokio::test]
+async fn every_trace_view_reads_through_an_index() {
+    let (provex, graph) = ingested("otelv_plans", "openinference-agents").await;
+    let spans = expected("openinference-agents");
+    let trace = spans[0]["trace_id"].as_str().unwrap();
+    let llm = spans.iter().find(|s| s["attributes"]["openinference.span.kind"] == "LLM").unwrap();
+    let llm_id = format!("otel:{trace}:{}", llm["span_id"].as_str().unwrap());
+    let admin = redis::Client::open(common::admin_url()).unwrap();
+    let mut con = admin.get_multiplexed_async_connection().await.unwrap();
+    let params = format!(
+        "CYPHER t='{trace}' ids=['{trace}'] id='{llm_id}' agents=['agent:triage', 'agent:writer'] offset=0 limit=10 n=10 "
+    );
+    for (name, q) in provex::sources::otel::queries::all() {
+        let plan: Vec<String> = redis::cmd("GRAPH.EXPLAIN")
+            .arg(&graph)
+            .arg(format!("{params}{q}"))
+            .query_async(&mut con)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let plan = plan.join("\n");
+        assert!(!plan.contains("All Node Scan") && !plan.contains("Label Scan"), "{name} scans:\n{plan}");
+        assert!(plan.contains("Index Scan"), "{name} uses no index:\n{plan}");
+    }
+    // The reads still answer: the trace listed with its spans, its agents, a call's messages,
+    // and where that call's output went.
+    let page = provex.traces(&graph, 0, 10).await.unwrap();
+    assert_eq!((page.total, page.traces.len()), (1, 1));
+    assert_eq!(page.traces[0].spans as usize, spans.len());
+    assert_eq!(page.traces[0].agents, ["researcher", "triage", "writer"]);
+    assert_eq!(provex.trace_spans(&graph, trace, 5000).await.unwrap().spans.len(), spans.len());
+    let a = provex.trace_agents(&graph, trace, 5000).await.unwrap();
+    assert_eq!(a.hand_offs.iter().filter(|h| h.kind == "on_behalf").count(), 2);
+    let d = provex.span_details(&graph, &llm_id).await.unwrap();
+    assert!(d.messages.iter().any(|m| m.direction == "input"), "{d:?}");
+    let out = d.messages.iter().find(|m| m.direction == "output").expect("an output");
+    let origin = provex.message_origin(&graph, &out.id).await.unwrap();
+    assert_eq!(origin.call.as_deref(), Some(llm_id.as_str()));
+    provex.delete_graph(&graph).await.unwrap();
+}

@@ -198,3 +198,88 @@ async fn otlp_grpc_flag_of_provex_serve() {
     assert!(err.contains("--otlp-grpc 0.0.0.0:0") && err.contains("--token"), "{err}");
     let _ = provex.delete_graph(&graph).await;
 }
+
+/// A client codec that sends a message's bytes exactly as given and reads the answer.
+#[derive(Clone, Copy, Default)]
+struct RawCodec;
+
+impl tonic::codec::Codec for RawCodec {
+    type Encode = Vec<u8>;
+    type Decode = opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceResponse;
+    type Encoder = RawCodec;
+    type Decoder = RawCodec;
+    fn encoder(&mut self) -> RawCodec {
+        RawCodec
+    }
+    fn decoder(&mut self) -> RawCodec {
+        RawCodec
+    }
+}
+
+impl tonic::codec::Encoder for RawCodec {
+    type Item = Vec<u8>;
+    type Error = tonic::Status;
+    fn encode(&mut self, item: Vec<u8>, dst: &mut tonic::codec::EncodeBuf<'_>) -> Result<(), tonic::Status> {
+        use prost::bytes::BufMut as _;
+        dst.put_slice(&item);
+        Ok(())
+    }
+}
+
+impl tonic::codec::Decoder for RawCodec {
+    type Item = opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceResponse;
+    type Error = tonic::Status;
+    fn decode(&mut self, src: &mut tonic::codec::DecodeBuf<'_>) -> Result<Option<Self::Item>, tonic::Status> {
+        <Self::Item as prost::Message>::decode(src)
+            .map(Some)
+            .map_err(|e| tonic::Status::internal(e.to_string()))
+    }
+}
+
+/// Finding: a gRPC export's log leaf hashed the decoded message encoded again, not the bytes
+/// the exporter sent, so a message whose encoding is not prost's own (here: a field this
+/// version of OTLP does not know, which decoding drops) had a leaf no one holding the sent
+/// bytes could recompute. The leaf is now SHA-256(0x00 || record) of the bytes as received.
+#[tokio::test]
+async fn otlp_grpc_export_leaf_is_the_hash_of_the_bytes_sent() {
+    let (provex, graph, running, _base, endpoint) = start("otlp_grpc_leaf", ServeLimits::default()).await;
+    let spans = three_spans(trace(26));
+    let mut sent = request(spans.clone()).encode_to_vec();
+    // Field 99 (varint 1): unknown to OTLP, dropped by decoding, absent from a re-encoding.
+    sent.extend_from_slice(&[0x98, 0x06, 0x01]);
+    let reencoded = ExportTraceServiceRequest::decode(&sent[..]).unwrap().encode_to_vec();
+    assert_ne!(reencoded, sent);
+
+    let channel = Channel::from_shared(endpoint.clone()).unwrap().connect().await.expect("connect");
+    let mut grpc = tonic::client::Grpc::new(channel).send_compressed(CompressionEncoding::Gzip);
+    let mut req = tonic::Request::new(sent.clone());
+    req.metadata_mut().insert("authorization", format!("Bearer {TOKEN}").parse().unwrap());
+    req.metadata_mut().insert(OTLP_GRAPH_METADATA, graph.parse().unwrap());
+    let now =
+        || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    let before = now();
+    grpc.ready().await.unwrap();
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static(
+        "/opentelemetry.proto.collector.trace.v1.TraceService/Export",
+    );
+    let res = grpc.unary(req, path, RawCodec).await.expect("export").into_inner();
+    let after = now();
+    assert_eq!(res.partial_success, None);
+    assert_eq!(stored(&provex, &graph).await, names(&spans));
+
+    let (size, _) = provex.log_head(&graph).await.unwrap();
+    assert_eq!(size, 1, "one leaf for the export");
+    let leaf = provex.log_prove(&graph, 0).await.unwrap().leaf_hash;
+    let source = format!("OTLP export to {graph}");
+    let of = |record: &[u8], ms: u64| {
+        use sha2::Digest as _;
+        let mut h = sha2::Sha256::new();
+        h.update([0x00]);
+        h.update(provex::tlog::leaf_entry(&source, ms, record));
+        provex::tlog::proof::encode_hash(&provex::tlog::Hash(h.finalize().into()))
+    };
+    assert!((before..=after).any(|ms| of(&sent, ms) == leaf), "the leaf is of the bytes sent");
+    assert!(!(before..=after).any(|ms| of(&reencoded, ms) == leaf));
+    running.stop().await;
+    let _ = provex.delete_graph(&graph).await;
+}

@@ -26,7 +26,7 @@ pub(crate) async fn ingest(provex: &provex::facade::Provex, graph: &str, file: &
 }
 
 /// Sets a property with Cypher, as someone with access to FalkorDB would.
-async fn cypher_write(graph: &str, query: &str) {
+pub(crate) async fn cypher_write(graph: &str, query: &str) {
     let client = redis::Client::open(common::url()).unwrap();
     let mut con = client.get_multiplexed_async_connection().await.unwrap();
     let _: redis::Value =

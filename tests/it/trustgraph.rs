@@ -271,14 +271,7 @@ async fn bad_lines_are_rejected_and_the_seed_shapes_land() {
     let rejects = dir.path().join("rejects.jsonl");
     let report = ingest(&provex, &graph, &[file], false, &rejects).await;
     assert_eq!((report.events, report.rejected), (6, 3), "{report:?}");
-    let rejected: Vec<(u64, String)> = std::fs::read_to_string(&rejects)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            (v["line"].as_u64().unwrap(), v["reason"].as_str().unwrap().to_owned())
-        })
-        .collect();
+    let rejected: Vec<(u64, String)> = common::rejects(&rejects);
     assert_eq!(rejected.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [2, 4, 6]);
     assert!(
         rejected[0].1.starts_with("truncated JSON") || rejected[0].1.starts_with("malformed JSON"),

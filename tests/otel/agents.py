@@ -17,6 +17,8 @@ Scenarios:
 - links-and-failure (GenAI conventions): two reviewers in traces of their own, a merger in a
   third whose span links to both; its tool fails (status error, exception event) and its
   first chat call fails (the endpoint answers 503) before one that succeeds.
+- repeated-message (GenAI conventions): a user who says the same thing twice; the second
+  chat call holds that message at two places of its input, and the first call holds it too.
 """
 import argparse
 import json
@@ -213,10 +215,19 @@ def links_and_failure(run, chat):
         otel_context.detach(token)
 
 
+def repeated_message(run, chat):
+    system = {"role": "system", "content": "Tell a story, a little at a time."}
+    more = {"role": "user", "content": "Go on."}
+    first = chat.chat.completions.create(model=MODEL, messages=[system, more])
+    reply = first.choices[0].message.model_dump(exclude_none=True)
+    chat.chat.completions.create(model=MODEL, messages=[system, more, reply, more])
+
+
 SCENARIOS = {
     "genai-tool-agent": (GENAI, "travel-planner-app", genai_tool_agent),
     "openinference-agents": (OPENINFERENCE, "writing-crew", openinference_agents),
     "links-and-failure": (GENAI, "review-board", links_and_failure),
+    "repeated-message": (GENAI, "storyteller", repeated_message),
 }
 
 

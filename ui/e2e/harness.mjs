@@ -13,7 +13,7 @@
 
 import { spawn, execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -298,6 +298,32 @@ export async function artifact(page, name, locator) {
   else await page.screenshot({ path });
   return path;
 }
+
+/** Saves a page screenshot under e2e/artifacts/ and docs/screenshots/. */
+export async function screenshot(page, name) {
+  const path = await artifact(page, name);
+  await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
+  await copyFile(path, join(ROOT, "docs/screenshots", name));
+}
+
+/** Opens `graph` and waits until the status bar counts all its nodes and the canvas has
+ *  drawn a frame. Returns the graph's stats as the API gives them. */
+export async function openDrawn(h, graph) {
+  const stats = await h.api(`/api/graphs/${graph}/stats`);
+  await h.open(`/?graph=${graph}`);
+  await until(async () => (await statusCounts(h.page)).nodes === stats.nodes, { what: `${stats.nodes} nodes drawn` });
+  await until(() => h.page.evaluate(() => window.provex.canvas.stats().frames > 0), { what: "a frame drawn" });
+  return stats;
+}
+
+/** The graph's view as the API gives it: node id → view node. */
+export async function viewNodes(h, graph) {
+  const view = await h.api(`/api/graphs/${graph}/view`);
+  return new Map(view.nodes.map((n) => [n.id, n]));
+}
+
+/** Whether two page rectangles ({x, y, width, height}) overlap. */
+export const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** Starts the council demo through the API and waits for its job to finish. */
 export async function runDemo(h, graph, paceMs = null) {

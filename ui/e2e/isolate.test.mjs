@@ -7,21 +7,11 @@
 // Expected values come from the API, never hard-coded.
 
 import assert from "node:assert/strict";
-import { copyFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, canvasBox, runDemo, start, statusCounts, until } from "./harness.mjs";
+import { canvasBox, openDrawn, overlaps, runDemo, screenshot as shot, start, statusCounts, until, viewNodes } from "./harness.mjs";
 
 const GRAPH = "council";
 const SESSION = "urn:trustgraph:agent:council-zoning-question";
-
-async function shot(page, name) {
-  const path = await artifact(page, name);
-  await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-  await copyFile(path, join(ROOT, "docs/screenshots", name));
-}
-
-const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe("Show on graph draws what was asked for as its own DAG", { timeout: 240_000 }, () => {
   let h;
@@ -33,12 +23,8 @@ describe("Show on graph draws what was asked for as its own DAG", { timeout: 240
     h = await start();
     page = h.page;
     await runDemo(h, GRAPH, null);
-    stats = await h.api(`/api/graphs/${GRAPH}/stats`);
-    await h.open(`/?graph=${GRAPH}`);
-    await until(async () => (await statusCounts(page)).nodes === stats.nodes, { what: `${stats.nodes} nodes drawn` });
-    const view = await h.api(`/api/graphs/${GRAPH}/view`);
-    nodes = new Map(view.nodes.map((n) => [n.id, n]));
-    await until(() => page.evaluate(() => window.provex.canvas.stats().frames > 0), { what: "a frame drawn" });
+    stats = await openDrawn(h, GRAPH);
+    nodes = await viewNodes(h, GRAPH);
   });
 
   after(async () => {

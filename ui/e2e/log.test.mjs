@@ -7,11 +7,10 @@
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { copyFile, mkdir } from "node:fs/promises";
 import net from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, runDemo, start, statusCounts, until } from "./harness.mjs";
+import { openDrawn, runDemo, screenshot as saveScreenshot, start, until } from "./harness.mjs";
 
 const GRAPH = "council";
 const EDITED = "the council approved the opposite";
@@ -59,28 +58,21 @@ describe("the tamper-evident log in the explorer", { timeout: 180_000 }, () => {
     const rows = await h.api(`/api/graphs/${GRAPH}/query`, { method: "POST", json: { cypher: "MATCH (s:Statement) WHERE s.log_leaves IS NOT NULL RETURN s.name ORDER BY s.name" } });
     statement = rows.rows[0][0];
     inclusion = await h.api(`/api/graphs/${GRAPH}/log/inclusion?id=${encodeURIComponent(statement)}`);
-    const stats = await h.api(`/api/graphs/${GRAPH}/stats`);
-    await h.open(`/?graph=${GRAPH}`);
-    await until(async () => (await statusCounts(page)).nodes === stats.nodes, { what: `${stats.nodes} nodes drawn` });
-    await until(() => page.evaluate(() => window.provex.canvas.stats().frames > 0), { what: "a frame drawn" });
+    await openDrawn(h, GRAPH);
   });
 
   after(async () => {
     await h?.stop();
   });
 
-  async function screenshot(name) {
-    const shot = await artifact(page, name);
-    await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-    await copyFile(shot, join(ROOT, "docs/screenshots", name));
-  }
+  const screenshot = (name) => saveScreenshot(page, name);
 
-  /** Selects the claim and shows its Details tab; returns the log line. */
-  async function details() {
-    await page.evaluate((id) => window.provex.app.select(id, { focus: true, from: "panel" }), statement);
+  /** Selects the claim (or node `id`) and shows its Details tab; returns the log line. */
+  async function details(id = statement) {
+    await page.evaluate((id) => window.provex.app.select(id, { focus: true, from: "panel" }), id);
     await page.getByTestId("tab-details").click();
     const line = page.getByTestId("details").getByTestId("log-line");
-    await until(async () => (await line.getAttribute("data-node")) === statement && await line.isVisible(), { what: "the claim's log line" });
+    await until(async () => (await line.getAttribute("data-node")) === id && await line.isVisible(), { what: `${id}'s log line` });
     return line;
   }
 
@@ -129,6 +121,21 @@ describe("the tamper-evident log in the explorer", { timeout: 180_000 }, () => {
     await until(async () => (await badge.getAttribute("data-log")) === "verified", { what: "the trail's log badge verified" });
     assert.match(await badge.textContent(), /Log verified/);
     await screenshot("log-trail-light.png");
+  });
+
+  it("a node that keeps no line is partly verified, and says exactly what was not checked", async () => {
+    const rows = await h.api(`/api/graphs/${GRAPH}/query`, { method: "POST", json: { cypher: "MATCH (n) WHERE n.log_leaves IS NOT NULL AND n.log_source IS NULL RETURN n.name ORDER BY n.name LIMIT 1" } });
+    const node = rows.rows[0][0];
+    const line = await details(node);
+    assert.equal(await verify(line), "partial");
+    assert.match(await line.getByTestId("log-verdict").textContent(), /^Partly verified: what was not checked is said below$/);
+    const checks = await line.locator(".log-checks li").evaluateAll((lis) => lis.map((li) => [li.dataset.what, li.dataset.ok]));
+    assert.deepEqual(checks.filter(([what]) => what !== "inclusion"), [["signature", "true"], ["checkpoint", "true"], ["leaf", "null"], ["stored", "true"]]);
+    assert.ok(checks.some(([what, ok]) => what === "inclusion" && ok === "true"));
+    const leaf = await line.locator('.log-checks li[data-what="leaf"]').textContent();
+    assert.match(leaf, /^Not checked: this node does not keep the record it came from/);
+    assert.match(leaf, /is in the signed log, not that this node's properties came from/);
+    await screenshot("log-partial-light.png");
   });
 
   it("a claim rewritten with Cypher: the banner names it and Verify on it fails", async () => {

@@ -6,10 +6,8 @@
 // light and dark, go to docs/screenshots/. Expected values come from the API.
 
 import assert from "node:assert/strict";
-import { copyFile, mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, artifact, nodeOnPage, runDemo, start, statusCounts, until } from "./harness.mjs";
+import { nodeOnPage, openDrawn, runDemo, screenshot as saveScreenshot, start, until } from "./harness.mjs";
 
 const GRAPH = "council";
 const PARKING = "A resident asked the council to require a parking study";
@@ -29,10 +27,7 @@ describe("a claim's standing is its headline", { timeout: 150_000 }, () => {
     trails = new Map(await Promise.all(rows.rows.map(async ([id]) =>
       [id, await h.api(`/api/graphs/${GRAPH}/trail?statement=${encodeURIComponent(id)}`)])));
     parking = [...trails.keys()].find((id) => trails.get(id).claim.text.startsWith(PARKING));
-    const stats = await h.api(`/api/graphs/${GRAPH}/stats`);
-    await h.open(`/?graph=${GRAPH}`);
-    await until(async () => (await statusCounts(page)).nodes === stats.nodes, { what: `${stats.nodes} nodes drawn` });
-    await until(() => page.evaluate(() => window.provex.canvas.stats().frames > 0), { what: "a frame drawn" });
+    await openDrawn(h, GRAPH);
     await page.waitForTimeout(800);
   });
 
@@ -40,12 +35,7 @@ describe("a claim's standing is its headline", { timeout: 150_000 }, () => {
     await h?.stop();
   });
 
-  /** Saves a page screenshot under e2e/artifacts/ and docs/screenshots/. */
-  async function screenshot(name) {
-    const shot = await artifact(page, name);
-    await mkdir(join(ROOT, "docs/screenshots"), { recursive: true });
-    await copyFile(shot, join(ROOT, "docs/screenshots", name));
-  }
+  const screenshot = (name) => saveScreenshot(page, name);
 
   /** Nothing selected, the Details tab: the claims list. */
   async function claimsList() {

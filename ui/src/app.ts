@@ -2,9 +2,10 @@
 // panels, bars and stream in step with them. Each panel is given only the narrow "host"
 // interface its module declares (the app implements them all), so no panel imports this
 // file; the app never reaches into a panel's DOM. The selection (details/selection.ts), the
-// stream (live/stream.ts), the jobs (ingest/jobs.ts), agent names (trail/agent-names.ts), view
-// loading (graph/graph-loading.ts), the canvas's overlays (canvas-area/), prompt lineages
-// (lineage/) and reasoning sessions (reasoning/) live in modules of their own.
+// stream (live/stream.ts) and what its messages change (stream-changes.ts), the jobs
+// (ingest/jobs.ts), agent names (trail/agent-names.ts), view loading
+// (graph/graph-loading.ts), the canvas's overlays (canvas-area/), prompt lineages (lineage/)
+// and reasoning sessions (reasoning/) live in modules of their own.
 
 import type { Backend } from "./api/backend";
 import type { CrossLink, Health, ReasoningChain, StreamMessage, Trail } from "./api/contract";
@@ -13,7 +14,7 @@ import { createCanvas } from "./canvas-area/canvas-host";
 import { Subject, type SubjectHost } from "./canvas-area/subject";
 import type { GraphCanvasApi, Theme } from "./canvas/types";
 import { focusIds } from "./canvas/first-view";
-import { loadView, rememberGraph } from "./graph/graph-loading";
+import { askEarly, loadView, rememberGraph, type EarlyView } from "./graph/graph-loading";
 import { placeOf, type Place } from "./graph/clusters";
 import { ClusterNav } from "./clusters/cluster-nav";
 import { emptyFilters, visibility, type FilterState } from "./graph/filters";
@@ -23,7 +24,7 @@ import { JobWatcher, type JobsHost } from "./ingest/jobs";
 import { AgentNameCache, type NamesHost } from "./trail/agent-names";
 import { SidePanel, type SidePanelHost } from "./side-panel/side-panel";
 import { NodeSelection, statementFor, type SelectionHost } from "./details/selection";
-import { Coalesced, LiveStream, type StreamHost } from "./live/stream";
+import { LiveStream, type StreamHost } from "./live/stream";
 import { h, replace } from "./shared/dom";
 import { HelpOverlay } from "./shell/help";
 import { onKey, type KeyHost } from "./shell/key-actions";
@@ -40,13 +41,9 @@ import { OwnLayout, type OwnLayoutHost } from "./tidy/own-layout";
 import { demoWithWalkthrough, openFirstGraph, uploadFile } from "./welcome/first-run";
 import { inTauri } from "./shared/backends";
 import { LogBanner } from "./log/log-banner";
+import { StreamChanges } from "./stream-changes";
 
 export type { SelectOptions, StreamState, Tab } from "./shared/host";
-
-/** How often the status bar and timeline follow a live stream. */
-const CHROME_MS = 100;
-/** How often the filters, the walkthrough and a stale trail follow a live stream. */
-const REFRESH_MS = 400;
 
 export class App implements
   SidePanelHost, TopBarHost, StatusHost, NoticeHost, CanvasAreaHost, SelectionHost, StreamHost, JobsHost, NamesHost,
@@ -92,9 +89,10 @@ export class App implements
   /** The server's jobs (follow, demo): listed in the status bar, watched until they end. */
   readonly jobs: JobWatcher;
   private readonly nameCache: AgentNameCache;
-  private readonly chrome: Coalesced;
-  private readonly refresh: Coalesced;
+  private readonly changes: StreamChanges;
   private loadToken = 0;
+  /** The URL's graph's view, asked for as the page starts; the first openGraph takes it. */
+  private early: EarlyView | null = null;
 
   constructor(private readonly root: HTMLElement, readonly backend: Backend) {
     applyTheme(this.theme);
@@ -121,24 +119,13 @@ export class App implements
 
     this.notice = new NeighbourhoodNotice(this);
     this.selected = new NodeSelection(this, this.side.details, this.side.trail);
-    // After live batches: the status bar and the timeline. Batches come up to a hundred
-    // times a second; re-rendering those for each would keep the page's one thread from
-    // drawing the graph and reading the stream.
-    this.chrome = new Coalesced(CHROME_MS, () => {
-      this.side.timeline.grew();
-      this.statusbar.render();
-    });
-    // After live changes: filters' value lists, and the open trail when results arrived.
-    this.refresh = new Coalesced(REFRESH_MS, () => {
-      this.minimapChanged();
-      this.topbar.refreshFilters();
-      this.side.liveChanged();
-    });
+    this.changes = new StreamChanges(this, { side: this.side, statusbar: this.statusbar, notice: this.notice, topbar: this.topbar });
   }
 
   /** Builds the page, makes the canvas, and opens the graph named in the URL (or the first). */
   async start(): Promise<void> {
     this.buildLayout();
+    this.early = askEarly(this.backend, this.viewport());
     const made = createCanvas(this.canvasArea.el, {
       onSelect: (id, additive) => void this.select(id, { additive, from: "canvas" }),
       onHover: (id) => {
@@ -163,6 +150,7 @@ export class App implements
     }, (e) => this.toasts.error(e, "Health check"));
     await this.refreshGraphs();
     await openFirstGraph(this, this.topbar.graphs);
+    this.early = null;
     this.started = true;
     void this.jobs.poll();
   }
@@ -245,8 +233,11 @@ export class App implements
     rememberGraph(graph);
     let view;
     try {
-      const viewport = { width: this.canvasArea.el.clientWidth, height: this.canvasArea.el.clientHeight };
-      view = await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken, viewport, opts.cluster);
+      const early = this.early;
+      this.early = null;
+      view = early && early.graph === graph && !root && !opts.cluster && !opts.waitForGraph
+        ? await early.view
+        : await loadView(this.backend, graph, root, opts.waitForGraph ?? false, () => token === this.loadToken, this.viewport(), opts.cluster);
     } catch (e) {
       if (token !== this.loadToken) return;
       this.toasts.error(e, `Opening graph “${graph}”`);
@@ -354,54 +345,9 @@ export class App implements
     this.statusbar.render();
   }
 
-  /** Applies one stream message to the model and passes the change on. */
+  /** Applies one stream message to the model and passes the change on (stream-changes.ts). */
   onStreamMessage(msg: StreamMessage): ModelChange {
-    const change = this.model.apply(msg);
-    switch (change.kind) {
-      case "ignored":
-        break;
-      case "reset":
-        this.side.trail.invalidate();
-        if (this.graph) void this.openGraph(this.graph, this.model.mode === "neighbourhood" ? this.model.root ?? undefined : undefined);
-        break;
-      case "moves":
-        // While this viewer's own layout is shown, the shared layout's moves wait behind it.
-        if (this.ownLayout.sharedMoved(change.moves)) break;
-        this.canvas.applyMoves(change.moves, 600);
-        this.statusbar.render();
-        this.refresh.schedule();
-        break;
-      case "clusters":
-        if (change.added.length || change.updated.length) this.canvas.addBatch([...change.added, ...change.updated], []);
-        if (change.edges.length) this.canvas.replaceEdges(change.edges);
-        this.side.clustersChanged();
-        this.minimapChanged();
-        this.statusbar.render();
-        this.notice.render();
-        break;
-      case "knowledge":
-        this.side.details.knowledgeChanged(change.changes);
-        break;
-      case "database":
-        this.database = change.state === "up" ? null : { state: change.state, message: change.message };
-        this.statusbar.render();
-        break;
-      case "batch": {
-        const nodes = [...change.added, ...change.updated];
-        if (nodes.length > 0 || change.edges.length > 0) this.canvas.addBatch(nodes, change.edges);
-        this.side.nodesArrived(nodes);
-        // The canvas applies the current filters to new nodes itself.
-        if (change.added.length > 0) {
-          this.canvasArea.hideMessage();
-          this.canvasArea.noteOffscreen(change.added);
-        }
-        this.chrome.schedule();
-        if (change.verifications.length > 0 || change.updated.length > 0) this.side.trail.invalidate();
-        this.refresh.schedule();
-        break;
-      }
-    }
-    return change;
+    return this.changes.apply(msg);
   }
 
   // ---------------------------------------------------------------- selection

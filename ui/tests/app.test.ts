@@ -132,7 +132,7 @@ class FakeTransport implements Transport, OperationHandlers {
   span = vi.fn();
   message_origin = vi.fn();
   log_inclusion = vi.fn(async (r: NodeRequest) => ({ graph: r.graph, node: r.id, label: "Statement", leaves: [], checkpoint: null, checkpoint_at: null, tree_size: 0, verifier_key: "", record: null, stored: null }));
-  log_status = vi.fn(async (r: GraphRequest) => ({ graph: r.graph, tree_size: 0, checkpoint_size: null, checkpoint_at: null, checkpoint_matches: true, nodes_checked: 0, complete: true, differing: 0, mismatches: [] }));
+  log_status = vi.fn(async (r: GraphRequest) => ({ graph: r.graph, tree_size: 0, checkpoint_size: null, checkpoint_at: null, checkpoint_matches: true, pending: 0, nodes_checked: 0, complete: true, differing: 0, mismatches: [] }));
   ingest_files = vi.fn();
   get_settings = vi.fn();
   save_settings = vi.fn();

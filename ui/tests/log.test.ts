@@ -170,7 +170,12 @@ describe("a node's log entry checked in the browser", () => {
   it("a node that keeps no line is only partly verified: its leaf cannot be rebuilt here", async () => {
     const v = await verifyNode({ ...(await inclusionOf()), record: null });
     expect(v.result).toBe("partial");
-    expect(v.checks.find((c) => c.what === "leaf")?.ok).toBeNull();
+    const leaf = v.checks.find((c) => c.what === "leaf")!;
+    expect(leaf.ok).toBeNull();
+    // Said exactly: what the proof shows, and what was not checked.
+    expect(leaf.text).toMatch(/^Not checked: this node does not keep the record it came from/);
+    expect(leaf.text).toContain("shows that leaf 1 is in the signed log, not that this node's properties came from that record");
+    expect(v.checks.find((c) => c.what === "stored")?.text).toBe("Its stored properties hash to the digest stored with them when its records were written (log_digest).");
   });
 
   it("a node from no logged record is said to be absent", async () => {
@@ -192,7 +197,7 @@ describe("a node's log entry checked in the browser", () => {
 describe("the banner when the store disagrees with its log", () => {
   const status = (over: Partial<LogStatus>): LogStatus => ({
     graph: "council", tree_size: 10, checkpoint_size: 10, checkpoint_at: 1, checkpoint_matches: true,
-    nodes_checked: 9, complete: true, differing: 0, mismatches: [], ...over,
+    pending: 0, nodes_checked: 9, complete: true, differing: 0, mismatches: [], ...over,
   });
 
   it("is hidden for a matching graph and names the differing nodes, listing them on request", async () => {
@@ -211,6 +216,22 @@ describe("the banner when the store disagrees with its log", () => {
     expect(list.hidden).toBe(false);
     (list.querySelector("li[data-name=stmt-1] button") as HTMLButtonElement).click();
     expect(select).toHaveBeenCalledWith("stmt-1", { focus: true, from: "panel" });
+  });
+
+  it("is hidden while an ingest's records are logged but not yet signed, and says so beside a real difference", async () => {
+    let answer = status({ tree_size: 40, checkpoint_size: null, checkpoint_at: null, pending: 40 });
+    const banner = new LogBanner({ backend: { logStatus: vi.fn(async () => answer) }, graph: "council", select: vi.fn() });
+    await banner.check();
+    expect(banner.el.hidden).toBe(true);
+    answer = status({ tree_size: 25, pending: 15 });
+    await banner.check();
+    expect(banner.el.hidden).toBe(true);
+    answer = status({ tree_size: 25, pending: 15, differing: 1, mismatches: [{ name: "stmt-1", label: "Statement", leaves: [3], reason: "changed" }] });
+    await banner.check();
+    expect(banner.el.hidden).toBe(false);
+    expect(banner.el.textContent).toContain("1 node of this graph differs");
+    expect(banner.el.textContent).toContain("(15 records are being written, not yet signed.)");
+    expect(banner.el.textContent).not.toContain("does not extend");
   });
 
   it("says when the log no longer extends its checkpoint, and when the check ran out of time", async () => {

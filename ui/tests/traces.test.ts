@@ -13,6 +13,7 @@ import type { MessageOrigin, SpanDetails, SpanRow, StreamMessage, TraceAgents, T
 import { App } from "../src/app";
 import { levels } from "../src/traces/agents-view";
 import { duration, isSpanId, ticks, traceMeta, traceOf, treeOrder } from "../src/traces/trace-format";
+import { ALL_ROWS, ROW_PX, waterfall } from "../src/traces/waterfall";
 import { batch, edge, node, view } from "./helpers";
 
 const recorded = vi.hoisted(() => ({ canvases: [] as unknown[] }));
@@ -195,6 +196,60 @@ describe("how traces read", () => {
   });
 });
 
+describe("a large trace's waterfall", () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => span(`s${i}`, {
+    name: `chat ${i}`, label: "LlmCall", parent: i === 0 ? null : id("s0"), start_ns: i * 1_000_000, end_ns: i * 1_000_000 + 500_000,
+  }));
+  const rowsOf = (el: HTMLElement) => [...el.querySelectorAll<HTMLElement>(".wf-row")].map((r) => Number(r.dataset.index));
+  /** jsdom lays nothing out: the list's top moves up as the scroller scrolls, as in a browser. */
+  const laidOut = (el: HTMLElement, scroller: HTMLElement) => {
+    el.querySelector<HTMLElement>(".wf-rows")!.getBoundingClientRect = () => ({ top: 30 - scroller.scrollTop }) as DOMRect;
+  };
+
+  it("draws every row of a trace up to ALL_ROWS spans, and only the rows in sight past it", () => {
+    const scroller = document.createElement("div");
+    document.body.append(scroller);
+    const small = waterfall({ trace_id: T, start_ns: null, spans: many(ALL_ROWS), total: ALL_ROWS, truncated: false }, { selected: null, pick: () => {}, scroller });
+    expect(rowsOf(small)).toHaveLength(ALL_ROWS);
+    const big = waterfall({ trace_id: T, start_ns: null, spans: many(3000), total: 3000, truncated: false }, { selected: null, pick: () => {}, scroller });
+    scroller.replaceChildren(big);
+    laidOut(big, scroller);
+    expect(big.dataset.rows).toBe("3000");
+    const first = rowsOf(big);
+    expect(first[0]).toBe(0);
+    expect(first.length).toBeLessThan(100);
+    // The list is as tall as every row, each drawn at its place.
+    expect(big.querySelector<HTMLElement>(".wf-rows")!.style.height).toBe(`${3000 * ROW_PX}px`);
+    // Scrolled to the middle: the rows there are drawn, the first ones are not.
+    scroller.scrollTop = 1500 * ROW_PX;
+    scroller.dispatchEvent(new Event("scroll"));
+    const middle = rowsOf(big);
+    expect(middle).toContain(1500);
+    expect(middle).not.toContain(0);
+    const li = big.querySelector<HTMLElement>('.wf-row-item[data-index="1500"]')!;
+    expect(li.style.top).toBe(`${1500 * ROW_PX}px`);
+    expect(li.getAttribute("aria-setsize")).toBe("3000");
+    scroller.remove();
+  });
+
+  it("moves to a row not drawn yet with the arrow keys, and picks it", () => {
+    const scroller = document.createElement("div");
+    document.body.append(scroller);
+    const picked: string[] = [];
+    const big = waterfall({ trace_id: T, start_ns: null, spans: many(1000), total: 1000, truncated: false }, { selected: null, pick: (s) => picked.push(s.span_id), scroller });
+    scroller.replaceChildren(big);
+    laidOut(big, scroller);
+    const drawn = rowsOf(big);
+    const last = Math.max(...drawn);
+    const row = big.querySelector<HTMLElement>(`.wf-row[data-index="${last}"]`)!;
+    row.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true }));
+    expect(rowsOf(big)).toContain(last + 1);
+    // The row under it in tree order (every span but the first is a child of s0, by start).
+    expect(picked).toEqual([`s${last + 1}`]);
+    scroller.remove();
+  });
+});
+
 describe("the Traces tab", () => {
   it("is offered when the graph has traces and lists each with root, service, agents, duration, spans, errors, tokens", async () => {
     await boot();
@@ -233,6 +288,16 @@ describe("the Traces tab", () => {
     expect(tid("span-error")[0].textContent).toContain("no results");
     expect(tid("tool-args")[0].textContent).toBe('{\n  "q": "Lisbon"\n}');
     expect(tid("tool-result")[0].textContent).toBe("[\n  1,\n  2\n]");
+    // The arrow keys walk the waterfall's rows from the picked one (the keyboard stays on it
+    // though the waterfall is drawn again); the canvas's own arrow walk is left alone.
+    const picked = () => q('.wf-row[aria-pressed="true"]').map((r) => r.dataset.span);
+    q(`.wf-row[data-span="${id("b1")}"]`)[0].focus();
+    document.activeElement!.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true, cancelable: true }));
+    await vi.waitFor(() => expect(picked()).toEqual([id("a2")]));
+    await vi.waitFor(() => expect(canvas.selection).toEqual([id("a2")]));
+    expect((document.activeElement as HTMLElement).dataset.span).toBe(id("a2"));
+    document.activeElement!.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true, cancelable: true }));
+    await vi.waitFor(() => expect(picked()).toEqual([id("c2")]));
     expect(tid("span-attributes")[0].textContent).toContain("gen_ai.request.model");
   });
 

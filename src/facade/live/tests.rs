@@ -20,7 +20,7 @@ fn loaded(views: &LiveViews, graph: &str) -> Arc<GraphView> {
     view
 }
 
-/// What `Provex::publish` does: number and queue under the delta log's lock, lay out after.
+/// What the facade's publisher does: number and queue under the delta log's lock, lay out after.
 fn publish(views: &LiveViews, log: &Mutex<u64>, graph: &str, nodes: &[&str], edges: &[(&str, &str)]) {
     let view = {
         let mut next = log.lock().unwrap();

@@ -1,10 +1,12 @@
 //! Knowledge-graph statements of the A2A knowledge extension (docs/FORMATS.md "Knowledge-graph statements"): their wire types,
 //! the id that makes the same triple in the same graph one node, the storage as PROV, the
-//! alignment rules an update is checked against, and the change events subscribers get.
+//! alignment rules an update is checked against, the change events subscribers get, and the
+//! operations that update statements and read them back (`ops`).
 
 pub mod alignment;
 pub mod card;
 pub mod model;
+pub mod ops;
 pub mod rpc;
 pub mod store;
 pub mod subscription;

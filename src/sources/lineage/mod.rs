@@ -2,14 +2,17 @@
 //! checked one by one (`records`), checked against the graph's lineages (`book`: no cycle,
 //! one root, time order, known parents) and turned into graph upserts (`apply`); the
 //! confidence of an evolution edge and the id of an untracked prompt exactly as docs/FORMATS.md "Prompt lineage"
-//! defines them; an embeddings client for the semantic part.
+//! defines them; an embeddings client for the semantic part; and the operations that read
+//! lineages back (`ops`, `commands`).
 
 pub mod apply;
 pub mod book;
+pub mod commands;
 pub mod confidence;
 pub mod dag;
 pub mod embeddings;
 pub mod ids;
+pub mod ops;
 pub mod records;
 pub mod similar;
 pub mod source;

@@ -78,14 +78,8 @@ pub fn is_span_label(label: Label) -> bool {
 }
 
 /// The labels a span may have besides the placeholder's `Span`.
-pub const SPAN_LABELS: &[Label] = &[
-    Label::LlmCall,
-    Label::ToolCall,
-    Label::AgentInvocation,
-    Label::Retrieval,
-    Label::Embedding,
-    Label::Evaluation,
-];
+/// (`TRACE_LABELS` after its first, `Span`: one list, so the two cannot drift apart.)
+pub const SPAN_LABELS: &[Label] = crate::model::indexes::TRACE_LABELS.split_at(1).1;
 
 pub use crate::model::indexes::TRACE_LABELS;
 
@@ -157,6 +151,13 @@ pub fn status(code: i32) -> &'static str {
 mod tests {
     use super::*;
     use opentelemetry_proto::tonic::common::v1::{any_value::Value, AnyValue};
+
+    #[test]
+    fn span_labels_are_the_trace_labels_but_the_placeholder() {
+        assert_eq!(TRACE_LABELS[0], Label::Span);
+        assert!(!SPAN_LABELS.contains(&Label::Span));
+        assert_eq!(SPAN_LABELS.len() + 1, TRACE_LABELS.len());
+    }
 
     fn kv(k: &str, v: &str) -> KeyValue {
         KeyValue {

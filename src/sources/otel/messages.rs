@@ -120,13 +120,18 @@ fn text_part(s: &str) -> Value {
 fn genai_list(v: Option<&Value>, out: &mut Vec<Value>) {
     let Some(Value::Array(items)) = v.map(parse_lenient) else { return };
     for m in items {
-        let Value::Object(m) = m else { continue };
-        let role = m.get("role").cloned().unwrap_or(Value::Null);
-        let parts = match m.get("parts") {
-            Some(p) => p.clone(),
-            None => return out.push(legacy(&m, role.as_str().unwrap_or(""))),
-        };
-        out.push(json!({"role": role, "parts": parts}));
+        let Value::Object(mut m) = m else { continue };
+        // The parsed message's own role and parts, taken rather than copied.
+        match m.remove("parts") {
+            Some(parts) => {
+                let role = m.remove("role").unwrap_or(Value::Null);
+                out.push(json!({"role": role, "parts": parts}));
+            }
+            None => {
+                let role = m.get("role").and_then(Value::as_str).unwrap_or("").to_owned();
+                out.push(legacy(&m, &role));
+            }
+        }
     }
 }
 
@@ -351,6 +356,22 @@ mod tests {
         );
         assert_eq!(f.inputs[1]["parts"][0]["content"], "ten");
         assert_eq!(tool_responses(&f.inputs[0]).collect::<Vec<_>>(), ["c1"]);
+    }
+
+    /// Finding: a GenAI message list in the older shape (`role`, `content`, no `parts`) kept
+    /// its first message only.
+    #[test]
+    fn a_list_of_older_shaped_messages_keeps_every_message() {
+        let f = extract(
+            &attrs(
+                json!({"gen_ai.input.messages": r#"[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","parts":[{"type":"text","content":"c"}]}]"#}),
+            ),
+            &[],
+            true,
+        );
+        let texts: Vec<&Value> = f.inputs.iter().map(|m| &m["parts"][0]["content"]).collect();
+        assert_eq!(texts, [&json!("a"), &json!("b"), &json!("c")]);
+        assert_eq!(f.inputs[1]["role"], "assistant");
     }
 
     #[test]

@@ -1,16 +1,22 @@
 //! OpenTelemetry traces of AI agents (docs/FORMATS.md "OpenTelemetry traces"): OTLP requests
 //! decoded from protobuf or OTLP JSON (`wire`), the GenAI and OpenInference conventions read
 //! from span attributes (`conventions`), the messages, tool arguments and results that flowed
-//! (`messages`), ties to other sources' nodes (`links`), the mapping of spans onto PROV nodes
-//! and edges (`normalise`), parents that arrived after their children (`placeholders`) and
-//! the source the ingest pipeline reads (`source`); what the explorer reads back (`views`).
+//! (`messages`), ties to other sources' nodes (`links`), which spans can be stored (`check`),
+//! the mapping of spans onto PROV nodes and edges (`normalise`), parents that arrived after
+//! their children (`placeholders`) and the source the ingest pipeline reads (`source`); what
+//! the explorer reads back (`views`, `ops`, through the indexed reads of `queries`); where an
+//! export's time goes (`timings`).
 
+pub mod check;
 pub mod conventions;
 pub mod links;
 pub mod messages;
 pub mod normalise;
+pub mod ops;
 pub mod placeholders;
+pub mod queries;
 pub mod source;
+pub mod timings;
 pub mod views;
 pub mod wire;
 

@@ -12,37 +12,16 @@ use std::collections::HashMap;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::KeyValue;
 use opentelemetry_proto::tonic::trace::v1::Span;
-use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use super::check::rejection;
+pub use super::check::{check, rejected, RejectedSpan, SpanCounts};
 use super::conventions::{self as conv, key};
 use super::links;
 use super::messages::{self, Event};
 use super::wire::{attr_str, attr_text, attributes_json, hex, push_hex};
 use crate::model::vocab::{A2aRelation, EdgeKind, Label, ProvRelation as Prov, RelType};
 use crate::model::{GraphDelta, NodeId, PropValue, Props, PropsExt};
-
-/// One span refused, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RejectedSpan {
-    /// Lower-case hex, as it came (possibly of the wrong length).
-    pub trace_id: String,
-    pub span_id: String,
-    pub reason: String,
-}
-
-impl std::fmt::Display for RejectedSpan {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "span {} of trace {}: {}", self.span_id, self.trace_id, self.reason)
-    }
-}
-
-/// What a request gave: spans taken, and spans refused.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct SpanCounts {
-    pub accepted: u64,
-    pub rejected: Vec<RejectedSpan>,
-}
 
 /// Property names written here (attributes are `otel:<key>`).
 pub mod prop {
@@ -61,6 +40,7 @@ pub mod prop {
     pub const EXCEPTION_STACKTRACE: &str = "otel:exception.stacktrace";
     pub const RELATION: &str = "otel:relation";
     pub const INDEX: &str = "otel:index";
+    pub const INDEXES: &str = "otel:indexes";
     pub const ROLE: &str = "otel:role";
     pub const CONTENT: &str = "otel:content";
     pub const AGENT_ID: &str = "otel:agent_id";
@@ -93,6 +73,9 @@ pub fn span_name(trace_id: &[u8], span_id: &[u8]) -> String {
 /// A span's ids, as the request holds them.
 type SpanKey<'r> = (&'r [u8], &'r [u8]);
 
+/// Hashing for the request's own tables (span ids, tool call ids): seeded per table, fast.
+type Fast = foldhash::fast::RandomState;
+
 /// A span of the request that is stored: its resource (by position), its node's name and
 /// label, and its attributes as JSON (read once).
 struct Good<'r> {
@@ -104,51 +87,6 @@ struct Good<'r> {
     attrs: Map<String, Value>,
 }
 
-/// Why a span cannot be stored, if it cannot.
-pub fn check(span: &Span) -> Result<(), String> {
-    let id_ok = |b: &[u8], n: usize| b.len() == n && b.iter().any(|&x| x != 0);
-    if !id_ok(&span.trace_id, 16) {
-        return Err(format!("trace id is {} bytes, not 16 (or all zero)", span.trace_id.len()));
-    }
-    if !id_ok(&span.span_id, 8) {
-        return Err(format!("span id is {} bytes, not 8 (or all zero)", span.span_id.len()));
-    }
-    if !span.parent_span_id.is_empty() && !id_ok(&span.parent_span_id, 8) {
-        return Err(format!("parent span id is {} bytes, not 8", span.parent_span_id.len()));
-    }
-    if span.end_time_unix_nano < span.start_time_unix_nano {
-        return Err(format!(
-            "ends before it starts ({} < {})",
-            span.end_time_unix_nano, span.start_time_unix_nano
-        ));
-    }
-    if span.start_time_unix_nano > i64::MAX as u64 || span.end_time_unix_nano > i64::MAX as u64 {
-        return Err("a time is past the year 2262".into());
-    }
-    for (i, l) in span.links.iter().enumerate() {
-        if !id_ok(&l.trace_id, 16) || !id_ok(&l.span_id, 8) {
-            return Err(format!("link {i} has a bad trace or span id"));
-        }
-    }
-    Ok(())
-}
-
-/// The spans a request refuses, without normalising it.
-pub fn rejected(request: &ExportTraceServiceRequest) -> Vec<RejectedSpan> {
-    spans(request).filter_map(|(_, s)| check(s).err().map(|reason| rejection(s, reason))).collect()
-}
-
-fn rejection(s: &Span, reason: String) -> RejectedSpan {
-    RejectedSpan { trace_id: hex(&s.trace_id), span_id: hex(&s.span_id), reason }
-}
-
-fn spans(r: &ExportTraceServiceRequest) -> impl Iterator<Item = (&[KeyValue], &Span)> {
-    r.resource_spans.iter().flat_map(|rs| {
-        let attrs = rs.resource.as_ref().map_or(&[][..], |r| &r.attributes[..]);
-        rs.scope_spans.iter().flat_map(move |ss| ss.spans.iter().map(move |s| (attrs, s)))
-    })
-}
-
 /// Normalises every good span of a request into `out`; bad spans are refused with their
 /// reason and the rest kept.
 pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> SpanCounts {
@@ -156,7 +94,8 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
     let total: usize =
         request.resource_spans.iter().flat_map(|r| &r.scope_spans).map(|s| s.spans.len()).sum();
     // The labels of the spans this request holds, for their children's and links' edges.
-    let mut labels: HashMap<SpanKey<'_>, Label> = HashMap::with_capacity(total);
+    let mut labels: HashMap<SpanKey<'_>, Label, Fast> =
+        HashMap::with_capacity_and_hasher(total, Fast::default());
     let mut good = Vec::with_capacity(total);
     for (resource, rs) in request.resource_spans.iter().enumerate() {
         let resource_attrs = rs.resource.as_ref().map_or(&[][..], |r| &r.attributes[..]);
@@ -175,7 +114,7 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
     }
     // The results of the tool calls this request holds, by tool call id, for the tool
     // messages that answer them.
-    let results: HashMap<String, Value> = good
+    let results: HashMap<String, Value, Fast> = good
         .iter()
         .filter(|g| labels[&(&g.span.trace_id[..], &g.span.span_id[..])] == Label::ToolCall)
         .filter_map(|g| {
@@ -201,8 +140,8 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
 
 struct Normaliser<'a, 'r> {
     out: &'a mut GraphDelta,
-    labels: &'a HashMap<SpanKey<'r>, Label>,
-    results: &'a HashMap<String, Value>,
+    labels: &'a HashMap<SpanKey<'r>, Label, Fast>,
+    results: &'a HashMap<String, Value, Fast>,
     /// Each resource's `Service` agent, once made.
     services: Vec<Option<NodeId>>,
 }
@@ -234,6 +173,12 @@ fn owned_prop(v: Value) -> Option<PropValue> {
         Value::String(s) => Some(PropValue::Str(s)),
         other => PropValue::from_json(&other),
     }
+}
+
+/// A message edge's ordinals: the first as `otel:index`, all of them as `otel:indexes`.
+fn set_ordinals(props: &mut Props, at: Vec<i64>) {
+    props.set(prop::INDEX, at[0]);
+    props.insert(Cow::Borrowed(prop::INDEXES), PropValue::List(at.into_iter().map(PropValue::Int).collect()));
 }
 
 /// Exception events as `otel:exception.*`, the others as a JSON list in `otel:events`
@@ -416,24 +361,52 @@ impl<'r> Normaliser<'_, 'r> {
     }
 
     /// The messages consumed and produced; a tool message derives from the tool result it
-    /// carries (the same content names the same `ToolResult`).
+    /// carries (the same content names the same `ToolResult`). A message a call holds twice
+    /// in one list is one edge with every ordinal it holds there (`otel:indexes`), the first
+    /// in `otel:index`.
     fn flow(&mut self, node: NodeId, flow: &messages::Flow) {
-        for (i, m) in flow.inputs.iter().enumerate() {
-            let msg = self.message(m);
+        for (msg, at) in self.places(&flow.inputs) {
             let props = self.out.upsert_edge(RelType::WasConsumedBy, EdgeKind::Prov(Prov::Used), node, msg);
             props.set_str(prop::PROV_ROLE, "input_message");
-            props.set(prop::INDEX, i as i64);
+            set_ordinals(props, at);
         }
-        for (i, m) in flow.outputs.iter().enumerate() {
-            let msg = self.message(m);
+        for (msg, at) in self.places(&flow.outputs) {
             let props = self.out.upsert_edge(
                 RelType::WasGeneratedBy,
                 EdgeKind::Prov(Prov::WasGeneratedBy),
                 msg,
                 node,
             );
-            props.set(prop::INDEX, i as i64);
+            set_ordinals(props, at);
         }
+    }
+
+    /// Each distinct message of a list, in the order first seen, with its ordinals there.
+    fn places(&mut self, list: &[Value]) -> Vec<(NodeId, Vec<i64>)> {
+        let mut out: Vec<(NodeId, Vec<i64>)> = Vec::with_capacity(list.len());
+        // Long lists are looked up by name, short ones by a pass over what is found so far.
+        let long = list.len() > 16;
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (i, m) in list.iter().enumerate() {
+            let msg = self.message(m);
+            let found = if long {
+                let next = out.len();
+                match seen.entry(self.out.node_name(msg).to_owned()) {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(next);
+                        None
+                    }
+                }
+            } else {
+                out.iter().position(|(n, _)| *n == msg)
+            };
+            match found {
+                Some(k) => out[k].1.push(i as i64),
+                None => out.push((msg, vec![i as i64])),
+            }
+        }
+        out
     }
 
     fn message(&mut self, m: &Value) -> NodeId {

@@ -348,3 +348,67 @@ fn a_tool_message_derives_from_the_result_of_the_call_it_answers_by_id() {
     assert_eq!(edges(&d, &msg.name, &results[0].name)[0].rel, RelType::WasDerivedFrom);
     assert_eq!(edges(&d, &results[0].name, &name(2))[0].rel, RelType::WasGeneratedBy);
 }
+
+/// Finding: a message a call held twice in its input list (the user saying the same thing
+/// twice) kept one edge with the last ordinal only. The edge now has every ordinal; a
+/// message two calls consumed is one edge from each.
+#[test]
+fn a_message_consumed_twice_keeps_every_ordinal_and_one_edge_per_call() {
+    let again = r#"{"role":"user","parts":[{"type":"text","content":"go on"}]}"#;
+    let reply = r#"{"role":"assistant","parts":[{"type":"text","content":"more"}]}"#;
+    let first = span(
+        1,
+        None,
+        vec![kv("gen_ai.operation.name", "chat"), kv("gen_ai.input.messages", &format!("[{again}]"))],
+    );
+    let second = span(
+        2,
+        None,
+        vec![
+            kv("gen_ai.operation.name", "chat"),
+            kv("gen_ai.input.messages", &format!("[{again},{reply},{again}]")),
+            kv("gen_ai.output.messages", &format!("[{reply},{reply}]")),
+        ],
+    );
+    // Long lists (looked up by name) keep every ordinal too.
+    let long: Vec<String> = (0..40)
+        .map(|i| {
+            if i % 2 == 0 {
+                again.to_owned()
+            } else {
+                format!(r#"{{"role":"user","parts":[{{"type":"text","content":"{i}"}}]}}"#)
+            }
+        })
+        .collect();
+    let third = span(
+        3,
+        None,
+        vec![
+            kv("gen_ai.operation.name", "chat"),
+            kv("gen_ai.input.messages", &format!("[{}]", long.join(","))),
+        ],
+    );
+    let (d, _) = run(&req(vec![first, second, third]));
+    let msg = messages::message_name(&serde_json::from_str(again).unwrap());
+    let ordinals = |e: &Edge| (e.props[prop::INDEX].clone(), e.props[prop::INDEXES].clone());
+    let ints = |v: &[i64]| PropValue::List(v.iter().map(|i| PropValue::Int(*i)).collect());
+    let one = edges(&d, &name(1), &msg);
+    assert_eq!(one.len(), 1);
+    assert_eq!(ordinals(one[0]), (PropValue::Int(0), ints(&[0])));
+    let two = edges(&d, &name(2), &msg);
+    assert_eq!(two.len(), 1, "one edge per consuming call");
+    assert_eq!(ordinals(two[0]), (PropValue::Int(0), ints(&[0, 2])));
+    let out = messages::message_name(&serde_json::from_str(reply).unwrap());
+    let produced = edges(&d, &out, &name(2));
+    assert_eq!(produced.len(), 1);
+    assert_eq!(ordinals(produced[0]), (PropValue::Int(0), ints(&[0, 1])));
+    let consumed = edges(&d, &name(2), &out);
+    assert_eq!(ordinals(consumed[0]), (PropValue::Int(1), ints(&[1])));
+    let three = edges(&d, &name(3), &msg);
+    let even: Vec<i64> = (0..40).step_by(2).collect();
+    assert_eq!(ordinals(three[0]), (PropValue::Int(0), ints(&even)));
+    assert_eq!(
+        d.edges().filter(|e| e.source.name == name(3)).filter(|e| e.rel == RelType::WasConsumedBy).count(),
+        21
+    );
+}

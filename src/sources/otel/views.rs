@@ -12,6 +12,7 @@ use falkordb::FalkorValue;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::queries;
 use crate::error::{Error, Result};
 use crate::store::value::{str_param, to_json};
 use crate::store::Store;
@@ -266,14 +267,7 @@ pub(crate) fn first_int(props: &BTreeMap<String, Value>, keys: &[&str]) -> Optio
     keys.iter().find_map(|k| props.get(*k).and_then(int))
 }
 
-/// Property keys for tokens in and out, newest spelling first (GenAI, older GenAI, OpenInference).
-pub const TOKENS_IN: &[&str] =
-    &["otel:gen_ai.usage.input_tokens", "otel:gen_ai.usage.prompt_tokens", "otel:llm.token_count.prompt"];
-pub const TOKENS_OUT: &[&str] = &[
-    "otel:gen_ai.usage.output_tokens",
-    "otel:gen_ai.usage.completion_tokens",
-    "otel:llm.token_count.completion",
-];
+pub use super::queries::{TOKENS_IN, TOKENS_OUT};
 
 /// `service:ns/name` → `ns/name`, `agent:x` → `x`, `model:p/m` → `p/m`.
 pub(crate) fn strip(name: &str) -> String {
@@ -307,9 +301,6 @@ pub(crate) struct Raw {
     /// The agent it is associated with itself (not inherited).
     pub own_agent: Option<String>,
 }
-
-pub(crate) const SPAN_COLUMNS: &str = "s.name, labels(s)[0], s.`otel:span_id`, s.`otel:parent_span_id`, s.`otel:name`, \
-     s.`otel:start_ns`, s.`otel:end_ns`, s.`otel:status`, s.`otel:trace_id`, s.`prov:startTime`, s.`prov:endTime`";
 
 pub(crate) fn raw_span(r: &[Value]) -> Option<Raw> {
     let id = text(&r[0])?;
@@ -352,43 +343,27 @@ pub(crate) async fn read_trace(
     let t = trace_param(trace)?;
     let limit = limit.clamp(1, MAX_SPANS);
     // The trace's spans through the `otel:trace_id` index of each span label.
-    let spans_of = super::conventions::trace_nodes("t");
-    let q = format!(
-        "{spans_of} WITH s WHERE s.`otel:span_id` IS NOT NULL RETURN {SPAN_COLUMNS} \
-         ORDER BY coalesce(s.`prov:startTime`, 0), s.name LIMIT $limit"
-    );
-    let mut spans: Vec<Raw> =
-        rows(store, graph, &q, vec![("t", t.clone()), ("limit", FalkorValue::I64(i64::from(limit)))])
-            .await?
-            .iter()
-            .filter_map(|r| raw_span(r))
-            .collect();
-    let total = rows(
+    let mut spans: Vec<Raw> = rows(
         store,
         graph,
-        &format!("{spans_of} WITH s WHERE s.`otel:span_id` IS NOT NULL RETURN count(s)"),
-        vec![("t", t.clone())],
+        &queries::trace_spans(),
+        vec![("t", t.clone()), ("limit", FalkorValue::I64(i64::from(limit)))],
     )
     .await?
-    .first()
-    .and_then(|r| r.first().and_then(Value::as_u64))
-    .unwrap_or(0);
+    .iter()
+    .filter_map(|r| raw_span(r))
+    .collect();
+    let total = rows(store, graph, &queries::trace_span_count(), vec![("t", t.clone())])
+        .await?
+        .first()
+        .and_then(|r| r.first().and_then(Value::as_u64))
+        .unwrap_or(0);
     if spans.is_empty() {
         return Err(Error::NotFound { what: "trace", name: trace.to_owned() });
     }
     let index: HashMap<String, usize> =
         spans.iter().enumerate().map(|(i, s)| (s.row.id.clone(), i)).collect();
-    let assoc = rows(
-        store,
-        graph,
-        &format!(
-            "{spans_of} WITH s MATCH (s)-[:WAS_ASSOCIATED_WITH]-(a) \
-             WHERE (a.name STARTS WITH 'service:' OR a.name STARTS WITH 'agent:' OR a.name STARTS WITH 'model:') \
-             RETURN s.name, a.name"
-        ),
-        vec![("t", t.clone())],
-    )
-    .await?;
+    let assoc = rows(store, graph, &queries::trace_span_actors(), vec![("t", t.clone())]).await?;
     for r in assoc {
         let (Some(s), Some(a)) = (text(&r[0]), text(&r[1])) else { continue };
         let Some(&i) = index.get(&s) else { continue };
@@ -401,16 +376,7 @@ pub(crate) async fn read_trace(
             span.row.model = Some(strip(&a));
         }
     }
-    let links = rows(
-        store,
-        graph,
-        &format!(
-            "{spans_of} WITH s MATCH (s)-[e:WAS_INFORMED_BY]->(o) WHERE e.`otel:relation` = 'OTEL_LINK' \
-             RETURN s.name, o.name, o.`otel:trace_id`"
-        ),
-        vec![("t", t)],
-    )
-    .await?;
+    let links = rows(store, graph, &queries::trace_links(), vec![("t", t)]).await?;
     for r in links {
         let (Some(s), Some(o)) = (text(&r[0]), text(&r[1])) else { continue };
         if let Some(&i) = index.get(&s) {

@@ -82,9 +82,15 @@ pub fn hex(bytes: &[u8]) -> String {
 pub fn push_hex(out: &mut String, bytes: &[u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     out.reserve(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[(b >> 4) as usize] as char);
-        out.push(DIGITS[(b & 15) as usize] as char);
+    // Written a block at a time (an id or a digest is one block), not a char at a time.
+    let mut buf = [0u8; 128];
+    for chunk in bytes.chunks(64) {
+        for (i, b) in chunk.iter().enumerate() {
+            buf[2 * i] = DIGITS[(b >> 4) as usize];
+            buf[2 * i + 1] = DIGITS[(b & 15) as usize];
+        }
+        // Hex digits are ASCII, so this never fails.
+        out.push_str(std::str::from_utf8(&buf[..2 * chunk.len()]).unwrap_or_default());
     }
 }
 
@@ -201,6 +207,17 @@ mod tests {
             p.splice(0..0, [0x0a, 0x00]);
         }
         assert!(decode_protobuf(&[0x0a, 0x80, 0x80, 0x80, 0x80, 0x0f]).is_err());
+    }
+
+    #[test]
+    fn hex_is_lower_case_and_two_digits_a_byte_at_any_length() {
+        let bytes: Vec<u8> = (0..=255u8).chain(0..=255u8).collect();
+        let want: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex(&bytes), want);
+        assert_eq!(hex(&[]), "");
+        let mut s = String::from("otel:");
+        push_hex(&mut s, &[0xab, 0x01]);
+        assert_eq!(s, "otel:ab01");
     }
 
     #[test]

@@ -4,13 +4,15 @@
 //! relation. A node's semantic label is kept as `prov:type` (an edge's type too), and every
 //! property as an attribute in the `provex:` namespace. Written as PROV-JSON, PROV-N and
 //! PROV-O (Turtle, JSON-LD), all from one [`doc::Document`]; the attributes keep names, labels
-//! and typed values so that a PROV-JSON export imports as the same graph (`native`).
+//! and typed values so that a PROV-JSON export imports as the same graph (`native`). The
+//! export operation is `ops`.
 
 pub mod doc;
 pub mod import;
 mod json;
 mod keys;
 pub mod native;
+pub mod ops;
 mod provn;
 mod rdf;
 pub mod relations;

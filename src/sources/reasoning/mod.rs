@@ -3,9 +3,11 @@
 //! and DocRAG sessions) and the design note's own JSON nodes and `provenance_refs` events, read line
 //! by line into graph upserts. A stream's thoughts, observations and answer text are kept as
 //! `DialogMessage` nodes `IN_SESSION` of their session, numbered in stream order, so the
-//! explorer can show them beside the DAG.
+//! explorer can show them beside the DAG. The operations that read sessions and chains back
+//! are in `ops`.
 
 pub mod explain;
+pub mod ops;
 pub mod relink;
 pub mod seed;
 pub mod source;

@@ -1,6 +1,7 @@
 //! A2AP (docs/FORMATS.md "A2AP documents"): signed provenance statements and verifications, their
-//! signatures, evidence integrity, consensus, verification trails and graph mapping. Pure:
-//! nothing here touches the database.
+//! signatures, evidence integrity, consensus, verification trails and graph mapping, all pure;
+//! and the operations over what a graph holds (`ops`: the graph's ledger, trails, verifying),
+//! the one part that reads the database.
 
 pub mod bundle;
 pub mod canonical;
@@ -17,6 +18,7 @@ mod index;
 pub mod keys;
 pub mod ledger;
 pub mod log_leaves;
+pub mod ops;
 pub mod parse;
 pub mod report;
 pub mod signature;

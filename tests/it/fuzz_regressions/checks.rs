@@ -70,26 +70,37 @@ pub fn resp_reply(data: &[u8]) {
     assert_eq!(decoded, rows);
 }
 
-/// The PROV-JSON importer: no panic; a refused text and every rejected record name a line
-/// of the input and a reason; and what it keeps is a fixed point: exported as PROV-JSON and
-/// imported again, it gives the same graph.
-pub fn prov_json(data: &[u8]) {
-    use provex::diff::Snapshot;
-    use provex::sources::prov::{import::import, Document, ProvFormat};
-    let Ok(text) = std::str::from_utf8(data) else { return };
+/// What a PROV importer kept of `data` (UTF-8), once it is checked that a refusal of the
+/// text, and every record it rejects, names a line of the text and a reason; `None` when the
+/// text is not UTF-8 or is refused.
+fn prov_kept(
+    data: &[u8],
+    import: fn(&str) -> Result<provex::sources::prov::import::Imported, (u64, String)>,
+) -> Option<provex::sources::prov::import::Imported> {
+    let text = std::str::from_utf8(data).ok()?;
     let lines = text.split('\n').count() as u64;
     let imported = match import(text) {
         Ok(i) => i,
         Err((line, reason)) => {
             assert!(!reason.trim().is_empty(), "refused without a reason");
-            assert!((1..=lines).contains(&line), "line {line} of {lines}");
-            return;
+            assert!((1..=lines).contains(&line), "line {line} of {lines}: {reason}");
+            return None;
         }
     };
     for (line, reason) in &imported.rejected {
         assert!(!reason.trim().is_empty(), "rejected without a reason");
         assert!((1..=lines).contains(line), "line {line} of {lines}: {reason}");
     }
+    Some(imported)
+}
+
+/// The PROV-JSON importer: no panic; a refused text and every rejected record name a line
+/// of the input and a reason; and what it keeps is a fixed point: exported as PROV-JSON and
+/// imported again, it gives the same graph.
+pub fn prov_json(data: &[u8]) {
+    use provex::diff::Snapshot;
+    use provex::sources::prov::{import::import, Document, ProvFormat};
+    let Some(imported) = prov_kept(data, import) else { return };
     let exported = ProvFormat::ProvJson.write(&Document::from_delta("g", &imported.delta));
     let again = import(&exported).unwrap_or_else(|e| panic!("our export is refused: {e:?}\n{exported}"));
     assert_eq!(again.rejected, vec![], "our export has rejected records:\n{exported}");
@@ -466,20 +477,7 @@ pub fn otlp_protobuf(data: &[u8]) {
 /// imports without rejections.
 pub fn prov_o(data: &[u8]) {
     use provex::sources::prov::{turtle::import, Document, ProvFormat};
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let lines = text.split('\n').count() as u64;
-    let imported = match import(text) {
-        Ok(i) => i,
-        Err((line, reason)) => {
-            assert!(!reason.trim().is_empty(), "refused without a reason");
-            assert!((1..=lines).contains(&line), "line {line} of {lines}: {reason}");
-            return;
-        }
-    };
-    for (line, reason) in &imported.rejected {
-        assert!(!reason.trim().is_empty(), "rejected without a reason");
-        assert!((1..=lines).contains(line), "line {line} of {lines}: {reason}");
-    }
+    let Some(imported) = prov_kept(data, import) else { return };
     let exported = ProvFormat::ProvOTurtle.write(&Document::from_delta("g", &imported.delta));
     let again = import(&exported).unwrap_or_else(|e| panic!("our export is refused: {e:?}\n{exported}"));
     assert_eq!(again.rejected, vec![], "our export has rejected records:\n{exported}");

@@ -368,9 +368,16 @@ tree_size: number,
  */
 checkpoint_size: number | null, checkpoint_at: number | null, 
 /**
- * The log's root is the checkpoint's, or extends it by a consistency proof.
+ * The log's root is the checkpoint's, or extends it by a consistency proof (a log not
+ * signed yet, while its first ingest goes on, contradicts no checkpoint).
  */
 checkpoint_matches: boolean, 
+/**
+ * Leaves appended since the latest signed checkpoint (all of them before the first):
+ * records of an ingest still going on, which signs a checkpoint when it ends. Being
+ * written, not a disagreement.
+ */
+pending: number, 
 /**
  * Nodes re-hashed.
  */

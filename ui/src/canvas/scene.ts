@@ -35,6 +35,9 @@ export function moveEase(t: number): number {
 
 /** Quarter-octave buckets of node sides from 1 to 2^16 world units (see Scene.sideAtShare). */
 const SIDE_BUCKETS = 65;
+/** Node indices and edge types an edge key holds (see Scene.edgeKeyOf). */
+const NODE_KEY_SPAN = 2 ** 20;
+const TYPE_KEY_SPAN = 2 ** 12;
 function sideBucket(w: number, h: number): number {
   const side = w > h ? w : h;
   const b = side > 1 ? Math.ceil(Math.log2(side) * 4) : 0;
@@ -58,7 +61,13 @@ export class Scene {
   adj: number[][] = [];
   /** Edges whose endpoints have not arrived yet. */
   pending: ViewEdge[] = [];
-  private edgeKeys = new Set<string>();
+  /** The edges drawn, by their ends' indices and type (see edgeKeyOf): numbers, not
+   *  strings, so that a 77,000-edge view is not 77,000 strings to build and hash. */
+  private edgeKeys = new Set<number>();
+  /** Edge types seen, numbered for edgeKeyOf. */
+  private edgeTypes = new Map<string, number>();
+  /** Keys of edges whose ends or type are past what a number key holds (never in practice). */
+  private edgeKeysWide = new Set<string>();
   /** 1 when the node passes the visibility filter. */
   private shown = new Uint8Array(1024);
   grid = new SpatialGrid();
@@ -141,6 +150,7 @@ export class Scene {
     this.adj = [];
     this.pending = [];
     this.edgeKeys.clear();
+    this.edgeKeysWide.clear();
     this.selected.clear();
     this.hovered = -1;
     this.visibleNodes = 0;
@@ -257,9 +267,8 @@ export class Scene {
         if (!this.tryAddEdge(e)) this.pending.push(e);
         continue;
       }
-      const old = this.edgeViews[ei];
-      this.edgeKeys.delete(`${old.source}\u0000${old.target}\u0000${old.type}`);
-      this.edgeKeys.add(`${e.source}\u0000${e.target}\u0000${e.type}`);
+      this.forgetEdgeKey(s!, t!, this.edgeViews[ei].type);
+      this.rememberEdgeKey(s!, t!, e.type);
       this.edgeViews[ei] = e;
       this.edges.data[ei * EDGE_STRIDE + EKIND] = edgeKind(e.type);
       this.edges.markDirty(ei);
@@ -269,9 +278,7 @@ export class Scene {
   private tryAddEdge(e: ViewEdge): boolean {
     const s = this.index.get(e.source), t = this.index.get(e.target);
     if (s === undefined || t === undefined) return false;
-    const key = `${e.source}\u0000${e.target}\u0000${e.type}`;
-    if (this.edgeKeys.has(key)) return true;
-    this.edgeKeys.add(key);
+    if (!this.rememberEdgeKey(s, t, e.type)) return true;
     const ei = this.edges.push();
     this.edgeViews.push(e);
     this.edgeSrc.push(s);
@@ -285,6 +292,33 @@ export class Scene {
     ed[o + EFLAGS] = this.edgeFlags(ei);
     if (!(ed[o + EFLAGS] & Flag.Hidden)) this.visibleEdges++;
     return true;
+  }
+
+  /** One number for an edge's ends and type: exact below 2^20 nodes and 4,096 types
+   *  (2^52, under 2^53); null past that, where the string key is used. */
+  private edgeKeyOf(s: number, t: number, type: string): number | null {
+    let k = this.edgeTypes.get(type);
+    if (k === undefined) {
+      k = this.edgeTypes.size;
+      this.edgeTypes.set(type, k);
+    }
+    return s < NODE_KEY_SPAN && t < NODE_KEY_SPAN && k < TYPE_KEY_SPAN ? (s * NODE_KEY_SPAN + t) * TYPE_KEY_SPAN + k : null;
+  }
+
+  /** Records an edge's key; false when it was already there. */
+  private rememberEdgeKey(s: number, t: number, type: string): boolean {
+    const k = this.edgeKeyOf(s, t, type);
+    const set: Set<number | string> = k === null ? this.edgeKeysWide : this.edgeKeys;
+    const key = k ?? `${s}\u0000${t}\u0000${type}`;
+    if (set.has(key)) return false;
+    set.add(key);
+    return true;
+  }
+
+  private forgetEdgeKey(s: number, t: number, type: string): void {
+    const k = this.edgeKeyOf(s, t, type);
+    if (k === null) this.edgeKeysWide.delete(`${s}\u0000${t}\u0000${type}`);
+    else this.edgeKeys.delete(k);
   }
 
   /** Recomputes an edge's flags from its nodes. */

@@ -31,6 +31,22 @@ export async function loadView(backend: Pick<Backend, "view">, graph: string, ro
   }
 }
 
+/** The view of the graph the URL names, asked for as the page starts (beside the health
+ *  check, the graph list and the canvas's set-up), for the first open of that graph. */
+export interface EarlyView {
+  graph: string;
+  view: Promise<View>;
+}
+
+/** Asks for the view of the URL's `?graph=` now, if it names one. */
+export function askEarly(backend: Pick<Backend, "view">, viewport: Viewport): EarlyView | null {
+  const graph = new URL(window.location.href).searchParams.get("graph");
+  if (!graph) return null;
+  const view = loadView(backend, graph, undefined, false, () => true, viewport);
+  view.catch(() => {}); // an error is the first open's to report, or nobody's
+  return { graph, view };
+}
+
 /** The most nodes a view draws whole, from the URL's `?limit=` (none: the server's default;
  *  above it a graph opens as clusters). */
 export function wantedLimit(): number | null {

@@ -1,6 +1,7 @@
 // The banner over the graph when its store disagrees with its log: how many nodes differ from
 // what their records gave them (or that the log no longer extends its signed checkpoint), with
-// a list of them that selects each. Asked for when a graph is shown and again every minute,
+// a list of them that selects each. Records still being written (logged after the latest
+// signed checkpoint, while an ingest goes on) are no disagreement and show no banner. Asked for when a graph is shown and again every minute,
 // without holding the page: the server answers within its time limit.
 
 import type { Backend } from "../api/backend";
@@ -53,6 +54,9 @@ export class LogBanner {
 
   private render(s: LogStatus): void {
     this.el.dataset.graph = s.graph;
+    // Records an ingest still writes (logged, not yet under a signed checkpoint) are no
+    // disagreement: nothing is said of them unless something else is.
+    this.el.dataset.pending = String(s.pending);
     const broken = !s.checkpoint_matches && s.tree_size > 0;
     if (s.differing === 0 && !broken) {
       this.el.hidden = true;
@@ -65,6 +69,7 @@ export class LogBanner {
     }
     if (broken) parts.push("The log does not extend its latest signed checkpoint: its history was rewritten.");
     if (!s.complete) parts.push(`(Only ${s.nodes_checked} nodes were checked in time.)`);
+    if (s.pending > 0) parts.push(`(${s.pending} record${s.pending === 1 ? " is" : "s are"} being written, not yet signed.)`);
     const list = h("ul", { testid: "log-banner-list", hidden: !this.open },
       s.mismatches.map((m) => h("li", { "data-name": m.name },
         h("button", { class: "link", onclick: () => void this.host.select(m.name, { focus: true, from: "panel" }) }, m.name),

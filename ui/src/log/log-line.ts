@@ -16,7 +16,7 @@ export interface LogLineHost {
 const RESULT_TEXT: Record<Verdict["result"], string> = {
   verified: "✓ Verified in the browser",
   failed: "✗ Verification failed",
-  partial: "Partly verified",
+  partial: "Partly verified: what was not checked is said below",
   absent: "Not in the log",
 };
 

@@ -225,7 +225,10 @@ export async function verifyNode(inc: LogInclusion): Promise<Verdict> {
       ? `Its line (from ${rec.source}) hashes to leaf ${rec.index}.`
       : `Its line no longer hashes to leaf ${rec.index}.`);
   } else {
-    add("leaf", null, "Its record is not kept on the node, so its leaf was not rebuilt here: the proof shows the leaf is in the log, not that this node came from it.");
+    // Only statements keep the line they came in on; the log keeps hashes, not records, so
+    // nothing the server answers rebuilds the leaf of another node.
+    const at = inc.leaves.map((l) => l.index).join(", ");
+    add("leaf", null, `Not checked: this node does not keep the record it came from (only statements keep their line), so its leaf was not rebuilt here. The proof below shows that leaf ${at} is in the signed log, not that this node's properties came from ${inc.leaves.length === 1 ? "that record" : "those records"}.`);
   }
   for (const l of inc.leaves) {
     const leaf = fromBase64(l.leaf_hash);
@@ -238,7 +241,7 @@ export async function verifyNode(inc: LogInclusion): Promise<Verdict> {
   if (inc.stored) {
     const again = await propsDigest(inc.stored.values);
     const ok = again === inc.stored.digest;
-    add("stored", ok, ok ? "Its stored properties are as its records gave them."
+    add("stored", ok, ok ? "Its stored properties hash to the digest stored with them when its records were written (log_digest)."
       : `Its stored properties no longer hash to what its records gave them: one of ${inc.stored.values.map((v) => v.name).join(", ")} was changed in the database.`);
   }
   return finish(checks);

@@ -34,6 +34,8 @@ export interface KeyHost {
 }
 
 export function onKey(app: KeyHost, ev: KeyboardEvent): void {
+  // A control that has the keyboard used the key itself (a waterfall's rows walk with arrows).
+  if (ev.defaultPrevented) return;
   const action = keyAction(ev);
   if (!action) return;
   // Enter belongs to whatever has focus (a button, a link) unless that is the graph.

@@ -172,7 +172,7 @@ export class TraceView {
       return;
     }
     if (!this.spans) return;
-    replace(this.main, waterfall(this.spans, { selected: this.picked, pick: (s: SpanRow) => void this.pick(s.id, true) }));
+    replace(this.main, waterfall(this.spans, { selected: this.picked, pick: (s: SpanRow) => void this.pick(s.id, true), scroller: this.main }));
   }
 
   /** An agent box: its first span is picked (and its agent node selected when it has one). */
@@ -188,8 +188,12 @@ export class TraceView {
   async pick(id: string, select: boolean): Promise<void> {
     this.picked = id;
     this.origin = null;
+    // The waterfall is drawn again: the keyboard stays on the picked row (arrow keys go on).
+    const focused = this.main.contains(document.activeElement);
     this.renderMain();
-    [...this.el.querySelectorAll<HTMLElement>(".wf-row")].find((r) => r.dataset.span === id)?.scrollIntoView?.({ block: "nearest" });
+    const row = [...this.el.querySelectorAll<HTMLElement>(".wf-row")].find((r) => r.dataset.span === id);
+    row?.scrollIntoView?.({ block: "nearest" });
+    if (focused) row?.focus();
     const loading = this.loadDetails(id);
     if (select) {
       await this.app.select(id, { focus: true, from: "panel" });

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::finding::finding;
 pub use super::finding::Finding;
 use super::log::{LogCheck, Since};
-use super::{read, replay, signed_bytes, source_hashes};
+use super::{read, replay, signed_bytes, source_hashes, AuditBundle};
 use crate::sources::statements::evidence::sha256_tag;
 use crate::sources::statements::keys::{decode_public_key, KeyResolution};
 use crate::sources::statements::ledger::Ledger;
@@ -160,49 +160,79 @@ pub fn verify_witnessed(
 ) -> Result<BundleCheck, String> {
     let bundle = read(text)?;
     let mut findings = Vec::new();
-    let mut signed_by = None;
-    let mut signer = None;
-    match &bundle.signature {
-        None => findings.push(finding(
-            "provex:signature",
-            "the bundle is not signed: nothing shows who made it or that it is whole",
-        )),
-        Some(sig) => {
-            if let Ok(key) = decode_public_key(&sig.public_key) {
-                signer = Some(KeyUse {
-                    agent: sig.agent.clone(),
-                    key_id: sig.key_id.clone(),
-                    fingerprint: fingerprint(&key),
-                    pinned: trust.map(|t| t.pins(&sig.agent, &key)),
-                    documents: 0,
-                });
-            }
-        }
-    }
-    if let Some(sig) = &bundle.signature {
-        let ok = (|| -> Result<bool, String> {
-            let key = decode_public_key(&sig.public_key)?;
-            let bytes = STANDARD.decode(&sig.value).map_err(|e| format!("signature is not base64: {e}"))?;
-            let sig_bytes: [u8; 64] = bytes.try_into().map_err(|_| "signature is not 64 bytes".to_owned())?;
-            Ok(key.verify_strict(&signed_bytes(&bundle)?, &Signature::from_bytes(&sig_bytes)).is_ok())
-        })();
-        match ok {
-            Ok(true) => signed_by = Some(format!("{} ({})", sig.agent, sig.key_id)),
-            Ok(false) => findings
-                .push(finding("provex:signature", "the bundle's signature does not match its content")),
-            Err(e) => findings.push(finding("provex:signature", e)),
-        }
-    }
+    let (signed_by, signer) = check_signature(&bundle, trust, &mut findings);
     let ledger = replay(&bundle.documents, &bundle.keys)?;
     for (i, r) in ledger.rejected().iter().enumerate() {
         findings.push(finding(format!("provex:documents (rejected {i})"), r.reason.clone()));
     }
     let now = ledger.report();
+    check_report(&bundle.report, &now, &mut findings)?;
+    check_slices(&bundle, &ledger, &mut findings);
+    check_sources(&bundle, &ledger, &mut findings);
+    let log = super::log::check(&bundle, trust, since, witnesses, &mut findings);
+    let mut check = BundleCheck {
+        trust: TrustStatus::Failed,
+        headline: String::new(),
+        reason: None,
+        intact: false,
+        statements: bundle.statements.len(),
+        documents: bundle.documents.len(),
+        signed_by,
+        signer,
+        keys: document_keys(&ledger, trust),
+        findings,
+        report: now,
+        log,
+    };
+    check.decide(trust.is_some());
+    Ok(check)
+}
+
+/// The bundle's own signature: who signed it, when it holds (`signed_by`), and the key it
+/// names, when that decodes (`signer`); a missing or failing signature is a finding.
+fn check_signature(
+    bundle: &AuditBundle,
+    trust: Option<&TrustedKeys>,
+    findings: &mut Vec<Finding>,
+) -> (Option<String>, Option<KeyUse>) {
+    let Some(sig) = &bundle.signature else {
+        findings.push(finding(
+            "provex:signature",
+            "the bundle is not signed: nothing shows who made it or that it is whole",
+        ));
+        return (None, None);
+    };
+    let signer = decode_public_key(&sig.public_key).ok().map(|key| KeyUse {
+        agent: sig.agent.clone(),
+        key_id: sig.key_id.clone(),
+        fingerprint: fingerprint(&key),
+        pinned: trust.map(|t| t.pins(&sig.agent, &key)),
+        documents: 0,
+    });
+    let ok = (|| -> Result<bool, String> {
+        let key = decode_public_key(&sig.public_key)?;
+        let bytes = STANDARD.decode(&sig.value).map_err(|e| format!("signature is not base64: {e}"))?;
+        let sig_bytes: [u8; 64] = bytes.try_into().map_err(|_| "signature is not 64 bytes".to_owned())?;
+        Ok(key.verify_strict(&signed_bytes(bundle)?, &Signature::from_bytes(&sig_bytes)).is_ok())
+    })();
+    let mut signed_by = None;
+    match ok {
+        Ok(true) => signed_by = Some(format!("{} ({})", sig.agent, sig.key_id)),
+        Ok(false) => {
+            findings.push(finding("provex:signature", "the bundle's signature does not match its content"))
+        }
+        Err(e) => findings.push(finding("provex:signature", e)),
+    }
+    (signed_by, signer)
+}
+
+/// The report the bundle carries against the one its documents give now: each document's
+/// report on its own, named by its id; then the rest (summary, rejected).
+fn check_report(said: &VerifyReport, now: &VerifyReport, findings: &mut Vec<Finding>) -> Result<(), String> {
     let (mut said, mut got) = (
-        serde_json::to_value(&bundle.report).map_err(|e| e.to_string())?,
-        serde_json::to_value(&now).map_err(|e| e.to_string())?,
+        serde_json::to_value(said).map_err(|e| e.to_string())?,
+        serde_json::to_value(now).map_err(|e| e.to_string())?,
     );
-    // Each document's report on its own, named by its id; then the rest (summary, rejected).
     let docs = |v: &mut Value| match v.get_mut("documents").map(Value::take) {
         Some(Value::Array(d)) => d,
         _ => Vec::new(),
@@ -223,6 +253,11 @@ pub fn verify_witnessed(
     if let Some((place, reason)) = first_difference("provex:report", &said, &got) {
         findings.push(finding(place, reason));
     }
+    Ok(())
+}
+
+/// Each quoted slice hashes as the bundle says, from the bytes of its source document.
+fn check_slices(bundle: &AuditBundle, ledger: &Ledger, findings: &mut Vec<Finding>) {
     for (i, s) in bundle.slices.iter().enumerate() {
         let src = ledger.source(&s.source_document);
         let hash = src
@@ -243,7 +278,11 @@ pub fn verify_witnessed(
             )),
         }
     }
-    let sources = source_hashes(&ledger);
+}
+
+/// Each source's hash is its document's, and each statement named is among the documents.
+fn check_sources(bundle: &AuditBundle, ledger: &Ledger, findings: &mut Vec<Finding>) {
+    let sources = source_hashes(ledger);
     for (i, s) in bundle.sources.iter().enumerate() {
         match sources.iter().find(|x| x.id == s.id) {
             Some(x) if x.sha256 == s.sha256 => {}
@@ -262,23 +301,6 @@ pub fn verify_witnessed(
             findings.push(finding("provex:statements", format!("{id} is not among the bundle's documents")));
         }
     }
-    let log = super::log::check(&bundle, trust, since, witnesses, &mut findings);
-    let mut check = BundleCheck {
-        trust: TrustStatus::Failed,
-        headline: String::new(),
-        reason: None,
-        intact: false,
-        statements: bundle.statements.len(),
-        documents: bundle.documents.len(),
-        signed_by,
-        signer,
-        keys: document_keys(&ledger, trust),
-        findings,
-        report: now,
-        log,
-    };
-    check.decide(trust.is_some());
-    Ok(check)
 }
 
 /// The keys the valid signatures of a replayed bundle's documents hold under, by agent.

@@ -1,7 +1,8 @@
-//! The facade's prompt-lineage reads (`docs/FORMATS.md` "Prompt lineage"): a prompt's lineage, its
-//! history, a subgraph around it, the replay of its lineage, statistics, comparison and
-//! similar prompts; and the context an ingest of lineage records checks against (the
-//! graph's lineages, loaded once per ingest, and the embeddings endpoint).
+//! The prompt-lineage reads (`docs/FORMATS.md` "Prompt lineage"): a prompt, its lineage, a
+//! subgraph around it, a graph's lineages and rejected records, the confidence of two texts
+//! (the commands built on these are in `commands`); and the context an ingest of lineage
+//! records checks against (the graph's lineages, loaded once per ingest, and the embeddings
+//! endpoint).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -9,7 +10,6 @@ use std::sync::Arc;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::Provex;
 use crate::error::{Error, Result};
 use crate::model::vocab::PROV_BASE_TYPE;
 use crate::sources::lineage::apply::{breakdown, prompt_name, Semantic};
@@ -18,6 +18,7 @@ use crate::sources::lineage::stored::string as s;
 use crate::sources::lineage::stored::{edge_row, load_book, prompt_row, EDGE_COLUMNS, PROMPT_COLUMNS};
 use crate::sources::lineage::views::{EvolutionView, LineageGraph, PromptView};
 use crate::sources::lineage::{EvolutionType, LineageContext};
+use crate::sources::Session;
 
 /// The most prompts a lineage read returns.
 pub const MAX_LINEAGE: usize = 50_000;
@@ -33,7 +34,7 @@ pub fn parse_prompt_id(text: &str) -> Result<Uuid> {
     })
 }
 
-impl Provex {
+impl Session {
     /// The embeddings client: the one `set_embeddings` gave, else the environment's (read
     /// once per session), else none.
     pub fn embedder(&self) -> Option<Arc<Embedder>> {

@@ -1,4 +1,4 @@
-//! The facade's OpenTelemetry trace reads over `sources::otel::views`: a graph's traces, a
+//! The OpenTelemetry trace reads, over `sources::otel::views`: a graph's traces, a
 //! trace's agents and the hand-offs between them, one span's details (attributes, the
 //! messages in order with the call that produced each input, tool arguments and results,
 //! tokens, the exception), and the walk from a message back to the call that produced it
@@ -9,13 +9,15 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use falkordb::FalkorValue;
 use serde_json::Value;
 
-use super::Provex;
 use crate::error::{Error, Result};
+use crate::model::Label;
+use crate::sources::otel::queries;
 use crate::sources::otel::views::{
     self, first_int, int, raw_span, read_trace, rows, span_param, strip, text, trace_param, AgentBox,
     HandOff, MessageOrigin, MessageView, OriginStep, Raw, SpanDetails, SpanError, ToolContent, TraceAgents,
-    TracePage, TraceSpans, TraceSummary, MAX_SPANS, MAX_TRACES, SPAN_COLUMNS, TOKENS_IN, TOKENS_OUT,
+    TracePage, TraceSpans, TraceSummary, MAX_SPANS, MAX_TRACES, TOKENS_IN, TOKENS_OUT,
 };
+use crate::sources::Session;
 use crate::store::value::str_param;
 use crate::store::Store;
 
@@ -24,7 +26,7 @@ const MAX_MESSAGES: i64 = 500;
 /// Hops "where did this message come from" walks back at most.
 const MAX_ORIGIN_HOPS: usize = 8;
 
-impl Provex {
+impl Session {
     /// A page of a graph's traces, newest first.
     pub async fn traces(&self, graph: &str, offset: u32, limit: u32) -> Result<TracePage> {
         traces(&self.store, graph, offset, limit).await
@@ -54,49 +56,24 @@ impl Provex {
 /// One page of a graph's traces, newest first (`limit` capped at [`MAX_TRACES`]).
 async fn traces(store: &Store, graph: &str, offset: u32, limit: u32) -> Result<TracePage> {
     let limit = i64::from(limit.clamp(1, MAX_TRACES));
-    let tokens = |keys: &[&str]| {
-        let alts: Vec<String> = keys.iter().map(|k| format!("s.`{k}`")).collect();
-        format!("sum(toInteger(coalesce({}, 0)))", alts.join(", "))
-    };
-    let q = format!(
-        "MATCH (s) WHERE s.`otel:trace_id` IS NOT NULL AND s.`otel:span_id` IS NOT NULL \
-         WITH s.`otel:trace_id` AS t, count(s) AS n, min(s.`prov:startTime`) AS st, max(s.`prov:endTime`) AS en, \
-              sum(CASE WHEN s.`otel:status` = 'error' OR s.`otel:exception.type` IS NOT NULL THEN 1 ELSE 0 END) AS err, {} AS tin, {} AS tout, \
-              collect(CASE WHEN s.`otel:parent_span_id` IS NULL OR s.`otel:parent_span_id` = '' THEN [s.name, s.`otel:name`] END) AS roots \
-         RETURN t, n, st, en, err, tin, tout, roots ORDER BY st DESC, t SKIP $offset LIMIT $limit",
-        tokens(TOKENS_IN),
-        tokens(TOKENS_OUT)
-    );
     let page = rows(
         store,
         graph,
-        &q,
+        &queries::trace_page(),
         vec![("offset", FalkorValue::I64(i64::from(offset))), ("limit", FalkorValue::I64(limit))],
     )
     .await?;
-    let total = rows(
-        store,
-        graph,
-        "MATCH (s) WHERE s.`otel:trace_id` IS NOT NULL AND s.`otel:span_id` IS NOT NULL RETURN count(DISTINCT s.`otel:trace_id`)",
-        vec![],
-    )
-    .await?
-    .first()
-    .and_then(|r| r.first().and_then(Value::as_u64))
-    .unwrap_or(0);
+    let total = rows(store, graph, &queries::trace_count(), vec![])
+        .await?
+        .first()
+        .and_then(|r| r.first().and_then(Value::as_u64))
+        .unwrap_or(0);
     let ids: Vec<FalkorValue> = page.iter().filter_map(|r| text(&r[0])).map(|t| str_param(&t)).collect();
     // Services and agents of the listed traces.
     let mut who: HashMap<String, (Vec<String>, Vec<String>)> = HashMap::new();
     if !ids.is_empty() {
-        let assoc = rows(
-            store,
-            graph,
-            "MATCH (s)-[:WAS_ASSOCIATED_WITH]-(a) WHERE s.`otel:trace_id` IN $ids \
-             AND (a.name STARTS WITH 'service:' OR a.name STARTS WITH 'agent:') \
-             RETURN DISTINCT s.`otel:trace_id`, a.name",
-            vec![("ids", FalkorValue::Array(ids))],
-        )
-        .await?;
+        let assoc =
+            rows(store, graph, &queries::trace_actors(), vec![("ids", FalkorValue::Array(ids))]).await?;
         for r in assoc {
             let (Some(t), Some(a)) = (text(&r[0]), text(&r[1])) else { continue };
             let e = who.entry(t).or_default();
@@ -211,14 +188,7 @@ async fn trace_agents(store: &Store, graph: &str, trace: &str, limit: u32) -> Re
         }
     }
     // Data flow: a message one agent's call produced and another's consumed.
-    let flows = rows(
-        store,
-        graph,
-        "MATCH (m:Message)-[:WAS_GENERATED_BY]->(p), (c)-[:WAS_CONSUMED_BY]->(m) \
-         WHERE p.`otel:trace_id` = $t AND c.`otel:trace_id` = $t RETURN DISTINCT p.name, c.name, m.name LIMIT 10000",
-        vec![("t", trace_param(trace)?)],
-    )
-    .await?;
+    let flows = rows(store, graph, &queries::trace_flows(), vec![("t", trace_param(trace)?)]).await?;
     for r in flows {
         let (Some(p), Some(c)) = (text(&r[0]), text(&r[1])) else { continue };
         let (Some(pi), Some(ci)) = (index.get(p.as_str()), index.get(c.as_str())) else { continue };
@@ -232,14 +202,8 @@ async fn trace_agents(store: &Store, graph: &str, trace: &str, limit: u32) -> Re
     // from the principal to the agent acting for it.
     let agents: Vec<FalkorValue> = boxes.values().filter_map(|b| b.node.as_deref()).map(str_param).collect();
     if !agents.is_empty() {
-        let behalf = rows(
-            store,
-            graph,
-            "MATCH (a:Agent)-[:ACTED_ON_BEHALF_OF]->(p:Agent) WHERE a.name IN $agents AND p.name IN $agents \
-             RETURN DISTINCT p.name, a.name LIMIT 10000",
-            vec![("agents", FalkorValue::Array(agents))],
-        )
-        .await?;
+        let behalf =
+            rows(store, graph, &queries::on_behalf(), vec![("agents", FalkorValue::Array(agents))]).await?;
         for r in behalf {
             let (Some(p), Some(a)) = (text(&r[0]), text(&r[1])) else { continue };
             let (Some(from), Some(to)) = (p.strip_prefix("agent:"), a.strip_prefix("agent:")) else {
@@ -310,13 +274,7 @@ fn props_of(v: &Value) -> BTreeMap<String, Value> {
 /// One span with its attributes, messages, tool content, tokens and error.
 async fn span_details(store: &Store, graph: &str, id: &str) -> Result<SpanDetails> {
     let p = span_param(id)?;
-    let found = rows(
-        store,
-        graph,
-        &format!("MATCH (s {{name: $id}}) RETURN {SPAN_COLUMNS}, s"),
-        vec![("id", p.clone())],
-    )
-    .await?;
+    let found = rows(store, graph, &queries::span(), vec![("id", p.clone())]).await?;
     let r = found.first().ok_or_else(|| Error::NotFound { what: "span", name: id.to_owned() })?;
     let raw = raw_span(r).ok_or_else(|| Error::NotFound { what: "span", name: id.to_owned() })?;
     let props = props_of(&r[11]);
@@ -329,61 +287,52 @@ async fn span_details(store: &Store, graph: &str, id: &str) -> Result<SpanDetail
             }
         }
     }
-    let msgs = rows(
-        store,
-        graph,
-        "MATCH (s {name: $id})-[e:WAS_CONSUMED_BY]->(m) OPTIONAL MATCH (m)-[:WAS_GENERATED_BY]->(p) WHERE p.name <> $id \
-         RETURN 'input' AS d, e.`otel:index` AS i, m AS m, collect(p.name)[0] AS p LIMIT $n \
-         UNION ALL MATCH (m)-[e:WAS_GENERATED_BY]->(s {name: $id}) WHERE m:Message \
-         RETURN 'output' AS d, e.`otel:index` AS i, m AS m, null AS p LIMIT $n",
-        vec![("id", p.clone()), ("n", FalkorValue::I64(MAX_MESSAGES))],
-    )
-    .await?;
-    let mut messages: Vec<MessageView> = msgs
-        .iter()
-        .filter_map(|r| {
-            let props = props_of(&r[2]);
-            let (role, parts) = message_content(&props);
-            Some(MessageView {
-                id: props.get("name").and_then(text)?,
-                direction: text(&r[0])?,
-                index: int(&r[1]),
-                role,
-                parts,
-                produced_by: text(&r[3]),
-            })
-        })
-        .collect();
+    let params = || vec![("id", p.clone()), ("n", FalkorValue::I64(MAX_MESSAGES))];
+    let mut msgs = rows(store, graph, &queries::span_inputs(), params()).await?;
+    msgs.extend(rows(store, graph, &queries::span_outputs(), params()).await?);
+    // One entry per place a message holds in the call's list: the same message consumed
+    // twice by one call is one edge with both ordinals (`otel:indexes`).
+    let mut messages: Vec<MessageView> = Vec::new();
+    for r in &msgs {
+        let props = props_of(&r[3]);
+        let (role, parts) = message_content(&props);
+        let (Some(id), Some(direction)) = (props.get("name").and_then(text), text(&r[0])) else { continue };
+        let mut at: Vec<Option<i64>> = r[2].as_array().into_iter().flatten().map(int).collect();
+        if at.is_empty() {
+            at.push(int(&r[1]));
+        }
+        for index in at {
+            messages.push(MessageView {
+                id: id.clone(),
+                direction: direction.clone(),
+                index,
+                role: role.clone(),
+                parts: parts.clone(),
+                produced_by: text(&r[4]),
+            });
+        }
+    }
     messages.sort_by_key(|m| (m.direction != "input", m.index.unwrap_or(i64::MAX)));
-    let tools = rows(
-        store,
-        graph,
-        "MATCH (s {name: $id})-[:WAS_USED_BY]->(a:ToolArgs) RETURN 'args' AS k, a AS n \
-         UNION ALL MATCH (r:ToolResult)-[:WAS_GENERATED_BY]->(s {name: $id}) RETURN 'result' AS k, r AS n",
-        vec![("id", p.clone())],
-    )
-    .await?;
+    let mut tools = rows(store, graph, &queries::span_tool_args(), vec![("id", p.clone())]).await?;
+    let results = rows(store, graph, &queries::span_tool_result(), vec![("id", p.clone())]).await?;
+    let args_found = tools.len();
+    tools.extend(results);
     let (mut tool_args, mut tool_result) = (None, None);
-    for r in tools {
-        let props = props_of(&r[1]);
+    for (i, r) in tools.iter().enumerate() {
+        let props = props_of(&r[0]);
         let Some(name) = props.get("name").and_then(text) else { continue };
         let c = ToolContent { id: name, value: content_value(&props) };
-        if r[0].as_str() == Some("args") {
+        if i < args_found {
             tool_args = Some(c);
         } else {
             tool_result = Some(c);
         }
     }
-    let linked_from = rows(
-        store,
-        graph,
-        "MATCH (o)-[e:WAS_INFORMED_BY]->(s {name: $id}) WHERE e.`otel:relation` = 'OTEL_LINK' RETURN o.name LIMIT 1000",
-        vec![("id", p)],
-    )
-    .await?
-    .iter()
-    .filter_map(|r| text(&r[0]))
-    .collect();
+    let linked_from = rows(store, graph, &queries::span_linked_from(), vec![("id", p)])
+        .await?
+        .iter()
+        .filter_map(|r| text(&r[0]))
+        .collect();
     let get = |k: &str| props.get(k).and_then(text);
     let error = (span.status == "error" || get("otel:exception.type").is_some()).then(|| SpanError {
         status_message: get("otel:status_message"),
@@ -409,50 +358,35 @@ async fn span_details(store: &Store, graph: &str, id: &str) -> Result<SpanDetail
 /// Walks back from a message to the call that produced it: a message a call generated is
 /// that call's; a tool's message derives from a tool result, which its tool call generated.
 async fn message_origin(store: &Store, graph: &str, id: &str) -> Result<MessageOrigin> {
-    let first =
-        rows(store, graph, "MATCH (m {name: $id}) RETURN labels(m)[0]", vec![("id", str_param(id))]).await?;
+    let first = rows(store, graph, &queries::node_label(), vec![("id", str_param(id))]).await?;
     let label = first
         .first()
         .and_then(|r| text(&r[0]))
         .ok_or_else(|| Error::NotFound { what: "message", name: id.to_owned() })?;
+    let first_label = Label::parse(&label);
     let mut steps = vec![OriginStep { id: id.to_owned(), label, via: String::new() }];
     let mut seen: HashSet<String> = HashSet::from([id.to_owned()]);
-    let mut at = id.to_owned();
+    let mut at = (id.to_owned(), first_label);
     let mut call = None;
     for _ in 0..MAX_ORIGIN_HOPS {
-        let next = rows(
-            store,
-            graph,
-            "MATCH (m {name: $id})-[e]->(x) WHERE type(e) IN ['WAS_GENERATED_BY', 'WAS_DERIVED_FROM'] \
-             RETURN type(e), x.name, labels(x)[0], x.`otel:span_id` IS NOT NULL ORDER BY type(e) DESC LIMIT 10",
-            vec![("id", str_param(&at))],
-        )
-        .await?;
+        let next = rows(store, graph, &queries::origin_step(at.1), vec![("id", str_param(&at.0))]).await?;
         let Some(r) = next.iter().find(|r| text(&r[1]).is_some_and(|n| !seen.contains(&n))) else { break };
         let name = text(&r[1]).unwrap_or_default();
         seen.insert(name.clone());
-        steps.push(OriginStep {
-            id: name.clone(),
-            label: text(&r[2]).unwrap_or_default(),
-            via: text(&r[0]).unwrap_or_default(),
-        });
+        let label = text(&r[2]).unwrap_or_default();
+        let next_label = Label::parse(&label);
+        steps.push(OriginStep { id: name.clone(), label, via: text(&r[0]).unwrap_or_default() });
         if r[3].as_bool() == Some(true) {
             call = Some(name);
             break;
         }
-        at = name;
+        at = (name, next_label);
     }
     let first_use = if call.is_none() {
-        rows(
-            store,
-            graph,
-            "MATCH (c)-[:WAS_CONSUMED_BY]->(m {name: $id}) WHERE c.`otel:span_id` IS NOT NULL \
-             RETURN c.name ORDER BY coalesce(c.`prov:startTime`, 0) LIMIT 1",
-            vec![("id", str_param(id))],
-        )
-        .await?
-        .first()
-        .and_then(|r| text(&r[0]))
+        rows(store, graph, &queries::first_use(first_label), vec![("id", str_param(id))])
+            .await?
+            .first()
+            .and_then(|r| text(&r[0]))
     } else {
         None
     };

@@ -1,7 +1,7 @@
-//! The facade's A2AP operations: verifying files or what a graph holds, verification
+//! The signed statements' operations: verifying files or what a graph holds, verification
 //! trails, signing and keys.
 //!
-//! Each graph's ledger is held here: loaded once from the documents stored in the graph on
+//! Each graph's ledger is held in the session ([`Session`]): loaded once from the documents stored in the graph on
 //! first use, then kept current as documents arrive (ingests, the demo). An ingest writes
 //! only what the new documents change; trails, source texts and `verify --graph` read the
 //! held ledger and verify nothing again. A graph written by another process meanwhile is
@@ -14,11 +14,11 @@ use std::sync::{Arc, Mutex};
 use falkordb::FalkorValue;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use super::Provex;
 use crate::error::{Error, Result};
 use crate::sources::statements::{
     stored, ConsensusConfig, KeyFile, KeyRef, KeyRegistry, Ledger, Record, Trail, VerifyReport,
 };
+use crate::sources::Session;
 use crate::store::WriteStats;
 
 /// One graph's ledger, `None` until loaded (or after a failed write, to load again).
@@ -26,7 +26,7 @@ type Slot = Arc<AsyncMutex<Option<Ledger>>>;
 
 /// The ledgers of the graphs this session has used, by graph.
 #[derive(Default)]
-pub(super) struct Ledgers {
+pub(crate) struct Ledgers {
     slots: Mutex<HashMap<String, Slot>>,
 }
 
@@ -36,7 +36,7 @@ impl Ledgers {
     }
 
     /// Forgets a graph's ledger (the graph was deleted).
-    pub(super) fn forget(&self, graph: &str) {
+    pub(crate) fn forget(&self, graph: &str) {
         self.slots.lock().expect("ledgers").remove(graph);
     }
 }
@@ -160,7 +160,7 @@ fn strings(rows: Vec<Vec<FalkorValue>>) -> Vec<String> {
     out
 }
 
-impl Provex {
+impl Session {
     /// The ledger of the A2AP documents stored in a graph, with the keys `keys` says.
     pub async fn load_ledger(&self, graph: &str, keys: Keys<'_>) -> Result<Ledger> {
         let doc = stored::DOCUMENT;
@@ -235,7 +235,7 @@ impl Provex {
     /// the new documents, and the statements, verifications and agents whose derived state
     /// (signature status, evidence, consensus, keys) they change. `stamps` names the log
     /// leaves of the records' lines.
-    pub(super) async fn add_documents(
+    pub(crate) async fn add_documents(
         &self,
         graph: &str,
         keys: Option<&KeyRegistry>,
@@ -281,50 +281,6 @@ impl Provex {
             None => self.with_ledger(graph, |l| (!l.entries().is_empty()).then(|| l.report())).await?,
         };
         report.ok_or_else(|| Error::NotFound { what: "A2AP documents in graph", name: graph.to_owned() })
-    }
-
-    /// A key file a UI names to sign a bundle with, when it lies inside the folders this
-    /// backend may read ([`Provex::restrict_paths`]).
-    pub fn key_file_path(&self, path: &str) -> Result<std::path::PathBuf> {
-        self.paths.check(Path::new(path), "the key file")
-    }
-
-    /// An audit bundle of `statements` (every statement when empty) of a graph, as JSON-LD
-    /// text, signed with `key` when one is given.
-    pub async fn bundle(&self, graph: &str, statements: &[String], key: Option<&Path>) -> Result<String> {
-        self.bundle_since(graph, statements, key, None).await
-    }
-
-    /// [`Provex::bundle`] with the log's proofs since an earlier checkpoint (or bundle).
-    pub async fn bundle_since(
-        &self,
-        graph: &str,
-        statements: &[String],
-        key: Option<&Path>,
-        since: Option<&[u8]>,
-    ) -> Result<String> {
-        let key = match key {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-                Some(
-                    KeyFile::from_json(&text)
-                        .map_err(|reason| Error::Input { path: path.to_owned(), reason })?,
-                )
-            }
-            None => None,
-        };
-        let made = self
-            .with_ledger(graph, |l| crate::sources::statements::bundle::make(l, graph, statements))
-            .await?;
-        let mut bundle = made.map_err(Error::Usage)?;
-        if bundle.statements.is_empty() {
-            return Err(Error::NotFound { what: "A2AP statements in graph", name: graph.to_owned() });
-        }
-        bundle.log = self.bundle_log(graph, &bundle, since).await?;
-        if let Some(k) = key {
-            crate::sources::statements::bundle::sign(&mut bundle, &k).map_err(Error::Usage)?;
-        }
-        serde_json::to_string_pretty(&bundle).map(|t| t + "\n").map_err(|e| Error::Server(e.to_string()))
     }
 
     /// A statement's verification trail: its claim, evidence chain, every verification and

@@ -1,4 +1,4 @@
-//! The facade's reasoning reads: a graph's TrustGraph sessions, and one
+//! The reasoning operations: a graph's TrustGraph sessions, and one
 //! session's chain from its question to a selected answer, with each step's parts, the dialog
 //! beside it, and the nodes of other sources its steps name, so the chain goes on into them
 //! (answer → reasoning → retrieved statements → their evidence).
@@ -8,11 +8,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use falkordb::FalkorValue;
 use serde_json::Value;
 
-use super::Provex;
 use crate::error::{Error, Result};
 use crate::sources::reasoning::views::{
     CrossLink, DialogLine, ReasoningChain, ReasoningStep, SessionSummary,
 };
+use crate::sources::Session;
 use crate::store::value::{str_param, to_json};
 
 /// The most nodes one session's read returns.
@@ -169,7 +169,7 @@ impl SessionRead {
     }
 }
 
-impl Provex {
+impl Session {
     async fn rows(
         &self,
         graph: &str,

@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use uuid::Uuid;
 
-use super::lineage::{children_of, parse_prompt_id};
-use super::Provex;
+use super::ops::{children_of, parse_prompt_id};
 use crate::error::{Error, Result};
 use crate::sources::lineage::similar::SimilarIndex;
 use crate::sources::lineage::views::{
     Comparison, DiffOp, HistoryStep, Inspection, LineageStats, PromptView, ReplayEdge, ReplayStep, SimilarHit,
 };
 use crate::sources::lineage::Breakdown;
+use crate::sources::Session;
 
 /// The rule `lineage compare --suggest-type` applies, in the agent's words (its
 /// `suggest_evolution_type`): refines when the edit ratio is over 0.7 and the Jaccard over
@@ -91,11 +91,11 @@ pub fn word_diff(a: &str, b: &str) -> Vec<DiffOp> {
 
 /// A cached similarity index of one graph, valid while its prompt count is unchanged.
 #[derive(Default)]
-pub(super) struct SimilarCache {
+pub(crate) struct SimilarCache {
     by_graph: std::sync::Mutex<HashMap<String, (u64, Arc<SimilarIndex>)>>,
 }
 
-impl Provex {
+impl Session {
     /// A prompt, its history from the root, its children and its lineage's heads.
     pub async fn lineage_inspect(&self, graph: &str, id: &str) -> Result<Inspection> {
         let g = self.lineage_graph(graph, id).await?;
@@ -157,7 +157,7 @@ impl Provex {
                 let q = format!(
                     "MATCH (p:Prompt) WHERE p.lineage_id IS NOT NULL RETURN p.id, p.lineage_id, p.version, p.timestamp, \
                      p.chain_position, p.is_root, p.is_head, p.branch, p.model, null LIMIT {}",
-                    super::lineage::MAX_LINEAGE * 20
+                    super::ops::MAX_LINEAGE * 20
                 );
                 let prompts = self
                     .store

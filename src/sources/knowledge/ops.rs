@@ -1,4 +1,4 @@
-//! Knowledge-graph statements through the facade: an update checked (statements,
+//! The knowledge-graph statements' operations: an update checked (statements,
 //! then the alignment rules) before anything is written, then written as PROV in one go and
 //! announced to subscribers in commit order; the current statements; a resource's history.
 
@@ -10,13 +10,13 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex};
 
-use super::Provex;
 use crate::error::{Error, Result};
 use crate::model::{Edge, EdgeKind, GraphDelta, Label, Node, NodeRef, PropValue, ProvRelation, RelType};
 use crate::sources::knowledge::store::{self as kgs, from_row, RETURN_STATEMENT};
 use crate::sources::knowledge::{
     Alignment, ChangeEvent, KgStatement, PatchOp, TripleFilter, UpdateParams, UpdateResult, Violation,
 };
+use crate::sources::Session;
 use crate::store::value::{str_param, to_json};
 
 /// A committed change, for subscribers.
@@ -26,7 +26,7 @@ pub struct KgChange {
     pub event: ChangeEvent,
 }
 
-/// What the facade keeps for knowledge updates: one writer at a time (so events leave in
+/// What a session keeps for knowledge updates: one writer at a time (so events leave in
 /// commit order), the subscribers' channel, and the alignment rules.
 pub(crate) struct KnowledgeHub {
     writer: Mutex<()>,
@@ -93,7 +93,7 @@ pub struct ResourceKnowledge {
     pub statements: Vec<StatementHistory>,
 }
 
-impl Provex {
+impl Session {
     /// Sets the alignment rules updates are checked against (`provex serve --alignment`).
     pub fn set_alignment(&self, rules: Option<Alignment>) {
         *self.knowledge.alignment.write().unwrap_or_else(|e| e.into_inner()) = rules.map(Arc::new);
@@ -194,8 +194,7 @@ impl Provex {
         let details = update_details(rules.is_some(), skipped);
         record_update(&mut delta, &update, &now, params, &details);
         self.store.write(graph, &delta).await?;
-        let changes = events.iter().map(stream_change).collect();
-        self.publish_with(graph, delta, changes);
+        self.publish_knowledge(graph, delta, &events);
         for e in events {
             let _ = self.knowledge.tx.send(Arc::new(KgChange { graph: graph.to_owned(), event: e }));
         }
@@ -354,23 +353,12 @@ fn event(op: PatchOp, statement: KgStatement, now: &str, update: &str, extra: Op
     }
 }
 
-/// The time now, RFC 3339 in UTC with milliseconds.
-/// A change as a graph's stream carries it to a UI.
-fn stream_change(e: &ChangeEvent) -> crate::api::KnowledgeChange {
-    crate::api::KnowledgeChange {
-        statement: e.statement.id(),
-        op: e.op.as_str().to_owned(),
-        subject: e.statement.subject.id.clone(),
-        object: e.statement.object.id.clone(),
-        event: serde_json::to_value(e).unwrap_or(Value::Null),
-    }
-}
-
 /// Now, in milliseconds since the epoch.
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
+/// `ms` since the epoch as RFC 3339, in UTC with milliseconds.
 fn rfc3339(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
