@@ -27,6 +27,14 @@ impl Provex {
         *self.bulk.limits.lock().unwrap_or_else(PoisonError::into_inner) = Some(limits);
     }
 
+    /// Holds (or lets go) the private server's automatic append-only-file rewrites around a
+    /// bulk build: a fork during one can leave FalkorDB answering nothing (see
+    /// `store::aof::hold_rewrites`). Whether this session has a private server to ask.
+    async fn hold_rewrites(&self, hold: bool) -> bool {
+        let Some(server) = self.server.clone() else { return false };
+        tokio::task::spawn_blocking(move || server.hold_rewrites(hold)).await.is_ok()
+    }
+
     fn bulk_limits(&self) -> Limits {
         self.bulk.limits.lock().unwrap_or_else(PoisonError::into_inner).unwrap_or_default()
     }
@@ -86,8 +94,12 @@ impl Provex {
             return Ok(());
         }
         let part = pending.part;
-        let why = match self.store.bulk_build_spilled(graph, spilled.clone(), self.bulk_limits(), part).await
-        {
+        let held = self.hold_rewrites(true).await;
+        let built = self.store.bulk_build_spilled(graph, spilled.clone(), self.bulk_limits(), part).await;
+        if held {
+            self.hold_rewrites(false).await;
+        }
+        let why = match built {
             Ok(BulkOutcome::Built(stats)) => {
                 report.count(stats);
                 report.method = "bulk".into();

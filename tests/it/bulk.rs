@@ -333,3 +333,43 @@ async fn a_refused_build_leaves_an_existing_graph_alone() {
     assert_eq!(names.rows.len(), 1);
     assert_eq!(names.rows[0][0].as_str(), Some("kept"));
 }
+
+/// How often the server ran `CONFIG SET`, and its automatic-rewrite percentage now (through
+/// the owner's administrative user: `MONITOR` leaves administrative commands out).
+async fn rewrite_settings(admin: &str) -> (u64, String) {
+    let mut con = redis::Client::open(admin).unwrap().get_multiplexed_async_connection().await.unwrap();
+    let stats: String = redis::cmd("INFO").arg("commandstats").query_async(&mut con).await.unwrap();
+    let calls = stats
+        .lines()
+        .find_map(|l| l.strip_prefix("cmdstat_config|set:calls="))
+        .map_or(0, |rest| rest.split(',').next().unwrap().parse().unwrap());
+    let got: Vec<String> = redis::cmd("CONFIG")
+        .arg("GET")
+        .arg("auto-aof-rewrite-percentage")
+        .query_async(&mut con)
+        .await
+        .unwrap();
+    (calls, got[1].clone())
+}
+
+/// A fork for an append-only-file rewrite while GRAPH.BULK commands arrive can leave
+/// FalkorDB answering nothing at all (a 180,000-event fresh import hung that way): a bulk
+/// build on the private server holds automatic rewrites while it runs (one `CONFIG SET`
+/// before, one after), and lets them go again; an ingest with upserts leaves them alone.
+#[tokio::test]
+async fn a_bulk_build_holds_the_private_servers_rewrites_while_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let provex = crate::supervise::private(&dir, true, None).await;
+    let admin = provex.private_server().unwrap().admin_url().expect("this process owns the server");
+    provex.set_bulk_limits(Limits { max_blob: 300, max_command: 700 });
+    let (before, percentage) = rewrite_settings(&admin).await;
+    assert_eq!(percentage, "100");
+    let report = ingest(&provex, "held", &inputs(), opts(true, &dir)).await;
+    assert_eq!(report.method, "bulk");
+    let (after, percentage) = rewrite_settings(&admin).await;
+    assert_eq!(after, before + 2, "held, then let go");
+    assert_eq!(percentage, "100", "rewrites are automatic again");
+    let report = ingest(&provex, "held", &inputs(), opts(true, &dir)).await;
+    assert_eq!(report.method, "merge");
+    assert_eq!(rewrite_settings(&admin).await.0, after, "upserts hold nothing");
+}
