@@ -64,8 +64,8 @@ pub enum Command {
         /// Upsert even into a new graph (by default a new graph is built with GRAPH.BULK).
         #[arg(long)]
         no_bulk: bool,
-        /// The most node and edge rows held in memory to build a new graph with GRAPH.BULK;
-        /// the rest of a larger input is upserted.
+        /// No longer needed: a new graph of any size is built with GRAPH.BULK from a temporary
+        /// file; this bounds the nodes (or edges) of one part of it held in memory.
         #[arg(long, value_name = "N", default_value_t = provex::ingest::DEFAULT_BULK_MAX_ROWS)]
         bulk_max_rows: usize,
     },

@@ -148,6 +148,8 @@ pub struct Provex {
     llm: ask::LlmSlot,
     /// The graphs' tamper-evident logs' frontiers.
     logs: tlog::Logs,
+    /// How a new graph is built with GRAPH.BULK (command sizes).
+    bulk: bulk::Settings,
     /// OTLP exports waiting for their graph's next group write.
     exports: otel::Exports,
     /// The Runs view's kept rows and write counts.
@@ -211,6 +213,7 @@ impl Provex {
             paths: paths::PathPolicy::default(),
             llm: Default::default(),
             logs: Default::default(),
+            bulk: Default::default(),
             exports: Default::default(),
             runs: runs::Runs::new(writes),
         })
@@ -296,5 +299,12 @@ impl Provex {
         self.ledgers.forget(graph);
         self.runs.forget(graph);
         Ok(())
+    }
+
+    /// Whether anything would receive what is published for this graph (a bulk build
+    /// reads its rows back only for a listener).
+    pub(crate) fn listened(&self, graph: &str) -> bool {
+        self.publisher.deltas.lock().unwrap_or_else(PoisonError::into_inner).tx.receiver_count() > 0
+            || self.live.watches(graph)
     }
 }

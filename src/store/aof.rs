@@ -85,3 +85,38 @@ pub(super) fn fold_log(port: u16, admin: &Secret, dir: &Path) {
         }
     }
 }
+
+/// FalkorDB 4.16 can stop serving every client for good when the server forks for an
+/// append-only-file rewrite while `GRAPH.BULK` commands are arriving: its fork preparation
+/// answers `BUSY preparing to fork`, and then nothing is answered, not even a new
+/// connection's `AUTH` (found in 180,000- and 1,000,000-event fresh imports; docs/BENCHMARKS.md).
+/// A bulk build on a server Provex owns therefore holds automatic rewrites (`hold`), and
+/// lets them go again when done; a rewrite already scheduled is waited for (up to a
+/// minute), so that no fork starts during the build. `Err` says why it could not.
+pub(super) fn hold_rewrites(port: u16, admin: &Secret, hold: bool) -> std::result::Result<(), String> {
+    let roundtrip =
+        |args: &[&str]| match secret::roundtrip(port, ADMIN_USER, admin, args, Duration::from_secs(5)) {
+            Reply::Text(t) => Some(t),
+            Reply::Slow | Reply::No => None,
+        };
+    let percentage = if hold { "0" } else { AOF_REWRITE[3] };
+    match roundtrip(&["CONFIG", "SET", "auto-aof-rewrite-percentage", percentage]) {
+        Some(r) if r.starts_with("+OK") => {}
+        other => return Err(format!("cannot set auto-aof-rewrite-percentage: {other:?}")),
+    }
+    if !hold {
+        return Ok(());
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let info = roundtrip(&["INFO", "persistence"]).unwrap_or_default();
+        let scheduled = info.lines().find_map(|l| l.strip_prefix("aof_rewrite_scheduled:")).map(str::trim);
+        if scheduled == Some("0") {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err("a scheduled append-only-file rewrite did not start within a minute".into());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

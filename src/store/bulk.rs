@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::write::{edge_props, node_props};
 use crate::model::vocab::{EdgeKind, Label, RelType, TgType, PROV_BASE_TYPE, PROV_TYPE};
-use crate::model::{Edge, GraphDelta, Node, PropValue, Props};
+use crate::model::{Edge, GraphDelta, Node, NodeRef, PropValue, Props};
 
 const NULL: u8 = 0;
 const BOOL: u8 = 1;
@@ -23,8 +23,11 @@ const LONG: u8 = 4;
 const ARRAY: u8 = 5;
 
 /// Size limits of the commands sent (Redis allows 512 MiB per argument and 1 GiB per
-/// command; smaller pieces let the server build while the next one is encoded).
-#[derive(Debug, Clone, Copy)]
+/// command). A command is held up to four times while it is sent (the encoder's, the one
+/// waiting in the channel, the client's arguments and its packed bytes), so its size sets
+/// the ingest's memory; smaller pieces also let the server build while the next one is
+/// encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     pub max_blob: usize,
     pub max_command: usize,
@@ -32,7 +35,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_blob: 64 << 20, max_command: 128 << 20 }
+        Limits { max_blob: 8 << 20, max_command: 16 << 20 }
     }
 }
 
@@ -59,6 +62,10 @@ pub enum Unsupported {
     NulInString(String),
     #[error("a name holds a NUL character ({0}), which GRAPH.BULK cannot carry")]
     NulInName(String),
+    #[error("two node names have the same 64-bit hash, which a streamed build cannot tell apart")]
+    HashCollision,
+    #[error("{0} nodes are more than a streamed build numbers")]
+    TooManyNodes(u64),
 }
 
 /// The encoded graph: its commands, and how many nodes and edges they create.
@@ -96,20 +103,34 @@ pub fn encode_each(
     limits: Limits,
     send: impl FnMut(BulkCommand) -> bool,
 ) -> Result<(u64, u64), Unsupported> {
+    let mut ids: HashMap<(Label, &str), u64> = HashMap::with_capacity(delta.node_count());
+    let mut out = Writer::new(limits, send);
+    let mut next = 0u64;
+    if !encode_nodes(delta.nodes(), &mut out, &mut next, |n, id| {
+        ids.insert((n.label, n.name.as_str()), id);
+    })? {
+        return Ok((next, 0));
+    }
+    let (edges, _) =
+        encode_edges(delta.edges(), &mut out, |r| ids.get(&(r.label, r.name.as_str())).copied())?;
+    drop(ids);
+    out.finish();
+    Ok((next, edges))
+}
+
+/// Encodes nodes into `out`, grouped by their labels, numbered from `*next` on (which it
+/// advances); tells `id` each node's number. False when the receiver has stopped.
+pub(super) fn encode_nodes<'a, F: FnMut(BulkCommand) -> bool>(
+    nodes: impl Iterator<Item = &'a Node>,
+    out: &mut Writer<F>,
+    next: &mut u64,
+    mut id: impl FnMut(&'a Node, u64),
+) -> Result<bool, Unsupported> {
     // Nodes by label and further labels (a blob names them all: `Explain:Analysis:ToolUse`).
     let mut by_label: BTreeMap<(Label, Vec<TgType>), Vec<&Node>> = BTreeMap::new();
-    for node in delta.nodes() {
+    for node in nodes {
         by_label.entry((node.label, super::write::further_labels(node))).or_default().push(node);
     }
-    let mut ids: HashMap<(Label, &str), u64> = HashMap::with_capacity(delta.node_count());
-    let mut next = 0u64;
-    for ((label, _), nodes) in &by_label {
-        for n in nodes {
-            ids.insert((*label, &n.name), next);
-            next += 1;
-        }
-    }
-    let mut out = Writer::new(limits, send);
     let empty = Props::new();
     for ((label, further), nodes) in &by_label {
         // The properties node_props adds, by the name they are set under.
@@ -141,19 +162,28 @@ pub fn encode_each(
                     },
                 }
             }
+            id(n, *next);
+            *next += 1;
             if !out.push(&mut blob, record, true) {
-                return Ok((next, 0));
+                return Ok(false);
             }
         }
         out.finish_blob(blob, true);
     }
+    Ok(true)
+}
+
+/// Encodes the edges whose endpoints `id` numbers into `out`, grouped by type and kind;
+/// returns how many, and false when the receiver has stopped.
+pub(super) fn encode_edges<'a, F: FnMut(BulkCommand) -> bool>(
+    edges: impl Iterator<Item = &'a Edge>,
+    out: &mut Writer<F>,
+    id: impl Fn(&NodeRef) -> Option<u64>,
+) -> Result<(u64, bool), Unsupported> {
     let mut by_rel: BTreeMap<RelType, EdgeGroups<'_>> = BTreeMap::new();
-    let mut edges = 0u64;
-    for e in delta.edges() {
-        let (Some(&s), Some(&t)) = (
-            ids.get(&(e.source.label, e.source.name.as_str())),
-            ids.get(&(e.target.label, e.target.name.as_str())),
-        ) else {
+    let mut count = 0u64;
+    for e in edges {
+        let (Some(s), Some(t)) = (id(&e.source), id(&e.target)) else {
             continue;
         };
         by_rel
@@ -162,9 +192,9 @@ pub fn encode_each(
             .entry((e.source.label, e.kind, e.target.label))
             .or_default()
             .push((s, t, e));
-        edges += 1;
+        count += 1;
     }
-    drop(ids);
+    let empty = Props::new();
     for (rel, groups) in by_rel {
         let kind_keys: Vec<Props> = groups.keys().map(|(_, kind, _)| edge_props(*kind, &empty)).collect();
         let columns = columns(groups.values().flatten().map(|(_, _, e)| &e.props).chain(kind_keys.iter()));
@@ -183,14 +213,13 @@ pub fn encode_each(
                     }
                 }
                 if !out.push(&mut blob, record, false) {
-                    return Ok((next, edges));
+                    return Ok((count, false));
                 }
             }
         }
         out.finish_blob(blob, false);
     }
-    out.finish();
-    Ok((next, edges))
+    Ok((count, true))
 }
 
 /// The sorted union of the property names.
@@ -277,7 +306,7 @@ impl Blob {
 }
 
 /// Cuts blobs and commands at the limits and hands each command on when it is complete.
-struct Writer<F: FnMut(BulkCommand) -> bool> {
+pub(super) struct Writer<F: FnMut(BulkCommand) -> bool> {
     limits: Limits,
     send: F,
     open: bool,
@@ -285,7 +314,7 @@ struct Writer<F: FnMut(BulkCommand) -> bool> {
 }
 
 impl<F: FnMut(BulkCommand) -> bool> Writer<F> {
-    fn new(limits: Limits, send: F) -> Self {
+    pub(super) fn new(limits: Limits, send: F) -> Self {
         Writer { limits, send, open: true, current: BulkCommand { begin: true, ..Default::default() } }
     }
 
@@ -330,7 +359,7 @@ impl<F: FnMut(BulkCommand) -> bool> Writer<F> {
         }
     }
 
-    fn finish(mut self) {
+    pub(super) fn finish(mut self) {
         self.cut();
     }
 }

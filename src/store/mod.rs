@@ -6,6 +6,7 @@ mod aof;
 mod binaries;
 pub mod bulk;
 mod bulk_load;
+pub mod bulk_spill;
 pub mod cluster;
 pub mod cluster_url;
 pub mod compact;
@@ -39,7 +40,7 @@ use tokio::sync::{Mutex, RwLock};
 use crate::error::{Error, Result};
 use crate::model::vocab::Label;
 
-pub use bulk_load::BulkOutcome;
+pub use bulk_load::{partial_name, BulkOutcome};
 pub use durable::{Durability, WriteBatch};
 pub use read::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 pub use reconnect::RetryPolicy;

@@ -21,8 +21,9 @@ pub const ADMIN_USER: &str = "provex-admin";
 /// The file holding the password, in the data folder.
 pub const SECRET_FILE: &str = "server.secret";
 
-/// Every command Provex sends to FalkorDB, in ACL notation: graph queries and bulk loads,
-/// the durability barrier (`INCR` of its marker key, `WAITAOF`), `INFO` (replication and
+/// Every command Provex sends to FalkorDB, in ACL notation: graph queries and bulk loads
+/// (a bulk-built graph is renamed into place when complete: `RENAMENX`, which never
+/// replaces a key), the durability barrier (`INCR` of its marker key, `WAITAOF`), `INFO` (replication and
 /// server mode), `PING`, the client library's `CLIENT SETINFO` at connection time, and the
 /// tamper-evident log's key reads and its compare-and-append script (`EVAL`; a script runs
 /// with this user's rights, so it can do nothing the list does not grant), and on a Redis
@@ -40,6 +41,7 @@ pub const COMMANDS: &[&str] = &[
     "graph.list",
     "graph.delete",
     "graph.bulk",
+    "renamenx",
     "strlen",
     "getrange",
     "append",

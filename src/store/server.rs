@@ -337,6 +337,19 @@ impl PrivateServer {
         self.child.is_some()
     }
 
+    /// Holds (or lets go again) the server's automatic append-only-file rewrites, when this
+    /// process owns the server (see [`super::aof::hold_rewrites`]): whether it did.
+    pub(crate) fn hold_rewrites(&self, hold: bool) -> bool {
+        let Some(admin) = &self.admin else { return false };
+        match super::aof::hold_rewrites(self.port, admin, hold) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(hold, "append-only-file rewrites: {e}");
+                false
+            }
+        }
+    }
+
     /// The server's process id while it runs.
     pub fn pid(&self) -> Option<u32> {
         self.child.as_ref().map(Child::id)

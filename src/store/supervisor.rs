@@ -98,6 +98,8 @@ struct Shared {
     opts: ServerOptions,
     policy: RestartPolicy,
     server: Mutex<Option<PrivateServer>>,
+    /// Bulk builds under way, which hold the server's automatic rewrites.
+    rewrite_holds: Mutex<usize>,
     health: Beacon,
     stop: AtomicBool,
     /// Set (and the condvar notified) to make the thread look now.
@@ -132,6 +134,7 @@ impl Supervisor {
                     opts: opts2,
                     policy,
                     server: Mutex::new(Some(server)),
+                    rewrite_holds: Mutex::new(0),
                     health,
                     stop: AtomicBool::new(false),
                     wake: Mutex::new(false),
@@ -165,6 +168,27 @@ impl Supervisor {
     /// folder did, and this one uses it).
     pub fn owned(&self) -> bool {
         self.shared.lock().as_ref().is_some_and(PrivateServer::owned)
+    }
+
+    /// A bulk build starts (`hold`) or ends: the first to start holds the server's automatic
+    /// append-only-file rewrites, the last to end lets them go (see
+    /// [`super::aof::hold_rewrites`]). Blocks for at most about a minute.
+    pub fn hold_rewrites(&self, hold: bool) {
+        let mut holds = self.shared.rewrite_holds.lock().unwrap_or_else(PoisonError::into_inner);
+        let before = *holds;
+        *holds = if hold { before + 1 } else { before.saturating_sub(1) };
+        if (hold && before == 0) || (!hold && before == 1) {
+            if let Some(server) = self.shared.lock().as_ref() {
+                server.hold_rewrites(hold);
+            }
+        }
+    }
+
+    /// The URL of the owner's administrative user, when this process started the server
+    /// (tests that look at the server's settings).
+    #[doc(hidden)]
+    pub fn admin_url(&self) -> Option<String> {
+        self.shared.lock().as_ref().and_then(PrivateServer::admin_url)
     }
 
     /// The data folder.

@@ -1,7 +1,8 @@
 //! GRAPH.BULK against a real server: a new graph built in bulk is the graph the upserts make
-//! from the same input (labels, types and every property), also when the input is split
-//! between the two paths or holds what the bulk format cannot carry; and random graphs
-//! survive encode → GRAPH.BULK → read back.
+//! from the same input (labels, types and every property), also when the input is built
+//! from its spill in many parts or holds what the bulk format cannot carry; random graphs
+//! survive encode → GRAPH.BULK → read back; a failed or crashed build leaves nothing under
+//! the graph's name.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -12,7 +13,8 @@ use provex::ingest::IngestOptions;
 use provex::model::vocab::{EdgeKind, Label, ProvRelation, RelType};
 use provex::model::{Edge, GraphDelta, Node, NodeRef, PropValue};
 use provex::store::bulk::Limits;
-use provex::store::{BulkOutcome, Store};
+use provex::store::bulk_spill::{Part, Spill};
+use provex::store::{partial_name, BulkOutcome, Store};
 
 use crate::common;
 
@@ -82,16 +84,138 @@ async fn a_new_graph_built_in_bulk_is_the_graph_upserts_make() {
 }
 
 #[tokio::test]
-async fn an_input_over_the_memory_bound_is_built_then_upserted() {
+async fn an_input_of_many_parts_is_built_in_bulk_as_the_upserts_make_it() {
     let (provex, graph) = common::open("bulk_split").await;
     let merged = format!("{graph}_merge");
     let _ = provex.delete_graph(&merged).await;
     let dir = tempfile::tempdir().unwrap();
-    let small = IngestOptions { bulk_max_rows: 300, batch_events: 50, ..opts(true, &dir) };
-    let split = ingest(&provex, &graph, &inputs(), small).await;
-    assert_eq!(split.method, "bulk+merge");
-    ingest(&provex, &merged, &inputs(), opts(false, &dir)).await;
-    assert_eq!(everything(&provex, &graph).await, everything(&provex, &merged).await);
+    // Parts of at most 300 nodes (or edges) in memory: the build reads many of them, and
+    // no bound sends the rest through upserts.
+    // Agents, contexts and tasks recur across batches and parts with more properties each
+    // time; a message names its task before the task's own event.
+    let mut lines = Vec::new();
+    for t in 0..300 {
+        let (task, agent) = (format!("task-{t}"), format!("agent-{}", t % 7));
+        let meta = format!(r#"{{"agent_id":"{agent}"}}"#);
+        let ev = |n: usize, data: String| {
+            format!(
+                r#"{{"Task":{{"id":"e{t}-{n}","context_id":"ctx-{}","task_id":"{task}","timestamp_ms":{},"data":{data}}}}}"#,
+                t % 3,
+                1_700_000_000_000u64 + (t * 10 + n) as u64
+            )
+        };
+        lines.push(ev(0, format!(r#"{{"MessageReceived":{{"id":"in-{t}","role":"user","content":["item {t}"],"metadata":{meta}}}}}"#)));
+        lines.push(ev(1, format!(r#"{{"TaskCreated":{{"task_id":"{task}","agent_id":"{agent}"}}}}"#)));
+        lines.push(ev(2, format!(r#"{{"TaskStatusChanged":{{"task_id":"{task}","old_status":"working","new_status":"completed"}}}}"#)));
+        lines.push(ev(3, format!(r#"{{"TaskArtifactGenerated":{{"task_id":"{task}","artifact_id":"summary-{t}","artifact_type":"text/markdown"}}}}"#)));
+    }
+    let file = common::file_with(&dir, "many.jsonl", &lines.iter().map(String::as_str).collect::<Vec<_>>());
+    let small = IngestOptions { bulk_max_rows: 200, batch_events: 50, ..opts(true, &dir) };
+    let split = ingest(&provex, &graph, std::slice::from_ref(&file), small).await;
+    assert_eq!(split.method, "bulk");
+    assert_eq!(split.events, 1200);
+    assert!(split.nodes_written > 1000, "{split:?}");
+    ingest(&provex, &merged, &[file], opts(false, &dir)).await;
+    let (a, b) = (everything(&provex, &graph).await, everything(&provex, &merged).await);
+    assert!(a.len() > 2000, "{} rows", a.len());
+    assert_eq!(a, b);
+    let graphs = provex.graphs().await.unwrap();
+    assert!(!graphs.contains(&partial_name(&graph)), "{graphs:?}");
+}
+
+/// Spills the batches and builds `graph` from the spill in parts of at most `rows`.
+async fn build_spilled(
+    store: &Store,
+    graph: &str,
+    batches: &[GraphDelta],
+    rows: u64,
+    limits: Limits,
+) -> BulkOutcome {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spill = Spill::in_dir(dir.path()).unwrap();
+    for b in batches {
+        spill.add(b.clone()).unwrap();
+    }
+    let spilled = Arc::new(spill.finish().unwrap());
+    let part = Part { bytes: 4096, rows };
+    let outcome = store.bulk_build_spilled(graph, spilled, limits, part).await.unwrap();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing left in the spill's folder");
+    outcome
+}
+
+#[test]
+fn batches_built_from_a_spill_are_the_graph_their_upserts_make() {
+    // Nodes seen in several batches with different properties, edges seen before their
+    // endpoints and seen twice, edges without endpoints, parts of 1 to 12 rows.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (provex, base) = rt.block_on(common::open("bulk_spill"));
+    let store = rt.block_on(Store::connect(common::url())).unwrap();
+    let case = std::sync::atomic::AtomicU32::new(0);
+    let config = ProptestConfig { cases: 24, ..ProptestConfig::default() };
+    proptest!(config, |(batches in proptest::collection::vec(delta_strategy(), 1..5), rows in 1u64..12, tiny in any::<bool>())| {
+        let case = case.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (bulk, merged) = (format!("{base}_{case}_b"), format!("{base}_{case}_m"));
+        rt.block_on(async {
+            let _ = provex.delete_graph(&bulk).await;
+            let _ = provex.delete_graph(&merged).await;
+            let limits = if tiny { Limits { max_blob: 300, max_command: 700 } } else { Limits::default() };
+            let outcome = build_spilled(&store, &bulk, &batches, rows, limits).await;
+            assert!(matches!(outcome, BulkOutcome::Built(_)), "{outcome:?}");
+            // What the in-memory build made of them: the batches merged into one delta (an
+            // edge seen before its endpoints still finds them).
+            let mut whole = GraphDelta::new();
+            for b in &batches {
+                whole.extend(b.clone());
+            }
+            store.write(&merged, &whole).await.unwrap();
+            let (a, b) = (everything(&provex, &bulk).await, everything(&provex, &merged).await);
+            let graphs = provex.graphs().await.unwrap();
+            let _ = provex.delete_graph(&bulk).await;
+            let _ = provex.delete_graph(&merged).await;
+            prop_assert_eq!(a, b);
+            prop_assert!(!graphs.contains(&partial_name(&bulk)));
+            Ok(())
+        })?;
+    });
+}
+
+#[tokio::test]
+async fn a_failed_build_leaves_nothing_and_a_crashed_one_is_cleared_by_the_next() {
+    let (provex, graph) = common::open("bulk_failed").await;
+    let store = Store::connect(common::url()).await.unwrap();
+    let mut d = GraphDelta::new();
+    for i in 0..400 {
+        d.add_node(Node::new(Label::Artifact, format!("n{i}")).with("text", "some words"));
+    }
+    let mut bad = Edge::new(
+        RelType::Cites,
+        EdgeKind::Plain,
+        NodeRef::new(Label::Artifact, "n1"),
+        NodeRef::new(Label::Artifact, "n2"),
+    );
+    // GRAPH.BULK cannot carry a NUL; the edges go after every node was sent.
+    bad.props.insert("note".into(), PropValue::Str("a\0b".into()));
+    d.add_edge(bad);
+    let tiny = Limits { max_blob: 300, max_command: 700 };
+    let outcome = build_spilled(&store, &graph, &[d], 50, tiny).await;
+    assert!(matches!(outcome, BulkOutcome::Unsupported(_)), "{outcome:?}");
+    let graphs = provex.graphs().await.unwrap();
+    assert!(!graphs.contains(&graph) && !graphs.contains(&partial_name(&graph)), "{graphs:?}");
+
+    // What a crash during a build leaves is under the other name, never the graph's; the
+    // next build of the graph removes it.
+    let mut left = GraphDelta::new();
+    left.add_node(Node::new(Label::Artifact, "half"));
+    store.write(&partial_name(&graph), &left).await.unwrap();
+    let mut good = GraphDelta::new();
+    good.add_node(Node::new(Label::Artifact, "whole"));
+    let outcome = build_spilled(&store, &graph, &[good], 50, Limits::default()).await;
+    assert!(matches!(outcome, BulkOutcome::Built(_)), "{outcome:?}");
+    let graphs = provex.graphs().await.unwrap();
+    assert!(!graphs.contains(&partial_name(&graph)), "{graphs:?}");
+    let names = provex.query(&graph, "MATCH (n) RETURN n.name").await.unwrap();
+    assert_eq!(names.rows.len(), 1);
+    assert_eq!(names.rows[0][0].as_str(), Some("whole"));
 }
 
 #[tokio::test]
@@ -208,4 +332,44 @@ async fn a_refused_build_leaves_an_existing_graph_alone() {
     let names = provex.query(&graph, "MATCH (n) RETURN n.name").await.unwrap();
     assert_eq!(names.rows.len(), 1);
     assert_eq!(names.rows[0][0].as_str(), Some("kept"));
+}
+
+/// How often the server ran `CONFIG SET`, and its automatic-rewrite percentage now (through
+/// the owner's administrative user: `MONITOR` leaves administrative commands out).
+async fn rewrite_settings(admin: &str) -> (u64, String) {
+    let mut con = redis::Client::open(admin).unwrap().get_multiplexed_async_connection().await.unwrap();
+    let stats: String = redis::cmd("INFO").arg("commandstats").query_async(&mut con).await.unwrap();
+    let calls = stats
+        .lines()
+        .find_map(|l| l.strip_prefix("cmdstat_config|set:calls="))
+        .map_or(0, |rest| rest.split(',').next().unwrap().parse().unwrap());
+    let got: Vec<String> = redis::cmd("CONFIG")
+        .arg("GET")
+        .arg("auto-aof-rewrite-percentage")
+        .query_async(&mut con)
+        .await
+        .unwrap();
+    (calls, got[1].clone())
+}
+
+/// A fork for an append-only-file rewrite while GRAPH.BULK commands arrive can leave
+/// FalkorDB answering nothing at all (a 180,000-event fresh import hung that way): a bulk
+/// build on the private server holds automatic rewrites while it runs (one `CONFIG SET`
+/// before, one after), and lets them go again; an ingest with upserts leaves them alone.
+#[tokio::test]
+async fn a_bulk_build_holds_the_private_servers_rewrites_while_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let provex = crate::supervise::private(&dir, true, None).await;
+    let admin = provex.private_server().unwrap().admin_url().expect("this process owns the server");
+    provex.set_bulk_limits(Limits { max_blob: 300, max_command: 700 });
+    let (before, percentage) = rewrite_settings(&admin).await;
+    assert_eq!(percentage, "100");
+    let report = ingest(&provex, "held", &inputs(), opts(true, &dir)).await;
+    assert_eq!(report.method, "bulk");
+    let (after, percentage) = rewrite_settings(&admin).await;
+    assert_eq!(after, before + 2, "held, then let go");
+    assert_eq!(percentage, "100", "rewrites are automatic again");
+    let report = ingest(&provex, "held", &inputs(), opts(true, &dir)).await;
+    assert_eq!(report.method, "merge");
+    assert_eq!(rewrite_settings(&admin).await.0, after, "upserts hold nothing");
 }

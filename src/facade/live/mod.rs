@@ -122,6 +122,11 @@ impl LiveViews {
         }
     }
 
+    /// Whether some client looks at this graph (its view or its cluster feed is open).
+    pub(super) fn watches(&self, graph: &str) -> bool {
+        self.map().contains_key(graph) || self.feeds().contains_key(graph)
+    }
+
     /// Queues a delta for its graph's view and cluster feed, where some client looks at that
     /// graph. The caller holds the delta log's lock, so each gets its deltas in order; it
     /// then calls [`LiveViews::apply`] with what this returns, after releasing that lock.
