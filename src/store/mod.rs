@@ -6,6 +6,7 @@ mod aof;
 mod binaries;
 pub mod bulk;
 mod bulk_load;
+mod bulk_records;
 pub mod bulk_spill;
 pub mod cluster;
 pub mod cluster_url;
