@@ -8,6 +8,7 @@ pub mod lineage;
 pub mod log;
 mod offline;
 pub mod output;
+mod search;
 mod serve;
 
 use std::io::Write;
@@ -86,6 +87,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             });
             let graph = graph.unwrap_or_else(|| "council".into());
             let mut report = provex.demo_council(&graph, pace, cancel).await?;
+            // The demo's writes are found by `provex search` once this process ends.
+            provex.search_flush().await;
             report.files = files;
             write!(out, "{}", render(&report, OutputFormat::Text)?)?;
         }
@@ -135,6 +138,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Path { from, to, graph, format } => {
             let path = provex.path(&graph.graph, &from, &to).await?;
             write!(out, "{}", render(&PathOutput { from, to, path }, format.format)?)?;
+        }
+        Command::Search { command, query, limit, format } => {
+            write!(out, "{}", search::run(&provex, command, query, limit, format.format).await?)?;
         }
         Command::Query { cypher, graph, format } => {
             write!(out, "{}", render(&provex.query(&graph.graph, &cypher).await?, format.format)?)?;

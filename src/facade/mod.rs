@@ -17,6 +17,7 @@ pub mod log_views;
 mod observer;
 pub mod otel;
 mod paths;
+mod search;
 pub mod tlog;
 pub mod witness;
 
@@ -100,6 +101,8 @@ impl DeltaLog {
 struct Publisher {
     deltas: Mutex<DeltaLog>,
     live: Arc<live::LiveViews>,
+    /// The cross-graph search index, given every written delta's nodes.
+    search: Arc<crate::search::Indexer>,
 }
 
 impl crate::sources::Publish for Publisher {
@@ -107,6 +110,7 @@ impl crate::sources::Publish for Publisher {
     /// it is released.
     fn publish(&self, graph: &str, delta: GraphDelta, knowledge: &[crate::sources::knowledge::ChangeEvent]) {
         let knowledge = knowledge.iter().map(stream_change).collect();
+        self.search.written(graph, &delta);
         let routed = {
             let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
             let batch = log.publish(graph, delta, knowledge);
@@ -146,6 +150,8 @@ pub struct Provex {
     logs: tlog::Logs,
     /// OTLP exports waiting for their graph's next group write.
     exports: otel::Exports,
+    /// The cross-graph search index's writer (`search.rs`).
+    search: Arc<crate::search::Indexer>,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -189,10 +195,15 @@ impl Provex {
         let live = Arc::new(live::LiveViews::default());
         live::announce_health(&live, store.health_changes());
         let (tx, _) = broadcast::channel(256);
-        let publisher =
-            Arc::new(Publisher { deltas: Mutex::new(DeltaLog { next: 0, tx }), live: live.clone() });
+        let store = Arc::new(store);
+        let search = Arc::new(crate::search::Indexer::start(store.clone()));
+        let publisher = Arc::new(Publisher {
+            deltas: Mutex::new(DeltaLog { next: 0, tx }),
+            live: live.clone(),
+            search: search.clone(),
+        });
         Ok(Provex {
-            session: Session::new(Arc::new(store), publisher.clone()),
+            session: Session::new(store, publisher.clone()),
             server,
             publisher,
             live,
@@ -202,6 +213,7 @@ impl Provex {
             llm: Default::default(),
             logs: Default::default(),
             exports: Default::default(),
+            search,
         })
     }
 
@@ -281,6 +293,7 @@ impl Provex {
 
     pub async fn delete_graph(&self, graph: &str) -> Result<()> {
         self.store.delete_graph(graph).await?;
+        self.forget_in_search(graph).await;
         self.live.forget(graph);
         self.ledgers.forget(graph);
         Ok(())

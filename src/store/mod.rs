@@ -17,6 +17,7 @@ pub mod problems;
 pub mod raw;
 pub mod read;
 mod reconnect;
+pub mod reserved;
 pub mod resp;
 pub mod secret;
 pub mod server;
@@ -222,6 +223,8 @@ impl Store {
             let mut graphs = client.list_graphs().await.map_err(|e| classify(e, &self.url()))?;
             graphs.sort();
             graphs.dedup();
+            // Provex's own graphs (the search index) are no user's.
+            graphs.retain(|g| !reserved::is_reserved(g));
             Ok(graphs)
         })
         .await
@@ -252,6 +255,11 @@ pub fn validate_graph_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()
         && name.len() <= 200
         && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c));
+    if ok && reserved::is_reserved(name) {
+        return Err(Error::Usage(format!(
+            "graph name {name:?} is kept for Provex's own use: choose another"
+        )));
+    }
     if ok {
         Ok(())
     } else {

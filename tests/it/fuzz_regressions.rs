@@ -130,3 +130,8 @@ fn otlp_json_inputs() {
 fn otlp_protobuf_inputs() {
     replay("otlp_protobuf", checks::otlp_protobuf);
 }
+
+#[test]
+fn search_query_inputs() {
+    replay("search_query", checks::search_query);
+}

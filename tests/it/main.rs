@@ -59,6 +59,7 @@ mod prov_o_round_trip;
 mod prov_round_trip;
 mod raw_http;
 mod reads;
+mod search;
 mod serve;
 mod server;
 mod sizes;
