@@ -353,22 +353,8 @@ pub enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
-    /// Search every graph: the words of a claim, a quote, a prompt, an agent or a document,
-    /// or an id (a node's name, a trace or span id) matched exactly; each hit with its graph.
-    /// `provex search reindex` rebuilds the index from the graphs (to search for the word
-    /// itself: `provex search -- reindex`).
-    #[command(args_conflicts_with_subcommands = true)]
-    Search {
-        #[command(subcommand)]
-        command: Option<super::search::SearchCommand>,
-        /// What to look for (at most 256 characters and 16 words).
-        query: Option<String>,
-        /// The most hits (at most 200).
-        #[arg(long, default_value_t = 20)]
-        limit: u32,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    /// Search every graph (words, an agent, a trace or span id); `search reindex` rebuilds its index.
+    Search(super::search::SearchArgs),
     /// Run read-only Cypher.
     Query {
         cypher: String,

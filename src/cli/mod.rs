@@ -139,9 +139,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let path = provex.path(&graph.graph, &from, &to).await?;
             write!(out, "{}", render(&PathOutput { from, to, path }, format.format)?)?;
         }
-        Command::Search { command, query, limit, format } => {
-            write!(out, "{}", search::run(&provex, command, query, limit, format.format).await?)?;
-        }
+        Command::Search(args) => write!(out, "{}", search::run(&provex, args).await?)?,
         Command::Query { cypher, graph, format } => {
             write!(out, "{}", render(&provex.query(&graph.graph, &cypher).await?, format.format)?)?;
         }

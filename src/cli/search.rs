@@ -1,13 +1,32 @@
 //! `provex search`: a search across every graph through the index the write path keeps
 //! (`src/search/`), and `provex search reindex`, which rebuilds that index from the graphs.
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table as Grid};
 use provex::facade::Provex;
 use provex::search::GraphHit;
 use serde::Serialize;
 
-use super::output::{render, OutputFormat, Render};
+use super::graph_arg::FormatArg;
+use super::output::{render, Render};
+
+/// Search every graph: the words of a claim, a quote, a prompt, an agent or a document, or an
+/// id (a node's name, a trace or span id) matched exactly; each hit with its graph.
+/// `provex search reindex` rebuilds the index from the graphs (to search for the word itself:
+/// `provex search -- reindex`).
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SearchArgs {
+    #[command(subcommand)]
+    command: Option<SearchCommand>,
+    /// What to look for (at most 256 characters and 16 words).
+    query: Option<String>,
+    /// The most hits (at most 200).
+    #[arg(long, default_value_t = 20)]
+    limit: u32,
+    #[command(flatten)]
+    format: FormatArg,
+}
 
 #[derive(Debug, Subcommand)]
 pub enum SearchCommand {
@@ -53,13 +72,8 @@ impl Render for Hits {
 }
 
 /// Runs `provex search`: the text printed.
-pub async fn run(
-    provex: &Provex,
-    command: Option<SearchCommand>,
-    query: Option<String>,
-    limit: u32,
-    format: OutputFormat,
-) -> anyhow::Result<String> {
+pub async fn run(provex: &Provex, args: SearchArgs) -> anyhow::Result<String> {
+    let SearchArgs { command, query, limit, format } = args;
     match (command, query) {
         (Some(SearchCommand::Reindex { graph }), _) => {
             let report = provex.search_reindex(graph.as_deref()).await?;
@@ -72,7 +86,7 @@ pub async fn run(
             }
             Ok(s)
         }
-        (None, Some(q)) => render(&Hits { hits: provex.search_all(&q, limit).await? }, format),
+        (None, Some(q)) => render(&Hits { hits: provex.search_all(&q, limit).await? }, format.format),
         (None, None) => Err(provex::Error::Usage(
             "give what to search for (provex search TEXT), or `provex search reindex`".into(),
         )
