@@ -19,6 +19,7 @@ pub mod query_guard;
 pub use error::{Error, Result};
 pub mod ingest;
 pub mod layout;
+pub mod search;
 pub mod serve;
 pub mod sources;
 pub mod store;

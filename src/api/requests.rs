@@ -170,6 +170,22 @@ impl SearchRequest {
     }
 }
 
+/// A search across every graph: `q` is an id (a node's name, a trace or span id) or words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(optional_fields)]
+pub struct SearchAllRequest {
+    pub q: String,
+    /// Default 50, at most 200.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+impl SearchAllRequest {
+    pub fn limit(&self) -> u32 {
+        self.limit.unwrap_or(crate::search::DEFAULT_HITS)
+    }
+}
+
 /// A page of a graph's OpenTelemetry traces, newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(optional_fields)]

@@ -353,6 +353,8 @@ pub enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Search every graph (words, an agent, a trace or span id); `search reindex` rebuilds its index.
+    Search(super::search::SearchArgs),
     /// Run read-only Cypher.
     Query {
         cypher: String,

@@ -8,6 +8,7 @@ pub mod lineage;
 pub mod log;
 mod offline;
 pub mod output;
+mod search;
 mod serve;
 
 use std::io::Write;
@@ -87,6 +88,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             });
             let graph = graph.unwrap_or_else(|| "council".into());
             let mut report = provex.demo_council(&graph, pace, cancel).await?;
+            // The demo's writes are found by `provex search` once this process ends.
+            provex.search_flush().await;
             report.files = files;
             write!(out, "{}", render(&report, OutputFormat::Text)?)?;
         }
@@ -137,6 +140,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<u8> {
             let path = replica_reads(provex.path(&graph.graph, &from, &to)).await?;
             write!(out, "{}", render(&PathOutput { from, to, path }, format.format)?)?;
         }
+        Command::Search(args) => write!(out, "{}", search::run(&provex, args).await?)?,
         Command::Query { cypher, graph, format } => {
             write!(out, "{}", render(&provex.query(&graph.graph, &cypher).await?, format.format)?)?;
         }

@@ -30,6 +30,7 @@ use crate::ask::Answer;
 use crate::diff::GraphDiff;
 use crate::error::{Error, Result};
 use crate::ingest::{IngestOptions, LineBudget};
+use crate::search::GraphHit;
 use crate::sources::knowledge::ops::ResourceKnowledge;
 use crate::sources::lineage::views::{Comparison, LineageGraph, LineageSummary};
 use crate::sources::otel::views::{
@@ -283,6 +284,11 @@ declare_operations! { impl Call<'_> {
     /// Nodes whose name or text contains `q`.
     search(SearchRequest) -> Vec<SearchHit> = Get "/graphs/{graph}/search" Query Both [Usage]
         => |c, req| c.provex.search(&req.graph, &req.q, req.limit()).await;
+    /// Searches every graph: nodes whose id is `q` (a node's name, a trace or span id), then
+    /// those whose words match it (a claim, a quote, an agent, a document, a prompt), best
+    /// first, each with its graph.
+    search_all(SearchAllRequest) -> Vec<GraphHit> = Get "/search" Query Both [Usage, Query]
+        => |c, req| c.provex.search_all(&req.q, req.limit()).await;
     /// Saves the body in the uploads folder and ingests it.
     upload(UploadRequest) -> IngestReport = Post "/graphs/{graph}/upload" Bytes Both
         [Usage, Io, Input, PayloadTooLarge, ForbiddenPath, NotStored] => |c, req| c.upload(req).await;

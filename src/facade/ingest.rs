@@ -168,6 +168,8 @@ impl Provex {
                 tracing::warn!(graph, "no checkpoint of the log after this ingest: {e}");
             }
         }
+        // What the ingest wrote is found by a search across graphs once it is acknowledged.
+        self.search_flush().await;
         self.store.commit(batch).await?;
         report.events = report.files.iter().map(|f| f.events).sum();
         report.rejected = report.files.iter().map(|f| f.rejected).sum();

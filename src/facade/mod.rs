@@ -18,6 +18,7 @@ mod observer;
 pub mod otel;
 mod paths;
 pub mod runs;
+mod search;
 pub mod tlog;
 pub mod witness;
 
@@ -103,6 +104,8 @@ struct Publisher {
     live: Arc<live::LiveViews>,
     /// Counts each graph's writes for the Runs view's kept rows.
     writes: Arc<runs::Writes>,
+    /// The cross-graph search index, given every written delta's nodes.
+    search: Arc<crate::search::Indexer>,
 }
 
 impl crate::sources::Publish for Publisher {
@@ -110,6 +113,7 @@ impl crate::sources::Publish for Publisher {
     /// it is released.
     fn publish(&self, graph: &str, delta: GraphDelta, knowledge: &[crate::sources::knowledge::ChangeEvent]) {
         let knowledge = knowledge.iter().map(stream_change).collect();
+        self.search.written(graph, &delta);
         let routed = {
             let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
             let batch = log.publish(graph, delta, knowledge);
@@ -154,6 +158,8 @@ pub struct Provex {
     exports: otel::Exports,
     /// The Runs view's kept rows and write counts.
     runs: runs::Runs,
+    /// The cross-graph search index's writer (`search.rs`).
+    search: Arc<crate::search::Indexer>,
 }
 
 /// The PROV and A2A relations of an edge, as stored in `prov:base_type` and
@@ -197,14 +203,17 @@ impl Provex {
         let live = Arc::new(live::LiveViews::default());
         live::announce_health(&live, store.health_changes());
         let (tx, _) = broadcast::channel(256);
+        let store = Arc::new(store);
+        let search = Arc::new(crate::search::Indexer::start(store.clone()));
         let writes = Arc::new(runs::Writes::default());
         let publisher = Arc::new(Publisher {
             deltas: Mutex::new(DeltaLog { next: 0, tx }),
             live: live.clone(),
             writes: writes.clone(),
+            search: search.clone(),
         });
         Ok(Provex {
-            session: Session::new(Arc::new(store), publisher.clone()),
+            session: Session::new(store, publisher.clone()),
             server,
             publisher,
             live,
@@ -216,6 +225,7 @@ impl Provex {
             bulk: Default::default(),
             exports: Default::default(),
             runs: runs::Runs::new(writes),
+            search,
         })
     }
 
@@ -295,6 +305,7 @@ impl Provex {
 
     pub async fn delete_graph(&self, graph: &str) -> Result<()> {
         self.store.delete_graph(graph).await?;
+        self.forget_in_search(graph).await;
         self.live.forget(graph);
         self.ledgers.forget(graph);
         self.runs.forget(graph);

@@ -3,10 +3,10 @@
 //! token given to it. On loopback without one, a token is made for each launch; every request
 //! that reads or writes a graph carries it, from Provex's own UI or a tool of its owner.
 
-mod a2a;
 mod auth;
 mod canned;
 mod error;
+mod knowledge;
 mod limits;
 mod otlp;
 mod otlp_grpc;

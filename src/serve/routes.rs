@@ -15,7 +15,7 @@ use axum::routing::{get, on, post, MethodFilter, MethodRouter};
 use axum::{middleware, Router};
 use futures_util::{StreamExt, TryStreamExt};
 
-use super::{a2a, auth, limits, otlp_http, stream, ui, witness, ApiFailure, AppState};
+use super::{auth, knowledge, limits, otlp_http, stream, ui, witness, ApiFailure, AppState};
 use crate::api::ops::{self, Args, Body as ArgsIn, Method, OpInfo, Transport};
 use crate::api::{ErrorCode, StreamRequest};
 use crate::facade::Call;
@@ -48,9 +48,9 @@ pub fn router(state: AppState, ui_dir: Option<PathBuf>) -> Router {
     // The knowledge-graph extension's knowledge endpoint and GraphQL (docs/FORMATS.md, "Knowledge-graph statements"): protocols of their own, with
     // the API's token rule (checked by their handlers, which answer in their protocol).
     let knowledge = Router::new()
-        .route("/a2a/{graph}", post(a2a::json_rpc))
-        .route("/a2a/{graph}/.well-known/agent.json", get(a2a::agent_card))
-        .route("/graphql", get(a2a::graphql).post(a2a::graphql));
+        .route("/a2a/{graph}", post(knowledge::json_rpc))
+        .route("/a2a/{graph}/.well-known/agent.json", get(knowledge::agent_card))
+        .route("/graphql", get(knowledge::graphql).post(knowledge::graphql));
     Router::new()
         .nest("/api", api)
         .merge(knowledge)

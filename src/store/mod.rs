@@ -21,6 +21,7 @@ pub mod raw;
 pub mod read;
 mod reconnect;
 pub mod replicas;
+pub mod reserved;
 pub mod resp;
 pub mod secret;
 pub mod server;
@@ -231,6 +232,8 @@ impl Store {
             let mut graphs = client.list_graphs().await.map_err(|e| classify(e, &self.url()))?;
             graphs.sort();
             graphs.dedup();
+            // Provex's own graphs (the search index) are no user's.
+            graphs.retain(|g| !reserved::is_reserved(g));
             Ok(graphs)
         })
         .await
@@ -261,6 +264,11 @@ pub fn validate_graph_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()
         && name.len() <= 200
         && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c));
+    if ok && reserved::is_reserved(name) {
+        return Err(Error::Usage(format!(
+            "graph name {name:?} is kept for Provex's own use: choose another"
+        )));
+    }
     if ok {
         Ok(())
     } else {

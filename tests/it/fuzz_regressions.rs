@@ -141,3 +141,8 @@ fn cluster_url_inputs() {
     assert_eq!(read.nodes.len(), 3);
     assert_eq!(read.read_from, provex::store::cluster_url::ReadFrom::Replicas);
 }
+
+#[test]
+fn search_query_inputs() {
+    replay("search_query", checks::search_query);
+}

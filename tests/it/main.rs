@@ -63,6 +63,7 @@ mod prov_round_trip;
 mod raw_http;
 mod reads;
 mod runs;
+mod search;
 mod serve;
 mod server;
 mod sizes;

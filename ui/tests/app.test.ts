@@ -7,7 +7,7 @@ import type {
   OperationName, Requests, Responses, StreamHandlers, StreamMessages, StreamName, StreamRequests, Subscription, Transport,
 } from "../src/api/client";
 import type {
-  GraphRequest, NodeMove, NodeRecord, NodeRequest, SearchHit, StreamMessage, TidyRequest, TidyResult, Trail, View, ViewEdge, ViewNode, ViewRequest,
+  GraphRequest, NodeMove, NodeRecord, NodeRequest, GraphHit, SearchHit, StreamMessage, TidyRequest, TidyResult, Trail, View, ViewEdge, ViewNode, ViewRequest,
 } from "../src/api/contract";
 import { App } from "../src/app";
 import { batch, councilFile, edge, inColumns, node, trail, verification, view } from "./helpers";
@@ -111,6 +111,8 @@ class FakeTransport implements Transport, OperationHandlers {
   trail = vi.fn(async () => councilTrail);
   source = vi.fn(async (r: NodeRequest) => ({ id: r.id, title: "Riverton City Council", text: transcript }));
   search = vi.fn(async () => this.hits);
+  allHits: GraphHit[] = [];
+  search_all = vi.fn(async () => this.allHits);
   upload = vi.fn();
   follow = vi.fn();
   events = vi.fn();

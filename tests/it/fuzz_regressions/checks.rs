@@ -482,3 +482,35 @@ pub fn prov_o(data: &[u8]) {
     let again = import(&exported).unwrap_or_else(|e| panic!("our export is refused: {e:?}\n{exported}"));
     assert_eq!(again.rejected, vec![], "our export has rejected records:\n{exported}");
 }
+
+/// The search-across-graphs query reader, on any UTF-8 text: no panic; a refusal names a
+/// limit; what it gives the full-text index is only words (letters, digits, `_`), spaces and
+/// the last word's `(w|w*)`, never the index's query syntax; the limits hold.
+pub fn search_query(data: &[u8]) {
+    use provex::search::query::{parse, MAX_QUERY_CHARS, MAX_WORDS, MAX_WORD_CHARS};
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    match parse(text) {
+        Err(e) => {
+            let m = e.to_string();
+            assert!(m.contains("characters") || m.contains("words"), "refused without a limit: {m}");
+            assert!(text.chars().count() > MAX_QUERY_CHARS || m.contains("words"), "{m}");
+        }
+        Ok(q) => {
+            assert!(text.chars().count() <= MAX_QUERY_CHARS);
+            assert!(q.words.len() <= MAX_WORDS);
+            for w in &q.words {
+                assert!(!w.is_empty() && w.chars().count() <= MAX_WORD_CHARS * 4, "{w:?}");
+                assert!(w.chars().all(|c| c.is_alphanumeric() || c == '_'), "{w:?}");
+            }
+            if let Some(ft) = q.fulltext() {
+                let last = q.words.last().unwrap();
+                let prefix = format!("({last}|{last}*)");
+                let body = ft.strip_suffix(prefix.as_str()).unwrap_or(&ft);
+                assert!(body.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ' '), "{ft:?}");
+            }
+            if let Some(exact) = &q.exact {
+                assert!(!exact.is_empty() && !exact.contains(char::is_whitespace));
+            }
+        }
+    }
+}

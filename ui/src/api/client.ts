@@ -1,7 +1,7 @@
 // Generated from src/api (the Rust contract) by `provex contract`. Do not edit:
 // change the Rust declarations and run `cargo run -- contract` (a test checks it is fresh).
 
-import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, LogInclusion, LogStatus, MessageOrigin, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, RunList, RunsRequest, SaveFileRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, SpanDetails, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceAgents, TracePage, TraceRequest, TraceSpans, TraceSpansRequest, TracesRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
+import type { Answer, AskRequest, BundleRequest, ClusterEdgesRequest, Comparison, DemoRequest, DiffRequest, ErrorCode, EventsRequest, ExportRequest, ExportedDocument, FollowRequest, GraphDiff, GraphHit, GraphRequest, Health, IngestFilesRequest, IngestReport, Job, JobRequest, LineageCompareRequest, LineageGraph, LineageSummary, LogInclusion, LogStatus, MessageOrigin, NoArgs, NodeRecord, NodeRequest, PathRequest, PathResult, QueryRequest, ReasoningChain, ResourceKnowledge, RunList, RunsRequest, SaveFileRequest, SearchAllRequest, SearchHit, SearchRequest, SessionSummary, SettingsUpdate, SettingsView, SourceText, SpanDetails, StatementRequest, Stats, StreamMessage, StreamRequest, Subgraph, Table, TidyRequest, TidyResult, TraceAgents, TracePage, TraceRequest, TraceSpans, TraceSpansRequest, TracesRequest, Trail, UploadRequest, View, ViewEdge, ViewRequest } from "./contract";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -52,6 +52,7 @@ export interface Requests {
   trail: StatementRequest;
   source: NodeRequest;
   search: SearchRequest;
+  search_all: SearchAllRequest;
   upload: UploadRequest;
   events: EventsRequest;
   follow: FollowRequest;
@@ -98,6 +99,7 @@ export interface Responses {
   trail: Trail;
   source: SourceText;
   search: Array<SearchHit>;
+  search_all: Array<GraphHit>;
   upload: IngestReport;
   events: IngestReport;
   follow: Job;
@@ -146,6 +148,7 @@ export const OPERATIONS: { readonly [K in OperationName]: OperationInfo } = {
   trail: { method: "GET", path: "/graphs/{graph}/trail", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   source: { method: "GET", path: "/graphs/{graph}/source", args: "query", desktopOnly: false, errors: ["usage", "not_found"] },
   search: { method: "GET", path: "/graphs/{graph}/search", args: "query", desktopOnly: false, errors: ["usage"] },
+  search_all: { method: "GET", path: "/search", args: "query", desktopOnly: false, errors: ["usage", "query"] },
   upload: { method: "POST", path: "/graphs/{graph}/upload", args: "bytes", desktopOnly: false, errors: ["usage", "io", "input", "payload_too_large", "forbidden_path", "not_stored"] },
   events: { method: "POST", path: "/graphs/{graph}/events", args: "bytes", desktopOnly: false, errors: ["usage", "input", "not_found", "not_stored"] },
   follow: { method: "POST", path: "/graphs/{graph}/follow", args: "json", desktopOnly: false, errors: ["usage", "io", "forbidden_path"] },
@@ -417,6 +420,15 @@ export class Client {
   /** Nodes whose name or text contains `q`. */
   search(req: SearchRequest): Promise<Array<SearchHit>> {
     return this.transport.call("search", req);
+  }
+
+  /**
+   * Searches every graph: nodes whose id is `q` (a node's name, a trace or span id), then
+   * those whose words match it (a claim, a quote, an agent, a document, a prompt), best
+   * first, each with its graph.
+   */
+  searchAll(req: SearchAllRequest): Promise<Array<GraphHit>> {
+    return this.transport.call("search_all", req);
   }
 
   /** Saves the body in the uploads folder and ingests it. */

@@ -220,6 +220,26 @@ summary: DiffSummary,
  */
 traces?: TraceDiff, nodes: NodeDiff, edges: EdgeDiff, };
 
+export type GraphHit = { graph: string, 
+/**
+ * The node's name (a trace's hit: its root span).
+ */
+id: string, 
+/**
+ * What it is: `claim`, `quote`, `agent`, `document`, `prompt`, `message`, `span`,
+ * `trace`, … (a node of no such kind: `node`).
+ */
+kind: string, label: string, 
+/**
+ * Its text around the first word that matched, or its id.
+ */
+snippet: string, 
+/**
+ * `id` when the search text is its id (a node's name, a trace or span id), `text` when
+ * its words matched.
+ */
+matched: string, };
+
 export type GraphRequest = { graph: string, };
 
 export type HandOff = { from: string, to: string, 
@@ -646,6 +666,12 @@ export type SaveFileRequest = {
  * The suggested file name.
  */
 name: string, };
+
+export type SearchAllRequest = { q: string, 
+/**
+ * Default 50, at most 200.
+ */
+limit?: number, };
 
 export type SearchHit = { id: string, label: string, field: string, snippet: string, };
 

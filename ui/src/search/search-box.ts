@@ -1,22 +1,32 @@
 // The search box of the top bar: what is typed searches the open graph's node text, verdicts
-// and problems (`search`, 200 ms after the last key); the hits drop down as a list the arrow
-// keys move through (focus stays in the box); Enter or a click selects the hit, or the first
-// one, and centres the canvas on it.
+// and problems (`search`, 200 ms after the last key), or, with "All graphs" pressed, every
+// graph through the backend's index (`searchAll`, see all-graphs.ts); the hits drop down as a
+// list the arrow keys move through (focus stays in the box), under their graph in the second
+// mode; Enter or a click selects the hit, or the first one (opening its graph first when it is
+// another), and centres the canvas on it.
 
 import type { Backend } from "../api/backend";
-import type { SearchHit } from "../api/contract";
+import type { GraphModel } from "../graph/model";
 import { h, replace } from "../shared/dom";
 import type { Notifier, SelectFn } from "../shared/host";
+import { byGraph, fromAllHit, fromGraphHit, groupHeading, type ListedHit } from "./all-graphs";
 
 const SEARCH_LIMIT = 20;
+/** Hits asked for across every graph. */
+const ALL_LIMIT = 50;
 
 /** What the search box needs of the app. */
 export interface SearchHost {
   readonly graph: string | null;
-  readonly backend: Pick<Backend, "search">;
+  readonly backend: Pick<Backend, "search" | "searchAll">;
+  readonly model: Pick<GraphModel, "nodes">;
   readonly toasts: Notifier;
   select: SelectFn;
+  openGraph(graph: string, root?: string, opts?: { waitForGraph?: boolean }): Promise<void>;
 }
+
+const PLACEHOLDER = "Search claims, verdicts, problems  ( / )";
+const PLACEHOLDER_ALL = "Search every graph: claims, agents, trace ids  ( / )";
 
 export class SearchBox {
   private searchInput = h("input", {
@@ -25,12 +35,18 @@ export class SearchBox {
     role: "combobox", "aria-autocomplete": "list", "aria-expanded": "false", "aria-controls": "provex-search-results",
   });
   private searchResults = h("ul", { class: "search-results", id: "provex-search-results", role: "listbox", "aria-label": "Search results", hidden: true });
-  readonly el = h("div", { class: "search" }, this.searchInput, this.searchResults);
-  private hits: SearchHit[] = [];
+  private scope = h("button", {
+    class: "search-scope", testid: "search-all-toggle", type: "button", "aria-pressed": "false",
+    title: "Search every graph, not only the open one", onclick: () => this.toggleAll(),
+  }, "All graphs");
+  readonly el = h("div", { class: "search" }, this.searchInput, this.scope, this.searchResults);
+  private hits: ListedHit[] = [];
+  /** Whether every graph is searched (else the open one). */
+  private all = false;
   /** The result the arrow keys are on (-1: none); focus stays in the search box. */
   private active = -1;
   private searchTimer: ReturnType<typeof setTimeout> | null = null;
-  private pendingSearch: Promise<SearchHit[]> | null = null;
+  private pendingSearch: Promise<ListedHit[]> | null = null;
   private searchedFor = "";
 
   constructor(private readonly app: SearchHost) {
@@ -44,6 +60,24 @@ export class SearchBox {
   focus(): void {
     this.searchInput.focus();
     this.searchInput.select();
+  }
+
+  /** Whether every graph is searched. */
+  get allGraphs(): boolean {
+    return this.all;
+  }
+
+  /** Searches every graph (or the open one again), the text typed searched again. */
+  toggleAll(): void {
+    this.all = !this.all;
+    this.scope.setAttribute("aria-pressed", String(this.all));
+    this.el.classList.toggle("all-graphs", this.all);
+    this.searchInput.placeholder = this.all ? PLACEHOLDER_ALL : PLACEHOLDER;
+    this.searchedFor = "";
+    this.pendingSearch = null;
+    const q = this.searchInput.value.trim();
+    if (q) void this.run(q);
+    this.searchInput.focus();
   }
 
   /** Closes the result list; true if it was open. */
@@ -67,14 +101,22 @@ export class SearchBox {
     this.searchTimer = setTimeout(() => void this.run(q), 200);
   }
 
-  private run(q: string): Promise<SearchHit[]> {
+  /** The hits of `q` in the mode the box is in. */
+  private ask(q: string): Promise<ListedHit[]> | null {
+    if (this.all) return this.app.backend.searchAll({ q, limit: ALL_LIMIT }).then((hits) => hits.map(fromAllHit));
     const graph = this.app.graph;
-    if (!graph) return Promise.resolve([]);
+    if (!graph) return null;
+    return this.app.backend.search({ graph, q, limit: SEARCH_LIMIT }).then((hits) => hits.map(fromGraphHit));
+  }
+
+  private run(q: string): Promise<ListedHit[]> {
     if (this.searchTimer !== null) clearTimeout(this.searchTimer);
     this.searchTimer = null;
     if (this.pendingSearch && this.searchedFor === q) return this.pendingSearch;
+    const asked = this.ask(q);
+    if (!asked) return Promise.resolve([]);
     this.searchedFor = q;
-    const p = this.app.backend.search({ graph, q, limit: SEARCH_LIMIT }).then((hits) => {
+    const p = asked.then((hits) => {
       if (this.searchedFor === q) {
         this.hits = hits;
         this.renderHits();
@@ -82,7 +124,7 @@ export class SearchBox {
       return hits;
     }, (e) => {
       this.app.toasts.error(e, "Search");
-      return [] as SearchHit[];
+      return [] as ListedHit[];
     });
     this.pendingSearch = p;
     return p;
@@ -114,7 +156,17 @@ export class SearchBox {
       return;
     }
     this.showResults(false);
-    await this.app.select(first.id, { focus: true, from: "search" });
+    await this.pick(first);
+  }
+
+  /** Selects a hit and centres the canvas on it, opening its graph first when it is another
+   *  (around the node, when the graph opens as clusters that do not draw it). */
+  private async pick(hit: ListedHit): Promise<void> {
+    if (hit.graph !== null && hit.graph !== this.app.graph) {
+      await this.app.openGraph(hit.graph);
+      if (!this.app.model.nodes.has(hit.id)) await this.app.openGraph(hit.graph, hit.id);
+    }
+    await this.app.select(hit.id, { focus: true, from: "search" });
   }
 
   private showResults(shown: boolean): void {
@@ -139,22 +191,39 @@ export class SearchBox {
     }
   }
 
+  private option(hit: ListedHit, i: number): HTMLLIElement {
+    return h("li", { role: "option", id: `provex-search-hit-${i}`, "aria-selected": "false", testid: "search-option" },
+      h("button", {
+        class: "search-result", testid: "search-result", "data-id": hit.id, "data-graph": hit.graph ?? undefined,
+        type: "button", tabindex: "-1", title: hit.snippet || hit.id,
+        onmousedown: (ev) => ev.preventDefault(),
+        onclick: () => {
+          this.showResults(false);
+          void this.pick(hit);
+        },
+      },
+      h("span", { class: "chip" }, hit.label),
+      h("span", { class: "hit-snippet" }, hit.snippet || hit.id),
+      h("span", { class: "hit-field" }, hit.note)));
+  }
+
   private renderHits(): void {
     this.active = -1;
     this.searchInput.removeAttribute("aria-activedescendant");
-    replace(this.searchResults, this.hits.map((hit, i) =>
-      h("li", { role: "option", id: `provex-search-hit-${i}`, "aria-selected": "false", testid: "search-option" },
-        h("button", {
-          class: "search-result", testid: "search-result", "data-id": hit.id, type: "button", tabindex: "-1", title: hit.snippet || hit.id,
-          onmousedown: (ev) => ev.preventDefault(),
-          onclick: () => {
-            this.showResults(false);
-            void this.app.select(hit.id, { focus: true, from: "search" });
-          },
-        },
-        h("span", { class: "chip" }, hit.label),
-        h("span", { class: "hit-snippet" }, hit.snippet || hit.id),
-        h("span", { class: "hit-field" }, hit.field)))));
+    if (this.all) {
+      // Under their graph; the options keep the hits' order, so the arrow keys walk them as listed.
+      const items: HTMLLIElement[] = [];
+      const groups = byGraph(this.hits);
+      this.hits = groups.flatMap((g) => g.hits);
+      let i = 0;
+      for (const g of groups) {
+        items.push(groupHeading(g.graph, g.hits.length, g.graph === this.app.graph));
+        for (const hit of g.hits) items.push(this.option(hit, i++));
+      }
+      replace(this.searchResults, items);
+    } else {
+      replace(this.searchResults, this.hits.map((hit, i) => this.option(hit, i)));
+    }
     if (this.hits.length === 0 && this.searchInput.value.trim()) {
       this.searchResults.appendChild(h("li", { class: "empty" }, "No matches"));
     }

@@ -16,7 +16,7 @@ import { SearchBox, type SearchHost } from "../search/search-box";
 
 /** What the top bar needs of the app: its own controls' and those of its two menus. */
 export interface TopBarHost extends IngestHost, ExportHost, SearchHost {
-  readonly backend: Pick<Backend, "search" | "node" | "upload" | "follow" | "demo" | "exportProv" | "bundle">;
+  readonly backend: Pick<Backend, "search" | "searchAll" | "node" | "upload" | "follow" | "demo" | "exportProv" | "bundle">;
   readonly model: Pick<GraphModel, "nodes" | "nodeList" | "edgeList" | "seq">;
   readonly names: ReadonlyMap<string, string>;
   readonly filters: FilterState;

@@ -1,7 +1,8 @@
-//! The knowledge-graph extension's A2A knowledge extension over HTTP (docs/FORMATS.md, "Knowledge-graph statements"): JSON-RPC 2.0 at
-//! `POST /a2a/{graph}` (`knowledge/query`, `knowledge/update`, `knowledge/subscribe` as
-//! server-sent events), the agent card at `GET /a2a/{graph}/.well-known/agent.json`, and
-//! GraphQL at `/graphql?graph=G`. The token rule is the API's.
+//! Knowledge-graph statements over HTTP: the A2A knowledge extension (docs/FORMATS.md,
+//! "Knowledge-graph statements"), JSON-RPC 2.0 at `POST /a2a/{graph}` (`knowledge/query`,
+//! `knowledge/update`, `knowledge/subscribe` as server-sent events), the agent card at
+//! `GET /a2a/{graph}/.well-known/agent.json`, and GraphQL at `/graphql?graph=G`. The token
+//! rule is the API's.
 
 use std::convert::Infallible;
 use std::time::{Duration, Instant};

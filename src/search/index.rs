@@ -1,0 +1,178 @@
+//! The cross-graph search index as stored: one FalkorDB graph of Provex's own
+//! ([`SEARCH_GRAPH`], hidden from every list of graphs), one `Item` node per indexed thing,
+//! with exact-match indexes on its ids and its graph and a full-text index on its words. A
+//! search is two index lookups and one full-text query, whatever the number of graphs;
+//! a graph's items are removed with it.
+
+use falkordb::FalkorValue;
+use redis::Value;
+
+use super::items::Item;
+use super::query::Query;
+use crate::error::{Error, Result};
+use crate::store::raw::{int, string};
+use crate::store::reserved::SEARCH_GRAPH;
+use crate::store::Store;
+
+/// The label of the index's nodes.
+const ITEM: &str = "Item";
+/// Server-side time limit of a search's queries, in milliseconds.
+pub const SEARCH_TIMEOUT_MS: i64 = 2_000;
+/// Server-side time limit of the index's writes, in milliseconds.
+const WRITE_TIMEOUT_MS: i64 = crate::store::QUERY_TIMEOUT_MS;
+/// Rows per write.
+pub const WRITE_ROWS: usize = 2_000;
+/// Items removed per query when a graph is deleted (each query well under its time limit).
+const DELETE_ROWS: usize = 10_000;
+
+/// One item found: where, what, its text, and how it matched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub graph: String,
+    pub node: String,
+    pub kind: String,
+    pub label: String,
+    pub text: Option<String>,
+    /// Matched by an id, exactly (else by its words).
+    pub exact: bool,
+}
+
+fn literal(v: &FalkorValue) -> Result<String> {
+    falkordb::to_cypher_param(v).map_err(|e| Error::Query(e.to_string()))
+}
+
+fn opt_str(v: Option<&str>) -> FalkorValue {
+    v.map_or(FalkorValue::None, |s| FalkorValue::String(s.to_owned()))
+}
+
+/// Creates the index's graph and its indexes (again is harmless).
+pub async fn ensure_schema(store: &Store) -> Result<()> {
+    let mut queries: Vec<String> = ["uid", "key", "alt", "graph"]
+        .iter()
+        .map(|p| format!("CREATE INDEX FOR (i:{ITEM}) ON (i.{p})"))
+        .collect();
+    // No stop words: "the" or "a" in a claim is searched like any word.
+    queries.push(format!(
+        "CALL db.idx.fulltext.createNodeIndex({{label: '{ITEM}', stopwords: []}}, 'text', 'node')"
+    ));
+    for q in queries {
+        match store.reserved_query(SEARCH_GRAPH, &q, &[], true, WRITE_TIMEOUT_MS).await {
+            Ok(_) => {}
+            Err(Error::Query(m)) if m.contains("already indexed") || m.contains("already exists") => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Writes items (a new one is added, one already there takes the new values; a write that
+/// carries no text keeps the text the item has). A trace's item moves to the trace's root
+/// span when that arrives.
+pub async fn upsert(store: &Store, items: &[Item]) -> Result<()> {
+    for chunk in items.chunks(WRITE_ROWS) {
+        let rows: Vec<FalkorValue> = chunk
+            .iter()
+            .map(|i| {
+                FalkorValue::Map(
+                    [
+                        ("u", FalkorValue::String(i.uid.clone())),
+                        ("g", FalkorValue::String(i.graph.clone())),
+                        ("n", FalkorValue::String(i.node.clone())),
+                        ("k", FalkorValue::String(i.kind.to_owned())),
+                        ("l", FalkorValue::String(i.label.clone())),
+                        ("key", FalkorValue::String(i.key.clone())),
+                        ("alt", opt_str(i.alt.as_deref())),
+                        ("t", opt_str(i.text.as_deref())),
+                        ("root", i.trace_root.map_or(FalkorValue::None, FalkorValue::Bool)),
+                    ]
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v))
+                    .collect(),
+                )
+            })
+            .collect();
+        let q = format!(
+            "UNWIND $rows AS r MERGE (i:{ITEM} {{uid: r.u}}) \
+             ON CREATE SET i.graph = r.g, i.node = r.n, i.key = r.key, i.kind = r.k, i.label = r.l \
+             SET i.alt = coalesce(r.alt, i.alt), i.text = coalesce(r.t, i.text), \
+             i.node = CASE WHEN r.root = false THEN i.node ELSE r.n END, \
+             i.kind = CASE WHEN r.root = false THEN i.kind ELSE r.k END, \
+             i.label = CASE WHEN r.root = false THEN i.label ELSE r.l END"
+        );
+        let params = [("rows", literal(&FalkorValue::Array(rows))?)];
+        store.reserved_query(SEARCH_GRAPH, &q, &params, true, WRITE_TIMEOUT_MS).await?;
+    }
+    Ok(())
+}
+
+/// Removes every item of a graph (`None`: of every graph); how many were removed.
+pub async fn remove_graph(store: &Store, graph: Option<&str>) -> Result<u64> {
+    let (q, params) = match graph {
+        Some(g) => (
+            format!("MATCH (i:{ITEM} {{graph: $g}}) WITH i LIMIT {DELETE_ROWS} DELETE i RETURN count(i)"),
+            vec![("g", literal(&FalkorValue::String(g.to_owned()))?)],
+        ),
+        None => (format!("MATCH (i:{ITEM}) WITH i LIMIT {DELETE_ROWS} DELETE i RETURN count(i)"), vec![]),
+    };
+    let mut removed = 0;
+    loop {
+        let rows = store.reserved_query(SEARCH_GRAPH, &q, &params, true, WRITE_TIMEOUT_MS).await?;
+        let n = rows.first().and_then(|r| r.first()).and_then(int).unwrap_or(0) as u64;
+        removed += n;
+        if n < DELETE_ROWS as u64 {
+            return Ok(removed);
+        }
+    }
+}
+
+/// How many items the index holds for `graph`.
+pub async fn count(store: &Store, graph: &str) -> Result<u64> {
+    let q = format!("MATCH (i:{ITEM} {{graph: $g}}) RETURN count(i)");
+    let params = [("g", literal(&FalkorValue::String(graph.to_owned()))?)];
+    let rows = store.reserved_query(SEARCH_GRAPH, &q, &params, false, SEARCH_TIMEOUT_MS).await?;
+    Ok(rows.first().and_then(|r| r.first()).and_then(int).unwrap_or(0) as u64)
+}
+
+const RETURNED: &str = "i.graph, i.node, i.kind, i.label, i.text";
+
+fn found(row: &[Value], exact: bool) -> Option<Found> {
+    Some(Found {
+        graph: string(row.first()?)?,
+        node: string(row.get(1)?)?,
+        kind: row.get(2).and_then(string).unwrap_or_default(),
+        label: row.get(3).and_then(string).unwrap_or_default(),
+        text: row.get(4).and_then(string),
+        exact,
+    })
+}
+
+/// Items whose id is `query`'s text exactly, then those whose words match it (best first),
+/// at most `limit`, each item once.
+pub async fn find(store: &Store, query: &Query, limit: usize) -> Result<Vec<Found>> {
+    let mut out: Vec<Found> = Vec::new();
+    if let Some(exact) = &query.exact {
+        let params = [("q", literal(&FalkorValue::String(exact.clone()))?)];
+        for field in ["key", "alt"] {
+            let q = format!("MATCH (i:{ITEM}) WHERE i.{field} = $q RETURN {RETURNED} ORDER BY i.graph, i.node LIMIT {limit}");
+            let rows = store.reserved_query(SEARCH_GRAPH, &q, &params, false, SEARCH_TIMEOUT_MS).await?;
+            out.extend(rows.iter().filter_map(|r| found(r, true)));
+        }
+    }
+    if let Some(text) = query.fulltext() {
+        let params = [("q", literal(&FalkorValue::String(text))?)];
+        let q = format!(
+            "CALL db.idx.fulltext.queryNodes('{ITEM}', $q) YIELD node, score \
+             WITH node AS i, score RETURN {RETURNED} ORDER BY score DESC, i.graph, i.node LIMIT {limit}"
+        );
+        match store.reserved_query(SEARCH_GRAPH, &q, &params, false, SEARCH_TIMEOUT_MS).await {
+            Ok(rows) => out.extend(rows.iter().filter_map(|r| found(r, false))),
+            // Before the first item there is no full-text index to ask.
+            Err(Error::Query(m)) if m.to_ascii_lowercase().contains("no such index") => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|f| seen.insert((f.graph.clone(), f.node.clone())));
+    out.truncate(limit);
+    Ok(out)
+}
