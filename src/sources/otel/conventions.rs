@@ -2,6 +2,8 @@
 //! OpenInference conventions say about a span (docs/FORMATS.md "OpenTelemetry traces"): its
 //! kind of work, its agent and its model.
 
+use std::borrow::Cow;
+
 use opentelemetry_proto::tonic::common::v1::KeyValue;
 
 use super::wire::{attr_str, attr_text};
@@ -39,28 +41,30 @@ pub mod key {
 /// The label of a span by what it does: `gen_ai.operation.name` first, then OpenInference's
 /// `openinference.span.kind`; else `Span`.
 pub fn label(attributes: &[KeyValue]) -> Label {
-    if let Some(op) = attr_str(attributes, key::OPERATION) {
-        let l = match op.to_ascii_lowercase().as_str() {
-            "chat" | "text_completion" | "generate_content" => Some(Label::LlmCall),
-            "execute_tool" => Some(Label::ToolCall),
-            "invoke_agent" | "create_agent" | "invoke_workflow" => Some(Label::AgentInvocation),
-            "retrieval" => Some(Label::Retrieval),
-            "embeddings" => Some(Label::Embedding),
-            _ => None,
-        };
-        if let Some(l) = l {
-            return l;
-        }
+    /// The label of the first names that `value` is, in any case (compared in place, not
+    /// lower-cased into a copy).
+    fn named(value: &str, table: &[(&[&str], Label)]) -> Option<Label> {
+        table.iter().find(|(names, _)| names.iter().any(|n| n.eq_ignore_ascii_case(value))).map(|(_, l)| *l)
     }
-    match attr_str(attributes, key::OI_KIND).map(str::to_ascii_uppercase).as_deref() {
-        Some("LLM") => Label::LlmCall,
-        Some("TOOL") => Label::ToolCall,
-        Some("AGENT") => Label::AgentInvocation,
-        Some("RETRIEVER" | "RERANKER") => Label::Retrieval,
-        Some("EMBEDDING") => Label::Embedding,
-        Some("EVALUATOR" | "GUARDRAIL") => Label::Evaluation,
-        _ => Label::Span,
-    }
+    const OPERATIONS: &[(&[&str], Label)] = &[
+        (&["chat", "text_completion", "generate_content"], Label::LlmCall),
+        (&["execute_tool"], Label::ToolCall),
+        (&["invoke_agent", "create_agent", "invoke_workflow"], Label::AgentInvocation),
+        (&["retrieval"], Label::Retrieval),
+        (&["embeddings"], Label::Embedding),
+    ];
+    const KINDS: &[(&[&str], Label)] = &[
+        (&["LLM"], Label::LlmCall),
+        (&["TOOL"], Label::ToolCall),
+        (&["AGENT"], Label::AgentInvocation),
+        (&["RETRIEVER", "RERANKER"], Label::Retrieval),
+        (&["EMBEDDING"], Label::Embedding),
+        (&["EVALUATOR", "GUARDRAIL"], Label::Evaluation),
+    ];
+    attr_str(attributes, key::OPERATION)
+        .and_then(|op| named(op, OPERATIONS))
+        .or_else(|| attr_str(attributes, key::OI_KIND).and_then(|k| named(k, KINDS)))
+        .unwrap_or(Label::Span)
 }
 
 /// Whether spans of this label are labels this source gives (a span's node).
@@ -96,7 +100,7 @@ pub fn trace_nodes(param: &str) -> String {
 
 /// The agent a span names: `gen_ai.agent.id`, else `gen_ai.agent.name`, else
 /// OpenInference's `graph.node.id`.
-pub fn agent_id(attributes: &[KeyValue]) -> Option<String> {
+pub fn agent_id(attributes: &[KeyValue]) -> Option<Cow<'_, str>> {
     [key::AGENT_ID, key::AGENT_NAME, key::OI_NODE_ID]
         .iter()
         .find_map(|k| attr_text(attributes, k))
@@ -113,7 +117,7 @@ pub fn agent_name(attributes: &[KeyValue]) -> Option<&str> {
 /// The model and its provider: `gen_ai.response.model`, else `gen_ai.request.model`, else
 /// `llm.model_name`; the provider from `gen_ai.provider.name`, `gen_ai.system`,
 /// `llm.provider` or `llm.system` (`unknown` when none says).
-pub fn model(attributes: &[KeyValue]) -> Option<(String, String)> {
+pub fn model(attributes: &[KeyValue]) -> Option<(&str, &str)> {
     let model = [key::RESPONSE_MODEL, key::REQUEST_MODEL, key::OI_MODEL]
         .iter()
         .find_map(|k| attr_str(attributes, k))
@@ -123,7 +127,7 @@ pub fn model(attributes: &[KeyValue]) -> Option<(String, String)> {
         .find_map(|k| attr_str(attributes, k))
         .filter(|s| !s.is_empty())
         .unwrap_or("unknown");
-    Some((provider.to_owned(), model.to_owned()))
+    Some((provider, model))
 }
 
 /// OTLP's span kind as stored in `otel:kind`.
@@ -206,10 +210,10 @@ mod tests {
             kv(key::RESPONSE_MODEL, "gpt-4o-2024"),
             kv(key::SYSTEM, "openai"),
         ];
-        assert_eq!(model(&a), Some(("openai".into(), "gpt-4o-2024".into())));
+        assert_eq!(model(&a), Some(("openai", "gpt-4o-2024")));
         let b = [kv(key::OI_MODEL, "claude"), kv(key::OI_PROVIDER, "anthropic")];
-        assert_eq!(model(&b), Some(("anthropic".into(), "claude".into())));
-        assert_eq!(model(&[kv(key::REQUEST_MODEL, "m")]), Some(("unknown".into(), "m".into())));
+        assert_eq!(model(&b), Some(("anthropic", "claude")));
+        assert_eq!(model(&[kv(key::REQUEST_MODEL, "m")]), Some(("unknown", "m")));
         assert_eq!(agent_id(&[kv(key::AGENT_NAME, "n"), kv(key::AGENT_ID, "i")]), Some("i".into()));
         assert_eq!(agent_id(&[kv(key::OI_NODE_ID, "g")]), Some("g".into()));
     }

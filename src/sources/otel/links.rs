@@ -5,6 +5,7 @@
 //! placeholder, which the ingest pipeline replaces by the node of that name another source
 //! holds, now or when it arrives (`sources/reasoning/relink.rs`).
 
+use opentelemetry_proto::tonic::common::v1::{any_value::Value as Any, AnyValue};
 use serde_json::Value;
 
 use crate::model::Label;
@@ -36,20 +37,47 @@ pub fn references(value: &Value, out: &mut Vec<(Label, String)>) {
         return;
     }
     match value {
-        Value::String(s) => {
-            if let Some((l, n)) = reference(s) {
-                push(out, l, n);
-            } else if s.contains("urn:") || s.contains("prompt:") {
-                for word in s.split_whitespace() {
-                    if let Some((l, n)) = reference(word) {
-                        push(out, l, n);
-                    }
-                }
-            }
-        }
+        Value::String(s) => string_references(s, out),
         Value::Array(items) => items.iter().for_each(|v| references(v, out)),
         Value::Object(o) => o.values().for_each(|v| references(v, out)),
         _ => {}
+    }
+}
+
+/// The references in a text: the whole of it, or its words.
+fn string_references(s: &str, out: &mut Vec<(Label, String)>) {
+    if out.len() >= MAX_REFERENCES {
+        return;
+    }
+    if let Some((l, n)) = reference(s) {
+        push(out, l, n);
+    } else if s.contains("urn:") || s.contains("prompt:") {
+        for word in s.split_whitespace() {
+            if let Some((l, n)) = reference(word) {
+                push(out, l, n);
+            }
+        }
+    }
+}
+
+/// The references in an attribute value, as [`references`] finds them in its JSON: strings
+/// read in place; arrays, maps and the rest through their JSON.
+pub fn attribute_references(value: Option<&AnyValue>, out: &mut Vec<(Label, String)>) {
+    let Some(v) = value.and_then(|v| v.value.as_ref()) else { return };
+    match v {
+        Any::StringValue(s) => string_references(s, out),
+        Any::ArrayValue(_) | Any::KvlistValue(_) => references(&super::wire::to_json(value), out),
+        // Numbers, booleans and bytes (as hex) name no node.
+        _ => {}
+    }
+}
+
+/// Whether an attribute value may name a node (else [`attribute_references`] finds none).
+pub fn may_reference(value: Option<&AnyValue>) -> bool {
+    match value.and_then(|v| v.value.as_ref()) {
+        Some(Any::StringValue(s)) => s.contains("urn:") || s.contains("prompt:"),
+        Some(Any::ArrayValue(_) | Any::KvlistValue(_)) => true,
+        _ => false,
     }
 }
 

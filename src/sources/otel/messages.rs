@@ -35,7 +35,7 @@ pub fn content_name(prefix: &str, value: &Value) -> String {
     let digest = Sha256::digest(canonicalize(value));
     let mut s = String::with_capacity(prefix.len() + 64);
     s.push_str(prefix);
-    s.push_str(&super::wire::hex(&digest));
+    super::wire::push_hex(&mut s, &digest);
     s
 }
 
@@ -58,6 +58,27 @@ pub fn parse_lenient(v: &Value) -> Value {
         other => other.clone(),
     }
 }
+
+/// Whether [`extract`] (or the tool content beside it: arguments and results) reads the
+/// attribute `key`: only these of a span's attributes are turned into JSON for it.
+pub fn is_content_key(key: &str) -> bool {
+    use super::conventions::key::{OI_TOOL_PARAMS, TOOL_ARGS, TOOL_RESULT};
+    matches!(
+        key,
+        "gen_ai.system_instructions"
+            | "gen_ai.input.messages"
+            | "gen_ai.output.messages"
+            | "input.value"
+            | "output.value"
+            | TOOL_ARGS
+            | TOOL_RESULT
+            | OI_TOOL_PARAMS
+    ) || INDEXED.iter().any(|p| key.starts_with(p))
+}
+
+/// The prefixes of the indexed message spellings.
+const INDEXED: [&str; 4] =
+    ["gen_ai.prompt.", "gen_ai.completion.", "llm.input_messages.", "llm.output_messages."];
 
 /// Every message recorded on a span. `input.value` / `output.value` are messages only when
 /// nothing else recorded them and `values` says so (a tool's are its arguments and result).
@@ -121,6 +142,11 @@ fn genai_list(v: Option<&Value>, out: &mut Vec<Value>) {
     let Some(Value::Array(items)) = v.map(parse_lenient) else { return };
     for m in items {
         let Value::Object(mut m) = m else { continue };
+        if m.len() == 2 && m.contains_key("role") && m.contains_key("parts") {
+            // Already `{"role", "parts"}` (in either order): the parsed object itself.
+            out.push(Value::Object(m));
+            continue;
+        }
         // The parsed message's own role and parts, taken rather than copied.
         match m.remove("parts") {
             Some(parts) => {

@@ -2,7 +2,8 @@
 //! decoded from protobuf or OTLP JSON (`wire`), the GenAI and OpenInference conventions read
 //! from span attributes (`conventions`), the messages, tool arguments and results that flowed
 //! (`messages`), ties to other sources' nodes (`links`), which spans can be stored (`check`),
-//! the mapping of spans onto PROV nodes and edges (`normalise`), parents that arrived after
+//! the mapping of spans onto PROV nodes and edges (`normalise`, their attributes as
+//! properties through `props`), parents that arrived after
 //! their children (`placeholders`) and the source the ingest pipeline reads (`source`); what
 //! the explorer reads back (`views`, `ops`, through the indexed reads of `queries`); where an
 //! export's time goes (`timings`).
@@ -14,6 +15,7 @@ pub mod messages;
 pub mod normalise;
 pub mod ops;
 pub mod placeholders;
+mod props;
 pub mod queries;
 pub mod source;
 pub mod timings;
@@ -22,3 +24,6 @@ pub mod wire;
 
 pub use normalise::{normalise, RejectedSpan, SpanCounts};
 pub use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+
+#[cfg(test)]
+mod golden_tests;

@@ -19,6 +19,7 @@ pub use super::check::{check, rejected, RejectedSpan, SpanCounts};
 use super::conventions::{self as conv, key};
 use super::links;
 use super::messages::{self, Event};
+use super::props::{attr_key, attr_prop, content_json, gather, gather_str, set_attr, set_gathered, Gathered};
 use super::wire::{attr_str, attr_text, attributes_json, hex, push_hex};
 use crate::model::vocab::{A2aRelation, EdgeKind, Label, ProvRelation as Prov, RelType};
 use crate::model::{GraphDelta, NodeId, PropValue, Props, PropsExt};
@@ -77,14 +78,17 @@ type SpanKey<'r> = (&'r [u8], &'r [u8]);
 type Fast = foldhash::fast::RandomState;
 
 /// A span of the request that is stored: its resource (by position), its node's name and
-/// label, and its attributes as JSON (read once).
+/// label, the attributes its messages and tool content are read from as JSON (the few
+/// [`messages::is_content_key`] names; the others go to properties straight from the
+/// request), and its tool result parsed (once, also for the tool messages that answer it).
 struct Good<'r> {
     resource: usize,
     resource_attrs: &'r [KeyValue],
     span: &'r Span,
     name: String,
     label: Label,
-    attrs: Map<String, Value>,
+    content: Map<String, Value>,
+    result: Option<Value>,
 }
 
 /// Normalises every good span of a request into `out`; bad spans are refused with their
@@ -105,33 +109,38 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
                     let label = conv::label(&span.attributes);
                     labels.insert((&span.trace_id[..], &span.span_id[..]), label);
                     let name = span_name(&span.trace_id, &span.span_id);
-                    let attrs = attributes_json(&span.attributes);
-                    good.push(Good { resource, resource_attrs, span, name, label, attrs });
+                    let content = content_json(&span.attributes);
+                    good.push(Good { resource, resource_attrs, span, name, label, content, result: None });
                 }
                 Err(reason) => counts.rejected.push(rejection(span, reason)),
             }
         }
     }
-    // The results of the tool calls this request holds, by tool call id, for the tool
-    // messages that answer them.
-    let results: HashMap<String, Value, Fast> = good
-        .iter()
-        .filter(|g| labels[&(&g.span.trace_id[..], &g.span.span_id[..])] == Label::ToolCall)
-        .filter_map(|g| {
-            let id = attr_text(&g.span.attributes, key::TOOL_CALL_ID)
-                .or_else(|| attr_text(&g.span.attributes, key::OI_TOOL_CALL_ID))?;
-            Some((id, messages::parse_lenient(tool_result(&g.attrs, true)?)))
-        })
-        .collect();
+    // The results of the tool calls this request holds, parsed once, and by tool call id
+    // for the tool messages that answer them. A span sent twice in one request has the
+    // label of its last copy.
+    let mut results: HashMap<Cow<'_, str>, Value, Fast> = HashMap::default();
+    for g in &mut good {
+        g.label = labels[&(&g.span.trace_id[..], &g.span.span_id[..])];
+        if g.label != Label::ToolCall {
+            continue;
+        }
+        g.result = tool_result(&g.content, true).map(messages::parse_lenient);
+        let span = g.span;
+        let id = attr_text(&span.attributes, key::TOOL_CALL_ID)
+            .or_else(|| attr_text(&span.attributes, key::OI_TOOL_CALL_ID));
+        if let (Some(id), Some(r)) = (id, &g.result) {
+            results.insert(id, r.clone());
+        }
+    }
     let mut n = Normaliser {
         out,
         labels: &labels,
         results: &results,
         services: vec![None; request.resource_spans.len()],
+        scratch: String::new(),
     };
-    for mut g in good {
-        // A span sent twice in one request has the label of its last copy.
-        g.label = labels[&(&g.span.trace_id[..], &g.span.span_id[..])];
+    for g in good {
         n.span(g);
         counts.accepted += 1;
     }
@@ -141,38 +150,18 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
 struct Normaliser<'a, 'r> {
     out: &'a mut GraphDelta,
     labels: &'a HashMap<SpanKey<'r>, Label, Fast>,
-    results: &'a HashMap<String, Value, Fast>,
+    results: &'a HashMap<Cow<'r, str>, Value, Fast>,
     /// Each resource's `Service` agent, once made.
     services: Vec<Option<NodeId>>,
+    /// A node name being built (a parent's, an agent's): the delta copies it only for a
+    /// node it does not hold yet.
+    scratch: String,
 }
 
 /// A tool call's result: `gen_ai.tool.call.result`, else (an OpenInference tool span)
 /// `output.value`.
 fn tool_result(attrs: &Map<String, Value>, tool: bool) -> Option<&Value> {
     attrs.get(key::TOOL_RESULT).or_else(|| tool.then(|| attrs.get("output.value")).flatten())
-}
-
-/// `otel:<key>`, the property an attribute is stored as.
-fn attr_key(k: &str) -> Cow<'static, str> {
-    let mut key = String::with_capacity(5 + k.len());
-    key.push_str("otel:");
-    key.push_str(k);
-    Cow::Owned(key)
-}
-
-/// Sets an attribute-derived property `otel:<key>` (nulls left out).
-fn set_attr(props: &mut Props, k: &str, v: &Value) {
-    if let Some(v) = PropValue::from_json(v) {
-        props.insert(attr_key(k), v);
-    }
-}
-
-/// An attribute's value as a property, taking its text rather than copying it.
-fn owned_prop(v: Value) -> Option<PropValue> {
-    match v {
-        Value::String(s) => Some(PropValue::Str(s)),
-        other => PropValue::from_json(&other),
-    }
 }
 
 /// A message edge's ordinals: the first as `otel:index`, all of them as `otel:indexes`.
@@ -183,7 +172,7 @@ fn set_ordinals(props: &mut Props, at: Vec<i64>) {
 
 /// Exception events as `otel:exception.*`, the others as a JSON list in `otel:events`
 /// (into `props`); returns every event for the messages they may carry.
-fn events<'s>(props: &mut Props, span: &'s Span) -> Vec<Event<'s>> {
+fn events<'s>(props: &mut Gathered, span: &'s Span) -> Vec<Event<'s>> {
     let mut list = Vec::new();
     let mut all = Vec::new();
     for e in &span.events {
@@ -195,7 +184,7 @@ fn events<'s>(props: &mut Props, span: &'s Span) -> Vec<Event<'s>> {
                 ("exception.stacktrace", prop::EXCEPTION_STACKTRACE),
             ] {
                 if let Some(Value::String(s)) = attributes.get(k) {
-                    props.set_str(p, s);
+                    gather_str(props, p, s);
                 }
             }
         } else {
@@ -204,7 +193,7 @@ fn events<'s>(props: &mut Props, span: &'s Span) -> Vec<Event<'s>> {
         all.push(Event { name: &e.name, attributes });
     }
     if !list.is_empty() {
-        props.set(prop::EVENTS, Value::Array(list).to_string());
+        gather(props, prop::EVENTS, Value::Array(list).to_string());
     }
     all
 }
@@ -213,38 +202,66 @@ impl<'r> Normaliser<'_, 'r> {
     /// A span's node (bare: a placeholder when it is not in this request).
     fn span_node(&mut self, trace_id: &'r [u8], span_id: &'r [u8]) -> NodeId {
         let label = self.labels.get(&(trace_id, span_id)).copied().unwrap_or(Label::Span);
-        self.out.upsert_node(label, &span_name(trace_id, span_id))
+        let mut name = std::mem::take(&mut self.scratch);
+        name.clear();
+        name.push_str("otel:");
+        push_hex(&mut name, trace_id);
+        name.push(':');
+        push_hex(&mut name, span_id);
+        let node = self.out.upsert_node(label, &name);
+        self.scratch = name;
+        node
+    }
+
+    /// The node `<prefix><a>[<sep><b>]` of `label` (an agent's, a model's), its name built in
+    /// the scratch buffer.
+    fn named_node(&mut self, label: Label, prefix: &str, a: &str, b: Option<(&str, &str)>) -> NodeId {
+        let mut name = std::mem::take(&mut self.scratch);
+        name.clear();
+        name.push_str(prefix);
+        name.push_str(a);
+        if let Some((sep, b)) = b {
+            name.push_str(sep);
+            name.push_str(b);
+        }
+        let node = self.out.upsert_node(label, &name);
+        self.scratch = name;
+        node
     }
 
     fn span(&mut self, good: Good<'r>) {
-        let Good { resource, resource_attrs, span, name, label, attrs } = good;
+        let Good { resource, resource_attrs, span, name, label, content, result } = good;
         let node = self.out.upsert_node(label, &name);
         // The name is `otel:<32 hex digits>:<16 hex digits>` (the ids were checked).
         let (trace, span_hex) = (&name[5..37], &name[38..]);
-        // The span's own properties, set over its attributes of the same name at the end.
-        let mut own = Props::new();
-        let props = &mut own;
-        props.set_str(prop::TRACE_ID, trace);
-        props.set_str(prop::SPAN_ID, span_hex);
-        if !span.parent_span_id.is_empty() {
-            props.set_str(prop::PARENT_SPAN_ID, &hex(&span.parent_span_id));
+        // The attributes as properties `otel:<key>`, then the span's own properties, which
+        // are set over attributes of the same name.
+        let mut own: Gathered = Vec::with_capacity(span.attributes.len() + 16);
+        for kv in &span.attributes {
+            own.push((attr_key(&kv.key), attr_prop(kv.value.as_ref())));
         }
-        props.set_str(prop::NAME, &span.name);
-        props.set_str(prop::KIND, conv::span_kind(span.kind));
+        let props = &mut own;
+        gather_str(props, prop::TRACE_ID, trace);
+        gather_str(props, prop::SPAN_ID, span_hex);
+        if !span.parent_span_id.is_empty() {
+            gather(props, prop::PARENT_SPAN_ID, hex(&span.parent_span_id));
+        }
+        gather_str(props, prop::NAME, &span.name);
+        gather_str(props, prop::KIND, conv::span_kind(span.kind));
         let status = span.status.as_ref();
-        props.set_str(prop::STATUS, conv::status(status.map_or(0, |s| s.code)));
+        gather_str(props, prop::STATUS, conv::status(status.map_or(0, |s| s.code)));
         if let Some(m) = status.map(|s| s.message.as_str()).filter(|m| !m.is_empty()) {
-            props.set_str(prop::STATUS_MESSAGE, m);
+            gather_str(props, prop::STATUS_MESSAGE, m);
         }
         let (start, end) = (span.start_time_unix_nano as i64, span.end_time_unix_nano as i64);
-        props.set(prop::START_NS, start);
-        props.set(prop::END_NS, end);
-        props.set(prop::START_TIME, start / 1_000_000);
-        props.set(prop::END_TIME, end / 1_000_000);
+        gather(props, prop::START_NS, start);
+        gather(props, prop::END_NS, end);
+        gather(props, prop::START_TIME, start / 1_000_000);
+        gather(props, prop::END_TIME, end / 1_000_000);
         if let Some(c) = attr_text(&span.attributes, key::CONVERSATION)
             .or_else(|| attr_text(&span.attributes, key::OI_SESSION))
         {
-            props.set_str(prop::CONTEXT_ID, &c);
+            gather_str(props, prop::CONTEXT_ID, &c);
         }
         let events = events(&mut own, span);
 
@@ -269,18 +286,23 @@ impl<'r> Normaliser<'_, 'r> {
         }
         self.agents(node, &span.attributes);
         if let Some(task) = attr_text(&span.attributes, key::A2A_TASK).filter(|t| !t.is_empty()) {
-            own.set_str(prop::TASK_ID, &task);
+            gather_str(&mut own, prop::TASK_ID, &task);
             let t = self.out.upsert_node(Label::A2ATask, &crate::sources::runtime_events::names::task(&task));
             self.out.node_props(t).set_str(prop::TASK_ID, &task);
             let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
             self.out.upsert_edge(rel, EdgeKind::A2a(A2aRelation::TaskCall), t, node);
         }
-        let flow = messages::extract(&attrs, &events, label != Label::ToolCall);
+        let flow = messages::extract(&content, &events, label != Label::ToolCall);
         self.flow(node, &flow);
-        self.tool(node, label, &attrs);
+        self.tool(node, label, &content, result);
         let mut refs = Vec::new();
-        for v in attrs.values() {
-            links::references(v, &mut refs);
+        let attributes = &span.attributes;
+        for (i, kv) in attributes.iter().enumerate() {
+            // Of a key given twice, the last value (as in the attributes' JSON).
+            if links::may_reference(kv.value.as_ref()) && !attributes[i + 1..].iter().any(|l| l.key == kv.key)
+            {
+                links::attribute_references(kv.value.as_ref(), &mut refs);
+            }
         }
         for m in flow.inputs.iter().chain(&flow.outputs) {
             links::references(&m["parts"], &mut refs);
@@ -291,15 +313,7 @@ impl<'r> Normaliser<'_, 'r> {
                 .upsert_edge(RelType::Used, EdgeKind::Prov(Prov::Used), node, target)
                 .set_str(prop::RELATION, OTEL_REFERENCE);
         }
-        // The attributes last, taken rather than copied, then the span's own properties
-        // over those of the same name.
-        let props = self.out.node_props(node);
-        for (k, v) in attrs {
-            if let Some(v) = owned_prop(v) {
-                props.insert(attr_key(&k), v);
-            }
-        }
-        props.extend(own);
+        set_gathered(self.out.node_props(node), own);
     }
 
     /// The resource's `Service` agent (made once per resource), with its attributes; the
@@ -330,7 +344,7 @@ impl<'r> Normaliser<'_, 'r> {
     fn agents(&mut self, node: NodeId, attributes: &[KeyValue]) {
         let assoc = EdgeKind::Prov(Prov::WasAssociatedWith);
         if let Some(id) = conv::agent_id(attributes) {
-            let agent = self.out.upsert_node(Label::Agent, &format!("agent:{id}"));
+            let agent = self.named_node(Label::Agent, "agent:", &id, None);
             let props = self.out.node_props(agent);
             props.set_str(prop::AGENT_ID, &id);
             if let Some(n) = conv::agent_name(attributes) {
@@ -339,7 +353,7 @@ impl<'r> Normaliser<'_, 'r> {
             self.out.upsert_edge(RelType::WasAssociatedWith, assoc, node, agent);
             if let Some(p) = attr_text(attributes, key::OI_NODE_PARENT).filter(|p| !p.is_empty() && *p != id)
             {
-                let parent = self.out.upsert_node(Label::Agent, &format!("agent:{p}"));
+                let parent = self.named_node(Label::Agent, "agent:", &p, None);
                 self.out.node_props(parent).set_str(prop::AGENT_ID, &p);
                 self.out.upsert_edge(
                     RelType::ActedOnBehalfOf,
@@ -350,10 +364,10 @@ impl<'r> Normaliser<'_, 'r> {
             }
         }
         if let Some((provider, model)) = conv::model(attributes) {
-            let m = self.out.upsert_node(Label::Agent, &format!("model:{provider}/{model}"));
+            let m = self.named_node(Label::Agent, "model:", provider, Some(("/", model)));
             let props = self.out.node_props(m);
-            props.set_str(prop::MODEL, &model);
-            props.set_str(prop::PROVIDER, &provider);
+            props.set_str(prop::MODEL, model);
+            props.set_str(prop::PROVIDER, provider);
             self.out
                 .upsert_edge(RelType::WasAssociatedWith, assoc, node, m)
                 .set_str(prop::PROV_ROLE, "model");
@@ -413,7 +427,7 @@ impl<'r> Normaliser<'_, 'r> {
         let msg = self.out.upsert_node(Label::Message, &messages::message_name(m));
         let props = self.out.node_props(msg);
         props.set_str(prop::ROLE, messages::role(m));
-        props.set_str(prop::CONTENT, &m["parts"].to_string());
+        props.insert(Cow::Borrowed(prop::CONTENT), PropValue::Str(m["parts"].to_string()));
         if messages::role(m) == "tool" {
             // The result of the tool call it answers when that call is in the request, else
             // the content it carries (the same content names the same `ToolResult`).
@@ -447,18 +461,19 @@ impl<'r> Normaliser<'_, 'r> {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        self.out.node_props(node).set_str(prop::CONTENT, &text);
+        self.out.node_props(node).insert(Cow::Borrowed(prop::CONTENT), PropValue::Str(text));
         node
     }
 
     /// A tool call's arguments and result: the GenAI attributes, else (OpenInference) the
     /// tool span's `tool.parameters` or `input.value` and its `output.value`.
-    fn tool(&mut self, node: NodeId, label: Label, attrs: &Map<String, Value>) {
+    /// `parsed` is the result already parsed (a tool call's).
+    fn tool(&mut self, node: NodeId, label: Label, attrs: &Map<String, Value>, parsed: Option<Value>) {
         let tool = label == Label::ToolCall;
         let args = attrs.get(key::TOOL_ARGS).or_else(|| {
             tool.then(|| attrs.get(key::OI_TOOL_PARAMS).or_else(|| attrs.get("input.value"))).flatten()
         });
-        let result = tool_result(attrs, tool);
+        let result = parsed.or_else(|| tool_result(attrs, tool).map(messages::parse_lenient));
         if let Some(a) = args {
             let args = self.content(Label::ToolArgs, "otel-args:", &messages::parse_lenient(a));
             self.out
@@ -466,7 +481,7 @@ impl<'r> Normaliser<'_, 'r> {
                 .set_str(prop::PROV_ROLE, "a2a:args");
         }
         if let Some(r) = result {
-            let result = self.content(Label::ToolResult, "otel-result:", &messages::parse_lenient(r));
+            let result = self.content(Label::ToolResult, "otel-result:", &r);
             self.out.upsert_edge(RelType::WasGeneratedBy, EdgeKind::Prov(Prov::WasGeneratedBy), result, node);
         }
     }

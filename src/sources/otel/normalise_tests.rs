@@ -412,3 +412,45 @@ fn a_message_consumed_twice_keeps_every_ordinal_and_one_edge_per_call() {
         21
     );
 }
+
+/// Attributes go to properties straight from the request (not through their JSON): every
+/// kind of value as its JSON would give it, a later duplicate key over an earlier one (one
+/// without a value leaving none), and the span's own properties over attributes of their name.
+#[test]
+fn attribute_values_of_every_kind_and_duplicate_keys_become_properties_as_their_json_would() {
+    let any = |v: Any| Some(AnyValue { value: Some(v) });
+    let attr = |k: &str, value: Option<AnyValue>| KeyValue { key: k.into(), value, ..Default::default() };
+    let sp = span(
+        1,
+        None,
+        vec![
+            attr("b", any(Any::BoolValue(true))),
+            attr("i", any(Any::IntValue(-7))),
+            attr("f", any(Any::DoubleValue(2.0))),
+            attr("nan", any(Any::DoubleValue(f64::NAN))),
+            attr("bytes", any(Any::BytesValue(vec![0xab, 0x01]))),
+            attr("strindex", any(Any::StringValueStrindex(3))),
+            attr("none", None),
+            attr("empty", Some(AnyValue { value: None })),
+            attr("twice", any(Any::StringValue("first".into()))),
+            attr("twice", any(Any::StringValue("second".into()))),
+            attr("gone", any(Any::StringValue("kept?".into()))),
+            attr("gone", None),
+            attr("span_id", any(Any::StringValue("not the span's".into()))),
+            attr("mixed", any(Any::ArrayValue(ArrayValue { values: vec![AnyValue { value: None }] }))),
+        ],
+    );
+    let (d, _) = run(&req(vec![sp]));
+    let p = &node(&d, &name(1)).props;
+    assert_eq!(p["otel:b"], PropValue::Bool(true));
+    assert_eq!(p["otel:i"], PropValue::Int(-7));
+    assert_eq!(p["otel:f"], PropValue::Float(2.0));
+    assert_eq!(p["otel:bytes"], PropValue::Str("ab01".into()));
+    assert_eq!(p["otel:strindex"], PropValue::Int(3));
+    assert_eq!(p["otel:twice"], PropValue::Str("second".into()));
+    assert_eq!(p[prop::SPAN_ID], PropValue::Str("0000000000000001".into()));
+    assert_eq!(p["otel:mixed"], PropValue::Str("[null]".into()));
+    for absent in ["otel:nan", "otel:none", "otel:empty", "otel:gone"] {
+        assert!(!p.contains_key(absent), "{absent}: {p:?}");
+    }
+}

@@ -7,6 +7,8 @@
 //! Bounds: a body is at most [`MAX_BYTES`]; nesting is bounded by serde_json's recursion
 //! limit (128) and prost's (100); values are turned into JSON no deeper than [`MAX_DEPTH`].
 
+use std::borrow::Cow;
+
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::{any_value::Value as Any, AnyValue, KeyValue};
 use prost::Message as _;
@@ -137,14 +139,15 @@ pub fn attr_str<'a>(attributes: &'a [KeyValue], key: &str) -> Option<&'a str> {
     })
 }
 
-/// The value of attribute `key` as text: strings as they are, numbers and booleans printed.
-pub fn attr_text(attributes: &[KeyValue], key: &str) -> Option<String> {
+/// The value of attribute `key` as text: strings as they are (borrowed), numbers and
+/// booleans printed.
+pub fn attr_text<'a>(attributes: &'a [KeyValue], key: &str) -> Option<Cow<'a, str>> {
     let kv = attributes.iter().rev().find(|kv| kv.key == key)?;
     match kv.value.as_ref()?.value.as_ref()? {
-        Any::StringValue(s) => Some(s.clone()),
-        Any::IntValue(i) => Some(i.to_string()),
-        Any::DoubleValue(d) => Some(d.to_string()),
-        Any::BoolValue(b) => Some(b.to_string()),
+        Any::StringValue(s) => Some(Cow::Borrowed(s)),
+        Any::IntValue(i) => Some(Cow::Owned(i.to_string())),
+        Any::DoubleValue(d) => Some(Cow::Owned(d.to_string())),
+        Any::BoolValue(b) => Some(Cow::Owned(b.to_string())),
         _ => None,
     }
 }
