@@ -47,6 +47,7 @@ if (!process.env.PROVEX_BIN) {
 const { startServer, launchBrowser, newPage, until, sleep, runDemo, PROVEX, CHROMIUM } = await import("../../ui/e2e/harness.mjs");
 const { delays, hookDrawn, watchGraph } = await import("./drawn.mjs");
 const { spanStream } = await import("./spans.mjs");
+const { STEPS_LOG, parseSteps, logsSince, summariseSteps } = await import("./stream-steps.mjs");
 const { councilViews } = await import("./views.mjs");
 const { deepViews } = await import("./deep-views.mjs");
 
@@ -596,6 +597,7 @@ async function stream(browser, server, dir) {
     await hookDrawn(page);
     // Append RATE events per second for STREAM_SECONDS, in 10 ms slices.
     const fd = openSync(file, "a");
+    const logsFrom = server.logs.length;
     const written = new Map();
     const pending = [];
     const total = RATE * STREAM_SECONDS;
@@ -633,9 +635,14 @@ async function stream(browser, server, dir) {
     const stats = await server.api("/api/graphs/live/stats");
     const drawnNow = await page.evaluate(() => window.provex.canvas.stats());
     if (errors.length) log(`  page errors: ${errors.join("; ")}`);
+    const steps = summariseSteps(parseSteps(logsSince(server.logs, logsFrom), "live"), summary);
     const r = { rate: RATE, seconds: STREAM_SECONDS, events: sent, achievedRate: sent / elapsed, probes: written.size, missing,
       messages, latency: summary(lat), toServer: summary(toServer), serverToPage: summary(toPage), pageToDrawn: summary(toDraw),
-      clock, graphNodes: stats.nodes, drawnNodes: drawnNow.nodes };
+      clock, graphNodes: stats.nodes, drawnNodes: drawnNow.nodes, steps };
+    if (steps.batches) {
+      log(`  server, per batch (${steps.batches} batches, ${f1(steps.events.p50)} events p50): log append ${f1(steps.log.p50)} / ${f1(steps.log.p95)} ms, ` +
+        `write ${f1(steps.write.p50)} / ${f1(steps.write.p95)} ms, publish ${f1(steps.publish.p50)} / ${f1(steps.publish.p95)} ms, whole ${f1(steps.total.p50)} / ${f1(steps.total.p95)} ms (p50 / p95)`);
+    }
     log(`  p50 ${f1(r.latency.p50)} ms, p95 ${f1(r.latency.p95)} ms, p99 ${f1(r.latency.p99)} ms (${r.probes - missing}/${r.probes} nodes, ${messages} messages)`);
     return r;
   } finally {
@@ -728,7 +735,7 @@ async function explainStream(browser, server) {
 
 const dir = await mkdtemp(join(tmpdir(), "provex-ui-bench-"));
 // The cluster feed's index read is logged at info level (the clusters measure reads it).
-const server = await startServer({ env: { PROVEX_LOG: "warn,provex::facade::live::clusters=info" } });
+const server = await startServer({ env: { PROVEX_LOG: `warn,provex::facade::live::clusters=info,${STEPS_LOG}` } });
 const browser = await launchBrowser();
 const results = { date: new Date().toISOString(), provex: PROVEX, chromium: CHROMIUM, viewport: VIEWPORT, messages: MESSAGES };
 try {
@@ -821,6 +828,11 @@ if (st) {
     `${f0(st.toServer.p50)} / ${f0(st.toServer.p95)} ms`, ""]);
   rows.push(["  server batch out → page received (SSE), p50 / p95", `${f0(st.serverToPage.p50)} / ${f0(st.serverToPage.p95)} ms`, ""]);
   rows.push(["  page received → drawn (model, canvas, next frame), p50 / p95", `${f0(st.pageToDrawn.p50)} / ${f0(st.pageToDrawn.p95)} ms`, ""]);
+  const sp = st.steps;
+  if (sp?.batches) {
+    rows.push([`  the server's batches (${sp.batches}, ${f1(sp.events.p50)} events p50): log append on its own / graph write (with the append when pipelined) / publish and layout / whole batch, p50 / p95`,
+      `${f1(sp.log.p50)} / ${f1(sp.log.p95)}; ${f1(sp.write.p50)} / ${f1(sp.write.p95)}; ${f1(sp.publish.p50)} / ${f1(sp.publish.p95)}; ${f1(sp.total.p50)} / ${f1(sp.total.p95)} ms`, ""]);
+  }
 }
 
 const ex = results.explain;

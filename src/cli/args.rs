@@ -82,7 +82,9 @@ pub enum Command {
         /// A2AP files (JSON lines or a JSON array), or one audit bundle (`provex bundle`).
         #[arg(required_unless_present = "graph", conflicts_with = "graph")]
         files: Vec<PathBuf>,
-        /// Verify again what this graph holds instead.
+        /// Verify again what this graph holds instead, and re-hash it against its log: a node
+        /// changed behind the log or a rewritten log fails (exit 1); records logged since the
+        /// latest signed checkpoint are named as not yet checkpointed (partly verified, exit 0).
         #[arg(long, short)]
         graph: Option<String>,
         /// A key registry; with --graph, only these keys (and agent records) are trusted.

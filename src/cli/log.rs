@@ -76,7 +76,8 @@ pub enum LogCommand {
     },
     /// Check a proof or a checkpoint file offline (exit 1 if it does not hold); or, with
     /// --graph, re-hash what the graph holds against its log and name every node changed
-    /// behind it.
+    /// behind it (records logged since the latest signed checkpoint are named as not yet
+    /// checkpointed: partly verified, exit 0).
     Verify {
         /// A proof file (inclusion or consistency) or a signed checkpoint.
         #[arg(required_unless_present = "graph", conflicts_with = "graph")]
@@ -191,15 +192,45 @@ fn verify_one(file: &PathBuf, key: Option<&str>) -> anyhow::Result<(String, bool
     })
 }
 
-/// The text of a graph's log check.
+/// The text of a graph's log check: what was checked and against what, in words that say
+/// exactly which part holds (as the explorer's log status does: records logged since the
+/// latest signed checkpoint are "not yet checkpointed", not a disagreement).
 pub fn render_check(check: &GraphCheck) -> String {
-    let mut s = format!(
-        "log of {}: {} leaves, {} nodes re-hashed, checkpoint {}\n",
-        check.graph,
-        check.log_size,
-        check.nodes_checked,
-        if check.checkpoint_matches { "matches" } else { "DOES NOT MATCH the log" }
+    let (n, k) = (check.log_size, check.nodes_checked);
+    let checked = format!(
+        "{k} node{} checked against {}",
+        plural(k),
+        if k == 1 { "its leaves" } else { "their leaves" }
     );
+    let mut s = match (check.checkpoint_size, check.checkpoint_matches) {
+        (None, true) if n == 0 => format!("log of {}: no records logged, no checkpoint; {checked}\n", check.graph),
+        (None, true) => format!(
+            "log of {}: partly verified: no checkpoint yet: {n} record{} logged, not yet checkpointed; {checked}\n",
+            check.graph,
+            plural(n)
+        ),
+        (Some(size), true) if check.pending > 0 => format!(
+            "log of {}: {n} leaves, {checked}, checkpoint of {size} leaves matches (the log extends it); partly verified: {} record{} logged since, not yet checkpointed\n",
+            check.graph,
+            check.pending,
+            plural(check.pending)
+        ),
+        (Some(_), true) => format!("log of {}: {n} leaves, {checked}, checkpoint matches\n", check.graph),
+        (Some(size), false) => format!(
+            "log of {}: {n} leaves, {checked}, checkpoint DOES NOT MATCH the log: the log does not extend the signed checkpoint of {size} leaves (its history was rewritten)\n",
+            check.graph
+        ),
+        (None, false) => format!(
+            "log of {}: {n} leaves, {checked}, checkpoint DOES NOT MATCH the log: the latest checkpoint kept is not signed by this instance's log key\n",
+            check.graph
+        ),
+    };
+    if check.pending > 0 && check.mismatches.is_empty() {
+        s.push_str(&format!(
+            "(an ingest signs a checkpoint when it ends; `provex log checkpoint -g {}` signs one now)\n",
+            check.graph
+        ));
+    }
     for m in &check.mismatches {
         s.push_str(&format!(
             "changed behind the log: {} ({}, leaves {:?}): {}\n",
@@ -207,6 +238,14 @@ pub fn render_check(check: &GraphCheck) -> String {
         ));
     }
     s
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// Runs a log command that needs the database; returns its output and whether it holds.

@@ -1,22 +1,23 @@
 //! The facade's ingest: files or a stream read by the ingest pipeline on their own task
-//! (`ingest/`), while this side writes each batch: the log leaves first, then the graph
-//! changes (with GRAPH.BULK for a new graph), then what each source does after a write
-//! (signed statements to the graph's ledger, reasoning placeholders relinked).
+//! (`ingest/`), while this side writes each batch: the log leaves first (leading the same
+//! pipeline as the graph changes), then the graph changes (with GRAPH.BULK for a new graph),
+//! then what each source does after a write (signed statements to the graph's ledger,
+//! reasoning placeholders relinked).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::api::IngestReport;
 use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 
+use super::ingest_read::Input;
 use super::observer::IngestObserver;
 use super::{bulk, calls, read_registry, Provex};
 use crate::error::{Error, Result};
-use crate::ingest::{self, Chunk, FileReport, IngestOptions, RejectsFile};
+use crate::ingest::{self, Chunk, IngestOptions};
 use crate::model::Label;
 use crate::sources::otel::timings::{self, Phase};
 use crate::sources::reasoning::relink;
@@ -29,16 +30,6 @@ impl crate::api::IngestReport {
         self.nodes_written += stats.nodes;
         self.edges_written += stats.edges;
     }
-}
-
-/// One input of an ingest.
-pub(super) enum Input {
-    File(PathBuf),
-    /// A stream's bytes as they arrive, and the name that stands for it.
-    Stream {
-        name: PathBuf,
-        source: calls::Payload,
-    },
 }
 
 /// What the writing side of one ingest keeps between batches.
@@ -60,6 +51,50 @@ struct Writing<'a> {
     /// OpenTelemetry span placeholders are folded once the bulk-built graph exists.
     fold_spans_at_end: bool,
     observer: Arc<dyn IngestObserver>,
+}
+
+/// Where a batch's leaves went in its graph's log, and whether they are appended yet.
+#[derive(Clone, Copy)]
+struct Logged {
+    first: u64,
+    appended: bool,
+}
+
+/// How long one batch's steps took on its way to the live stream: logged at debug level on
+/// target `provex::write_path` (the UI benchmark's event → pixels pass reads them), so that
+/// a slower live path names the step that got slower.
+struct Steps {
+    started: Instant,
+    events: u64,
+    nodes: usize,
+    /// The log append when it took a round trip of its own (or reading the log's end).
+    log: Duration,
+    /// The graph write (with the log append leading its pipeline).
+    write: Duration,
+    /// Publishing to the live stream: the live view's layout and its stream message.
+    publish: Duration,
+}
+
+impl Steps {
+    fn new(events: u64) -> Steps {
+        let zero = Duration::ZERO;
+        Steps { started: Instant::now(), events, nodes: 0, log: zero, write: zero, publish: zero }
+    }
+
+    fn done(self, graph: &str) {
+        let ms = |d: Duration| (d.as_secs_f64() * 1e4).round() / 10.0;
+        tracing::debug!(
+            target: "provex::write_path",
+            graph,
+            events = self.events,
+            nodes = self.nodes,
+            log_ms = ms(self.log),
+            write_ms = ms(self.write),
+            publish_ms = ms(self.publish),
+            total_ms = ms(self.started.elapsed()),
+            "batch written"
+        );
+    }
 }
 
 impl Provex {
@@ -150,7 +185,7 @@ impl Provex {
         let started = Instant::now();
         let coalesce = opts.batch_events as u64;
         let (tx, rx) = mpsc::channel::<Chunk>(4);
-        let reader = spawn_reader(inputs, opts, cancel.clone(), observer, tx);
+        let reader = super::ingest_read::spawn_reader(inputs, opts, cancel.clone(), observer, tx);
         let mut write_error = self.write_all(&mut w, rx, coalesce, &cancel).await.err();
         if write_error.is_none() {
             write_error = self.finish_writes(&mut w, &cancel).await.err();
@@ -258,20 +293,25 @@ impl Provex {
     /// step.
     async fn write_chunk(&self, w: &mut Writing<'_>, mut chunk: Chunk) -> Result<()> {
         let graph = w.graph;
+        let mut steps = Steps::new(chunk.events);
         // The batch's records join the graph's log before its nodes are written: a crash
-        // leaves leaves without nodes, never nodes without leaves.
-        let mut record_leaves = crate::sources::statements::log_leaves::DocumentLeaves::default();
+        // leaves leaves without nodes, never nodes without leaves. Nodes written now name the
+        // leaves where this session's log ends, and the append leads their write's pipeline
+        // (`log_append.rs`); a batch gathered for GRAPH.BULK appends its leaves at once.
+        let mut log: Option<Logged> = None;
         if !chunk.leaves.is_empty() && self.log_enabled() {
             let t = Instant::now();
-            let first = self.log_append(graph, &chunk.leaves).await?;
-            timings::since(Phase::LogAppend, t);
+            let appended = w.bulk.is_some();
+            let first = if appended {
+                let first = self.log_append(graph, &chunk.leaves).await?;
+                timings::since(Phase::LogAppend, t);
+                first
+            } else {
+                self.log_next_index(graph).await?
+            };
+            steps.log += t.elapsed();
             chunk.delta.stamp_log_leaves(first, crate::tlog::props_digest);
-            record_leaves = crate::sources::statements::log_leaves::DocumentLeaves::new(
-                &chunk.file.to_string_lossy(),
-                &chunk.records,
-                &chunk.record_leaves,
-                first,
-            );
+            log = Some(Logged { first, appended });
             w.logged = true;
         }
         for r in &chunk.rejected {
@@ -297,17 +337,36 @@ impl Provex {
         }
         if !chunk.delta.is_empty() {
             let t = Instant::now();
-            let stats = self.store.write_unsynced(graph, &chunk.delta).await?;
+            let stats = match &mut log {
+                Some(l) if !l.appended => {
+                    let (first, stats) =
+                        self.log_append_and_write(graph, &chunk.leaves, l.first, &mut chunk.delta).await?;
+                    *l = Logged { first, appended: true };
+                    stats
+                }
+                _ => self.store.write_unsynced(graph, &chunk.delta).await?,
+            };
             timings::since(Phase::Upserts, t);
+            steps.write = t.elapsed();
+            steps.nodes = chunk.delta.node_count();
             w.report.count(stats);
+        }
+        // A batch that wrote no nodes now (documents only): its leaves go before the documents'.
+        if let Some(l) = log.as_mut().filter(|l| !l.appended) {
+            let t = Instant::now();
+            *l = Logged { first: self.log_append(graph, &chunk.leaves).await?, appended: true };
+            timings::since(Phase::LogAppend, t);
+            steps.log += t.elapsed();
         }
         let events = w.events_by_file.entry(chunk.file.clone()).or_default();
         *events += chunk.events;
         w.observer.progress(&chunk.file, chunk.offset, *events);
+        let t = Instant::now();
         // OpenTelemetry parents stored after their children fill their placeholders.
         if !chunk.delta.is_empty() {
             self.publish(graph, chunk.delta);
         }
+        steps.publish = t.elapsed();
         if !spans.is_empty() && w.bulk.is_none() {
             let t = Instant::now();
             match crate::sources::otel::placeholders::fold_placeholders(&self.store, graph, Some(&spans))
@@ -319,6 +378,15 @@ impl Provex {
             timings::since(Phase::Fold, t);
         }
         if !chunk.records.is_empty() {
+            let record_leaves = match log {
+                Some(l) => crate::sources::statements::log_leaves::DocumentLeaves::new(
+                    &chunk.file.to_string_lossy(),
+                    &chunk.records,
+                    &chunk.record_leaves,
+                    l.first,
+                ),
+                None => crate::sources::statements::log_leaves::DocumentLeaves::default(),
+            };
             let keys = bundle_keys(w.extra_keys.as_ref(), &chunk.keys);
             let stats = self
                 .add_documents(graph, keys.as_ref().or(w.extra_keys.as_ref()), chunk.records, &record_leaves)
@@ -332,6 +400,7 @@ impl Provex {
                 self.absorb_placeholders(graph).await;
             }
         }
+        steps.done(graph);
         Ok(())
     }
 
@@ -403,72 +472,4 @@ fn reads_lineage(files: &[PathBuf], format: ingest::Format) -> bool {
         ingest::Format::Auto => files.iter().any(|f| ingest::detect(f).ok() == Some(ingest::Format::Lineage)),
         _ => false,
     }
-}
-
-/// Starts reading the inputs: one stream on the runtime as its bytes arrive, files one
-/// after the other on a blocking thread. Batches go to `tx`; the task gives the reports.
-fn spawn_reader(
-    inputs: Vec<Input>,
-    opts: IngestOptions,
-    stop: Arc<AtomicBool>,
-    obs: Arc<dyn IngestObserver>,
-    tx: mpsc::Sender<Chunk>,
-) -> JoinHandle<Result<Vec<FileReport>>> {
-    let single = inputs.len() == 1;
-    let mut inputs = inputs.into_iter();
-    match inputs.next() {
-        Some(Input::Stream { name, source }) if single => tokio::spawn(async move {
-            let mut rejects = match opts.rejects.clone() {
-                Some(p) => RejectsFile::at(p),
-                None => RejectsFile::beside(&name),
-            }
-            .with_quota(opts.rejects_quota);
-            obs.file_started(&name, 0);
-            let mut keep = move || !stop.load(Ordering::Relaxed);
-            let report = ingest::stream::read(&name, source, &opts, &mut rejects, &mut keep, &tx).await;
-            rejects.close()?;
-            Ok(vec![report?])
-        }),
-        first => {
-            let inputs: Vec<Input> = first.into_iter().chain(inputs).collect();
-            tokio::task::spawn_blocking(move || read_files(inputs, &opts, &stop, &*obs, &tx))
-        }
-    }
-}
-
-/// Reads files one after the other (on a blocking thread), sending their batches to `tx`.
-fn read_files(
-    inputs: Vec<Input>,
-    opts: &IngestOptions,
-    stop: &AtomicBool,
-    obs: &dyn IngestObserver,
-    tx: &mpsc::Sender<Chunk>,
-) -> Result<Vec<FileReport>> {
-    let mut shared = opts.rejects.clone().map(|p| RejectsFile::at(p).with_quota(opts.rejects_quota));
-    let mut reports = Vec::new();
-    for input in inputs {
-        let Input::File(path) = input else {
-            return Err(Error::Usage("a stream is ingested alone".into()));
-        };
-        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        obs.file_started(&path, bytes);
-        let mut own;
-        let rejects = match shared.as_mut() {
-            Some(r) => r,
-            None => {
-                own = RejectsFile::beside(&path).with_quota(opts.rejects_quota);
-                &mut own
-            }
-        };
-        let mut keep = || !stop.load(Ordering::Relaxed);
-        let mut send = |c: Chunk| tx.blocking_send(c).is_ok();
-        reports.push(ingest::read_file(&path, opts, rejects, &mut keep, &mut send)?);
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-    }
-    if let Some(r) = shared.as_mut() {
-        r.close()?;
-    }
-    Ok(reports)
 }

@@ -36,8 +36,16 @@ pub struct GraphCheck {
     pub graph: String,
     pub log_size: u64,
     pub nodes_checked: u64,
-    /// Whether the log's root is the one its latest signed checkpoint holds.
+    /// The size of the latest signed checkpoint, when the graph's log has one.
+    pub checkpoint_size: Option<u64>,
+    /// Whether the log's root is the one its latest signed checkpoint holds, or extends it by
+    /// a consistency proof. A log with no checkpoint yet (its first ingest still goes on)
+    /// contradicts none: it matches, and all its leaves are `pending`.
     pub checkpoint_matches: bool,
+    /// Leaves appended since the latest signed checkpoint (all of them before the first):
+    /// records logged and their nodes checked against them, but under no signed checkpoint
+    /// yet, so no auditor can have been shown them. Not a disagreement (as `log_status`).
+    pub pending: u64,
     pub mismatches: Vec<Mismatch>,
 }
 
@@ -154,16 +162,18 @@ impl Provex {
         // leaves, so the log read afterwards holds at least what the checkpoint covers.
         let kept = self.store.log_checkpoint(graph).await?;
         let (size, root) = self.log_head(graph).await?;
-        let checkpoint_matches = match kept {
+        let (checkpoint_size, checkpoint_matches) = match kept {
             Some(note) => {
                 let key = self.log_key()?;
                 match checkpoint::open(&note, Some(&key.verifier_key())) {
-                    Ok(cp) => self.log_extends(graph, &cp, size, root).await?,
-                    Err(_) => false,
+                    Ok(cp) => (Some(cp.size), self.log_extends(graph, &cp, size, root).await?),
+                    Err(_) => (None, false),
                 }
             }
-            None => size == 0,
+            // Leaves before a first checkpoint are pending: the first ingest still goes on.
+            None => (None, true),
         };
+        let pending = if checkpoint_matches { size.saturating_sub(checkpoint_size.unwrap_or(0)) } else { 0 };
         // Paged by node id: one query over a million nodes outlasts the server's time limit.
         let max_id = self
             .store
@@ -230,7 +240,9 @@ impl Provex {
             graph: graph.to_owned(),
             log_size: size,
             nodes_checked: checked,
+            checkpoint_size,
             checkpoint_matches,
+            pending,
             mismatches,
         };
         Ok((check, t))

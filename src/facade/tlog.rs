@@ -1,7 +1,7 @@
 //! A session's side of the graphs' tamper-evident logs (src/tlog/, docs/FORMATS.md
-//! "Tamper-evident log"): appending each batch's leaves before its nodes are written, with
-//! each graph's frontier kept in memory; signed checkpoints; inclusion and consistency
-//! proofs; and re-hashing what a graph holds against what its records gave it.
+//! "Tamper-evident log"): each graph's frontier kept in memory (appending a batch's leaves
+//! before its nodes are written is `log_append.rs`); signed checkpoints; inclusion and
+//! consistency proofs; and re-hashing what a graph holds against what its records gave it.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -14,10 +14,15 @@ use crate::tlog::checkpoint::{self, InstanceKey};
 use crate::tlog::proof::{encode_hash, Consistency, Inclusion, CONSISTENCY_TYPE, INCLUSION_TYPE};
 use crate::tlog::{Fetched, Frontier, Hash, Wanted};
 
+/// The frontier of one graph's log as this session last saw it (none until read), behind a
+/// lock of its own: an append holds it through its round trip, so writers of one graph take
+/// turns while writers of other graphs do not wait for them.
+pub(super) type OpenLog = std::sync::Arc<tokio::sync::Mutex<Option<Frontier>>>;
+
 /// The frontiers of the logs this session appended to or read.
 #[derive(Default)]
 pub(crate) struct Logs {
-    open: tokio::sync::Mutex<HashMap<String, Frontier>>,
+    pub(super) open: std::sync::Mutex<HashMap<String, OpenLog>>,
     /// Where the instance key is kept, when not in the data folder.
     key_dir: std::sync::Mutex<Option<PathBuf>>,
     /// Ingests append no leaves (see [`Provex::set_log_enabled`]).
@@ -27,9 +32,6 @@ pub(crate) struct Logs {
     /// Nodes re-hashed per query by `verify --graph` (0: [`VERIFY_PAGE`]).
     pub(super) verify_page: std::sync::atomic::AtomicI64,
 }
-
-/// How many times an append is tried against a log that moved under it.
-const LOG_APPEND_TRIES: usize = 8;
 
 fn tlog_err(e: tlog_tiles::Error) -> Error {
     Error::Query(format!("log: {e}"))
@@ -79,7 +81,7 @@ impl Provex {
         load_or_create_key(&self.key_dir()?)
     }
 
-    async fn load_frontier(&self, graph: &str) -> Result<Frontier> {
+    pub(super) async fn load_frontier(&self, graph: &str) -> Result<Frontier> {
         let stored = self.store.log_stored(graph).await?;
         let size = crate::tlog::size_for_stored(stored).ok_or_else(|| {
             Error::Query(format!("the log of graph {graph} is damaged: {stored} stored hashes"))
@@ -89,51 +91,19 @@ impl Provex {
             .ok_or_else(|| Error::Query(format!("the log of graph {graph} is damaged")))
     }
 
-    /// Appends leaves to a graph's log; returns the index of the first.
-    pub(crate) async fn log_append(&self, graph: &str, leaves: &[Hash]) -> Result<u64> {
-        let mut open = self.logs.open.lock().await;
-        let mut frontier = match open.remove(graph) {
-            Some(f) => f,
-            None => self.load_frontier(graph).await?,
-        };
-        // When the log no longer ends where this session left it (another Provex appended,
-        // or the server came back without it), the frontier is read again from what the
-        // server holds and the leaves go after that. On an error it is read again next time.
-        for _ in 0..LOG_APPEND_TRIES {
-            let first = frontier.size();
-            if leaves.is_empty() {
-                open.insert(graph.to_owned(), frontier);
-                return Ok(first);
-            }
-            let at = stored_hash_index(0, first);
-            let mut bytes = Vec::with_capacity(leaves.len() * 64);
-            let mut next = frontier.clone();
-            for leaf in leaves {
-                next.append(*leaf, &mut bytes);
-            }
-            if self.store.log_append(graph, at, &bytes).await? {
-                open.insert(graph.to_owned(), next);
-                return Ok(first);
-            }
-            frontier = self.load_frontier(graph).await?;
-        }
-        Err(Error::Query(format!(
-            "the log of graph {graph} kept changing under this writer ({LOG_APPEND_TRIES} tries); nothing was appended"
-        )))
-    }
-
     /// The current size and root of a graph's log, as the server holds it now: the frontier
     /// kept in memory is read again when the log no longer ends where it does (another
     /// Provex on the same server appended since), so that a session that only reads a log
     /// never compares a checkpoint or a node with a log it saw earlier.
     pub async fn log_head(&self, graph: &str) -> Result<(u64, Hash)> {
-        let mut open = self.logs.open.lock().await;
+        let log = self.open_log(graph);
+        let mut kept = log.lock().await;
         let stored = self.store.log_stored(graph).await?;
-        let f = match open.get(graph) {
+        let f = match kept.as_ref() {
             Some(f) if tlog_tiles::stored_hash_count(f.size()) == stored => f.clone(),
             _ => {
                 let f = self.load_frontier(graph).await?;
-                open.insert(graph.to_owned(), f.clone());
+                *kept = Some(f.clone());
                 f
             }
         };

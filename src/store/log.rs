@@ -4,7 +4,8 @@
 //! `provex:log:<graph>:checkpoint`. An append is one compare-and-append script, so it is
 //! whole or absent after a crash, a second writer cannot interleave, and sending it again
 //! after a lost reply changes nothing; the leaves of a batch are appended before its nodes
-//! are written, and the durability barrier covers both.
+//! are written (in the same pipeline as its first upserts, on one connection, which the
+//! server runs in order), and the durability barrier covers both.
 
 use redis::Value;
 // The log's hashes as `tlog_tiles` gives them: the store sits below `tlog`, not on it.
@@ -113,9 +114,30 @@ impl Store {
     /// `false`, and nothing appended, when the log does not end there (another writer
     /// appended, or a server without an append-only file came back empty).
     pub async fn log_append(&self, graph: &str, at: u64, bytes: &[u8]) -> Result<bool> {
+        self.log_append_with(graph, at, bytes, &[]).await
+    }
+
+    /// [`Store::log_append`], then `upserts` on the graph in the same pipeline (their replies
+    /// are checked for errors, not read): the upserts run whether or not the append was
+    /// refused.
+    pub(super) async fn log_append_with(
+        &self,
+        graph: &str,
+        at: u64,
+        bytes: &[u8],
+        upserts: &[super::raw::Upsert],
+    ) -> Result<bool> {
         super::validate_graph_name(graph)?;
         let mut pipe = redis::pipe();
         pipe.cmd("EVAL").arg(APPEND).arg(1).arg(log_key(graph)).arg(at * HASH_BYTES).arg(bytes);
+        for q in upserts {
+            pipe.cmd("GRAPH.QUERY")
+                .arg(graph)
+                .arg(q.text())
+                .arg("timeout")
+                .arg(super::QUERY_TIMEOUT_MS)
+                .ignore();
+        }
         let (done,): (i64,) = self.log_cmd(&pipe, true).await?;
         Ok(done != 0)
     }

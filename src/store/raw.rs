@@ -73,7 +73,7 @@ pub struct Upsert {
 }
 
 impl Upsert {
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         with_params(&self.cypher, &self.params)
     }
 }

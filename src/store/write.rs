@@ -235,41 +235,77 @@ impl Store {
     /// calls [`Store::commit`] after the last.
     pub async fn write_unsynced(&self, graph: &str, delta: &GraphDelta) -> Result<WriteStats> {
         self.ensure_indexes(graph).await?;
-        let mut stats = WriteStats::default();
-
-        let mut by_label: BTreeMap<Label, Vec<FalkorValue>> = BTreeMap::new();
-        for node in delta.nodes() {
-            by_label.entry(node.label).or_default().push(node_row(node));
-        }
-        let mut nodes = Chain::default();
-        for (label, rows) in by_label {
-            for batch in rows.chunks(BATCH_ROWS) {
-                stats.nodes += batch.len() as u64;
-                nodes.add(batch, None, |r, _| node_query(label, r))?;
-            }
-        }
-
-        type Group = (Label, RelType, EdgeKind, Label);
-        let mut by_group: BTreeMap<Group, Vec<FalkorValue>> = BTreeMap::new();
-        for edge in delta.edges() {
-            let g = (edge.source.label, edge.rel, edge.kind, edge.target.label);
-            by_group.entry(g).or_default().push(edge_row(edge));
-        }
-        let mut edges = Chain::default();
-        for ((source, rel, kind, target), rows) in by_group {
-            for batch in rows.chunks(BATCH_ROWS) {
-                stats.edges += batch.len() as u64;
-                let kind_value = kind.key().map(|(_, v)| v);
-                edges.add(batch, kind_value, |r, k| edge_query(source, rel, kind, target, r, k))?;
-            }
-        }
-        let mut queries = nodes.finish();
-        queries.extend(extra_labels(delta)?);
-        queries.extend(edges.finish());
-        stats.queries = queries.len() as u64;
+        let (queries, stats) = upserts(delta)?;
         self.raw_write(graph, &queries).await?;
         Ok(stats)
     }
+
+    /// [`Store::write_unsynced`] of a delta whose nodes name leaves of the graph's log, with
+    /// the log append of those leaves ([`Store::log_append`]: `bytes` at hash index `at`)
+    /// leading the same pipeline as the delta's first upserts: one round trip where two
+    /// followed each other. The server runs a connection's commands in order and writes its
+    /// append-only file in that order, so the leaves are still appended before the nodes are
+    /// written. `false` when the append was refused (the log does not end at `at`): the
+    /// upserts sent with it ran all the same, and the caller writes them again naming the
+    /// leaves where they went.
+    pub async fn log_append_and_write(
+        &self,
+        graph: &str,
+        at: u64,
+        bytes: &[u8],
+        delta: &GraphDelta,
+    ) -> Result<(bool, WriteStats)> {
+        self.ensure_indexes(graph).await?;
+        let (queries, stats) = upserts(delta)?;
+        let mut end = queries.len().min(1);
+        let mut rows = queries.first().map_or(0, |q| q.rows);
+        while end < queries.len() && rows + queries[end].rows <= BATCH_ROWS {
+            rows += queries[end].rows;
+            end += 1;
+        }
+        let appended = self.log_append_with(graph, at, bytes, &queries[..end]).await?;
+        if appended {
+            self.raw_write(graph, &queries[end..]).await?;
+        }
+        Ok((appended, stats))
+    }
+}
+
+/// A delta's upserts (nodes, their further labels, then edges) and what they write.
+fn upserts(delta: &GraphDelta) -> Result<(Vec<Upsert>, WriteStats)> {
+    let mut stats = WriteStats::default();
+
+    let mut by_label: BTreeMap<Label, Vec<FalkorValue>> = BTreeMap::new();
+    for node in delta.nodes() {
+        by_label.entry(node.label).or_default().push(node_row(node));
+    }
+    let mut nodes = Chain::default();
+    for (label, rows) in by_label {
+        for batch in rows.chunks(BATCH_ROWS) {
+            stats.nodes += batch.len() as u64;
+            nodes.add(batch, None, |r, _| node_query(label, r))?;
+        }
+    }
+
+    type Group = (Label, RelType, EdgeKind, Label);
+    let mut by_group: BTreeMap<Group, Vec<FalkorValue>> = BTreeMap::new();
+    for edge in delta.edges() {
+        let g = (edge.source.label, edge.rel, edge.kind, edge.target.label);
+        by_group.entry(g).or_default().push(edge_row(edge));
+    }
+    let mut edges = Chain::default();
+    for ((source, rel, kind, target), rows) in by_group {
+        for batch in rows.chunks(BATCH_ROWS) {
+            stats.edges += batch.len() as u64;
+            let kind_value = kind.key().map(|(_, v)| v);
+            edges.add(batch, kind_value, |r, k| edge_query(source, rel, kind, target, r, k))?;
+        }
+    }
+    let mut queries = nodes.finish();
+    queries.extend(extra_labels(delta)?);
+    queries.extend(edges.finish());
+    stats.queries = queries.len() as u64;
+    Ok((queries, stats))
 }
 
 /// The queries that give nodes their further labels ([`EXTRA_LABELS`]: [`TgType`] names; any

@@ -33,6 +33,7 @@ mod limits;
 mod lineage;
 mod live;
 mod live_placeholders;
+mod log_append;
 mod log_views;
 mod modules;
 mod on_cluster;

@@ -179,3 +179,98 @@ async fn verify_graph_rebuilds_the_leaf_of_a_node_that_keeps_its_line() {
     assert_eq!(names, vec![victim.as_str()]);
     assert!(after.mismatches[0].reason.contains("line it keeps no longer hashes"), "{:?}", after.mismatches);
 }
+
+/// Runs the CLI against the test server, with `data` as its data folder (the log key's
+/// folder); returns its exit code and what it printed.
+fn provex_cli(data: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = assert_cmd::Command::cargo_bin("provex")
+        .unwrap()
+        .arg("--falkordb")
+        .arg(common::url())
+        .env("PROVEX_DATA_DIR", data)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// Regression: `provex verify --graph` said "checkpoint DOES NOT MATCH the log" (exit 1) for a
+/// graph whose log has no checkpoint yet (an ingest still going on), where the explorer says
+/// its records are being written. It now says exactly that: no checkpoint yet, how many
+/// records are logged and not yet checkpointed, and how many nodes were checked against their
+/// leaves; once a checkpoint is signed, how many records came after it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_cli_says_records_logged_mid_ingest_are_not_yet_checkpointed() {
+    let (writer, graph) = common::open("tlog_cli_pending").await;
+    let keys = tempfile::tempdir().unwrap();
+    writer.set_log_key_dir(keys.path().to_owned());
+    let lines: Vec<String> = std::fs::read_to_string(common::repo().join("examples/a2a-run.jsonl"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.jsonl");
+    std::fs::write(&file, lines[..20].join("\n") + "\n").unwrap();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _stop = StopOnDrop(cancel.clone());
+    let opts =
+        IngestOptions { bulk: false, follow: true, poll: Duration::from_millis(20), ..Default::default() };
+    let ingest = writer.ingest(&graph, std::slice::from_ref(&file), opts, cancel.clone(), Arc::new(Quiet));
+    let cli = |args: Vec<String>| {
+        let data = keys.path().to_owned();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                provex_cli(&data, &args.iter().map(String::as_str).collect::<Vec<_>>())
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let look = async {
+        until("the first 20 records' nodes", || async { highest_leaf_named(&writer, &graph).await == 19 })
+            .await;
+        let nodes = writer.verify_graph_log(&graph).await.unwrap().nodes_checked;
+        assert!(nodes > 0);
+        for args in [["verify", "--graph", &graph].as_slice(), ["log", "verify", "-g", &graph].as_slice()] {
+            let (code, out) = cli(args.iter().map(|s| s.to_string()).collect()).await;
+            assert!(!out.contains("DOES NOT MATCH"), "{args:?}: {out}");
+            assert!(
+                out.contains(&format!(
+                    "partly verified: no checkpoint yet: 20 records logged, not yet checkpointed; {nodes} nodes checked against their leaves"
+                )),
+                "{args:?}: {out}"
+            );
+            assert!(!out.contains("changed behind the log"), "{args:?}: {out}");
+            assert_eq!(code, Some(0), "nothing disagrees with the log: {args:?}: {out}");
+        }
+
+        // A checkpoint of the first 20, then 11 more records.
+        writer.log_checkpoint(&graph).await.unwrap();
+        let mut more = std::fs::OpenOptions::new().append(true).open(&file).unwrap();
+        std::io::Write::write_all(&mut more, (lines[20..].join("\n") + "\n").as_bytes()).unwrap();
+        let last = lines.len() as i64 - 1;
+        until("every record's nodes", || async { highest_leaf_named(&writer, &graph).await == last }).await;
+        let (code, out) = cli(vec!["verify".into(), "--graph".into(), graph.clone()]).await;
+        let since = lines.len() - 20;
+        assert!(
+            out.contains(&format!(
+                "checkpoint of 20 leaves matches (the log extends it); partly verified: {since} records logged since, not yet checkpointed"
+            )),
+            "{out}"
+        );
+        assert_eq!(code, Some(0), "{out}");
+        cancel.store(true, Ordering::Relaxed);
+    };
+    let (report, ()) = tokio::join!(ingest, look);
+    report.unwrap();
+    // Stopped: the ingest signed its checkpoint, nothing is pending.
+    let (code, out) = cli(vec!["verify".into(), "--graph".into(), graph.clone()]).await;
+    assert!(out.contains(&format!("log of {graph}: {} leaves, ", lines.len())), "{out}");
+    assert!(out.contains("checkpoint matches\n") && !out.contains("partly verified"), "{out}");
+    assert_eq!(code, Some(0), "{out}");
+}
