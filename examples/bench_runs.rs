@@ -6,6 +6,7 @@
 //! `-- --url redis+cluster://host:port` for a server or cluster already running. Options:
 //! `--graphs N` (default 100), `--events N` per graph (default 2,000; A2A runtime events,
 //! nine a task, some tool calls failing), `--rounds N` (default 30).
+#![recursion_limit = "256"]
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

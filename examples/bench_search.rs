@@ -10,6 +10,7 @@
 //!
 //! Run with `bash bench/search.sh [GRAPHS EVENTS QUERIES]` (defaults 100 2000 200; a private
 //! FalkorDB on a free port).
+#![recursion_limit = "256"]
 
 // The same allocator as the `provex` binary.
 #[global_allocator]

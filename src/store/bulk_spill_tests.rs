@@ -5,6 +5,8 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::model::vocab::{A2aRelation, EdgeKind, ProvRelation, RelType};
+use crate::model::{PropValue, Props};
 
 fn value() -> impl Strategy<Value = PropValue> {
     let leaf = prop_oneof![
