@@ -119,11 +119,16 @@ impl Provex {
         }
         // Nodes first, then edges (an edge's upsert finds its endpoints); the ingest
         // acknowledges its whole batch at the end (Store::commit). A built graph is read
-        // back only for the live views, when some client looks at it.
-        if !upsert && !self.listened(graph) {
+        // back for the live views, when some client looks at it, and for the search index
+        // (its nodes only).
+        let indexed = self.search.enabled();
+        if !upsert && !self.listened(graph) && !indexed {
             return Ok(());
         }
         for nodes in [true, false] {
+            if !nodes && !upsert && !self.listened(graph) {
+                break;
+            }
             for group in spilled.groups(nodes, part) {
                 let s = spilled.clone();
                 let delta = tokio::task::spawn_blocking(move || {
@@ -142,6 +147,8 @@ impl Provex {
                 }
                 if self.listened(graph) {
                     self.publish(graph, delta);
+                } else if indexed {
+                    self.search.written(graph, &delta);
                 }
             }
         }

@@ -61,6 +61,11 @@ impl Indexer {
         self.enabled.store(on, Ordering::Relaxed);
     }
 
+    /// Whether written deltas are indexed.
+    pub fn enabled(&self) -> bool {
+        self.enabled.load(Ordering::Relaxed)
+    }
+
     /// Queues the items of a delta written to `graph`.
     pub fn written(&self, graph: &str, delta: &GraphDelta) {
         if !self.enabled.load(Ordering::Relaxed) || delta.node_count() == 0 {
