@@ -336,6 +336,8 @@ async fn sessions_and_the_chain_back_to_the_question() {
     );
 
     let r = provex.reasoning(&graph, "urn:trustgraph:agent:3f0c2a5e-react/final").await.unwrap();
+    // The chain says what kind of session it is, as the session list does (the UI reads no IRI).
+    assert_eq!(r.kind, "agent");
     let steps: Vec<(&str, Vec<String>)> =
         r.chain.iter().map(|s| (s.id.rsplit(':').next().unwrap(), s.types.clone())).collect();
     assert_eq!(
@@ -364,6 +366,7 @@ async fn sessions_and_the_chain_back_to_the_question() {
     // GraphRAG: the focus step carries its selected edges with reasoning and score.
     let g = provex.reasoning(&graph, "urn:trustgraph:prov:synthesis:7b1d-graphrag").await.unwrap();
     assert_eq!(g.chain.len(), 5, "question, grounding, exploration, focus, synthesis");
+    assert_eq!(g.kind, "graphrag");
     let focus = &g.chain[3];
     assert_eq!(focus.parts.len(), 2);
     assert_eq!(focus.parts[0].properties["tg:reasoning"], "names the zoning of the lot");

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ReasoningChain, ReasoningStep, SessionSummary } from "../src/api/contract";
 import { ReasoningPanel, LIVE_MS, type ReasoningHost } from "../src/reasoning/reasoning-panel";
 import {
-  chainKind, dialogByStep, facts, linksByStep, prettyArguments, selectedEdges, sessionMeta, statusText, stepKind, stepTitle, toolOf,
+  dialogByStep, facts, linksByStep, prettyArguments, selectedEdges, sessionMeta, statusText, stepKind, stepTitle, toolOf,
   stepsAfterQuestion,
 } from "../src/reasoning/chain";
 import { reasoningStep } from "../src/walkthrough/steps";
@@ -43,7 +43,7 @@ const links: ReasoningChain["links"] = [
 function chainOf(steps: ReasoningStep[], over: Partial<ReasoningChain> = {}): ReasoningChain {
   const last = steps[steps.length - 1];
   return {
-    session: Q, question: "What did they say about zoning?", status: "answered", selected: last.id, chain: steps,
+    session: Q, kind: "agent", question: "What did they say about zoning?", status: "answered", selected: last.id, chain: steps,
     latest: last.id, dialog, links, ...over,
   };
 }
@@ -110,15 +110,6 @@ describe("how a chain reads", () => {
   it("says a session's status in words and symbols, and its steps and time", () => {
     expect(["running", "answered", "failed"].map(statusText)).toEqual(["● running", "✓ answered", "✗ failed"]);
     expect(sessionMeta(summary)).toBe("4 steps · ReAct agent · 09:01:19 UTC, 15 Oct 2025");
-  });
-
-  it("names a chain's session kind: the kind the server sends, else read from the session IRI as the session list reads it", () => {
-    expect(chainKind({ session: "urn:trustgraph:agent:abc" })).toBe("agent");
-    expect(chainKind({ session: "urn:trustgraph:question:abc" })).toBe("graphrag");
-    expect(chainKind({ session: "urn:trustgraph:docrag:abc" })).toBe("docrag");
-    expect(chainKind({ session: "urn:council:session:1" })).toBe("seed");
-    // When the chain carries its kind (as SessionSummary does), that is what counts.
-    expect(chainKind({ session: "urn:trustgraph:agent:abc", kind: "graphrag" })).toBe("graphrag");
   });
 
   it("makes the walkthrough's research step: the question, and the claims the answer drew on", () => {

@@ -262,6 +262,7 @@ impl Session {
             .min()
             .map(|s| s.as_str().to_owned());
         Ok(ReasoningChain {
+            kind: kind_of(&session).to_owned(),
             session,
             question,
             status,

@@ -79,6 +79,9 @@ pub struct CrossLink {
 #[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
 pub struct ReasoningChain {
     pub session: String,
+    /// What kind of session it is, read from its identifier's prefix (docs/FORMATS.md,
+    /// "TrustGraph query-time provenance"): `agent` (a ReAct agent), `graphrag`, `docrag`, or `seed`.
+    pub kind: String,
     pub question: Option<String>,
     pub status: String,
     pub selected: String,

@@ -551,7 +551,12 @@ content?: string, };
 
 export type QueryRequest = { graph: string, cypher: string, };
 
-export type ReasoningChain = { session: string, question: string | null, status: string, selected: string, 
+export type ReasoningChain = { session: string, 
+/**
+ * What kind of session it is, read from its identifier's prefix (docs/FORMATS.md,
+ * "TrustGraph query-time provenance"): `agent` (a ReAct agent), `graphrag`, `docrag`, or `seed`.
+ */
+kind: string, question: string | null, status: string, selected: string, 
 /**
  * Question first, the selected node last.
  */

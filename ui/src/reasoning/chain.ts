@@ -178,16 +178,6 @@ export function statusTone(status: string): "positive" | "negative" | "neutral" 
 
 export const KIND_NAME: Record<string, string> = { agent: "ReAct agent", graphrag: "GraphRAG", docrag: "Document RAG", seed: "TrustGraph" };
 
-/** A chain's session kind (`agent`, `graphrag`, `docrag`, `seed`), the `kind` the session list
- *  gets from the server. The chain carries it when the server sends it (`ReasoningChain.kind`,
- *  what `SessionSummary.kind` is); until then it is read from the session IRI as the server
- *  reads it, here and nowhere else in the UI. */
-export function chainKind(c: Pick<ReasoningChain, "session"> & { readonly kind?: string }): string {
-  if (c.kind) return c.kind;
-  const prefixes: Array<[string, string]> = [["urn:trustgraph:agent:", "agent"], ["urn:trustgraph:question:", "graphrag"], ["urn:trustgraph:docrag:", "docrag"]];
-  return prefixes.find(([prefix]) => c.session.startsWith(prefix))?.[1] ?? "seed";
-}
-
 /** "2025-10-15T09:01:19Z" → "09:01:19 UTC, 15 Oct 2025"; other text unchanged. */
 export function when(iso: string | null): string {
   if (!iso) return "";

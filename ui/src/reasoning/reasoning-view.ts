@@ -8,7 +8,7 @@
 import type { Backend } from "../api/backend";
 import type { CrossLink, ReasoningChain } from "../api/contract";
 import type { SelectFn } from "../shared/host";
-import { KIND_NAME, chainKind, dialogByStep, linksByStep, statusText, statusTone, stepsAfterQuestion, stepsText, when } from "./chain";
+import { KIND_NAME, dialogByStep, linksByStep, statusText, statusTone, stepsAfterQuestion, stepsText, when } from "./chain";
 import { STANDING_TEXT, asStanding, isBroken } from "../trail/standing";
 import { h, replace } from "../shared/dom";
 import { dialogTitle, stepCard } from "./reasoning-step";
@@ -154,7 +154,7 @@ export class ReasoningView {
         `✗ Draws on a claim that fails: ${STANDING_TEXT[rests].toLowerCase()}`) : null,
       rests && isBroken(rests) ? " " : null,
       h("span", { class: `pill pill-small tone-${tone} session-status`, testid: "reasoning-status", "data-status": c.status }, statusText(c.status)),
-      h("span", { class: "muted", testid: "reasoning-step-count", "data-steps": String(n) }, ` ${KIND_NAME[chainKind(c)] ?? "session"} · ${stepsText(n)}${typeof started === "string" ? ` · asked ${when(started)}` : ""}`));
+      h("span", { class: "muted", testid: "reasoning-step-count", "data-steps": String(n) }, ` ${KIND_NAME[c.kind] ?? "session"} · ${stepsText(n)}${typeof started === "string" ? ` · asked ${when(started)}` : ""}`));
     if (!inChain && c.latest) {
       replace(this.note, "The session has gone on past the step shown. ",
         h("button", { class: "btn btn-small", testid: "reasoning-follow", onclick: () => void this.open(c.session, { follow: true }) }, "Follow it to its latest step"));
