@@ -2,6 +2,7 @@
 //! commands that need no database in `offline`, ingest and serve in their own modules.
 
 mod args;
+mod choices;
 mod graph_arg;
 mod ingest;
 pub mod lineage;
