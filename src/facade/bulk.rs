@@ -123,6 +123,7 @@ impl Provex {
         // (its nodes only).
         let indexed = self.search.enabled();
         if !upsert && !self.listened(graph) && !indexed {
+            self.publisher.writes.wrote(graph);
             return Ok(());
         }
         for nodes in [true, false] {
@@ -151,6 +152,11 @@ impl Provex {
                     self.search.written(graph, &delta);
                 }
             }
+        }
+        // The Runs view's kept row of this graph is stale now, whether or not a view was
+        // given the rows.
+        if !self.listened(graph) {
+            self.publisher.writes.wrote(graph);
         }
         Ok(())
     }
