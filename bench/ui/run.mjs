@@ -50,6 +50,7 @@ const { spanStream } = await import("./spans.mjs");
 const { STEPS_LOG, parseSteps, logsSince, summariseSteps } = await import("./stream-steps.mjs");
 const { councilViews } = await import("./views.mjs");
 const { deepViews } = await import("./deep-views.mjs");
+const { startProfile } = await import("./profile.mjs");
 
 const { values: opt } = parseArgs({
   options: {
@@ -68,6 +69,8 @@ const { values: opt } = parseArgs({
 const ONLY = new Set(opt.only.split(","));
 const RUNS = Number(opt.runs);
 const PAN_SECONDS = Number(opt.seconds);
+const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
+if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
 const RATE = Number(opt.rate);
 const STREAM_SECONDS = Number(opt["stream-seconds"]);
 const EXPLAIN_RATE = Number(opt["explain-rate"]);
@@ -179,10 +182,11 @@ function firstPaintProbe() {
   });
 }
 
-async function openAndTimeFirstPaint(browser, server, graph, nodes, limit = null, waitMs = 120_000) {
+async function openAndTimeFirstPaint(browser, server, graph, nodes, limit = null, waitMs = 120_000, profile = null) {
   const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
   await page.addInitScript(firstPaintProbe);
   try {
+    const stopProfile = profile ? await startProfile(browser, page, profile) : null;
     await page.goto(server.url(`/?graph=${encodeURIComponent(graph)}${limit ? `&limit=${limit}` : ""}`));
     // `nodes` null: a cluster view, whose box count is not known beforehand.
     const rec = await until(() => page.evaluate((n) => window.__paint.setGraph.find((r) => (n === null ? window.provex.model.mode === "clusters" && r.n > 0 : r.n === n) && r.drawnAt !== null) ?? null, nodes),
@@ -195,7 +199,8 @@ async function openAndTimeFirstPaint(browser, server, graph, nodes, limit = null
         viewStart: view?.startTime ?? NaN, viewEnd: view?.responseEnd ?? NaN, nodes: s.nodes, edges: s.edges };
     }, graph);
     if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
-    return { firstPaint: rec.drawnAt, setGraph: rec.at, ...t, page, context };
+    const profiled = stopProfile ? await stopProfile() : undefined;
+    return { firstPaint: rec.drawnAt, setGraph: rec.at, ...t, profiled, page, context };
   } catch (e) {
     await context.close();
     throw e;
@@ -488,9 +493,16 @@ async function panZoom(browser, server, dir) {
     // Warm: the same graph opened again (the server's view is cached).
     const warm = [];
     for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) {
-      const w = await openAndTimeFirstPaint(browser, server, "bench50k", stats.nodes);
+      // BENCH_PROFILE=DIR: the last warm open is traced, and its heaviest functions printed.
+      const profile = PROFILE_DIR && i === Math.max(1, Math.min(RUNS, 3)) - 1 ? join(PROFILE_DIR, "first-paint-50k.trace.json") : null;
+      const w = await openAndTimeFirstPaint(browser, server, "bench50k", stats.nodes, null, 120_000, profile);
       await w.context.close();
       warm.push(w);
+      if (w.profiled) {
+        log(`  first paint at 50k (warm, traced: ${f0(w.firstPaint)} ms, ${w.profiled.scriptMs} ms of script sampled; trace ${profile}):`);
+        for (const { fn, ms } of w.profiled.self.slice(0, 15)) log(`    self ${f1(ms)} ms  ${fn}`);
+        for (const { fn, ms } of w.profiled.total.slice(0, 15)) log(`    total ${f1(ms)} ms  ${fn}`);
+      }
     }
     log(`  first paint at 50k (warm): ${warm.map((w) => `${f0(w.firstPaint)} ms (view ${f0(w.viewStart)}–${f0(w.viewEnd)}, setGraph ${f0(w.setGraph)})`).join(", ")}`);
     const overview = await scripted(1);

@@ -60,6 +60,12 @@ impl Provex {
         self.search.set_enabled(on);
     }
 
+    /// How many writes the search index took in this session (a live stream's batches are
+    /// gathered into a few writes a second).
+    pub fn search_index_writes(&self) -> u64 {
+        self.search.writes()
+    }
+
     /// How many items the search index holds for `graph`.
     pub async fn search_items(&self, graph: &str) -> Result<u64> {
         search::index::count(&self.store, graph).await

@@ -2,20 +2,27 @@
 //! items here as it publishes the delta (one hook, `facade::Publisher`), and one task writes
 //! them to the index in order, many deltas' items per write. A write waits for nothing; an
 //! ingest waits for its items ([`Indexer::flush`]) before it acknowledges, so what an ingest
-//! wrote is found once it returns. Items that could not be written (the server gone for
+//! wrote is found once it returns. Unless someone waits, the task gathers what arrives for
+//! [`GATHER`] before it writes: a live stream's small batches then make a few index writes a
+//! second instead of one each, which would compete with the stream's own writes (and their
+//! fsyncs) on the same server. Items that could not be written (the server gone for
 //! longer than the retries) are dropped with a warning; `provex search reindex` rebuilds
 //! the index from the graphs.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
-use tokio::sync::{mpsc, watch, OnceCell};
+use tokio::sync::{mpsc, watch, Notify, OnceCell};
 
 use super::index;
 use super::items::{delta_items, Item};
 use crate::error::Result;
 use crate::model::GraphDelta;
 use crate::store::Store;
+
+/// How long the task gathers items before writing them, when no one waits for them.
+pub const GATHER: Duration = Duration::from_millis(250);
 
 /// Items queued, numbered in the order they were sent.
 struct Queued {
@@ -36,6 +43,10 @@ pub struct Indexer {
     schema: Arc<OnceCell<()>>,
     /// Items written since the session began.
     written: Arc<AtomicU64>,
+    /// Told when someone waits for the queue ([`Indexer::flush`]): the task writes at once.
+    urgent: Arc<Notify>,
+    /// Writes made to the index since the session began.
+    writes: Arc<AtomicU64>,
 }
 
 impl Indexer {
@@ -45,7 +56,17 @@ impl Indexer {
         let (done_tx, done) = watch::channel(0);
         let schema = Arc::new(OnceCell::new());
         let written = Arc::new(AtomicU64::new(0));
-        tokio::spawn(run(store.clone(), rx, done_tx, schema.clone(), written.clone()));
+        let urgent = Arc::new(Notify::new());
+        let writes = Arc::new(AtomicU64::new(0));
+        let task = Task {
+            store: store.clone(),
+            done: done_tx,
+            schema: schema.clone(),
+            written: written.clone(),
+            urgent: urgent.clone(),
+            writes: writes.clone(),
+        };
+        tokio::spawn(task.run(rx));
         Indexer {
             store,
             tx: Mutex::new((Some(tx), 0)),
@@ -53,6 +74,8 @@ impl Indexer {
             enabled: AtomicBool::new(true),
             schema,
             written,
+            urgent,
+            writes,
         }
     }
 
@@ -92,6 +115,9 @@ impl Indexer {
     pub async fn flush(&self) {
         let target = self.tx.lock().unwrap_or_else(PoisonError::into_inner).1;
         let mut done = self.done.clone();
+        if *done.borrow() < target {
+            self.urgent.notify_one();
+        }
         // The task ended (the runtime is going away): nothing more will be written.
         let _ = done.wait_for(|d| *d >= target).await;
     }
@@ -105,46 +131,75 @@ impl Indexer {
     pub fn items_written(&self) -> u64 {
         self.written.load(Ordering::Relaxed)
     }
+
+    /// Writes made to the index since the session began (each of many deltas' items).
+    pub fn writes(&self) -> u64 {
+        self.writes.load(Ordering::Relaxed)
+    }
 }
 
 async fn ensure(store: &Store, schema: &OnceCell<()>) -> Result<()> {
     schema.get_or_try_init(|| index::ensure_schema(store)).await.map(|_| ())
 }
 
-/// The task: takes what is queued (everything waiting, up to a write's rows), writes it,
-/// and says how far it got.
-async fn run(
+/// The task's side of the index's writer.
+struct Task {
     store: Arc<Store>,
-    mut rx: mpsc::UnboundedReceiver<Queued>,
     done: watch::Sender<u64>,
     schema: Arc<OnceCell<()>>,
     written: Arc<AtomicU64>,
-) {
-    while let Some(first) = rx.recv().await {
-        let mut last = first.seq;
-        let mut items = first.items;
-        while items.len() < index::WRITE_ROWS {
-            match rx.try_recv() {
-                Ok(next) => {
-                    last = next.seq;
-                    items.extend(next.items);
+    urgent: Arc<Notify>,
+    writes: Arc<AtomicU64>,
+}
+
+impl Task {
+    /// Takes what is queued (what arrives within [`GATHER`] of the first, or until someone
+    /// waits, up to a write's rows), writes it, and says how far it got.
+    async fn run(self, mut rx: mpsc::UnboundedReceiver<Queued>) {
+        while let Some(first) = rx.recv().await {
+            let mut last = first.seq;
+            let mut items = first.items;
+            let deadline = tokio::time::Instant::now() + GATHER;
+            while items.len() < index::WRITE_ROWS {
+                tokio::select! {
+                    next = rx.recv() => match next {
+                        Some(next) => {
+                            last = next.seq;
+                            items.extend(next.items);
+                        }
+                        None => break,
+                    },
+                    _ = self.urgent.notified() => {
+                        // Everything queued before the wait is already in the channel.
+                        while items.len() < index::WRITE_ROWS {
+                            let Ok(next) = rx.try_recv() else { break };
+                            last = next.seq;
+                            items.extend(next.items);
+                        }
+                        break;
+                    }
+                    _ = tokio::time::sleep_until(deadline) => break,
                 }
-                Err(_) => break,
             }
+            self.write(&items).await;
+            let _ = self.done.send(last);
         }
-        let outcome = match ensure(&store, &schema).await {
-            Ok(()) => index::upsert(&store, &items).await,
+    }
+
+    async fn write(&self, items: &[Item]) {
+        self.writes.fetch_add(1, Ordering::Relaxed);
+        let outcome = match ensure(&self.store, &self.schema).await {
+            Ok(()) => index::upsert(&self.store, items).await,
             Err(e) => Err(e),
         };
         match outcome {
             Ok(()) => {
-                written.fetch_add(items.len() as u64, Ordering::Relaxed);
+                self.written.fetch_add(items.len() as u64, Ordering::Relaxed);
             }
             Err(e) => tracing::warn!(
                 "{} search index items not written ({e}); `provex search reindex` rebuilds the index",
                 items.len()
             ),
         }
-        let _ = done.send(last);
     }
 }

@@ -65,6 +65,7 @@ mod raw_http;
 mod reads;
 mod runs;
 mod search;
+mod search_gather;
 mod serve;
 mod server;
 mod sizes;
