@@ -73,6 +73,24 @@ describe("canvas scene", () => {
     expect(s.nodes.takeUpload().kind).toBe("none");
   });
 
+  it("uploads nothing when a new view is shown whole: no filter change, no highlight to clear", () => {
+    const s = new Scene();
+    const nodes = grid(50_000);
+    s.reset(nodes, nodes.slice(1).map((n, i) => edge(n.id, nodes[i].id)));
+    s.nodes.takeUpload();
+    s.edges.takeUpload();
+    // What the explorer does after every view: its filters (keeping every node), no highlight.
+    s.setVisible(() => true);
+    s.setVisible(null);
+    s.setHighlight(null);
+    expect([s.nodes.takeUpload().kind, s.edges.takeUpload().kind]).toEqual(["none", "none"]);
+    expect([s.visibleNodes, s.visibleEdges]).toEqual([50_000, 49_999]);
+    // A filter that hides one node sends every record again, and counts what it hides.
+    s.setVisible((n) => n.id !== "n7");
+    expect(flags(s, "n7") & Flag.Hidden).toBeTruthy();
+    expect([s.nodes.takeUpload().kind, s.visibleNodes, s.visibleEdges]).toEqual(["ranges", 49_999, 49_997]);
+  });
+
   it("hides nodes failing the filter and every edge touching them", () => {
     const s = new Scene();
     s.reset([node("a", 0, 0), node("b", 200, 0, { base_type: "ProvActivity" }), node("c", 400, 0)],

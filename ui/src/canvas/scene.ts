@@ -387,14 +387,21 @@ export class Scene {
   setVisible(filter: ((n: ViewNode) => boolean) | null): void {
     this.version++;
     this.filter = filter;
+    let changed = false;
     for (let i = 0; i < this.nodes.count; i++) {
-      this.shown[i] = filter && !filter(this.views[i]) ? 0 : 1;
-      this.grid.setHidden(i, !this.shown[i]);
+      const shown = filter && !filter(this.views[i]) ? 0 : 1;
+      if (this.shown[i] === shown) continue;
+      this.shown[i] = shown;
+      this.grid.setHidden(i, !shown);
+      changed = true;
     }
-    this.refreshAll();
+    // Flags follow from what is shown: when nothing changed (a new view shown whole, a
+    // filter that keeps every node), there is nothing to recompute or upload.
+    if (changed) this.refreshAll();
   }
 
   setHighlight(ids: Set<string> | null): void {
+    if (ids === null && this.highlight === null) return;
     this.highlight = ids ? new Set(ids) : null;
     this.refreshAll();
   }
