@@ -49,8 +49,9 @@ const { delays, hookDrawn, watchGraph } = await import("./drawn.mjs");
 const { spanStream } = await import("./spans.mjs");
 const { STEPS_LOG, parseSteps, logsSince, summariseSteps } = await import("./stream-steps.mjs");
 const { councilViews } = await import("./views.mjs");
+const { AGENTS, NODES_PER_TASK, counter, taskEvents, tasksFor, writeRun } = await import("./synthetic.mjs");
+const { openAndTimeFirstPaint } = await import("./first-paint.mjs");
 const { deepViews } = await import("./deep-views.mjs");
-const { startProfile } = await import("./profile.mjs");
 
 const { values: opt } = parseArgs({
   options: {
@@ -76,7 +77,7 @@ const STREAM_SECONDS = Number(opt["stream-seconds"]);
 const EXPLAIN_RATE = Number(opt["explain-rate"]);
 const SPAN_RATE = Number(opt["span-rate"]);
 const MESSAGES = process.env.BENCH_MESSAGES === "1";
-const VIEWPORT = { width: 1400, height: 900 };
+const { VIEWPORT } = await import("./first-paint.mjs");
 /** The pan/zoom pass between the pixel level of detail and close-up (see panZoom): zoomed
  *  in from the fitted view until the tallest nodes are this tall (CSS px), breathing down to
  *  0.6 of it. (It was a fixed ×800, which made nodes 6-10 px on the drawing of the time;
@@ -85,55 +86,6 @@ const MID_NODE_PX = 10;
 
 const log = (...a) => console.error("[bench]", ...a);
 const nowMs = () => performance.timeOrigin + performance.now();
-
-// ------------------------------------------------------------------ synthetic A2A runs
-
-/** Nodes one task adds (see the labels `provex stats` reports), and the shared agent nodes. */
-const NODES_PER_TASK = MESSAGES ? 17 : 13;
-const AGENTS = 50;
-const tasksFor = (nodes) => Math.max(AGENTS, Math.round((nodes - AGENTS - 1) / NODES_PER_TASK));
-
-/**
- * The events of task `t` as [line, probe] pairs: each line with the id of a node it creates
- * (the node whose arrival on the canvas is timed).
- */
-function taskEvents(t, next) {
-  const task = `task-${t}`;
-  const agent = `5f0c1a2e-8d4b-4c1e-9a77-${String(t % AGENTS).padStart(12, "0")}`;
-  const scope = { Task: { task_id: task } };
-  const metadata = { agent_id: agent };
-  const prompt = { system: "You summarise council meetings.", user: "Summarise the attached transcript segment." };
-  const out = [];
-  const ev = (data, probe) => {
-    const n = next();
-    const ts = 1_700_000_000_000 + n;
-    out.push([JSON.stringify({ Task: { id: `e${n}`, context_id: "ctx-bench", task_id: task, timestamp_ms: ts, data } }), probe(n, ts)]);
-  };
-  ev({ TaskCreated: { task_id: task, agent_id: agent } }, () => `task:${task}`);
-  if (MESSAGES) ev({ MessageReceived: { id: `in-${t}`, role: "user", content: [`Summarise item ${t} of the agenda`], metadata } }, () => null);
-  ev({ LlmCallStarted: { scope, client: "anthropic", model: "claude-sonnet-4", function_name: "Summarise", prompt, metadata } }, (n) => `llm_call:e${n}`);
-  ev({ LlmCallCompleted: { scope, client: "anthropic", model: "claude-sonnet-4", function_name: "Summarise", prompt, metadata,
-    usage: { Known: { prompt_tokens: 812, completion_tokens: 240, total_tokens: 1052 } }, duration_ms: 2210, success: true } }, (n) => `llm_call:e${n}`);
-  ev({ ToolCallStarted: { scope, tool_name: "transcript_search", function_name: "search", args: { q: `item ${t}` }, metadata } }, (n) => `tool_call:e${n}`);
-  ev({ ToolCallCompleted: { scope, tool_name: "transcript_search", function_name: "search", args: { q: `item ${t}` }, metadata, duration_ms: 120, success: true } }, (n) => `tool_call:e${n}`);
-  ev({ TaskStatusChanged: { task_id: task, old_status: "working", new_status: "completed" } }, (_n, ts) => `task_state:${task}:${ts}`);
-  ev({ TaskArtifactGenerated: { task_id: task, artifact_id: `summary-${t}`, artifact_type: "text/markdown" } }, () => `artifact:summary-${t}`);
-  if (MESSAGES) ev({ MessageSent: { id: `out-${t}`, role: "agent", content: [`Summary of item ${t}`], metadata } }, () => null);
-  return out;
-}
-
-function counter() {
-  let n = 0;
-  return () => ++n;
-}
-
-function writeRun(path, tasks) {
-  const next = counter();
-  const lines = [];
-  for (let t = 0; t < tasks; t++) for (const [line] of taskEvents(t, next)) lines.push(line);
-  writeFileSync(path, lines.join("\n") + "\n");
-  return lines.length;
-}
 
 // ------------------------------------------------------------------ statistics
 
@@ -151,61 +103,6 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : "–");
 const f0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en") : "–");
 
 // ------------------------------------------------------------------ page helpers
-
-/**
- * Installed before the page's scripts: when the app publishes `window.provex`, wraps its
- * canvas's setGraph to record when the graph was handed to the canvas and when the first
- * frame after that was drawn (an animation-frame callback queued after the canvas's own
- * frame request runs right after that frame is drawn).
- */
-function firstPaintProbe() {
-  let value;
-  window.__paint = { setGraph: [] };
-  Object.defineProperty(window, "provex", {
-    configurable: true,
-    get: () => value,
-    set: (v) => {
-      value = v;
-      const canvas = v.canvas;
-      const orig = canvas.setGraph.bind(canvas);
-      canvas.setGraph = (nodes, edges) => {
-        orig(nodes, edges);
-        const rec = { n: nodes.length, at: performance.now(), frames: canvas.stats().frames, drawnAt: null };
-        window.__paint.setGraph.push(rec);
-        const check = () => {
-          if (canvas.stats().frames > rec.frames) rec.drawnAt = performance.now();
-          else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      };
-    },
-  });
-}
-
-async function openAndTimeFirstPaint(browser, server, graph, nodes, limit = null, waitMs = 120_000, profile = null) {
-  const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
-  await page.addInitScript(firstPaintProbe);
-  try {
-    const stopProfile = profile ? await startProfile(browser, page, profile) : null;
-    await page.goto(server.url(`/?graph=${encodeURIComponent(graph)}${limit ? `&limit=${limit}` : ""}`));
-    // `nodes` null: a cluster view, whose box count is not known beforehand.
-    const rec = await until(() => page.evaluate((n) => window.__paint.setGraph.find((r) => (n === null ? window.provex.model.mode === "clusters" && r.n > 0 : r.n === n) && r.drawnAt !== null) ?? null, nodes),
-      { ms: waitMs, every: 50, what: `${graph} drawn with ${nodes} nodes` });
-    const t = await page.evaluate((g) => {
-      const nav = performance.getEntriesByType("navigation")[0];
-      const view = performance.getEntriesByType("resource").find((r) => r.name.includes(`/api/graphs/${g}/view`));
-      const s = window.provex.canvas.stats();
-      return { html: nav?.responseEnd ?? NaN, domReady: nav?.domContentLoadedEventEnd ?? NaN,
-        viewStart: view?.startTime ?? NaN, viewEnd: view?.responseEnd ?? NaN, nodes: s.nodes, edges: s.edges };
-    }, graph);
-    if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
-    const profiled = stopProfile ? await stopProfile() : undefined;
-    return { firstPaint: rec.drawnAt, setGraph: rec.at, ...t, profiled, page, context };
-  } catch (e) {
-    await context.close();
-    throw e;
-  }
-}
 
 // ------------------------------------------------------------------ benchmarks
 

@@ -1,12 +1,15 @@
 // The search box's "All graphs" mode in Chromium against a real `provex serve`: two graphs
 // from different sources (signed statements; OpenTelemetry traces with a prompt lineage), a
 // search lists the API's hits under their graph, and a hit of the other graph opens that
-// graph with its node selected. Screenshots: docs/screenshots/search-all-{light,dark}.png.
+// graph with its node selected. Screenshots: docs/screenshots/search-all-{light,dark}.png, in
+// which every pixel of the canvas is drawn, under and below the list of hits too.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT, openDrawn, screenshot, start, statusCounts, until } from "./harness.mjs";
+import { ARTIFACTS, ROOT, openDrawn, screenshot, start, statusCounts, until } from "./harness.mjs";
+import { decodePng } from "./png.mjs";
 
 const MEETING = "meeting";
 const SUMMARISER = "summariser";
@@ -24,6 +27,24 @@ describe("search across every graph", { timeout: 240_000 }, () => {
     const input = page.getByTestId("search-input");
     await input.fill("");
     await input.fill(text);
+  }
+
+  /** Takes the screenshot `name`, and counts the pixels of the canvas's box it left undrawn
+   *  (transparent: nothing of the canvas nor of the page under it composited there). */
+  async function shotOfCanvas(name) {
+    await screenshot(page, name);
+    // The copy the harness kept under e2e/artifacts/ is the same picture.
+    const img = decodePng(readFileSync(join(ARTIFACTS, name)));
+    const box = await page.locator("canvas.provex-graph-canvas").boundingBox();
+    // Chromium writes RGB when every pixel is opaque, RGBA when some are not.
+    if (img.channels !== 4) return 0;
+    let undrawn = 0;
+    for (let y = Math.ceil(box.y); y < Math.floor(box.y + box.height); y++) {
+      for (let x = Math.ceil(box.x); x < Math.floor(box.x + box.width); x++) {
+        if (img.data[(y * img.width + x) * 4 + 3] < 255) undrawn++;
+      }
+    }
+    return undrawn;
   }
 
   before(async () => {
@@ -50,13 +71,18 @@ describe("search across every graph", { timeout: 240_000 }, () => {
     assert.deepEqual(await groups(), graphs);
     const expected = graphs.flatMap((g) => hits.filter((x) => x.graph === g).map((x) => `${x.graph}/${x.id}`));
     assert.deepEqual(await results(), expected);
-    await screenshot(page, "search-all-light.png");
+    // The list is taller than its box (it scrolls): the canvas under and below it is drawn all
+    // the same (a plain background colour on the list left a blank patch there).
+    assert.ok(await page.$eval(".search-results", (l) => l.scrollHeight > l.clientHeight), "the list scrolls");
+    assert.equal(await shotOfCanvas("search-all-light.png"), 0, "undrawn pixels in the canvas (light)");
     await page.getByTestId("theme-toggle").click();
     await page.getByTestId("search-input").focus();
     await until(() => page.locator(".search-results").isVisible(), { what: "the list open again" });
-    // The canvas redraws its scene in the new theme over a few frames.
+    // The canvas redraws its scene in the new theme over a few frames; the list stays open
+    // (the box has its focus back before the close that followed the click elsewhere).
     await page.waitForTimeout(1500);
-    await screenshot(page, "search-all-dark.png");
+    assert.ok(await page.locator(".search-results").isVisible(), "the list still open");
+    assert.equal(await shotOfCanvas("search-all-dark.png"), 0, "undrawn pixels in the canvas (dark)");
     await page.getByTestId("theme-toggle").click();
   });
 

@@ -253,7 +253,8 @@ export class App implements
     if (token !== this.loadToken) return;
     this.model.applyView(view);
     const nodes = this.model.nodeList();
-    this.canvas.setGraph(nodes, this.model.edgeList(), view.mode === "whole" ? focusIds(nodes) : []);
+    const { edges, ends } = this.model.drawnEdges();
+    this.canvas.setGraph(nodes, edges, view.mode === "whole" ? focusIds(nodes) : [], ends);
     this.minimap.setNodes(nodes);
     this.canvasArea.forgetOffscreen();
     if (switching) this.clearSelection();

@@ -58,6 +58,24 @@ describe("canvas scene", () => {
     expect(s.visibleEdges).toBe(2);
   });
 
+  it("takes edges with their ends as node places (the model's numbers) as it takes them by id", () => {
+    const nodes = [node("a", 0, 0), node("b", 100, 0), node("c", 200, 0)];
+    const edges = [edge("a", "b"), edge("b", "c"), edge("a", "b"), edge("c", "a", "DERIVED"), edge("c", "d")];
+    const byId = new Scene(), byNumber = new Scene();
+    byId.reset(nodes, edges);
+    // Wrong numbers (the fourth) and one past the nodes (the fifth) are looked up by id.
+    byNumber.reset(nodes, edges, { source: [0, 1, 0, 0, 2], target: [1, 2, 1, 0, 9] });
+    for (const s of [byId, byNumber]) {
+      expect(s.edgeCount).toBe(3);
+      expect(s.pending).toEqual([edge("c", "d")]);
+      expect(s.adj).toEqual([[0, 2], [0, 1], [1, 2]]);
+    }
+    expect(byNumber.edges.data.slice(0, 3 * EDGE_STRIDE)).toEqual(byId.edges.data.slice(0, 3 * EDGE_STRIDE));
+    // Later batches are keyed the same way: a repeated edge is not drawn twice.
+    byNumber.add([], [edge("b", "c"), edge("c", "a", "DERIVED")], 1);
+    expect(byNumber.edgeCount).toBe(3);
+  });
+
   it("uploads only the appended records when a small batch joins 50,000 nodes", () => {
     const s = new Scene();
     const nodes = grid(50_000);

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import { GraphModel } from "../src/graph/model";
-import { batch, edge, node, view } from "./helpers";
+import { batch, edge, inColumns, node, view } from "./helpers";
 
 function loaded(): GraphModel {
   const m = new GraphModel();
@@ -147,5 +147,60 @@ describe("GraphModel", () => {
     m.apply(batch(6, [node("d", 3), node("e", 4)], [edge("e", "d")]));
     expect(m.totalNodes).toBe(5);
     expect(m.totalEdges).toBe(2);
+  });
+});
+
+describe("GraphModel's edges by number", () => {
+  const nodes = () => [node("a", 0), node("b", 1), node("c", 2), node("d", 3)];
+  const edges = () => [edge("a", "b"), edge("b", "c"), edge("a", "b", "DERIVED"), edge("c", "a"), edge("d", "a")];
+
+  it("hold the same edges from a view in columns as from the view in records, one per ends and type", () => {
+    const records = new GraphModel(), columns = new GraphModel();
+    records.applyView(view(nodes(), [...edges(), edge("a", "b")]));
+    columns.applyView(inColumns(view(nodes(), edges())));
+    expect(records.edgeList()).toEqual(edges());
+    expect(columns.edgeList()).toEqual(edges());
+    expect(columns.edges.size).toBe(5);
+    // A batch's edge already held (same ends and type) is not new; another type is.
+    for (const m of [records, columns]) {
+      const change = m.apply(batch(1, [], [edge("c", "a"), edge("c", "a", "DERIVED")]));
+      if (change.kind !== "batch") throw new Error(change.kind);
+      expect(change.edges).toEqual([edge("c", "a", "DERIVED")]);
+      expect(m.edges.size).toBe(6);
+    }
+  });
+
+  it("give the canvas each edge's ends as places in nodeList()", () => {
+    for (const v of [view(nodes(), edges()), inColumns(view(nodes(), edges()))]) {
+      const m = new GraphModel();
+      m.applyView(v);
+      m.apply(batch(1, [node("e", 4)], [edge("e", "b")]));
+      const list = m.nodeList(), { edges: drawn, ends } = m.drawnEdges();
+      expect(drawn).toEqual(m.edgeList());
+      expect(ends).not.toBeNull();
+      expect(drawn.map((_e, i) => [list[ends!.source[i]].id, list[ends!.target[i]].id])).toEqual(drawn.map((e) => [e.source, e.target]));
+    }
+  });
+
+  it("keep an edge whose end has not come yet, and then give the canvas no numbers to trust", () => {
+    const m = new GraphModel();
+    m.applyView(inColumns(view(nodes(), edges())));
+    const change = m.apply(batch(1, [], [edge("a", "later")]));
+    if (change.kind !== "batch") throw new Error(change.kind);
+    expect(change.edges).toEqual([edge("a", "later")]);
+    m.apply(batch(2, [node("later", 4)], [edge("a", "later")]));
+    expect(m.edges.size).toBe(6);
+    expect(m.drawnEdges().ends).toBeNull();
+    // A new view numbers everything afresh.
+    m.applyView(inColumns(view(nodes(), edges())));
+    expect(m.drawnEdges().ends).not.toBeNull();
+  });
+
+  it("a view whose records name a node twice keeps one, and its edges by id", () => {
+    const m = new GraphModel();
+    m.applyView(view([node("a", 0), node("b", 1), node("a", 2, { text: "again" })], [edge("a", "b"), edge("b", "a")]));
+    expect(m.nodeList().map((n) => n.id)).toEqual(["a", "b"]);
+    const list = m.nodeList(), { edges: drawn, ends } = m.drawnEdges();
+    expect(drawn.map((_e, i) => [list[ends!.source[i]].id, list[ends!.target[i]].id])).toEqual([["a", "b"], ["b", "a"]]);
   });
 });

@@ -124,6 +124,27 @@ describe("search across every graph", () => {
     expect(box.el.querySelector(".search-results .empty")?.textContent).toBe("No matches");
   });
 
+  it("the list stays open when the box has its focus back before the close after a blur", async () => {
+    host.allHits = [hit("run-a", "s1"), hit("run-b", "s2")];
+    toggle().click();
+    await typeAndWait("council");
+    const list = box.el.querySelector(".search-results")!;
+    vi.useFakeTimers();
+    try {
+      // Out of the box (a click on the theme button) and straight back into it.
+      input().blur();
+      input().focus();
+      vi.advanceTimersByTime(300);
+      expect(list.hasAttribute("hidden")).toBe(false);
+      // Out for good: closed.
+      input().blur();
+      vi.advanceTimersByTime(300);
+      expect(list.hasAttribute("hidden")).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("groups keep every hit once", () => {
     const listed = [hit("a", "1"), hit("b", "2"), hit("a", "3")].map(fromAllHit);
     expect(byGraph(listed).map((g) => [g.graph, g.hits.map((h) => h.id)])).toEqual([["a", ["1", "3"]], ["b", ["2"]]]);

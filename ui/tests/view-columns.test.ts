@@ -45,7 +45,13 @@ describe("view columns", () => {
     const v = inColumns(view(nodes, edges));
     expect(v.nodes).toEqual([]);
     // The edge to a node not in the view is not sent.
-    expect(viewRecords(v)).toStrictEqual({ nodes, edges: edges.slice(0, 2) });
+    const records = viewRecords(v);
+    expect({ nodes: records.nodes, edges: records.edges }).toStrictEqual({ nodes, edges: edges.slice(0, 2) });
+    // Each edge also comes as numbers: its ends' places among the nodes, its type in the table.
+    const numbered = records.numbered!;
+    expect(Array.from(numbered.source)).toEqual([0, 1]);
+    expect(Array.from(numbered.target)).toEqual([1, 2]);
+    expect(Array.from(numbered.type).map((k) => numbered.types[k])).toEqual(["USED", "DERIVED"]);
     // A view without cluster boxes has no cluster column; decoding it adds no `cluster` key.
     const plain = inColumns(view([node("a", 0)]));
     expect(plain.columns!.nodes.cluster).toBeUndefined();

@@ -16,7 +16,7 @@ import { FrameCost, type FrameCostReport } from "./cost";
 import { GLFrame, safe } from "./gl-frame";
 import { NH, NODE_STRIDE, NW, Scene } from "./scene";
 import { palette, type Palette } from "./style";
-import type { CanvasEvents, FrameStats, GraphCanvasApi, Theme } from "./types";
+import type { CanvasEvents, EdgeEnds, FrameStats, GraphCanvasApi, Theme } from "./types";
 
 export class GraphCanvas implements GraphCanvasApi {
   /** The WebGL canvas; it receives the pointer events. */
@@ -234,9 +234,9 @@ export class GraphCanvas implements GraphCanvasApi {
 
   // ---- GraphCanvasApi -----------------------------------------------------------------
 
-  setGraph(nodes: ViewNode[], edges: ViewEdge[], focus: string[] = []): void {
+  setGraph(nodes: ViewNode[], edges: ViewEdge[], focus: string[] = [], ends: EdgeEnds | null = null): void {
     const hadHover = this.scene.hovered >= 0;
-    this.scene.reset(nodes, edges);
+    this.scene.reset(nodes, edges, ends);
     this.generation++;
     this.labels.reset(this.generation);
     this.controls.resetHover();

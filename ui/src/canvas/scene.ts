@@ -7,6 +7,8 @@ import { InstanceArray } from "./buffers";
 import { SpatialGrid } from "./spatial";
 import type { Bounds } from "./camera";
 import { badgeCode, edgeKind, shapeOf } from "./style";
+import type { EdgeEnds } from "./types";
+import { TripleMap } from "../shared/triple-map";
 
 /** Node record layout (three RGBA texels in the node data texture): target centre,
  *  previous centre (moves animate from it); size, shape code, status code; flag bits,
@@ -35,9 +37,6 @@ export function moveEase(t: number): number {
 
 /** Quarter-octave buckets of node sides from 1 to 2^16 world units (see Scene.sideAtShare). */
 const SIDE_BUCKETS = 65;
-/** Node indices and edge types an edge key holds (see Scene.edgeKeyOf). */
-const NODE_KEY_SPAN = 2 ** 20;
-const TYPE_KEY_SPAN = 2 ** 12;
 function sideBucket(w: number, h: number): number {
   const side = w > h ? w : h;
   const b = side > 1 ? Math.ceil(Math.log2(side) * 4) : 0;
@@ -61,13 +60,12 @@ export class Scene {
   adj: number[][] = [];
   /** Edges whose endpoints have not arrived yet. */
   pending: ViewEdge[] = [];
-  /** The edges drawn, by their ends' indices and type (see edgeKeyOf): numbers, not
-   *  strings, so that a 77,000-edge view is not 77,000 strings to build and hash. */
-  private edgeKeys = new Set<number>();
-  /** Edge types seen, numbered for edgeKeyOf. */
+  /** The edges drawn, by their ends' indices and their type's number: numbers in typed
+   *  arrays (shared/triple-map.ts), so that a 77,000-edge view is neither 77,000 strings
+   *  nor 77,000 boxed numbers to build and hash. */
+  private edgeKeys = new TripleMap();
+  /** Edge types seen, numbered for edgeKeys. */
   private edgeTypes = new Map<string, number>();
-  /** Keys of edges whose ends or type are past what a number key holds (never in practice). */
-  private edgeKeysWide = new Set<string>();
   /** 1 when the node passes the visibility filter. */
   private shown = new Uint8Array(1024);
   grid = new SpatialGrid();
@@ -138,8 +136,9 @@ export class Scene {
     return this.edges.count;
   }
 
-  /** Replaces everything. Nothing glows. */
-  reset(nodes: ViewNode[], edges: ViewEdge[]): void {
+  /** Replaces everything. Nothing glows. `ends`, when given, holds each edge's ends as
+   *  places in `nodes` (the model's node numbers), so they are not looked up by id. */
+  reset(nodes: ViewNode[], edges: ViewEdge[], ends: EdgeEnds | null = null): void {
     this.nodes.clear();
     this.edges.clear();
     this.views = [];
@@ -149,8 +148,7 @@ export class Scene {
     this.edgeTgt = [];
     this.adj = [];
     this.pending = [];
-    this.edgeKeys.clear();
-    this.edgeKeysWide.clear();
+    this.edgeKeys.clear(edges.length);
     this.selected.clear();
     this.hovered = -1;
     this.visibleNodes = 0;
@@ -165,7 +163,20 @@ export class Scene {
     let sum = 0;
     for (const n of nodes) sum += Math.max(n.w, n.h);
     this.grid = new SpatialGrid(nodes.length ? Math.max(8, (2 * sum) / nodes.length) : 256);
-    this.add(nodes, edges, NO_GLOW);
+    this.add(nodes, ends ? [] : edges, NO_GLOW);
+    if (ends) this.addNumbered(edges, ends);
+  }
+
+  /** Adds edges whose ends are given as node indices, checked against the ends' ids (the
+   *  same strings, so no hashing): an edge whose numbers do not fit is looked up by id. */
+  private addNumbered(edges: ViewEdge[], ends: EdgeEnds): void {
+    this.edges.reserve(this.edges.count + edges.length);
+    const views = this.views, count = views.length;
+    for (let i = 0; i < edges.length; i++) {
+      const e = edges[i], s = ends.source[i], t = ends.target[i];
+      if (s < count && t < count && views[s].id === e.source && views[t].id === e.target) this.addEdgeAt(e, s, t);
+      else if (!this.tryAddEdge(e)) this.pending.push(e);
+    }
   }
 
   /** Adds new nodes (glowing from `glowAt` seconds) and edges; updates the data and size
@@ -278,7 +289,13 @@ export class Scene {
   private tryAddEdge(e: ViewEdge): boolean {
     const s = this.index.get(e.source), t = this.index.get(e.target);
     if (s === undefined || t === undefined) return false;
-    if (!this.rememberEdgeKey(s, t, e.type)) return true;
+    this.addEdgeAt(e, s, t);
+    return true;
+  }
+
+  /** Adds an edge between nodes `s` and `t` unless the same one is drawn. */
+  private addEdgeAt(e: ViewEdge, s: number, t: number): void {
+    if (!this.rememberEdgeKey(s, t, e.type)) return;
     const ei = this.edges.push();
     this.edgeViews.push(e);
     this.edgeSrc.push(s);
@@ -291,34 +308,24 @@ export class Scene {
     ed[o + EKIND] = edgeKind(e.type);
     ed[o + EFLAGS] = this.edgeFlags(ei);
     if (!(ed[o + EFLAGS] & Flag.Hidden)) this.visibleEdges++;
-    return true;
   }
 
-  /** One number for an edge's ends and type: exact below 2^20 nodes and 4,096 types
-   *  (2^52, under 2^53); null past that, where the string key is used. */
-  private edgeKeyOf(s: number, t: number, type: string): number | null {
+  private typeNumber(type: string): number {
     let k = this.edgeTypes.get(type);
     if (k === undefined) {
       k = this.edgeTypes.size;
       this.edgeTypes.set(type, k);
     }
-    return s < NODE_KEY_SPAN && t < NODE_KEY_SPAN && k < TYPE_KEY_SPAN ? (s * NODE_KEY_SPAN + t) * TYPE_KEY_SPAN + k : null;
+    return k;
   }
 
   /** Records an edge's key; false when it was already there. */
   private rememberEdgeKey(s: number, t: number, type: string): boolean {
-    const k = this.edgeKeyOf(s, t, type);
-    const set: Set<number | string> = k === null ? this.edgeKeysWide : this.edgeKeys;
-    const key = k ?? `${s}\u0000${t}\u0000${type}`;
-    if (set.has(key)) return false;
-    set.add(key);
-    return true;
+    return this.edgeKeys.add(s, t, this.typeNumber(type));
   }
 
   private forgetEdgeKey(s: number, t: number, type: string): void {
-    const k = this.edgeKeyOf(s, t, type);
-    if (k === null) this.edgeKeysWide.delete(`${s}\u0000${t}\u0000${type}`);
-    else this.edgeKeys.delete(k);
+    this.edgeKeys.delete(s, t, this.typeNumber(type));
   }
 
   /** Recomputes an edge's flags from its nodes. */

@@ -34,10 +34,17 @@ export interface FrameStats {
   scale?: number;
 }
 
+/** Edges' ends as node indices, in the order of the edges they go with. */
+export interface EdgeEnds {
+  source: ArrayLike<number>;
+  target: ArrayLike<number>;
+}
+
 export interface GraphCanvasApi {
   /** Replaces everything drawn, then opens the first view: on the `focus` nodes when there
-   *  are some (readably, see first-view.ts), else the whole drawing fitted. */
-  setGraph(nodes: ViewNode[], edges: ViewEdge[], focus?: string[]): void;
+   *  are some (readably, see first-view.ts), else the whole drawing fitted. `ends`, when
+   *  given, holds each edge's ends as places in `nodes` (not looked up by id then). */
+  setGraph(nodes: ViewNode[], edges: ViewEdge[], focus?: string[], ends?: EdgeEnds | null): void;
   /** Adds new nodes and edges, and updates existing nodes' data (never their position).
    *  New nodes glow for about a second. Nothing already drawn moves. */
   addBatch(nodes: ViewNode[], edges: ViewEdge[]): void;

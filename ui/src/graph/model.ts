@@ -4,6 +4,7 @@
 import type {
   KnowledgeChange, NodeMove, StreamMessage, VerificationUpdate, View, ViewEdge, ViewMode, ViewNode,
 } from "../api/contract";
+import { EdgeTable, type EdgeEnds } from "./edge-table";
 import { viewRecords } from "./view-columns";
 
 /** What applying one stream message changed, for the app to pass on to the canvas. */
@@ -36,8 +37,10 @@ export type ModelChange =
   /** The view must be loaded again: the server said so, or a message was missed. */
   | { kind: "reset"; reason: string };
 
-export function edgeKey(e: ViewEdge): string {
-  return `${e.source}\u0000${e.type}\u0000${e.target}`;
+/** What the model's edges offer outside it. */
+export interface EdgesRead {
+  readonly size: number;
+  values(): IterableIterator<ViewEdge>;
 }
 
 export class GraphModel {
@@ -50,11 +53,27 @@ export class GraphModel {
   totalEdges = 0;
   limit = 0;
   readonly nodes = new Map<string, ViewNode>();
-  readonly edges = new Map<string, ViewEdge>();
+  /** Edges by their ends' node numbers and their type's number (edge-table.ts). */
+  private readonly table = new EdgeTable();
   /** The latest verification result per statement or verification id. */
   readonly verifications = new Map<string, VerificationUpdate>();
-  /** Node ids sorted by arrival. */
-  private order: string[] = [];
+  /** Nodes sorted by arrival. */
+  private order: ViewNode[] = [];
+  /** Node numbers: every id a node or an edge's end has had since the view, numbered in the
+   *  order seen (a view's nodes first, in its order). Built from `idOf` when first asked,
+   *  so that a view in columns, whose edges come numbered, builds no map for them. */
+  private numbers: Map<string, number> | null = null;
+  private idOf: string[] = [];
+  /** Whether every number is a node's, given as the node came: numbers are then places in
+   *  `nodeList()`, which the canvas numbers its nodes by. */
+  private numbersArePlaces = true;
+  /** Edge types, numbered in the order seen. */
+  private types = new Map<string, number>();
+
+  /** The edges, in the order they came (read only). */
+  get edges(): EdgesRead {
+    return this.table;
+  }
 
   /** Replaces everything with a view. */
   applyView(view: View): void {
@@ -66,23 +85,39 @@ export class GraphModel {
     this.totalEdges = view.total_edges;
     this.limit = view.limit;
     this.nodes.clear();
-    this.edges.clear();
     this.verifications.clear();
-    this.order = [];
+    this.types.clear();
     // The view is the model's from here (a fresh answer each time): its records, decoded
     // once from its columns (view-columns.ts), are kept, not copied.
-    const { nodes, edges } = viewRecords(view);
+    const { nodes, edges, numbered } = viewRecords(view);
+    this.table.clear(edges.length);
     let ordered = true;
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
       this.nodes.set(n.id, n);
       if (i > 0 && nodes[i - 1].arrival > n.arrival) ordered = false;
     }
-    for (const e of edges) this.edges.set(edgeKey(e), e);
+    const distinct = this.nodes.size === nodes.length;
+    this.numbersArePlaces = true;
+    if (numbered && distinct) {
+      // Node i is number i; each edge comes with its ends' numbers.
+      this.idOf = nodes.map((n) => n.id);
+      this.numbers = null;
+      const { source, target, type, types } = numbered;
+      const kinds = new Int32Array(types.length).fill(-1);
+      for (let i = 0; i < edges.length; i++) {
+        let k = kinds[type[i]];
+        if (k < 0) k = kinds[type[i]] = this.typeNumber(types[type[i]]);
+        this.table.add(source[i], target[i], k, edges[i]);
+      }
+    } else {
+      this.idOf = [];
+      this.numbers = new Map();
+      for (const n of this.nodes.values()) this.numberOf(n.id, true);
+      for (const e of edges) this.table.add(this.numberOf(e.source), this.numberOf(e.target), this.typeNumber(e.type), e);
+    }
     // A whole view comes in arrival order: nothing to sort.
-    this.order = ordered && this.nodes.size === nodes.length
-      ? nodes.map((n) => n.id)
-      : [...this.nodes.values()].sort(byArrival).map((n) => n.id);
+    this.order = ordered && distinct ? nodes.slice() : [...this.nodes.values()].sort(byArrival);
   }
 
   /** Empties the model (no graph shown). */
@@ -131,10 +166,10 @@ export class GraphModel {
     const { added, updated } = this.takeNodes(msg.nodes);
     const edges: ViewEdge[] = [];
     for (const e of msg.edges) {
-      const key = edgeKey(e);
-      if (this.edges.has(key)) continue;
+      const s = this.numberOf(e.source), t = this.numberOf(e.target), k = this.typeNumber(e.type);
+      if (this.table.find(s, t, k) >= 0) continue;
       const copy = { ...e };
-      this.edges.set(key, copy);
+      this.table.add(s, t, k, copy);
       edges.push(copy);
     }
     for (const v of msg.verifications) {
@@ -151,7 +186,7 @@ export class GraphModel {
     }
     if (this.mode === "whole") {
       this.totalNodes = Math.max(this.totalNodes, this.nodes.size);
-      this.totalEdges = Math.max(this.totalEdges, this.edges.size);
+      this.totalEdges = Math.max(this.totalEdges, this.table.size);
     }
     return { kind: "batch", added, updated: [...updated.values()], edges, verifications: msg.verifications };
   }
@@ -169,6 +204,7 @@ export class GraphModel {
       } else {
         const n = { ...incoming };
         this.nodes.set(n.id, n);
+        this.numberOf(n.id, true);
         this.insertByArrival(n);
         added.push(n);
       }
@@ -182,13 +218,11 @@ export class GraphModel {
     const changed: ViewEdge[] = [];
     for (const e of edges) {
       if (!this.nodes.has(e.source) || !this.nodes.has(e.target)) continue;
-      const key = edgeKey(e);
-      if (this.edges.has(key)) continue;
-      for (const [k, old] of this.edges) {
-        if (old.source === e.source && old.target === e.target) this.edges.delete(k);
-      }
+      const s = this.numberOf(e.source), t = this.numberOf(e.target), k = this.typeNumber(e.type);
+      if (this.table.find(s, t, k) >= 0) continue;
+      this.table.removeBetween(s, t);
       const copy = { ...e };
-      this.edges.set(key, copy);
+      this.table.add(s, t, k, copy);
       changed.push(copy);
     }
     return changed;
@@ -196,19 +230,17 @@ export class GraphModel {
 
   /** Nodes in arrival order. */
   byArrival(): ViewNode[] {
-    return this.order.map((id) => this.nodes.get(id)!);
+    return this.order.slice();
   }
 
   /** The lowest arrival number drawn (0 when empty). */
   minArrival(): number {
-    const first = this.order[0];
-    return first === undefined ? 0 : this.nodes.get(first)!.arrival;
+    return this.order.length === 0 ? 0 : this.order[0].arrival;
   }
 
   /** The highest arrival number drawn (-1 when empty). */
   maxArrival(): number {
-    const last = this.order[this.order.length - 1];
-    return last === undefined ? -1 : this.nodes.get(last)!.arrival;
+    return this.order.length === 0 ? -1 : this.order[this.order.length - 1].arrival;
   }
 
   nodeList(): ViewNode[] {
@@ -216,23 +248,55 @@ export class GraphModel {
   }
 
   edgeList(): ViewEdge[] {
-    return [...this.edges.values()];
+    return this.table.list();
+  }
+
+  /** The edges as `edgeList()` gives them, with their ends as places in `nodeList()` when
+   *  every end is a node (null when not: an edge whose end has not arrived yet). */
+  drawnEdges(): { edges: ViewEdge[], ends: EdgeEnds | null } {
+    return { edges: this.table.list(), ends: this.numbersArePlaces ? this.table.ends() : null };
+  }
+
+  /** The number of node id `id`, given it now if it has none (`node`: it is a node's, added
+   *  to `nodes` now; else an edge's end). */
+  private numberOf(id: string, node = false): number {
+    let numbers = this.numbers;
+    if (numbers === null) {
+      numbers = this.numbers = new Map();
+      for (let i = 0; i < this.idOf.length; i++) numbers.set(this.idOf[i], i);
+    }
+    let k = numbers.get(id);
+    if (k === undefined) {
+      k = this.idOf.push(id) - 1;
+      numbers.set(id, k);
+      if (!node) this.numbersArePlaces = false;
+    }
+    return k;
+  }
+
+  private typeNumber(type: string): number {
+    let k = this.types.get(type);
+    if (k === undefined) {
+      k = this.types.size;
+      this.types.set(type, k);
+    }
+    return k;
   }
 
   private insertByArrival(n: ViewNode): void {
     // Arrivals almost always come in order: check the end before searching.
     let lo = 0;
     let hi = this.order.length;
-    if (hi === 0 || this.nodes.get(this.order[hi - 1])!.arrival <= n.arrival) {
-      this.order.push(n.id);
+    if (hi === 0 || this.order[hi - 1].arrival <= n.arrival) {
+      this.order.push(n);
       return;
     }
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.nodes.get(this.order[mid])!.arrival <= n.arrival) lo = mid + 1;
+      if (this.order[mid].arrival <= n.arrival) lo = mid + 1;
       else hi = mid;
     }
-    this.order.splice(lo, 0, n.id);
+    this.order.splice(lo, 0, n);
   }
 }
 

@@ -5,10 +5,19 @@
 
 import type { View, ViewColumns, ViewEdge, ViewNode } from "../api/contract";
 
-/** A view's records: its nodes (in the view's order) and its edges. */
+/** A view's records: its nodes (in the view's order) and its edges; from columns, also
+ *  each edge's ends as indexes into `nodes` and its type as an index into `types`, so the
+ *  model keys edges by numbers without looking an id up. */
 export interface ViewRecords {
   nodes: ViewNode[];
   edges: ViewEdge[];
+  numbered?: {
+    source: ArrayLike<number>;
+    target: ArrayLike<number>;
+    type: ArrayLike<number>;
+    /** The columns' string table: `types[type[i]]` is edge i's type. */
+    types: readonly string[];
+  };
 }
 
 /** The records of a view: decoded from its columns when it has them, else its own lists. */
@@ -61,7 +70,7 @@ export function decodeColumns(c: ViewColumns): ViewRecords {
       source: from.id, target: to.id, type: str("type", type[i]), prov: opt("prov", prov[i]), a2a: opt("a2a", a2a[i]),
     };
   }
-  return { nodes, edges };
+  return { nodes, edges, numbered: { source, target, type, types: s } };
 }
 
 function sameLength(name: string, len: number, count: number): void {

@@ -52,7 +52,11 @@ export class SearchBox {
   constructor(private readonly app: SearchHost) {
     this.searchInput.addEventListener("input", () => this.onSearchInput());
     this.searchInput.addEventListener("keydown", (ev) => this.onSearchKey(ev));
-    this.searchInput.addEventListener("blur", () => setTimeout(() => this.showResults(false), 200));
+    // Closed a moment after the box loses focus (a click on a hit lands first), unless the
+    // focus came back meanwhile (the list shown again by the focus handler stays).
+    this.searchInput.addEventListener("blur", () => setTimeout(() => {
+      if (this.searchInput.ownerDocument.activeElement !== this.searchInput) this.showResults(false);
+    }, 200));
     this.searchInput.addEventListener("focus", () => { if (this.hits.length > 0) this.showResults(true); });
   }
 

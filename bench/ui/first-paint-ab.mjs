@@ -1,0 +1,161 @@
+//! First paint of the synthetic 50,000-node run, warm, compared between two builds of the UI
+//! on one `provex serve`: pages alternate between the builds (A B B A …, each a fresh browser
+//! context; the server's `--ui` is a link switched before each page), so both sides share the
+//! machine's load. Prints each side's median and its breakdown (see first-paint.mjs); with
+//! `--profile DIR`, one more page a side under the CPU profiler, saved as DIR/A.cpuprofile and
+//! DIR/B.cpuprofile, with the functions that took the most time printed (build the UI with
+//! `npx vite build --minify false` for readable names).
+//!
+//!   node bench/ui/first-paint-ab.mjs --a DIST_A --b DIST_B [--pages 7] [--nodes 50000] [--profile DIR]
+//!
+//! PROVEX_BIN as for run.mjs (default target/release/provex when built).
+
+import { existsSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, "../..");
+const { values: opt } = parseArgs({
+  options: {
+    a: { type: "string" },
+    b: { type: "string" },
+    pages: { type: "string", default: "7" },
+    nodes: { type: "string", default: "50000" },
+    profile: { type: "string" },
+  },
+});
+if (!opt.a || !opt.b) throw new Error("--a and --b name the two built UIs (folders with index.html)");
+if (!process.env.PROVEX_BIN) {
+  const release = join(ROOT, "target/release/provex");
+  process.env.PROVEX_BIN = existsSync(release) ? release : join(ROOT, "target/debug/provex");
+}
+const scratch = await mkdtemp(join(tmpdir(), "provex-fp-ab-"));
+const link = join(scratch, "ui");
+const sides = { A: resolve(opt.a), B: resolve(opt.b) };
+const use = (side) => {
+  try {
+    unlinkSync(link);
+  } catch {
+    // not there yet
+  }
+  symlinkSync(sides[side], link);
+};
+use("A");
+process.env.PROVEX_UI = link;
+const { startServer, launchBrowser, newPage, until } = await import("../../ui/e2e/harness.mjs");
+const { openAndTimeFirstPaint, firstPaintProbe, VIEWPORT } = await import("./first-paint.mjs");
+const { tasksFor, writeRun } = await import("./synthetic.mjs");
+
+const log = (...a) => console.error("[first-paint-ab]", ...a);
+const median = (xs) => {
+  const s = xs.filter(Number.isFinite).sort((x, y) => x - y);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+};
+const f0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en") : "–");
+
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  const file = join(scratch, "run.jsonl");
+  writeRun(file, tasksFor(Number(opt.nodes)));
+  await server.cli("ingest", "-g", "fpab", "--format", "a2a", file);
+  const stats = await server.api("/api/graphs/fpab/stats");
+  log(`${stats.nodes} nodes, ${stats.edges} edges; A = ${sides.A}, B = ${sides.B}`);
+  // The first open lays the view out: not timed.
+  const cold = await openAndTimeFirstPaint(browser, server, "fpab", stats.nodes);
+  await cold.context.close();
+
+  const runs = { A: [], B: [] };
+  const pages = Number(opt.pages);
+  for (let i = 0; i < pages; i++) {
+    for (const side of i % 2 === 0 ? ["A", "B"] : ["B", "A"]) {
+      use(side);
+      const r = await openAndTimeFirstPaint(browser, server, "fpab", stats.nodes);
+      await r.context.close();
+      delete r.page;
+      delete r.context;
+      runs[side].push(r);
+      log(`${side} page ${i + 1}: ${f0(r.firstPaint)} ms`);
+    }
+  }
+  for (const side of ["A", "B"]) {
+    const r = runs[side];
+    const m = (f) => f0(median(r.map(f)));
+    console.log(`${side} (${basename(dirname(sides[side]))}/${basename(sides[side])}): first paint median ${m((x) => x.firstPaint)} ms `
+      + `(${r.map((x) => f0(x.firstPaint)).join(", ")}) | view asked ${m((x) => x.viewStart)}, received ${m((x) => x.viewEnd)} `
+      + `| received → model ${m((x) => x.modelStart - x.viewEnd)} | model ${m((x) => x.modelEnd - x.modelStart)} `
+      + `| → setGraph ${m((x) => x.setGraphStart - x.modelEnd)} | setGraph ${m((x) => x.setGraph - x.setGraphStart)} `
+      + `| → first frame ${m((x) => x.firstPaint - x.setGraph)} ms`);
+  }
+  if (opt.profile) {
+    mkdirSync(opt.profile, { recursive: true });
+    for (const side of ["A", "B"]) {
+      use(side);
+      const profile = await profiled(server, stats.nodes);
+      writeFileSync(join(opt.profile, `${side}.cpuprofile`), JSON.stringify(profile));
+      console.log(`\n${side}: where the first paint's main thread went (CPU profile, navigation → first frame)`);
+      for (const line of summarise(profile)) console.log(line);
+    }
+  }
+} finally {
+  await browser.close().catch(() => {});
+  await server.stop();
+  await rm(scratch, { recursive: true, force: true });
+}
+
+/** One page under the CPU profiler: started on the app's own origin, then the graph's page
+ *  opened in the same tab (the same renderer), stopped at its first frame. */
+async function profiled(server, nodes) {
+  const { context, page } = await newPage(browser, { viewport: VIEWPORT });
+  try {
+    await page.addInitScript(firstPaintProbe);
+    await page.goto(server.url("/"));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 250 });
+    await cdp.send("Profiler.start");
+    await page.goto(server.url("/?graph=fpab"));
+    await until(() => page.evaluate((n) => window.__paint.setGraph.some((r) => r.n === n && r.drawnAt !== null), nodes),
+      { ms: 120_000, every: 50, what: "the graph drawn" });
+    const { profile } = await cdp.send("Profiler.stop");
+    return profile;
+  } finally {
+    await context.close();
+  }
+}
+
+/** The functions that took the most time: by their own samples, and with what they called. */
+function summarise(profile, top = 25) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  }
+  const keyOf = (n) => {
+    const f = n.callFrame;
+    return `${f.functionName || "(anonymous)"} ${f.url ? `${basename(f.url)}:${f.lineNumber + 1}` : ""}`.trim();
+  };
+  const selfBy = new Map(), totalBy = new Map();
+  const walk = (n, open) => {
+    const key = keyOf(n);
+    let total = self.get(n.id) ?? 0;
+    selfBy.set(key, (selfBy.get(key) ?? 0) + total);
+    const inner = open.has(key) ? open : new Set(open).add(key);
+    for (const c of n.children ?? []) total += walk(byId.get(c), inner);
+    // Counted once where a function calls itself again.
+    if (!open.has(key)) totalBy.set(key, (totalBy.get(key) ?? 0) + total);
+    return total;
+  };
+  walk(byId.get(profile.nodes[0].id), new Set());
+  const rows = (m) => [...m].filter(([k]) => k !== "(root)" && k !== "(idle)").sort((x, y) => y[1] - x[1]).slice(0, top);
+  const out = ["  with what they called (ms):"];
+  for (const [k, ms] of rows(totalBy)) out.push(`    ${ms.toFixed(1).padStart(8)}  ${k}`);
+  out.push("  their own time (ms):");
+  for (const [k, ms] of rows(selfBy)) out.push(`    ${ms.toFixed(1).padStart(8)}  ${k}`);
+  return out;
+}
