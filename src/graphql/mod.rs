@@ -24,11 +24,12 @@ pub const MAX_DEPTH: usize = 10;
 /// The most fields (weighted) a query may select.
 pub const MAX_COMPLEXITY: usize = 1000;
 
-/// The queries of every source that has a schema: adding one is one field here.
+// The queries of every source that has a schema: adding one is one field here (not a doc
+// comment: it would become the schema's description of `Query`).
 #[derive(MergedObject, Default)]
 pub struct Query(statements::graphql::A2apQuery, knowledge::graphql::KgQuery);
 
-/// The subscriptions of every source that has them.
+// The subscriptions of every source that has them.
 #[derive(MergedSubscription, Default)]
 pub struct Subscription(knowledge::graphql::KgSubscription);
 
