@@ -1,85 +1,39 @@
-//! GraphQL over a graph (docs/FORMATS.md, "Knowledge-graph statements"): A2AP's queries over the A2AP statements
-//! (`a2ap`) and the knowledge-graph extension's `triples` query and subscription over knowledge-graph statements
-//! (`kg`), served at `/graphql?graph=G` and by `knowledge/query` at `/a2a/G`. One schema,
-//! built once; each request carries the facade and the graph it reads. Resolvers compile to
-//! bounded, parameterised Cypher; depth and complexity limits answer a GraphQL error. Every
-//! request is parsed through `guard`, which refuses a document nested too deep for the
-//! recursive parser before it runs.
+//! GraphQL over a graph (docs/FORMATS.md, "Knowledge-graph statements"), served at
+//! `/graphql?graph=G` and by `knowledge/query` at `/a2a/G`: the schema's root, which merges
+//! the sources' schemas (each in its source's folder: the signed statements' A2AP queries in
+//! `sources/statements/graphql.rs`, the knowledge-graph extension's `triples` query and
+//! subscription in `sources/knowledge/graphql.rs`), and the engine around it. One schema,
+//! built once; each request carries the session and the graph it reads
+//! (`sources::graphql::Ctx`). Resolvers compile to bounded, parameterised Cypher; depth and
+//! complexity limits answer a GraphQL error. Every request is parsed through `guard`, which
+//! refuses a document nested too deep for the recursive parser before it runs.
 
-pub mod a2ap;
-pub mod budget;
 pub use crate::query_guard as guard;
+pub use crate::sources::graphql::{budget, Bounds, Ctx};
 pub mod introspection;
-pub mod kg;
 
 use std::sync::{Arc, OnceLock};
 
 use async_graphql::{EmptyMutation, MergedObject, MergedSubscription, Schema};
 
 use crate::facade::Provex;
+use crate::sources::{knowledge, statements};
 
 /// The deepest selection a query may nest.
 pub const MAX_DEPTH: usize = 10;
 /// The most fields (weighted) a query may select.
 pub const MAX_COMPLEXITY: usize = 1000;
 
+// The queries of every source that has a schema: adding one is one field here (not a doc
+// comment: it would become the schema's description of `Query`).
 #[derive(MergedObject, Default)]
-pub struct Query(a2ap::A2apQuery, kg::KgQuery);
+pub struct Query(statements::graphql::A2apQuery, knowledge::graphql::KgQuery);
 
+// The subscriptions of every source that has them.
 #[derive(MergedSubscription, Default)]
-pub struct Subscription(kg::KgSubscription);
+pub struct Subscription(knowledge::graphql::KgSubscription);
 
 pub type ProvexSchema = Schema<Query, EmptyMutation, Subscription>;
-
-/// What every resolver reads: the facade and the graph the request is about.
-#[derive(Clone)]
-pub struct Ctx {
-    pub provex: Arc<Provex>,
-    pub graph: String,
-    /// What `knowledge/query` asked of every answer.
-    pub bounds: Bounds,
-    /// The rows and bytes the request may still return, shared by all its resolvers.
-    pub budget: Arc<budget::Budget>,
-}
-
-impl Ctx {
-    /// Charges `items` (a list a resolver holds) to the request's budget.
-    pub fn charged<T>(&self, field: &str, items: Vec<T>) -> async_graphql::Result<Vec<T>> {
-        self.budget.charge_rows(field, items.len())?;
-        Ok(items)
-    }
-}
-
-/// `knowledge/query`'s `requiredCertainty` and `maxAgeSeconds`, applied to every answer of
-/// one request.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Bounds {
-    /// `triples` answers no statement below it.
-    pub required_certainty: Option<f64>,
-    /// Only statements made at or after this time (milliseconds since the epoch): for
-    /// `triples`, the update that last added the statement; for A2AP's statements, their
-    /// `generatedAtTime` (a statement without one is left out).
-    pub since_ms: Option<i64>,
-}
-
-impl Bounds {
-    /// The bounds of `requiredCertainty` and `maxAgeSeconds`, the age counted back from now.
-    pub fn new(required_certainty: Option<f64>, max_age_seconds: Option<u64>) -> Bounds {
-        let since_ms = max_age_seconds.map(|a| {
-            crate::sources::knowledge::ops::now_ms()
-                .saturating_sub(i64::try_from(a.saturating_mul(1000)).unwrap_or(i64::MAX))
-        });
-        Bounds { required_certainty, since_ms }
-    }
-
-    /// Whether an A2AP statement made at `generated_at` (RFC 3339) is young enough.
-    pub fn admits_time(&self, generated_at: Option<&str>) -> bool {
-        let Some(since) = self.since_ms else { return true };
-        generated_at
-            .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
-            .is_some_and(|t| t.timestamp_millis() >= since)
-    }
-}
 
 /// The schema (built on first use).
 pub fn schema() -> &'static ProvexSchema {
@@ -187,7 +141,7 @@ fn engine_request(
     bounds: Bounds,
 ) -> async_graphql::Request {
     let mut req = async_graphql::Request::new(request.query).data(Ctx {
-        provex,
+        session: provex,
         graph: graph.to_owned(),
         bounds,
         budget: Arc::new(budget::Budget::default()),

@@ -37,6 +37,37 @@ macro_rules! str_enum {
     };
 }
 
+/// Defines [`RelType`] (every relationship type, in the table's order) and [`ProvRelation`]
+/// (the types marked `as prov "<PROV-DM name>"`, in the same order) from one table, so that
+/// the stored name of each W3C PROV relation is written once and a relation cannot be in one
+/// enum and missing from the other.
+macro_rules! relationship_types {
+    (
+        $(#[$meta:meta])*
+        pub enum RelType {
+            $( $(#[$vmeta:meta])* $variant:ident => $text:literal $(as prov $dm:literal)? ),+ $(,)?
+        }
+
+        $(#[$pmeta:meta])*
+        pub enum ProvRelation;
+    ) => {
+        str_enum! {
+            $(#[$meta])*
+            pub enum RelType { $( $(#[$vmeta])* $variant => $text ),+ }
+        }
+
+        str_enum! {
+            $(#[$pmeta])*
+            pub enum ProvRelation {
+                $( $( #[doc = concat!("PROV-DM `", $dm, "`.")] $variant => $text, )? )+
+            }
+        }
+
+        /// Each [`ProvRelation`]'s relationship type and PROV-DM name, in its order.
+        const PROV_RELATIONS: &[(RelType, &str)] = &[ $( $( (RelType::$variant, $dm), )? )+ ];
+    };
+}
+
 str_enum! {
     /// The W3C PROV kind of a node, stored as `prov:base_type`.
     pub enum BaseType {
@@ -186,27 +217,6 @@ impl Label {
 }
 
 str_enum! {
-    /// The W3C PROV relation an edge stands for, stored as the edge's `prov:base_type`.
-    pub enum ProvRelation {
-        Used => "USED",
-        WasGeneratedBy => "WAS_GENERATED_BY",
-        WasAssociatedWith => "WAS_ASSOCIATED_WITH",
-        WasDerivedFrom => "WAS_DERIVED_FROM",
-        WasAttributedTo => "WAS_ATTRIBUTED_TO",
-        WasInformedBy => "WAS_INFORMED_BY",
-        ActedOnBehalfOf => "ACTED_ON_BEHALF_OF",
-        WasStartedBy => "WAS_STARTED_BY",
-        WasEndedBy => "WAS_ENDED_BY",
-        WasInvalidatedBy => "WAS_INVALIDATED_BY",
-        SpecializationOf => "SPECIALIZATION_OF",
-        AlternateOf => "ALTERNATE_OF",
-        HadMember => "HAD_MEMBER",
-        WasInfluencedBy => "WAS_INFLUENCED_BY",
-        MentionOf => "MENTION_OF",
-    }
-}
-
-str_enum! {
     /// Relations derived from the A2A domain (A2A runtime events), stored as the edge's `a2a:relation`.
     pub enum A2aRelation {
         TaskCall => "A2A_TASK_CALL",
@@ -217,8 +227,9 @@ str_enum! {
     }
 }
 
-str_enum! {
-    /// Relationship types: the semantic, past-tense passive labels of the A2A runtime events.
+relationship_types! {
+    /// Relationship types: the semantic, past-tense passive labels of the A2A runtime events,
+    /// the relations of the other sources, and the W3C PROV relations (marked `as prov`).
     pub enum RelType {
         WasUsedBy => "WAS_USED_BY",
         WasConsumedBy => "WAS_CONSUMED_BY",
@@ -227,7 +238,7 @@ str_enum! {
         WasUpdatedBy => "WAS_UPDATED_BY",
         WasBootstrappedBy => "WAS_BOOTSTRAPPED_BY",
         WasEmittedBy => "WAS_EMITTED_BY",
-        WasGeneratedBy => "WAS_GENERATED_BY",
+        WasGeneratedBy => "WAS_GENERATED_BY" as prov "wasGeneratedBy",
         WasCreatedBy => "WAS_CREATED_BY",
         WasExecutedBy => "WAS_EXECUTED_BY",
         WasInvokedBy => "WAS_INVOKED_BY",
@@ -247,21 +258,22 @@ str_enum! {
         PerformedBy => "PERFORMED_BY",
         PartOf => "PART_OF",
         SourcedFrom => "SOURCED_FROM",
-        // W3C PROV relations of imported documents, named as PROV-DM names them.
-        Used => "USED",
-        WasDerivedFrom => "WAS_DERIVED_FROM",
-        WasAssociatedWith => "WAS_ASSOCIATED_WITH",
-        WasAttributedTo => "WAS_ATTRIBUTED_TO",
-        WasInformedBy => "WAS_INFORMED_BY",
-        ActedOnBehalfOf => "ACTED_ON_BEHALF_OF",
-        WasStartedBy => "WAS_STARTED_BY",
-        WasEndedBy => "WAS_ENDED_BY",
-        WasInvalidatedBy => "WAS_INVALIDATED_BY",
-        SpecializationOf => "SPECIALIZATION_OF",
-        AlternateOf => "ALTERNATE_OF",
-        HadMember => "HAD_MEMBER",
-        WasInfluencedBy => "WAS_INFLUENCED_BY",
-        MentionOf => "MENTION_OF",
+        // W3C PROV relations of imported documents (`WAS_GENERATED_BY` is above), named as
+        // PROV-DM names them.
+        Used => "USED" as prov "used",
+        WasDerivedFrom => "WAS_DERIVED_FROM" as prov "wasDerivedFrom",
+        WasAssociatedWith => "WAS_ASSOCIATED_WITH" as prov "wasAssociatedWith",
+        WasAttributedTo => "WAS_ATTRIBUTED_TO" as prov "wasAttributedTo",
+        WasInformedBy => "WAS_INFORMED_BY" as prov "wasInformedBy",
+        ActedOnBehalfOf => "ACTED_ON_BEHALF_OF" as prov "actedOnBehalfOf",
+        WasStartedBy => "WAS_STARTED_BY" as prov "wasStartedBy",
+        WasEndedBy => "WAS_ENDED_BY" as prov "wasEndedBy",
+        WasInvalidatedBy => "WAS_INVALIDATED_BY" as prov "wasInvalidatedBy",
+        SpecializationOf => "SPECIALIZATION_OF" as prov "specializationOf",
+        AlternateOf => "ALTERNATE_OF" as prov "alternateOf",
+        HadMember => "HAD_MEMBER" as prov "hadMember",
+        WasInfluencedBy => "WAS_INFLUENCED_BY" as prov "wasInfluencedBy",
+        MentionOf => "MENTION_OF" as prov "mentionOf",
         // Prompt lineage (docs/FORMATS.md, "Prompt lineage"): child → parent by evolution type; their
         // PROV relation is `WAS_DERIVED_FROM` (and `WAS_DERIVED_FROM` itself for derives).
         WasEvolvedFrom => "WAS_EVOLVED_FROM",
@@ -285,6 +297,10 @@ str_enum! {
         HasSubject => "HAS_SUBJECT",
         HasObject => "HAS_OBJECT",
     }
+
+    /// The W3C PROV relation an edge stands for, stored as the edge's `prov:base_type`: the
+    /// relationship types above marked `as prov`, by the same names, in the same order.
+    pub enum ProvRelation;
 }
 
 str_enum! {
@@ -332,10 +348,22 @@ str_enum! {
 /// them as labels after the node's upsert.
 pub const EXTRA_LABELS: &str = "provex:labels";
 
-impl From<ProvRelation> for RelType {
+impl ProvRelation {
     /// The edge type of a W3C PROV relation: the same name (`USED` is both).
+    pub const fn rel_type(self) -> RelType {
+        PROV_RELATIONS[self as usize].0
+    }
+
+    /// Its name in PROV-DM, PROV-N and PROV-JSON (`used`, `wasGeneratedBy`).
+    pub const fn prov_name(self) -> &'static str {
+        PROV_RELATIONS[self as usize].1
+    }
+}
+
+impl From<ProvRelation> for RelType {
+    /// [`ProvRelation::rel_type`].
     fn from(prov: ProvRelation) -> RelType {
-        RelType::parse(prov.as_str()).expect("every PROV relation is an edge type (tested)")
+        prov.rel_type()
     }
 }
 
@@ -403,8 +431,41 @@ mod tests {
 
     #[test]
     fn every_prov_relation_is_an_edge_type_of_the_same_name() {
+        assert_eq!(ProvRelation::ALL.len(), 15);
         for &p in ProvRelation::ALL {
             assert_eq!(RelType::from(p).as_str(), p.as_str());
+            assert_eq!(ProvRelation::parse(p.as_str()), Some(p));
         }
+        let marked: Vec<_> =
+            RelType::ALL.iter().filter(|r| ProvRelation::parse(r.as_str()).is_some()).collect();
+        assert_eq!(marked.len(), ProvRelation::ALL.len());
+    }
+
+    /// The stored names do not move: the golden tests and docs/FORMATS.md pin them.
+    #[test]
+    fn prov_relations_keep_their_stored_and_prov_dm_names() {
+        let names: Vec<_> = ProvRelation::ALL.iter().map(|p| (p.as_str(), p.prov_name())).collect();
+        assert_eq!(
+            names,
+            [
+                ("WAS_GENERATED_BY", "wasGeneratedBy"),
+                ("USED", "used"),
+                ("WAS_DERIVED_FROM", "wasDerivedFrom"),
+                ("WAS_ASSOCIATED_WITH", "wasAssociatedWith"),
+                ("WAS_ATTRIBUTED_TO", "wasAttributedTo"),
+                ("WAS_INFORMED_BY", "wasInformedBy"),
+                ("ACTED_ON_BEHALF_OF", "actedOnBehalfOf"),
+                ("WAS_STARTED_BY", "wasStartedBy"),
+                ("WAS_ENDED_BY", "wasEndedBy"),
+                ("WAS_INVALIDATED_BY", "wasInvalidatedBy"),
+                ("SPECIALIZATION_OF", "specializationOf"),
+                ("ALTERNATE_OF", "alternateOf"),
+                ("HAD_MEMBER", "hadMember"),
+                ("WAS_INFLUENCED_BY", "wasInfluencedBy"),
+                ("MENTION_OF", "mentionOf"),
+            ]
+        );
+        assert_eq!(serde_json::to_value(ProvRelation::WasGeneratedBy).unwrap(), "WAS_GENERATED_BY");
+        assert_eq!(serde_json::to_value(RelType::WasGeneratedBy).unwrap(), "WAS_GENERATED_BY");
     }
 }

@@ -4,6 +4,7 @@
 //! described in `docs/FORMATS.md`. The vocabulary the sources share is in `model/`, the
 //! database in `store/`; the ingest pipeline, the facade and the transports sit above.
 
+pub mod graphql;
 pub mod knowledge;
 pub mod lineage;
 pub mod otel;

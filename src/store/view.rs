@@ -24,6 +24,29 @@ pub struct NodeSummary {
     pub standing: Option<String>,
 }
 
+impl NodeSummary {
+    /// A node's drawing data from its properties, `prop` answering the text of the first of
+    /// some keys the node has: what a live delta's node and a traced node are drawn with, as
+    /// the stored ones are read.
+    pub fn from_props(
+        name: String,
+        label: String,
+        base_type: Option<String>,
+        prop: impl Fn(&[&str]) -> Option<String>,
+    ) -> NodeSummary {
+        NodeSummary {
+            name,
+            label,
+            base_type,
+            agent: prop(&AGENT_KEYS),
+            context: prop(&CONTEXT_KEYS),
+            status: prop(&[STATUS_KEY]),
+            text: prop(&VIEW_TEXT_KEYS),
+            standing: prop(&[STANDING_KEY]).or_else(|| derived_standing(|k| prop(&[k]))),
+        }
+    }
+}
+
 /// An edge between node names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdgeSummary {

@@ -16,28 +16,7 @@ use provex::store::bulk::Limits;
 use provex::store::bulk_spill::{Part, Spill};
 use provex::store::{partial_name, BulkOutcome, Store};
 
-use crate::common;
-
-/// Every node with its labels and properties, and every edge with its endpoints' labels
-/// and names, its type and properties, as sorted lines of JSON.
-async fn everything(provex: &Provex, graph: &str) -> Vec<String> {
-    let mut lines = Vec::new();
-    for q in [
-        "MATCH (n) RETURN labels(n) AS l, properties(n) AS p",
-        "MATCH (a)-[e]->(b) RETURN labels(a) AS la, a.name AS a, type(e) AS t, properties(e) AS p, \
-         labels(b) AS lb, b.name AS b",
-    ] {
-        let table = provex.query(graph, q).await.unwrap();
-        lines.extend(
-            table
-                .rows
-                .iter()
-                .map(|r| serde_json::to_string(&common::without_log(serde_json::json!(r))).unwrap()),
-        );
-    }
-    lines.sort();
-    lines
-}
+use crate::common::{self, everything};
 
 async fn ingest(
     provex: &Provex,

@@ -96,6 +96,35 @@ pub async fn graph_text(provex: &Provex, graph: &str) -> String {
     lines.join("\n") + "\n"
 }
 
+/// Every node with its labels and properties, and every edge with its endpoints' labels and
+/// names, its type and properties, as sorted lines of JSON, the log's bookkeeping left out
+/// (see [`without_log`]): what two build paths of the same input must agree on.
+pub async fn everything(provex: &Provex, graph: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for q in [
+        "MATCH (n) RETURN labels(n) AS l, properties(n) AS p",
+        "MATCH (a)-[e]->(b) RETURN labels(a) AS la, a.name AS a, type(e) AS t, properties(e) AS p, \
+         labels(b) AS lb, b.name AS b",
+    ] {
+        let table = provex.query(graph, q).await.unwrap();
+        lines.extend(
+            table.rows.iter().map(|r| serde_json::to_string(&without_log(serde_json::json!(r))).unwrap()),
+        );
+    }
+    lines.sort();
+    lines
+}
+
+/// The lines of the A2A runtime example run (`examples/a2a-run.jsonl`), blank ones left out.
+pub fn example_lines() -> Vec<String> {
+    std::fs::read_to_string(repo().join("examples/a2a-run.jsonl"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Repository root (for the example files).
 pub fn repo() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))

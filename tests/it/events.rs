@@ -13,14 +13,6 @@ use crate::common;
 use crate::raw_http::Raw;
 use crate::serve::{start, Events};
 
-fn example_lines() -> Vec<String> {
-    std::fs::read_to_string(common::repo().join("examples/a2a-run.jsonl"))
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
 fn booted(i: usize) -> String {
     format!(
         r#"{{"Global":{{"id":"e{i}","context_id":"c","timestamp_ms":{i},"data":{{"AgentBooted":{{"agent_id":"agent-{i}","agent_type":"clerk","agent_version":"1","archive_path":"p"}}}}}}}}"#
@@ -64,7 +56,7 @@ async fn until_nodes(provex: &Provex, graph: &str, at_least: u64) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pushed_body_grows_an_open_view_while_it_is_written() {
     let (provex, graph, _running, base) = start("events_live", None).await;
-    let lines = example_lines();
+    let lines = common::example_lines();
     let mut push = tokio::task::block_in_place(|| {
         let mut p = Raw::events(&base, &graph);
         p.chunk(&(lines[..5].join("\n") + "\n"));
@@ -171,7 +163,7 @@ async fn ingest_dash_reads_standard_input_as_it_grows() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let lines = example_lines();
+    let lines = common::example_lines();
     writeln!(stdin, "{}", lines[..10].join("\n")).unwrap();
     stdin.flush().unwrap();
     let nodes = until_nodes(&provex, &graph, 5).await;

@@ -14,15 +14,6 @@ use provex::store::server::{PrivateServer, ServerOptions};
 
 use crate::common;
 
-fn lines() -> Vec<String> {
-    std::fs::read_to_string(common::repo().join("examples/a2a-run.jsonl"))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 async fn open(url: &str, keys: &std::path::Path) -> Provex {
     let p = Provex::open(ConnectOptions { url: Some(url.to_owned()), server: None }).await.unwrap();
     p.set_log_key_dir(keys.to_owned());
@@ -96,7 +87,7 @@ async fn every_acknowledged_record_is_a_leaf_after_kill_9_of_the_database() {
     let opts = ServerOptions { data_dir: data.path().to_owned(), persist: true, port: None };
     let mut server = PrivateServer::start(&opts).unwrap();
     let provex = open(&server.url(), keys.path()).await;
-    let lines = lines();
+    let lines = common::example_lines();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("events.jsonl");
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
@@ -140,7 +131,7 @@ async fn a_batch_whose_log_moved_under_it_names_the_leaves_it_got() {
     let other =
         Provex::open(ConnectOptions { url: Some(common::url().to_owned()), server: None }).await.unwrap();
     other.set_log_key_dir(keys.path().to_owned());
-    let lines = lines();
+    let lines = common::example_lines();
     assert_eq!(lines.len(), 31);
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("followed.jsonl"), dir.path().join("other.jsonl"));

@@ -6,6 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use provex::facade::log_views::{LeafProof, LogInclusion};
 use provex::facade::Quiet;
 use provex::ingest::IngestOptions;
 use provex::tlog::proof::{self, Inclusion, INCLUSION_TYPE};
@@ -28,6 +29,18 @@ fn leaf_of(source: &str, received: i64, line: &str) -> [u8; 32] {
     h.update((received as u64).to_be_bytes());
     h.update(line.as_bytes());
     h.finalize().into()
+}
+
+/// The inclusion proof file (docs/FORMATS.md, "Tamper-evident log") of one of a node's
+/// leaves, as a browser or `provex log verify` checks it offline.
+fn inclusion_file(inc: &LogInclusion, leaf: &LeafProof) -> Inclusion {
+    Inclusion {
+        kind: INCLUSION_TYPE.into(),
+        checkpoint: inc.checkpoint.clone().unwrap(),
+        index: leaf.index,
+        leaf_hash: leaf.leaf_hash.clone(),
+        path: leaf.path.clone(),
+    }
 }
 
 fn b64(b: &[u8]) -> String {
@@ -65,13 +78,7 @@ async fn a_statements_inclusion_holds_offline_and_a_cypher_edit_is_named_by_the_
     assert_eq!(inc.leaves.len(), 1, "{inc:?}");
     let leaf = &inc.leaves[0];
     // The path holds at the signed checkpoint, checked offline with the instance's key.
-    let file = Inclusion {
-        kind: INCLUSION_TYPE.into(),
-        checkpoint: inc.checkpoint.clone().unwrap(),
-        index: leaf.index,
-        leaf_hash: leaf.leaf_hash.clone(),
-        path: leaf.path.clone(),
-    };
+    let file = inclusion_file(&inc, leaf);
     let cp = proof::verify_inclusion(&file, Some(&vkey)).unwrap();
     assert_eq!(cp.size, inc.tree_size);
     // The line the node keeps hashes to that leaf, and the line holds the statement.
@@ -154,13 +161,7 @@ async fn the_council_demo_is_logged_and_matches_its_log() {
         let inc = provex.log_inclusion(&graph, name).await.unwrap();
         assert_eq!(inc.leaves.len(), 1, "{name}: {inc:?}");
         let leaf = &inc.leaves[0];
-        let file = Inclusion {
-            kind: INCLUSION_TYPE.into(),
-            checkpoint: inc.checkpoint.clone().unwrap(),
-            index: leaf.index,
-            leaf_hash: leaf.leaf_hash.clone(),
-            path: leaf.path.clone(),
-        };
+        let file = inclusion_file(&inc, leaf);
         proof::verify_inclusion(&file, Some(&vkey)).unwrap();
         let rec = inc.record.expect("a statement keeps its line");
         assert_eq!(rec.source, "council-a2ap.jsonl");

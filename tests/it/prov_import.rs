@@ -110,15 +110,7 @@ async fn bad_records_are_rejected_with_their_line_and_the_rest_kept() {
         .unwrap();
     let f = &report.files[0];
     assert_eq!((f.format.as_str(), f.rejected), ("prov-json", 4), "{f:?}");
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&rejects)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let got: Vec<(u64, String)> = lines
-        .iter()
-        .map(|r| (r["line"].as_u64().unwrap(), r["reason"].as_str().unwrap().to_owned()))
-        .collect();
+    let got = common::rejects(&rejects);
     assert!(got.contains(&(5, "entity nope:e2: its prefix is not declared".into())), "{got:?}");
     assert!(
         got.iter().any(|(l, r)| *l == 6 && r.starts_with("entity ex:e3: a body is not an object")),

@@ -43,6 +43,35 @@ impl Drop for StopOnDrop {
     }
 }
 
+/// A file holding the example run's first 20 lines, followed by an ingest: the run's lines
+/// (to append the rest), the options and the flag that stop it, which a failed assertion
+/// sets too (the guard), else its reader would follow the file for ever.
+struct Followed {
+    lines: Vec<String>,
+    _dir: tempfile::TempDir,
+    file: std::path::PathBuf,
+    opts: IngestOptions,
+    cancel: Arc<AtomicBool>,
+    _stop: StopOnDrop,
+}
+
+impl Followed {
+    fn first_20() -> Followed {
+        let lines = common::example_lines();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("events.jsonl");
+        std::fs::write(&file, lines[..20].join("\n") + "\n").unwrap();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let opts = IngestOptions {
+            bulk: false,
+            follow: true,
+            poll: Duration::from_millis(20),
+            ..Default::default()
+        };
+        Followed { lines, _dir: dir, file, opts, _stop: StopOnDrop(cancel.clone()), cancel }
+    }
+}
+
 /// Regression: while an ingest had logged its records and written their nodes but not yet
 /// signed its checkpoint, `log_status` said the checkpoint did not match (a log with no
 /// checkpoint yet), so the explorer's "store disagrees with its log" banner showed for nothing;
@@ -59,23 +88,9 @@ async fn the_status_of_a_graph_mid_ingest_says_pending_not_a_disagreement() {
         Provex::open(ConnectOptions { url: Some(common::url().to_owned()), server: None }).await.unwrap();
     reader.set_log_key_dir(keys.path().to_owned());
 
-    let lines: Vec<String> = std::fs::read_to_string(common::repo().join("examples/a2a-run.jsonl"))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_owned)
-        .collect();
-    assert!(lines.len() > 20);
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("events.jsonl");
-    std::fs::write(&file, lines[..20].join("\n") + "\n").unwrap();
-
     // A followed file: the ingest signs its checkpoint only when it is stopped.
-    let cancel = Arc::new(AtomicBool::new(false));
-    // A failed assertion stops the ingest too (its reader would follow the file for ever).
-    let _stop = StopOnDrop(cancel.clone());
-    let opts =
-        IngestOptions { bulk: false, follow: true, poll: Duration::from_millis(20), ..Default::default() };
+    let Followed { lines, _dir, file, opts, cancel, _stop } = Followed::first_20();
+    assert!(lines.len() > 20);
     let ingest = writer.ingest(&graph, std::slice::from_ref(&file), opts, cancel.clone(), Arc::new(Quiet));
     let look = async {
         until("the first 20 records' nodes", || async { highest_leaf_named(&reader, &graph).await == 19 })
@@ -207,19 +222,7 @@ async fn the_cli_says_records_logged_mid_ingest_are_not_yet_checkpointed() {
     let (writer, graph) = common::open("tlog_cli_pending").await;
     let keys = tempfile::tempdir().unwrap();
     writer.set_log_key_dir(keys.path().to_owned());
-    let lines: Vec<String> = std::fs::read_to_string(common::repo().join("examples/a2a-run.jsonl"))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_owned)
-        .collect();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("events.jsonl");
-    std::fs::write(&file, lines[..20].join("\n") + "\n").unwrap();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let _stop = StopOnDrop(cancel.clone());
-    let opts =
-        IngestOptions { bulk: false, follow: true, poll: Duration::from_millis(20), ..Default::default() };
+    let Followed { lines, _dir, file, opts, cancel, _stop } = Followed::first_20();
     let ingest = writer.ingest(&graph, std::slice::from_ref(&file), opts, cancel.clone(), Arc::new(Quiet));
     let cli = |args: Vec<String>| {
         let data = keys.path().to_owned();

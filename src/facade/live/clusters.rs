@@ -236,9 +236,7 @@ impl Provex {
                 nodes.push(from_summary(s, arrival));
             }
         }
-        for e in edge_summaries {
-            d.edge(ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a });
-        }
+        d.edges(edge_summaries);
         let edges = d.lay_out(&mut nodes, aspect);
         Ok(View {
             graph: graph.to_owned(),

@@ -6,9 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::api::{VerificationKind, VerificationUpdate, ViewEdge, ViewNode};
 use crate::layout::{self, LayoutNode, NODE_HEIGHT};
 use crate::model::{Edge, Label, Node, PropValue};
-use crate::store::view::{
-    NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, TEXT_CHARS, VIEW_TEXT_KEYS,
-};
+use crate::store::read::EdgeRecord;
+use crate::store::view::{EdgeSummary, NodeSummary, STANDING_KEY, STATUS_KEY, TEXT_CHARS};
 
 /// Widest node box, in layout pixels.
 const MAX_WIDTH: f64 = 200.0;
@@ -81,26 +80,14 @@ pub(super) fn from_summary(s: NodeSummary, arrival: u32) -> ViewNode {
     }
 }
 
-/// A delta node's view data (position filled in later).
+/// A delta node's view data (position filled in later), drawn as a stored node would be.
 pub(super) fn from_node(n: &Node, arrival: u32) -> ViewNode {
-    ViewNode {
-        cluster: None,
-        id: n.name.clone(),
-        label: n.label.as_str().to_owned(),
-        base_type: Some(n.label.base_type().as_str().to_owned()),
-        x: 0.0,
-        y: 0.0,
-        w: 0.0,
-        h: 0.0,
-        layer: 0,
+    let label = n.label.as_str().to_owned();
+    let base_type = Some(n.label.base_type().as_str().to_owned());
+    from_summary(
+        NodeSummary::from_props(n.name.clone(), label, base_type, |keys| first_prop(n, keys)),
         arrival,
-        agent: first_prop(n, &AGENT_KEYS),
-        context: first_prop(n, &CONTEXT_KEYS),
-        status: first_prop(n, &[STATUS_KEY]),
-        text: first_prop(n, &VIEW_TEXT_KEYS).as_deref().map(truncate),
-        standing: first_prop(n, &[STANDING_KEY])
-            .or_else(|| crate::store::view::derived_standing(|k| first_prop(n, &[k]))),
-    }
+    )
 }
 
 pub(super) fn from_edge(e: &Edge) -> ViewEdge {
@@ -111,6 +98,18 @@ pub(super) fn from_edge(e: &Edge) -> ViewEdge {
         rel: e.rel.as_str().to_owned(),
         prov,
         a2a,
+    }
+}
+
+impl From<EdgeSummary> for ViewEdge {
+    fn from(e: EdgeSummary) -> ViewEdge {
+        ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a }
+    }
+}
+
+impl From<EdgeRecord> for ViewEdge {
+    fn from(e: EdgeRecord) -> ViewEdge {
+        ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a }
     }
 }
 

@@ -11,7 +11,7 @@ use crate::api::{View, ViewEdge, ViewMode};
 use crate::error::{Error, Result};
 use crate::facade::Provex;
 use crate::layout::{self, Incremental, LayoutEdge, LayoutGraph};
-use crate::store::view::{NodeSummary, AGENT_KEYS, CONTEXT_KEYS, STANDING_KEY, STATUS_KEY, VIEW_TEXT_KEYS};
+use crate::store::view::NodeSummary;
 use crate::store::TraceDirection;
 
 impl Provex {
@@ -34,9 +34,7 @@ impl Provex {
                 arrival += 1;
             }
         }
-        for e in edges {
-            d.edge(ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a });
-        }
+        d.edges(edges);
         let Drawing { g, edge_set, edges: edge_list, .. } = d;
         let layout = tokio::task::spawn_blocking(move || {
             Incremental::from_graph(&g, view_layout_options(aspect)).map_err(|e| Error::Server(e.to_string()))
@@ -92,22 +90,10 @@ impl Provex {
             let prop = |keys: &[&str]| {
                 keys.iter().find_map(|k| n.properties.get(*k).and_then(|v| v.as_str().map(str::to_owned)))
             };
-            let summary = NodeSummary {
-                name: n.id.clone(),
-                label: n.label.clone(),
-                base_type: n.base_type.clone(),
-                agent: prop(&AGENT_KEYS),
-                context: prop(&CONTEXT_KEYS),
-                status: prop(&[STATUS_KEY]),
-                text: prop(&VIEW_TEXT_KEYS),
-                standing: prop(&[STANDING_KEY])
-                    .or_else(|| crate::store::view::derived_standing(|k| prop(&[k]))),
-            };
+            let summary = NodeSummary::from_props(n.id.clone(), n.label.clone(), n.base_type.clone(), prop);
             nodes.push(from_summary(summary, nodes.len() as u32));
         }
-        for e in up.edges.into_iter().chain(down.edges) {
-            d.edge(ViewEdge { source: e.source, target: e.target, rel: e.rel, prov: e.prov, a2a: e.a2a });
-        }
+        d.edges(up.edges.into_iter().chain(down.edges));
         let edges = d.lay_out(&mut nodes, aspect);
         Ok(View {
             graph: graph.to_owned(),
@@ -160,6 +146,13 @@ impl Drawing {
         if self.edge_set.insert(v.clone()) {
             self.g.add_edge(s, t, LayoutEdge { kind: Some(v.rel.clone()) });
             self.edges.push(v);
+        }
+    }
+
+    /// Adds the stored edges whose two ends are in (each once).
+    pub(super) fn edges(&mut self, edges: impl IntoIterator<Item = impl Into<ViewEdge>>) {
+        for e in edges {
+            self.edge(e.into());
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod alignment;
 pub mod card;
+pub mod graphql;
 pub mod model;
 pub mod ops;
 pub mod rpc;

@@ -12,6 +12,7 @@ pub mod evidence;
 pub mod graph;
 mod graph_docs;
 mod graph_terms;
+pub mod graphql;
 #[cfg(test)]
 mod incremental_tests;
 mod index;

@@ -1,6 +1,6 @@
-//! A2AP over the A2AP graph (docs/FORMATS.md, "A2AP documents"): `statementsAbout`, `evidenceChain`,
-//! `agentReputation`, `consensusOn`, and the `Agent`, `Statement`, `Chunk`, `Verification`
-//! and `Document` types. Every answer comes from the graph's held ledger, the one `provex
+//! The signed statements' GraphQL schema, A2AP's queries over the A2AP graph (docs/FORMATS.md,
+//! "A2AP documents"): `statementsAbout`, `evidenceChain`, `agentReputation`, `consensusOn`,
+//! and the `Agent`, `Statement`, `Chunk`, `Verification` and `Document` types. Every answer comes from the graph's held ledger, the one `provex
 //! trail` and `provex verify` read, so consensus, verdicts, signatures and reputations agree.
 
 use std::collections::HashMap;
@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use async_graphql::{Context, Object, Result, ID};
 use tokio::sync::OnceCell;
 
-use super::{Bounds, Ctx};
+use crate::sources::graphql::{Bounds, Ctx};
 use crate::sources::statements::{Ledger, Trail};
 
 /// The most statements one list answers.
@@ -22,10 +22,10 @@ fn ctx<'a>(c: &'a Context<'_>) -> Result<&'a Ctx> {
 /// Reads the graph's ledger.
 async fn read<R>(c: &Context<'_>, f: impl FnOnce(&Ledger) -> R) -> Result<R> {
     let x = ctx(c)?;
-    Ok(x.provex.with_ledger(&x.graph, f).await?)
+    Ok(x.session.with_ledger(&x.graph, f).await?)
 }
 
-/// Reads a list from the graph's ledger, charged to the request's budget (see `budget`).
+/// Reads a list from the graph's ledger, charged to the request's budget (see `sources::graphql::budget`).
 async fn read_list<T>(c: &Context<'_>, field: &str, f: impl FnOnce(&Ledger) -> Vec<T>) -> Result<Vec<T>> {
     let items = read(c, f).await?;
     ctx(c)?.charged(field, items)

@@ -1,12 +1,13 @@
-//! The knowledge-graph extension's `triples` query and subscription over the knowledge-graph statements
-//! (docs/FORMATS.md, "Knowledge-graph statements"), with its types named exactly as the extension names them.
+//! The knowledge-graph statements' GraphQL schema: the knowledge-graph extension's `triples`
+//! query and subscription (docs/FORMATS.md, "Knowledge-graph statements"), with its types
+//! named exactly as the extension names them.
 
 use async_graphql::{Context, Json, Object, Result, SimpleObject, Subscription, ID};
 use futures_util::stream::{self, Stream, StreamExt};
 use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::Ctx;
+use crate::sources::graphql::Ctx;
 use crate::sources::knowledge::store::MAX_TRIPLES;
 use crate::sources::knowledge::{ChangeEvent, KgStatement, TripleFilter};
 
@@ -117,7 +118,7 @@ impl KgQuery {
         let want = MAX_TRIPLES as usize;
         let got = c.budget.reserve("triples", want)?;
         let limit = if got < want { got + 1 } else { got };
-        let rows = c.provex.kg_triples(&c.graph, &filter, limit as i64).await?;
+        let rows = c.session.kg_triples(&c.graph, &filter, limit as i64).await?;
         if rows.len() > got {
             c.budget.refund(got);
             return Err(c.budget.charge_rows("triples", got + 1).unwrap_err().into());
@@ -151,7 +152,7 @@ impl KgSubscription {
             ..Default::default()
         };
         let on = c.graph.clone();
-        let rx = c.provex.kg_subscribe();
+        let rx = c.session.kg_subscribe();
         Ok(stream::unfold(rx, move |mut rx| {
             let (filter, on) = (filter.clone(), on.clone());
             async move {
