@@ -7,6 +7,11 @@
 //!
 //! `cargo run --release --example bench_otlp -- [RATE] [EXPORTERS] [BATCH] [SECONDS]`
 //! (default 20000 8 100 20).
+//!
+//! `bench_otlp group [GROUPS] [EXPORTS] [BATCH] [ROUNDS]` (default 4 8 100 3) times the
+//! receiver's group write alone: GROUPS groups of EXPORTS batches, normalised, each written
+//! into a fresh graph by the store (rows by property-name set, property by property), and
+//! the same rows as maps (`SET n += r.props`, the form before), alternated round by round.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -84,6 +89,11 @@ fn pct(v: &[f64], p: f64) -> f64 {
 
 #[tokio::main]
 async fn main() {
+    if std::env::args().nth(1).as_deref() == Some("group") {
+        let args: Vec<usize> = std::env::args().skip(2).map(|a| a.parse().expect("a number")).collect();
+        let arg = |i: usize, d: usize| args.get(i).copied().unwrap_or(d);
+        return group::bench(arg(0, 4), arg(1, 8), arg(2, 100), arg(3, 3)).await;
+    }
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a number")).collect();
     let rate = args.first().copied().unwrap_or(20_000);
     let exporters = args.get(1).copied().unwrap_or(8);
@@ -190,4 +200,129 @@ async fn main() {
     }
     assert_eq!(stored, acked, "every acknowledged span stored");
     running.stop().await;
+}
+
+/// The group write alone, in both forms.
+mod group {
+    use std::time::Instant;
+
+    use falkordb::FalkorValue;
+    use provex::model::vocab::{Label, PROV_BASE_TYPE, PROV_TYPE};
+    use provex::model::GraphDelta;
+    use provex::store::server::{PrivateServer, ServerOptions};
+    use provex::store::value::{props_param, str_param};
+    use provex::store::Store;
+
+    fn map(entries: Vec<(&str, FalkorValue)>) -> FalkorValue {
+        FalkorValue::Map(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    }
+
+    fn query(rows: Vec<FalkorValue>, cypher: &str) -> String {
+        format!("CYPHER rows={} {cypher}", falkordb::to_cypher_param(&FalkorValue::Array(rows)).unwrap())
+    }
+
+    /// The delta's upserts with a map of properties per row: one query per label and per
+    /// edge group.
+    fn as_maps(d: &GraphDelta) -> Vec<String> {
+        let mut nodes: std::collections::BTreeMap<Label, Vec<FalkorValue>> = Default::default();
+        for n in d.nodes() {
+            let mut props = n.props.clone();
+            if n.label != Label::Explain {
+                props.insert(PROV_TYPE.into(), n.label.prov_type().into());
+                props.insert(PROV_BASE_TYPE.into(), n.label.base_type().as_str().into());
+            }
+            props.insert("name".into(), n.name.as_str().into());
+            let row = map(vec![("name", str_param(&n.name)), ("props", props_param(&props))]);
+            nodes.entry(n.label).or_default().push(row);
+        }
+        let mut out: Vec<String> = nodes
+            .into_iter()
+            .map(|(l, rows)| {
+                query(rows, &format!("UNWIND $rows AS r MERGE (n:`{l}` {{name: r.name}}) SET n += r.props"))
+            })
+            .collect();
+        let mut edges: std::collections::BTreeMap<String, Vec<FalkorValue>> = Default::default();
+        for e in d.edges() {
+            let mut props = e.props.clone();
+            let key = match e.kind.key() {
+                Some((k, v)) => {
+                    props.insert(k.into(), v.into());
+                    format!(" {{`{k}`: '{v}'}}")
+                }
+                None => String::new(),
+            };
+            let q = format!(
+                "UNWIND $rows AS r MATCH (a:`{}` {{name: r.s}}) MATCH (b:`{}` {{name: r.t}}) \
+                 MERGE (a)-[e:`{}`{key}]->(b) SET e += r.props",
+                e.source.label, e.target.label, e.rel
+            );
+            let row = map(vec![
+                ("s", str_param(&e.source.name)),
+                ("t", str_param(&e.target.name)),
+                ("props", props_param(&props)),
+            ]);
+            edges.entry(q).or_default().push(row);
+        }
+        out.extend(edges.into_iter().map(|(q, rows)| query(rows, &q)));
+        out
+    }
+
+    fn median(v: &mut [f64]) -> f64 {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    }
+
+    pub async fn bench(groups: usize, exports: usize, size: usize, rounds: usize) {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = ServerOptions { data_dir: dir.path().to_owned(), persist: false, port: None };
+        let server = PrivateServer::start(&opts).unwrap();
+        let store = Store::connect(&server.url()).await.unwrap();
+        let mut con =
+            redis::Client::open(server.url()).unwrap().get_multiplexed_async_connection().await.unwrap();
+        let deltas: Vec<GraphDelta> = (0..groups)
+            .map(|g| {
+                let mut d = GraphDelta::new();
+                for e in 0..exports {
+                    provex::sources::otel::normalise(&super::batch(e, g, size), &mut d);
+                }
+                d
+            })
+            .collect();
+        let (nodes, edges) = (deltas[0].nodes().count(), deltas[0].edges().count());
+        println!(
+            "{groups} groups of {exports} × {size} spans: {nodes} node rows and {edges} edge rows a group"
+        );
+        let (mut columns, mut maps) = (Vec::new(), Vec::new());
+        for round in 0..rounds {
+            for form in ["maps", "columns"] {
+                let graph = format!("group_{form}_{round}");
+                store.ensure_indexes(&graph).await.unwrap();
+                for d in &deltas {
+                    let t = Instant::now();
+                    if form == "columns" {
+                        store.write_unsynced(&graph, d).await.unwrap();
+                        columns.push(t.elapsed().as_secs_f64() * 1000.0);
+                    } else {
+                        let mut pipe = redis::pipe();
+                        for q in as_maps(d) {
+                            pipe.cmd("GRAPH.QUERY").arg(&graph).arg(q).arg("timeout").arg(10_000);
+                        }
+                        let _: Vec<redis::Value> = pipe.query_async(&mut con).await.unwrap();
+                        maps.push(t.elapsed().as_secs_f64() * 1000.0);
+                    }
+                }
+                let mut stored = Vec::new();
+                for q in ["MATCH (n) RETURN count(n)", "MATCH ()-[e]->() RETURN count(e)"] {
+                    stored.push(store.query(&graph, q).await.unwrap().rows[0][0].as_u64().unwrap());
+                }
+                println!("round {round} {form:8} nodes {} edges {}", stored[0], stored[1]);
+            }
+        }
+        println!(
+            "group write, ms per group (median of {}): maps {:.1}, property by property {:.1}",
+            maps.len(),
+            median(&mut maps),
+            median(&mut columns)
+        );
+    }
 }

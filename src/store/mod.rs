@@ -25,6 +25,7 @@ pub mod reserved;
 pub mod resp;
 pub mod secret;
 pub mod server;
+pub mod shapes;
 pub mod snapshot;
 pub mod supervisor;
 pub mod value;

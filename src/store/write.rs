@@ -1,5 +1,6 @@
-//! Batched, idempotent upserts: one `UNWIND $rows … MERGE` part per label and per
-//! (source label, relationship type, target label, kind) group. Small parts are chained
+//! Batched, idempotent upserts: `UNWIND $rows … MERGE` parts per label and per (source
+//! label, relationship type, target label, kind) group, one per set of property names
+//! (`shapes.rs`: properties set one by one, not from a map per row). Small parts are chained
 //! into one query (`… WITH count(*) AS c UNWIND …`) and queries are pipelined, because
 //! FalkorDB's cost per query (about 0.3 ms) outweighs its cost per row when a live ingest
 //! writes a few dozen rows every few milliseconds.
@@ -10,11 +11,11 @@ use falkordb::FalkorValue;
 use serde::Serialize;
 
 use super::raw::Upsert;
-use super::value::{props_param, str_param};
+use super::shapes::{self, Row};
 use super::{Store, BATCH_ROWS};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::vocab::{EdgeKind, Label, RelType, TgType, EXTRA_LABELS, PROV_BASE_TYPE, PROV_TYPE};
-use crate::model::{Edge, GraphDelta, Node, Props};
+use crate::model::{Edge, GraphDelta, Node, PropValue, Props};
 
 /// What one write sent.
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
@@ -27,24 +28,35 @@ pub struct WriteStats {
 /// The `prov:type` of an `Explain` node whose record has not said what it is.
 const EXPLAIN_TYPE: &str = "tg:Explain";
 
-/// The upsert of every node with one label, its rows in parameter `rows`. An `Explain`
-/// node gets its default kinds on creation only: a placeholder written after the record
-/// that named it must not overwrite what the record said.
-fn node_query(label: Label, rows: &str) -> String {
+/// The upsert of every node with one label, its rows in parameter `rows` (`[name, values…]`)
+/// and `set` setting their properties ([`shapes::parts`]). A node other than an `Explain`
+/// gets its label's kinds on every write; an `Explain` node gets its default kinds on creation
+/// only: a placeholder written after the record that named it must not overwrite what the
+/// record said.
+fn node_query(label: Label, rows: &str, set: &str) -> String {
+    let mut q = format!("UNWIND ${rows} AS r MERGE (n:`{label}` {{name: r[0]}})");
+    let base = label.base_type().as_str();
     if label == Label::Explain {
-        let base = label.base_type().as_str();
-        return format!(
-            "UNWIND ${rows} AS r MERGE (n:`{label}` {{name: r.name}}) \
-             ON CREATE SET n.`{PROV_TYPE}` = '{EXPLAIN_TYPE}', n.`{PROV_BASE_TYPE}` = '{base}' SET n += r.props"
-        );
+        q.push_str(&format!(
+            " ON CREATE SET n.`{PROV_TYPE}` = '{EXPLAIN_TYPE}', n.`{PROV_BASE_TYPE}` = '{base}'"
+        ));
+    } else {
+        q.push_str(&format!(" SET n.`{PROV_TYPE}` = "));
+        shapes::push_str(&mut q, &label.prov_type());
+        q.push_str(&format!(", n.`{PROV_BASE_TYPE}` = "));
+        shapes::push_str(&mut q, base);
     }
-    format!("UNWIND ${rows} AS r MERGE (n:`{label}` {{name: r.name}}) SET n += r.props")
+    if !set.is_empty() {
+        q.push(' ');
+        q.push_str(set);
+    }
+    q
 }
 
-/// The upsert of every edge of one group, its rows in parameter `rows` and its kind in
-/// `kind`. The edge's identity is its endpoints, type and kind property (`prov:base_type`
-/// or `a2a:relation`), so a PROV edge and an A2A-derived edge of the same type between the
-/// same nodes stay two edges.
+/// The upsert of every edge of one group, its rows in parameter `rows` (`[source, target,
+/// values…]`), `set` setting their properties, and its kind in `kind`. The edge's identity
+/// is its endpoints, type and kind property (`prov:base_type` or `a2a:relation`), so a PROV
+/// edge and an A2A-derived edge of the same type between the same nodes stay two edges.
 fn edge_query(
     source: Label,
     rel: RelType,
@@ -52,20 +64,28 @@ fn edge_query(
     target: Label,
     rows: &str,
     kind_param: &str,
+    set: &str,
 ) -> String {
     let key = match kind.key() {
         Some((k, _)) => format!(" {{`{k}`: ${kind_param}}}"),
         None => String::new(),
     };
-    format!(
-        "UNWIND ${rows} AS r MATCH (a:`{source}` {{name: r.s}}) MATCH (b:`{target}` {{name: r.t}}) \
-         MERGE (a)-[e:`{rel}`{key}]->(b) SET e += r.props"
-    )
+    let mut q = format!(
+        "UNWIND ${rows} AS r MATCH (a:`{source}` {{name: r[0]}}) MATCH (b:`{target}` {{name: r[1]}}) \
+         MERGE (a)-[e:`{rel}`{key}]->(b)"
+    );
+    q.push(' ');
+    // Never a `MERGE` with nothing after it: FalkorDB 4.16 lets such a `MERGE` find an edge
+    // an earlier part of the same query created, so a plain edge would become a kinded one.
+    q.push_str(if set.is_empty() { "SET e += {}" } else { set });
+    q
 }
 
 /// Parts of one phase (nodes, or edges) chained into queries of at most [`BATCH_ROWS`]
-/// rows. The aggregate between two parts ends the first before the second starts, and
-/// lets the second run when the first had no rows.
+/// rows. The aggregate between two parts ends the first before the second starts, and lets
+/// the second run when the first had no rows. (A plain edge's `MERGE` finds a kinded edge
+/// of the same type written by an earlier query, not one an earlier part of its own query
+/// wrote: cutting chains more often would change which edges a delta makes.)
 #[derive(Default)]
 struct Chain {
     done: Vec<Upsert>,
@@ -75,13 +95,9 @@ struct Chain {
 }
 
 impl Chain {
-    /// Adds a part; `query` builds its Cypher from the names of its parameters.
-    fn add(
-        &mut self,
-        rows: &[FalkorValue],
-        kind: Option<&str>,
-        query: impl FnOnce(&str, &str) -> String,
-    ) -> Result<()> {
+    /// Adds a part of `rows` rows, each a Cypher literal; `query` builds its Cypher from the
+    /// names of its parameters.
+    fn add(&mut self, rows: &[String], kind: Option<&str>, query: impl FnOnce(&str, &str) -> String) {
         if self.rows > 0 && self.rows + rows.len() > BATCH_ROWS {
             self.cut();
         }
@@ -91,12 +107,22 @@ impl Chain {
             self.cypher.push_str(" WITH count(*) AS c ");
         }
         self.cypher.push_str(&query(&r, &k));
-        self.params.push((r, literal(&FalkorValue::Array(rows.to_vec()))?));
+        let mut list = String::with_capacity(rows.iter().map(|r| r.len() + 2).sum::<usize>() + 2);
+        list.push('[');
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                list.push_str(", ");
+            }
+            list.push_str(row);
+        }
+        list.push(']');
+        self.params.push((r, list));
         if let Some(kind) = kind {
-            self.params.push((k, literal(&str_param(kind))?));
+            let mut lit = String::new();
+            shapes::push_str(&mut lit, kind);
+            self.params.push((k, lit));
         }
         self.rows += rows.len();
-        Ok(())
     }
 
     fn cut(&mut self) {
@@ -114,10 +140,6 @@ impl Chain {
         self.cut();
         self.done
     }
-}
-
-fn literal(v: &FalkorValue) -> Result<String> {
-    falkordb::to_cypher_param(v).map_err(|e| Error::Query(e.to_string()))
 }
 
 /// Node properties exactly as the `MERGE` path sets them.
@@ -143,36 +165,6 @@ pub(crate) fn edge_props(kind: EdgeKind, props: &Props) -> Props {
         props.insert(k.into(), v.into());
     }
     props
-}
-
-fn node_row(node: &Node) -> FalkorValue {
-    let props = match node.label {
-        // Its defaults are set on creation only (see `node_query`).
-        Label::Explain => {
-            let mut p = node.props.clone();
-            p.insert("name".into(), node.name.as_str().into());
-            p
-        }
-        label => node_props(label, &node.name, &node.props),
-    };
-    FalkorValue::Map(
-        [("name".to_owned(), str_param(&node.name)), ("props".to_owned(), props_param(&props))]
-            .into_iter()
-            .collect(),
-    )
-}
-
-fn edge_row(edge: &Edge) -> FalkorValue {
-    let props = edge_props(edge.kind, &edge.props);
-    FalkorValue::Map(
-        [
-            ("s".to_owned(), str_param(&edge.source.name)),
-            ("t".to_owned(), str_param(&edge.target.name)),
-            ("props".to_owned(), props_param(&props)),
-        ]
-        .into_iter()
-        .collect(),
-    )
 }
 
 impl Store {
@@ -275,48 +267,90 @@ impl Store {
 fn upserts(delta: &GraphDelta) -> Result<(Vec<Upsert>, WriteStats)> {
     let mut stats = WriteStats::default();
 
-    let mut by_label: BTreeMap<Label, Vec<FalkorValue>> = BTreeMap::new();
+    let mut by_label: BTreeMap<Label, Vec<&Node>> = BTreeMap::new();
     for node in delta.nodes() {
-        by_label.entry(node.label).or_default().push(node_row(node));
+        by_label.entry(node.label).or_default().push(node);
     }
     let mut nodes = Chain::default();
-    for (label, rows) in by_label {
-        for batch in rows.chunks(BATCH_ROWS) {
-            stats.nodes += batch.len() as u64;
-            nodes.add(batch, None, |r, _| node_query(label, r))?;
+    for (label, members) in by_label {
+        let leads: Vec<[&str; 1]> = members.iter().map(|n| [n.name.as_str()]).collect();
+        let rows: Vec<Row<'_>> = members
+            .iter()
+            .zip(&leads)
+            .map(|(n, lead)| Row { lead, props: node_columns(label, &n.props) })
+            .collect();
+        stats.nodes += rows.len() as u64;
+        for part in shapes::parts(&rows, "n") {
+            for batch in part.rows.chunks(BATCH_ROWS) {
+                nodes.add(batch, None, |r, _| node_query(label, r, &part.set));
+            }
         }
     }
 
     type Group = (Label, RelType, EdgeKind, Label);
-    let mut by_group: BTreeMap<Group, Vec<FalkorValue>> = BTreeMap::new();
+    let mut by_group: BTreeMap<Group, Vec<&Edge>> = BTreeMap::new();
     for edge in delta.edges() {
         let g = (edge.source.label, edge.rel, edge.kind, edge.target.label);
-        by_group.entry(g).or_default().push(edge_row(edge));
+        by_group.entry(g).or_default().push(edge);
     }
     let mut edges = Chain::default();
-    for ((source, rel, kind, target), rows) in by_group {
-        for batch in rows.chunks(BATCH_ROWS) {
-            stats.edges += batch.len() as u64;
-            let kind_value = kind.key().map(|(_, v)| v);
-            edges.add(batch, kind_value, |r, k| edge_query(source, rel, kind, target, r, k))?;
+    for ((source, rel, kind, target), members) in by_group {
+        let leads: Vec<[&str; 2]> =
+            members.iter().map(|e| [e.source.name.as_str(), e.target.name.as_str()]).collect();
+        // The kind's key is set by the `MERGE` pattern.
+        let kind_key = kind.key().map(|(k, _)| k);
+        let rows: Vec<Row<'_>> = members
+            .iter()
+            .zip(&leads)
+            .map(|(e, lead)| Row {
+                lead,
+                props: e
+                    .props
+                    .iter()
+                    .filter(|(k, _)| Some(k.as_ref()) != kind_key)
+                    .map(|(k, v)| (k.as_ref(), v))
+                    .collect(),
+            })
+            .collect();
+        stats.edges += rows.len() as u64;
+        let kind_value = kind.key().map(|(_, v)| v);
+        for part in shapes::parts(&rows, "e") {
+            for batch in part.rows.chunks(BATCH_ROWS) {
+                edges.add(batch, kind_value, |r, k| edge_query(source, rel, kind, target, r, k, &part.set));
+            }
         }
     }
     let mut queries = nodes.finish();
-    queries.extend(extra_labels(delta)?);
+    queries.extend(extra_labels(delta));
     queries.extend(edges.finish());
     stats.queries = queries.len() as u64;
     Ok((queries, stats))
 }
 
+/// The properties a node's upsert sets from its row: all but its name (the `MERGE` pattern
+/// sets it) and, but for an `Explain` node, its kinds (its label's, set by [`node_query`]);
+/// as [`node_props`] makes them.
+fn node_columns(label: Label, props: &Props) -> Vec<(&str, &PropValue)> {
+    props
+        .iter()
+        .map(|(k, v)| (k.as_ref(), v))
+        .filter(|(k, _)| {
+            *k != "name" && (label == Label::Explain || (*k != PROV_TYPE && *k != PROV_BASE_TYPE))
+        })
+        .collect()
+}
+
 /// The queries that give nodes their further labels ([`EXTRA_LABELS`]: [`TgType`] names; any
 /// other text is ignored), one per label set: labels cannot be parameters, so they come
 /// from the vocabulary only.
-fn extra_labels(delta: &GraphDelta) -> Result<Vec<Upsert>> {
-    let mut by_set: BTreeMap<(Label, Vec<TgType>), Vec<FalkorValue>> = BTreeMap::new();
+fn extra_labels(delta: &GraphDelta) -> Vec<Upsert> {
+    let mut by_set: BTreeMap<(Label, Vec<TgType>), Vec<String>> = BTreeMap::new();
     for node in delta.nodes() {
         let set = further_labels(node);
         if !set.is_empty() {
-            by_set.entry((node.label, set)).or_default().push(str_param(&node.name));
+            let mut name = String::new();
+            shapes::push_str(&mut name, &node.name);
+            by_set.entry((node.label, set)).or_default().push(name);
         }
     }
     let mut chain = Chain::default();
@@ -327,10 +361,10 @@ fn extra_labels(delta: &GraphDelta) -> Result<Vec<Upsert>> {
         for batch in names.chunks(BATCH_ROWS) {
             chain.add(batch, None, |r, _| {
                 format!("UNWIND ${r} AS x MATCH (n:`{label}` {{name: x}}) WHERE NOT ({has}) SET n{labels}")
-            })?;
+            });
         }
     }
-    Ok(chain.finish())
+    chain.finish()
 }
 
 /// A node's further labels ([`EXTRA_LABELS`] that name a [`TgType`]), sorted.
@@ -346,31 +380,31 @@ pub(crate) fn further_labels(node: &Node) -> Vec<TgType> {
 mod tests {
     use super::*;
     use crate::model::vocab::ProvRelation;
+    use crate::model::{NodeRef, PropsExt};
 
-    fn rows(n: usize) -> Vec<FalkorValue> {
-        (0..n).map(|i| FalkorValue::String(format!("n{i}"))).collect()
+    fn rows(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("['n{i}']")).collect()
     }
 
     #[test]
     fn small_parts_chain_into_one_query_with_their_own_parameters() {
         let mut chain = Chain::default();
-        chain.add(&rows(2), None, |r, _| node_query(Label::LlmCall, r)).unwrap();
+        chain.add(&rows(2), None, |r, _| node_query(Label::LlmCall, r, "SET n.`a` = r[1]"));
         let kind = EdgeKind::Prov(ProvRelation::Used);
-        chain
-            .add(&rows(3), Some("USED"), |r, k| {
-                edge_query(Label::LlmCall, RelType::WasUsedBy, kind, Label::ToolCall, r, k)
-            })
-            .unwrap();
+        chain.add(&rows(3), Some("USED"), |r, k| {
+            edge_query(Label::LlmCall, RelType::WasUsedBy, kind, Label::ToolCall, r, k, "")
+        });
         let queries = chain.finish();
         assert_eq!(queries.len(), 1);
         let q = &queries[0];
         assert_eq!(q.rows, 5);
         assert_eq!(q.cypher.matches(" WITH count(*) AS c ").count(), 1);
-        assert!(q.cypher.starts_with("UNWIND $r0 AS r MERGE (n:`LlmCall`"), "{}", q.cypher);
-        assert!(q.cypher.contains("UNWIND $r1 AS r MATCH (a:`LlmCall`"), "{}", q.cypher);
+        assert!(q.cypher.starts_with("UNWIND $r0 AS r MERGE (n:`LlmCall` {name: r[0]})"), "{}", q.cypher);
+        assert!(q.cypher.contains("UNWIND $r1 AS r MATCH (a:`LlmCall` {name: r[0]})"), "{}", q.cypher);
         assert!(q.cypher.contains("{`prov:base_type`: $k1}"), "{}", q.cypher);
         let names: Vec<&str> = q.params.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(names, ["r0", "r1", "k1"]);
+        assert_eq!(q.params[0].1, "[['n0'], ['n1']]");
         assert_eq!(q.params[2].1, "'USED'");
     }
 
@@ -378,10 +412,51 @@ mod tests {
     fn chains_are_cut_at_the_batch_size() {
         let mut chain = Chain::default();
         for _ in 0..3 {
-            chain.add(&rows(BATCH_ROWS / 2), None, |r, _| node_query(Label::Artifact, r)).unwrap();
+            chain.add(&rows(BATCH_ROWS / 2), None, |r, _| node_query(Label::Artifact, r, ""));
         }
-        chain.add(&rows(BATCH_ROWS), None, |r, _| node_query(Label::Artifact, r)).unwrap();
+        chain.add(&rows(BATCH_ROWS), None, |r, _| node_query(Label::Artifact, r, ""));
         let sizes: Vec<usize> = chain.finish().iter().map(|q| q.rows).collect();
         assert_eq!(sizes, [BATCH_ROWS, BATCH_ROWS / 2, BATCH_ROWS]);
+    }
+
+    #[test]
+    fn rows_of_one_key_set_share_a_query_that_names_their_keys() {
+        let mut d = GraphDelta::new();
+        for i in 0..3 {
+            let mut n = Node::new(Label::Artifact, format!("a{i}"));
+            n.props.set_str("x:b", "1");
+            n.props.set("x:a", i as i64);
+            // Set by the label, never from the row.
+            n.props.set_str(PROV_TYPE, "ignored");
+            d.add_node(n);
+        }
+        let mut odd = Node::new(Label::Artifact, "odd");
+        odd.props.set_str("x:c", "it's");
+        d.add_node(odd);
+        let mut e = Edge::new(
+            RelType::WasUsedBy,
+            EdgeKind::Prov(ProvRelation::Used),
+            NodeRef::new(Label::Artifact, "a0"),
+            NodeRef::new(Label::Artifact, "a1"),
+        );
+        e.props.set_str("prov:role", "input");
+        d.add_edge(e);
+        let (queries, stats) = upserts(&d).unwrap();
+        assert_eq!((stats.nodes, stats.edges, stats.queries), (4, 1, 2));
+        let nodes = &queries[0];
+        assert!(nodes.cypher.contains("SET n.`x:a` = r[1], n.`x:b` = r[2]"), "{}", nodes.cypher);
+        assert!(nodes.cypher.contains("SET n.`x:c` = r[1]"), "{}", nodes.cypher);
+        assert!(!nodes.cypher.contains("+="), "{}", nodes.cypher);
+        assert_eq!(nodes.params[0].1, "[['a0', 0, '1'], ['a1', 1, '1'], ['a2', 2, '1']]");
+        assert_eq!(nodes.params[1].1, "[['odd', 'it\\'s']]");
+        let edges = &queries[1];
+        assert!(
+            edges.cypher.ends_with(
+                "MERGE (a)-[e:`WAS_USED_BY` {`prov:base_type`: $k0}]->(b) SET e.`prov:role` = r[2]"
+            ),
+            "{}",
+            edges.cypher
+        );
+        assert_eq!(edges.params[0].1, "[['a0', 'a1', 'input']]");
     }
 }

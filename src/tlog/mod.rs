@@ -34,10 +34,17 @@ pub const BOOKKEEPING_PROPS: [&str; 5] = [LEAVES_PROP, DIGEST_PROP, SOURCE_PROP,
 /// break; then the names, space-separated after a `|`, so that the stored form can be
 /// re-hashed property by property.
 pub fn props_digest(props: &crate::model::Props) -> String {
-    let pairs = props.iter().map(|(k, v)| {
-        (k.as_ref().to_owned(), crate::store::value::to_json(&crate::store::value::prop_param(v)))
-    });
-    digest_pairs(pairs)
+    use crate::store::shapes::{stored_key, stored_value};
+    let mut pairs: Vec<(String, serde_json::Value)> = props
+        .iter()
+        .map(|(k, v)| {
+            let v = crate::store::value::prop_param(&stored_value(v));
+            (stored_key(k).into_owned(), crate::store::value::to_json(&v))
+        })
+        .collect();
+    // As stored: a name FalkorDB cannot hold is escaped, and may then sort elsewhere.
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    digest_pairs(pairs.into_iter())
 }
 
 /// The digest of named JSON values, in the order given (names sorted by the caller).
