@@ -5,7 +5,8 @@
 //! Run with `bash bench/ingest.sh` (release build, private FalkorDB on a free port);
 //! `-- --parse-only` or `-- --trace-only` stop after the first or second part,
 //! `-- --ingest-only` leaves the second part out, and `-- --write-events FILE` only writes
-//! the event file. Part 3 builds a fresh graph four ways (see there); `bash bench/bulk.sh`
+//! the event file (`-- --write-csv EVENTS DIR` an event file's graph as CSV for
+//! `falkordb-bulk-insert`). Part 3 builds a fresh graph four ways (see there); `bash bench/bulk.sh`
 //! runs it with `falkordb-bulk-insert` beside.
 
 use std::collections::BTreeMap;
@@ -190,6 +191,22 @@ fn write_csv(dir: &Path, all: &GraphDelta) -> Vec<(bool, std::path::PathBuf)> {
     files
 }
 
+/// An event file's nodes and edges, normalised, as the CSV files `falkordb-bulk-insert`
+/// reads, in `dir`, and `dir/args`: its arguments naming them.
+fn write_csv_of(events: &Path, dir: &Path) {
+    let bytes = std::fs::read(events).unwrap();
+    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()).collect();
+    let mut all = GraphDelta::new();
+    normalise_all(&lines, |b| all.extend(b));
+    let files = write_csv(dir, &all);
+    let names: String = files
+        .iter()
+        .map(|(node, p)| format!("{} {}\n", if *node { "-n" } else { "-r" }, p.display()))
+        .collect();
+    std::fs::write(dir.join("args"), names).unwrap();
+    println!("{} nodes, {} edges", all.node_count(), all.edge_count());
+}
+
 /// Runs `falkordb-bulk-insert` on the CSV files; its wall time in seconds.
 fn run_bulk_insert(cmd: &str, url: &str, graph: &str, files: &[(bool, std::path::PathBuf)]) -> f64 {
     let mut c = std::process::Command::new(cmd);
@@ -249,6 +266,10 @@ async fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--write-events") {
         write_events(Path::new(&args[i + 1]), tasks());
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--write-csv") {
+        write_csv_of(Path::new(&args[i + 1]), Path::new(&args[i + 2]));
         return;
     }
     let dir = tempfile::tempdir().unwrap();

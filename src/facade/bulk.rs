@@ -1,7 +1,9 @@
 //! An ingest into a graph that does not exist yet: what is read is spilled to a private
 //! temporary file as it comes (see `store::bulk_spill`), and the graph is built from it with
 //! GRAPH.BULK one bounded part at a time, whatever the input's size; what GRAPH.BULK cannot
-//! carry is upserted from the same file instead.
+//! carry is upserted from the same file instead. The search index is given each node as it
+//! is spilled, at the index's pace (its queue is bounded), so the built graph is never read
+//! back for it.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -75,6 +77,28 @@ impl Pending {
 }
 
 impl Provex {
+    /// Spills a batch read for a new graph, and hands its nodes to the search index, waiting
+    /// while the index's queue is full: the import reads no faster than the index is written,
+    /// and the queue holds a bounded part of it, whatever its size.
+    pub(super) async fn gather_fresh(&self, graph: &str, pending: &mut Pending, delta: GraphDelta) {
+        let items = (self.search.enabled() && delta.node_count() > 0)
+            .then(|| crate::search::items::delta_items(graph, &delta));
+        pending.absorb(delta);
+        if let Some(items) = items {
+            self.search.send_bounded(items).await;
+        }
+    }
+
+    /// After a fresh import that built nothing (stopped, or failed): the search index
+    /// forgets the items its nodes were given as they were read.
+    pub(super) async fn forget_unbuilt(&self, graph: &str) {
+        match self.store.graphs_list().await {
+            Ok(graphs) if graphs.iter().any(|g| g == graph) => {}
+            Ok(_) => self.forget_in_search(graph).await,
+            Err(e) => tracing::warn!(graph, "the search index may keep items of an unbuilt graph: {e}"),
+        }
+    }
+
     /// Builds the new graph from what was gathered: with GRAPH.BULK, or with upserts when
     /// the bulk path cannot carry it or fails (a failed build leaves nothing behind, and the
     /// upserts retry while the server is away). Then the views get the rows, part by part.
@@ -119,10 +143,9 @@ impl Provex {
         }
         // Nodes first, then edges (an edge's upsert finds its endpoints); the ingest
         // acknowledges its whole batch at the end (Store::commit). A built graph is read
-        // back for the live views, when some client looks at it, and for the search index
-        // (its nodes only).
-        let indexed = self.search.enabled();
-        if !upsert && !self.listened(graph) && !indexed {
+        // back only for the live views, when some client looks at it. The search index has
+        // its nodes already (`gather_fresh`).
+        if !upsert && !self.listened(graph) {
             self.publisher.writes.wrote(graph);
             return Ok(());
         }
@@ -147,9 +170,7 @@ impl Provex {
                     report.count(stats);
                 }
                 if self.listened(graph) {
-                    self.publish(graph, delta);
-                } else if indexed {
-                    self.search.written(graph, &delta);
+                    self.publisher.fan_out(graph, delta, Vec::new());
                 }
             }
         }

@@ -168,6 +168,7 @@ impl Provex {
             self.store.ensure_indexes(graph).await?;
             None
         };
+        let fresh = bulk.is_some();
         let mut w = Writing {
             graph,
             report: IngestReport { graph: graph.to_owned(), ..Default::default() },
@@ -191,6 +192,9 @@ impl Provex {
             write_error = self.finish_writes(&mut w, &cancel).await.err();
         }
         let files_result = reader.await.map_err(|e| Error::Server(format!("ingest thread: {e}")))?;
+        if fresh && (write_error.is_some() || cancel.load(Ordering::Relaxed)) {
+            self.forget_unbuilt(graph).await;
+        }
         if let Some(e) = write_error {
             return Err(e);
         }
@@ -327,7 +331,7 @@ impl Provex {
             || chunk.delta.nodes().any(|n| relink::OTHER_SOURCES.contains(&n.label));
         if let Some(pending) = w.bulk.as_mut() {
             if pending.fits(&chunk.delta) && chunk.records.is_empty() {
-                pending.absorb(std::mem::take(&mut chunk.delta));
+                self.gather_fresh(graph, pending, std::mem::take(&mut chunk.delta)).await;
             } else {
                 self.build_fresh(graph, w.bulk.take().expect("pending"), &mut w.report).await?;
             }
@@ -336,6 +340,8 @@ impl Provex {
             w.report.method = "bulk+merge".into();
         }
         if !chunk.delta.is_empty() {
+            // The search index's queue has room for what this write publishes.
+            self.search.room().await;
             let t = Instant::now();
             let stats = match &mut log {
                 Some(l) if !l.appended => {

@@ -111,11 +111,19 @@ struct Publisher {
 }
 
 impl crate::sources::Publish for Publisher {
-    /// The delta log's lock only numbers and queues the batch; the view's layout runs after
-    /// it is released.
     fn publish(&self, graph: &str, delta: GraphDelta, knowledge: &[crate::sources::knowledge::ChangeEvent]) {
         let knowledge = knowledge.iter().map(stream_change).collect();
         self.search.written(graph, &delta);
+        self.fan_out(graph, delta, knowledge);
+    }
+}
+
+impl Publisher {
+    /// Numbers a written delta for the subscribers and the graph's live view, and counts the
+    /// write, without indexing it for search (a fresh import's nodes were indexed as read).
+    /// The delta log's lock only numbers and queues the batch; the view's layout runs after
+    /// it is released.
+    fn fan_out(&self, graph: &str, delta: GraphDelta, knowledge: Vec<crate::api::KnowledgeChange>) {
         let routed = {
             let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
             let batch = log.publish(graph, delta, knowledge);

@@ -66,6 +66,19 @@ impl Provex {
         self.search.writes()
     }
 
+    /// Bounds the search index's queue to `bytes` of items (tests of an import many times
+    /// the bound; the default, [`search::indexer::DEFAULT_QUEUE_BYTES`], suits any input).
+    #[doc(hidden)]
+    pub fn set_search_queue_bound(&self, bytes: usize) {
+        self.search.set_queue_bound(bytes);
+    }
+
+    /// The search index's queue: its bound, and the most bytes of items it held at once
+    /// since the last call.
+    pub fn search_queue_high_water(&self) -> (usize, usize) {
+        (self.search.queue_bound(), self.search.take_high_water())
+    }
+
     /// How many items the search index holds for `graph`.
     pub async fn search_items(&self, graph: &str) -> Result<u64> {
         search::index::count(&self.store, graph).await

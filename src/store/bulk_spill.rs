@@ -12,6 +12,7 @@ use std::hash::BuildHasher;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::bulk::{encode_edges, encode_nodes, BulkCommand, Limits, Unsupported, Writer};
 use super::bulk_records::kind_code;
@@ -142,7 +143,7 @@ impl Spill {
         self.file.flush()?;
         let (dir, file, segments, counts, rows) =
             (self.dir, self.file, self.segments, self.counts, self.rows);
-        Ok(Spilled { dir, file, segments, counts, rows })
+        Ok(Spilled { dir, file, segments, counts, rows, most_read: AtomicUsize::new(0) })
     }
 }
 
@@ -153,6 +154,8 @@ pub struct Spilled {
     segments: Vec<Vec<(u64, u32)>>,
     counts: Vec<u64>,
     rows: u64,
+    /// The most bytes of the file read into memory at once when reading partitions back.
+    most_read: AtomicUsize,
 }
 
 impl Spilled {
@@ -162,6 +165,12 @@ impl Spilled {
 
     pub fn is_empty(&self) -> bool {
         self.rows == 0
+    }
+
+    /// The most bytes read back at once by [`Spilled::read_nodes`] and
+    /// [`Spilled::read_edges`]: one segment, however often a node recurs.
+    pub fn most_read(&self) -> usize {
+        self.most_read.load(Ordering::Relaxed)
     }
 
     fn bytes(&self, p: usize) -> u64 {
@@ -189,6 +198,26 @@ impl Spilled {
         groups
     }
 
+    /// Hands each segment of partition `p` to `decode`, one at a time (a segment holds whole
+    /// records): a partition of a node seen in every batch may be large, a segment never is.
+    fn each_segment(
+        &self,
+        p: usize,
+        buf: &mut Vec<u8>,
+        mut decode: impl FnMut(&mut Reader<'_>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut file = &self.file;
+        for &(offset, len) in &self.segments[p] {
+            file.seek(SeekFrom::Start(offset))?;
+            buf.clear();
+            buf.resize(len as usize, 0);
+            file.read_exact(buf)?;
+            self.most_read.fetch_max(buf.len(), Ordering::Relaxed);
+            decode(&mut Reader(buf))?;
+        }
+        Ok(())
+    }
+
     fn read_partition(&self, p: usize, buf: &mut Vec<u8>) -> io::Result<()> {
         buf.clear();
         let mut file = &self.file;
@@ -213,15 +242,16 @@ impl Spilled {
         let mut first = Vec::new();
         let mut buf = Vec::new();
         for p in group {
-            self.read_partition(p, &mut buf)?;
-            let mut r = Reader(&buf);
-            while !r.0.is_empty() {
-                let seq = r.u64()?;
-                delta.add_node(decode_node(&mut r)?);
-                if delta.node_count() > first.len() {
-                    first.push(seq);
+            self.each_segment(p, &mut buf, |r| {
+                while !r.0.is_empty() {
+                    let seq = r.u64()?;
+                    delta.add_node(decode_node(r)?);
+                    if delta.node_count() > first.len() {
+                        first.push(seq);
+                    }
                 }
-            }
+                Ok(())
+            })?;
         }
         Ok((delta, first))
     }
@@ -236,11 +266,12 @@ impl Spilled {
         let mut delta = GraphDelta::new();
         let mut buf = Vec::new();
         for p in group {
-            self.read_partition(PARTITIONS + p, &mut buf)?;
-            let mut r = Reader(&buf);
-            while !r.0.is_empty() {
-                delta.add_edge(decode_edge(&mut r)?);
-            }
+            self.each_segment(PARTITIONS + p, &mut buf, |r| {
+                while !r.0.is_empty() {
+                    delta.add_edge(decode_edge(r)?);
+                }
+                Ok(())
+            })?;
         }
         Ok(delta)
     }

@@ -9,6 +9,7 @@ mod a2a_mapping;
 mod a2ap;
 mod ask;
 mod bulk;
+mod bulk_index;
 mod bulk_sources;
 mod bundle;
 mod chaos;
