@@ -14,7 +14,31 @@ use clap::Parser;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// How long (ms) mimalloc keeps freed memory before giving it back to the OS. Its default
+/// (1 s) returns pages between a server's requests, and the kernel zeroes each page again
+/// when it is taken back: a sixth of the time of decoding and normalising OTLP spans
+/// (docs/BENCHMARKS.md, "OpenTelemetry traces"). Memory unused for this long still goes back.
+/// `bench_otel_decode` sets the same.
+const MIMALLOC_PURGE_DELAY_MS: std::ffi::c_long = 10_000;
+
+/// Sets mimalloc's purge delay, unless `MIMALLOC_PURGE_DELAY` in the environment (read by
+/// mimalloc itself) says otherwise.
+fn tune_allocator() {
+    // mimalloc's option API (`mimalloc.h`); the `mimalloc` crate links it but does not
+    // expose it without its `extended` feature.
+    extern "C" {
+        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    }
+    const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: sets one of mimalloc's options by its number in `mi_option_t`; options
+        // may be set at any time.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, MIMALLOC_PURGE_DELAY_MS) };
+    }
+}
+
 fn main() -> ExitCode {
+    tune_allocator();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("PROVEX_LOG")

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::sources::statements::canonical::canonicalize;
+use crate::sources::statements::canonical::canonicalize_into;
 
 /// The most indexed messages (`…prompt.N…`) read from one span.
 const MAX_INDEX: usize = 10_000;
@@ -32,11 +32,20 @@ pub struct Event<'a> {
 
 /// `<prefix><sha256 hex of the RFC 8785 form of value>`.
 pub fn content_name(prefix: &str, value: &Value) -> String {
-    let digest = Sha256::digest(canonicalize(value));
     let mut s = String::with_capacity(prefix.len() + 64);
-    s.push_str(prefix);
-    super::wire::push_hex(&mut s, &digest);
+    push_content_name(&mut s, &mut String::new(), prefix, value);
     s
+}
+
+/// Appends [`content_name`] to `out`, the RFC 8785 form written in `canon` (buffers a
+/// caller reuses across values, so naming content allocates nothing once they have grown).
+pub fn push_content_name(out: &mut String, canon: &mut String, prefix: &str, value: &Value) {
+    canon.clear();
+    canonicalize_into(canon, value);
+    let digest = Sha256::digest(canon.as_bytes());
+    out.reserve(prefix.len() + 64);
+    out.push_str(prefix);
+    super::wire::push_hex(out, &digest);
 }
 
 /// A message's node name: `otel-msg:<sha256 of {"role", "parts"}>`.

@@ -64,11 +64,16 @@ pub const OTEL_REFERENCE: &str = "OTEL_REFERENCE";
 /// A span's node name.
 pub fn span_name(trace_id: &[u8], span_id: &[u8]) -> String {
     let mut s = String::with_capacity(6 + 2 * (trace_id.len() + span_id.len()));
-    s.push_str("otel:");
-    push_hex(&mut s, trace_id);
-    s.push(':');
-    push_hex(&mut s, span_id);
+    push_span_name(&mut s, trace_id, span_id);
     s
+}
+
+/// Appends a span's node name, `otel:<trace id>:<span id>` in lower-case hex, to `out`.
+fn push_span_name(out: &mut String, trace_id: &[u8], span_id: &[u8]) {
+    out.push_str("otel:");
+    push_hex(out, trace_id);
+    out.push(':');
+    push_hex(out, span_id);
 }
 
 /// A span's ids, as the request holds them.
@@ -77,15 +82,14 @@ type SpanKey<'r> = (&'r [u8], &'r [u8]);
 /// Hashing for the request's own tables (span ids, tool call ids): seeded per table, fast.
 type Fast = foldhash::fast::RandomState;
 
-/// A span of the request that is stored: its resource (by position), its node's name and
-/// label, the attributes its messages and tool content are read from as JSON (the few
+/// A span of the request that is stored: its resource (by position), its node's label, the
+/// attributes its messages and tool content are read from as JSON (the few
 /// [`messages::is_content_key`] names; the others go to properties straight from the
 /// request), and its tool result parsed (once, also for the tool messages that answer it).
 struct Good<'r> {
     resource: usize,
     resource_attrs: &'r [KeyValue],
     span: &'r Span,
-    name: String,
     label: Label,
     content: Map<String, Value>,
     result: Option<Value>,
@@ -108,19 +112,18 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
                 Ok(()) => {
                     let label = conv::label(&span.attributes);
                     labels.insert((&span.trace_id[..], &span.span_id[..]), label);
-                    let name = span_name(&span.trace_id, &span.span_id);
                     let content = content_json(&span.attributes);
-                    good.push(Good { resource, resource_attrs, span, name, label, content, result: None });
+                    good.push(Good { resource, resource_attrs, span, label, content, result: None });
                 }
                 Err(reason) => counts.rejected.push(rejection(span, reason)),
             }
         }
     }
     // The results of the tool calls this request holds, parsed once, and by tool call id
-    // for the tool messages that answer them. A span sent twice in one request has the
-    // label of its last copy.
-    let mut results: HashMap<Cow<'_, str>, Value, Fast> = HashMap::default();
-    for g in &mut good {
+    // (the position of its span) for the tool messages that answer them. A span sent twice
+    // in one request has the label of its last copy.
+    let mut results: HashMap<Cow<'_, str>, usize, Fast> = HashMap::default();
+    for (i, g) in good.iter_mut().enumerate() {
         g.label = labels[&(&g.span.trace_id[..], &g.span.span_id[..])];
         if g.label != Label::ToolCall {
             continue;
@@ -129,18 +132,21 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
         let span = g.span;
         let id = attr_text(&span.attributes, key::TOOL_CALL_ID)
             .or_else(|| attr_text(&span.attributes, key::OI_TOOL_CALL_ID));
-        if let (Some(id), Some(r)) = (id, &g.result) {
-            results.insert(id, r.clone());
+        if let (Some(id), Some(_)) = (id, &g.result) {
+            results.insert(id, i);
         }
     }
     let mut n = Normaliser {
         out,
         labels: &labels,
         results: &results,
+        good: &good,
         services: vec![None; request.resource_spans.len()],
         scratch: String::new(),
+        canon: String::new(),
+        text: Vec::new(),
     };
-    for g in good {
+    for g in &good {
         n.span(g);
         counts.accepted += 1;
     }
@@ -150,12 +156,19 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
 struct Normaliser<'a, 'r> {
     out: &'a mut GraphDelta,
     labels: &'a HashMap<SpanKey<'r>, Label, Fast>,
-    results: &'a HashMap<Cow<'r, str>, Value, Fast>,
+    /// The spans of tool calls with a result, by tool call id (positions in `good`).
+    results: &'a HashMap<Cow<'r, str>, usize, Fast>,
+    /// The spans being stored.
+    good: &'a [Good<'r>],
     /// Each resource's `Service` agent, once made.
     services: Vec<Option<NodeId>>,
     /// A node name being built (a parent's, an agent's): the delta copies it only for a
     /// node it does not hold yet.
     scratch: String,
+    /// The RFC 8785 form of content being named.
+    canon: String,
+    /// Content's JSON text being written, copied into its node only when it changes there.
+    text: Vec<u8>,
 }
 
 /// A tool call's result: `gen_ai.tool.call.result`, else (an OpenInference tool span)
@@ -198,7 +211,7 @@ fn events<'s>(props: &mut Gathered, span: &'s Span) -> Vec<Event<'s>> {
     all
 }
 
-impl<'r> Normaliser<'_, 'r> {
+impl<'a, 'r> Normaliser<'a, 'r> {
     /// A span's node (bare: a placeholder when it is not in this request).
     fn span_node(&mut self, trace_id: &'r [u8], span_id: &'r [u8]) -> NodeId {
         let label = self.labels.get(&(trace_id, span_id)).copied().unwrap_or(Label::Span);
@@ -229,11 +242,8 @@ impl<'r> Normaliser<'_, 'r> {
         node
     }
 
-    fn span(&mut self, good: Good<'r>) {
-        let Good { resource, resource_attrs, span, name, label, content, result } = good;
-        let node = self.out.upsert_node(label, &name);
-        // The name is `otel:<32 hex digits>:<16 hex digits>` (the ids were checked).
-        let (trace, span_hex) = (&name[5..37], &name[38..]);
+    fn span(&mut self, good: &'a Good<'r>) {
+        let Good { resource, resource_attrs, span, label, ref content, ref result } = *good;
         // The attributes as properties `otel:<key>`, then the span's own properties, which
         // are set over attributes of the same name.
         let mut own: Gathered = Vec::with_capacity(span.attributes.len() + 16);
@@ -241,8 +251,14 @@ impl<'r> Normaliser<'_, 'r> {
             own.push((attr_key(&kv.key), attr_prop(kv.value.as_ref())));
         }
         let props = &mut own;
-        gather_str(props, prop::TRACE_ID, trace);
-        gather_str(props, prop::SPAN_ID, span_hex);
+        let mut name = std::mem::take(&mut self.scratch);
+        name.clear();
+        push_span_name(&mut name, &span.trace_id, &span.span_id);
+        let node = self.out.upsert_node(label, &name);
+        // The name is `otel:<32 hex digits>:<16 hex digits>` (the ids were checked).
+        gather_str(props, prop::TRACE_ID, &name[5..37]);
+        gather_str(props, prop::SPAN_ID, &name[38..]);
+        self.scratch = name;
         if !span.parent_span_id.is_empty() {
             gather(props, prop::PARENT_SPAN_ID, hex(&span.parent_span_id));
         }
@@ -292,9 +308,9 @@ impl<'r> Normaliser<'_, 'r> {
             let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
             self.out.upsert_edge(rel, EdgeKind::A2a(A2aRelation::TaskCall), t, node);
         }
-        let flow = messages::extract(&content, &events, label != Label::ToolCall);
+        let flow = messages::extract(content, &events, label != Label::ToolCall);
         self.flow(node, &flow);
-        self.tool(node, label, &content, result);
+        self.tool(node, label, content, result.as_ref());
         let mut refs = Vec::new();
         let attributes = &span.attributes;
         for (i, kv) in attributes.iter().enumerate() {
@@ -424,21 +440,26 @@ impl<'r> Normaliser<'_, 'r> {
     }
 
     fn message(&mut self, m: &Value) -> NodeId {
-        let msg = self.out.upsert_node(Label::Message, &messages::message_name(m));
+        let msg = self.content_node(Label::Message, "otel-msg:", m);
+        self.text.clear();
+        // Writing a `Value` to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut self.text, &m["parts"]);
         let props = self.out.node_props(msg);
         props.set_str(prop::ROLE, messages::role(m));
-        props.insert(Cow::Borrowed(prop::CONTENT), PropValue::Str(m["parts"].to_string()));
+        props.set_str(prop::CONTENT, std::str::from_utf8(&self.text).unwrap_or_default());
         if messages::role(m) == "tool" {
             // The result of the tool call it answers when that call is in the request, else
             // the content it carries (the same content names the same `ToolResult`).
-            let responses: Vec<Value> = m["parts"]
+            let (results, good) = (self.results, self.good);
+            let responses: Vec<Cow<'_, Value>> = m["parts"]
                 .as_array()
                 .into_iter()
                 .flatten()
                 .filter(|p| p.get("type").and_then(Value::as_str) == Some("tool_call_response"))
                 .filter_map(|p| {
-                    let by_id = p.get("id").and_then(Value::as_str).and_then(|id| self.results.get(id));
-                    by_id.cloned().or_else(|| p.get("response").map(messages::parse_lenient))
+                    let by_id = p.get("id").and_then(Value::as_str).and_then(|id| results.get(id));
+                    let parsed = by_id.and_then(|&i| good[i].result.as_ref()).map(Cow::Borrowed);
+                    parsed.or_else(|| p.get("response").map(|r| Cow::Owned(messages::parse_lenient(r))))
                 })
                 .collect();
             for r in responses {
@@ -454,26 +475,44 @@ impl<'r> Normaliser<'_, 'r> {
         msg
     }
 
+    /// The node `<prefix><digest of value>` of `label` ([`messages::content_name`]), its
+    /// name built in the scratch buffers.
+    fn content_node(&mut self, label: Label, prefix: &str, value: &Value) -> NodeId {
+        let mut name = std::mem::take(&mut self.scratch);
+        name.clear();
+        messages::push_content_name(&mut name, &mut self.canon, prefix, value);
+        let node = self.out.upsert_node(label, &name);
+        self.scratch = name;
+        node
+    }
+
     /// A content-addressed entity holding `value`.
     fn content(&mut self, label: Label, prefix: &str, value: &Value) -> NodeId {
-        let node = self.out.upsert_node(label, &messages::content_name(prefix, value));
+        let node = self.content_node(label, prefix, value);
         let text = match value {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
+            Value::String(s) => s.as_str(),
+            other => {
+                self.text.clear();
+                // Writing a `Value` to a Vec cannot fail.
+                let _ = serde_json::to_writer(&mut self.text, other);
+                std::str::from_utf8(&self.text).unwrap_or_default()
+            }
         };
-        self.out.node_props(node).insert(Cow::Borrowed(prop::CONTENT), PropValue::Str(text));
+        self.out.node_props(node).set_str(prop::CONTENT, text);
         node
     }
 
     /// A tool call's arguments and result: the GenAI attributes, else (OpenInference) the
     /// tool span's `tool.parameters` or `input.value` and its `output.value`.
     /// `parsed` is the result already parsed (a tool call's).
-    fn tool(&mut self, node: NodeId, label: Label, attrs: &Map<String, Value>, parsed: Option<Value>) {
+    fn tool(&mut self, node: NodeId, label: Label, attrs: &Map<String, Value>, parsed: Option<&Value>) {
         let tool = label == Label::ToolCall;
         let args = attrs.get(key::TOOL_ARGS).or_else(|| {
             tool.then(|| attrs.get(key::OI_TOOL_PARAMS).or_else(|| attrs.get("input.value"))).flatten()
         });
-        let result = parsed.or_else(|| tool_result(attrs, tool).map(messages::parse_lenient));
+        let result = parsed
+            .map(Cow::Borrowed)
+            .or_else(|| tool_result(attrs, tool).map(|r| Cow::Owned(messages::parse_lenient(r))));
         if let Some(a) = args {
             let args = self.content(Label::ToolArgs, "otel-args:", &messages::parse_lenient(a));
             self.out

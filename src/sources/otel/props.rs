@@ -22,8 +22,87 @@ pub(super) fn content_json(attributes: &[KeyValue]) -> Map<String, Value> {
         .collect()
 }
 
+/// The attribute keys the conventions name most often, each with its property name written
+/// out, so that the property of a common attribute is named without allocating.
+macro_rules! known_keys {
+    ($($k:literal),* $(,)?) => {
+        fn known_key(k: &str) -> Option<&'static str> {
+            match k {
+                $($k => Some(concat!("otel:", $k)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+known_keys!(
+    "gen_ai.operation.name",
+    "gen_ai.provider.name",
+    "gen_ai.system",
+    "gen_ai.request.model",
+    "gen_ai.request.temperature",
+    "gen_ai.request.max_tokens",
+    "gen_ai.request.top_p",
+    "gen_ai.response.model",
+    "gen_ai.response.id",
+    "gen_ai.response.finish_reasons",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.output_tokens",
+    "gen_ai.input.messages",
+    "gen_ai.output.messages",
+    "gen_ai.system_instructions",
+    "gen_ai.conversation.id",
+    "gen_ai.agent.id",
+    "gen_ai.agent.name",
+    "gen_ai.agent.description",
+    "gen_ai.tool.name",
+    "gen_ai.tool.type",
+    "gen_ai.tool.description",
+    "gen_ai.tool.call.id",
+    "gen_ai.tool.call.arguments",
+    "gen_ai.tool.call.result",
+    "gen_ai.output.type",
+    "server.address",
+    "server.port",
+    "error.type",
+    "a2a.task.id",
+    "a2a.context.id",
+    "openinference.span.kind",
+    "input.value",
+    "input.mime_type",
+    "output.value",
+    "output.mime_type",
+    "session.id",
+    "llm.model_name",
+    "llm.provider",
+    "llm.system",
+    "llm.invocation_parameters",
+    "llm.finish_reason",
+    "llm.token_count.prompt",
+    "llm.token_count.completion",
+    "llm.token_count.total",
+    "tool.name",
+    "tool.description",
+    "tool.parameters",
+    "tool_call.id",
+    "graph.node.id",
+    "graph.node.name",
+    "graph.node.parent_id",
+    "agent.name",
+    "service.name",
+    "service.namespace",
+    "service.version",
+    "service.instance.id",
+    "telemetry.sdk.name",
+    "telemetry.sdk.language",
+    "telemetry.sdk.version",
+);
+
 /// `otel:<key>`, the property an attribute is stored as.
 pub(super) fn attr_key(k: &str) -> Cow<'static, str> {
+    if let Some(known) = known_key(k) {
+        return Cow::Borrowed(known);
+    }
     let mut key = String::with_capacity(5 + k.len());
     key.push_str("otel:");
     key.push_str(k);
@@ -64,18 +143,19 @@ pub(super) fn gather(list: &mut Gathered, key: &'static str, value: impl Into<Pr
 pub(super) fn set_gathered(props: &mut Props, mut list: Gathered) {
     // Stable: of one name, the entries stay in the order they were gathered.
     list.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut last = Vec::with_capacity(list.len());
-    let mut it = list.into_iter().peekable();
-    while let Some((k, v)) = it.next() {
-        if it.peek().is_some_and(|(next, _)| *next == k) {
+    // Of each name the last entry, moved to the front in place (no second list).
+    let mut kept = 0;
+    for i in 0..list.len() {
+        if list.get(i + 1).is_some_and(|next| next.0 == list[i].0) {
             continue;
         }
-        if let Some(v) = v {
-            last.push((k, v));
-        }
+        list.swap(kept, i);
+        kept += 1;
     }
+    list.truncate(kept);
+    let last = list.into_iter().filter_map(|(k, v)| Some((k, v?)));
     if props.is_empty() {
-        *props = last.into_iter().collect();
+        *props = last.collect();
     } else {
         props.extend(last);
     }
@@ -93,5 +173,19 @@ pub(super) fn owned_prop(v: Value) -> Option<PropValue> {
     match v {
         Value::String(s) => Some(PropValue::Str(s)),
         other => PropValue::from_json(&other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_key_is_named_as_any_other_without_allocating() {
+        for k in ["gen_ai.operation.name", "telemetry.sdk.version", "x.unknown", "", "otel:"] {
+            assert_eq!(attr_key(k), format!("otel:{k}"));
+        }
+        assert!(matches!(attr_key("gen_ai.request.model"), Cow::Borrowed("otel:gen_ai.request.model")));
+        assert!(matches!(attr_key("gen_ai.request.modelx"), Cow::Owned(_)));
     }
 }

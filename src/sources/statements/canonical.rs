@@ -28,6 +28,12 @@ pub fn canonical_string(value: &Value) -> String {
     out
 }
 
+/// The RFC 8785 serialisation of a JSON value, appended to `out` (a buffer a caller reuses
+/// across many values).
+pub fn canonicalize_into(out: &mut String, value: &Value) {
+    write_value(out, value);
+}
+
 /// The RFC 8785 serialisation of `value` without some of its members, written straight from
 /// the parsed value (no copy of it is made): `top` names members of the top-level object to
 /// leave out, and `inner` = (member, names) leaves `names` out of that member when it is an
