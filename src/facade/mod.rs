@@ -116,13 +116,13 @@ impl crate::sources::Publish for Publisher {
     fn publish(&self, graph: &str, delta: GraphDelta, knowledge: &[crate::sources::knowledge::ChangeEvent]) {
         let knowledge = knowledge.iter().map(stream_change).collect();
         self.search.written(graph, &delta);
+        self.writes.wrote_delta(graph, &delta);
         let routed = {
             let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
             let batch = log.publish(graph, delta, knowledge);
             self.live.route(&batch)
         };
         self.live.apply(routed);
-        self.writes.wrote(graph);
     }
 }
 
@@ -208,6 +208,7 @@ impl Provex {
         let store = Arc::new(store);
         let search = Arc::new(crate::search::Indexer::start(store.clone()));
         let writes = Arc::new(runs::Writes::default());
+        let runs = runs::Runs::new(writes.clone(), store.clone());
         let publisher = Arc::new(Publisher {
             deltas: Mutex::new(DeltaLog { next: 0, tx }),
             live: live.clone(),
@@ -226,7 +227,7 @@ impl Provex {
             logs: Default::default(),
             bulk: Default::default(),
             exports: Default::default(),
-            runs: runs::Runs::new(writes),
+            runs,
             search,
         })
     }

@@ -120,6 +120,7 @@ async fn run(
     schema: Arc<OnceCell<()>>,
     written: Arc<AtomicU64>,
 ) {
+    let mut fresh = super::fresh::Fresh::default();
     while let Some(first) = rx.recv().await {
         let mut last = first.seq;
         let mut items = first.items;
@@ -132,17 +133,17 @@ async fn run(
                 Err(_) => break,
             }
         }
+        let n = items.len();
         let outcome = match ensure(&store, &schema).await {
-            Ok(()) => index::upsert(&store, &items).await,
+            Ok(()) => super::fresh::write(&store, &mut fresh, items).await,
             Err(e) => Err(e),
         };
         match outcome {
             Ok(()) => {
-                written.fetch_add(items.len() as u64, Ordering::Relaxed);
+                written.fetch_add(n as u64, Ordering::Relaxed);
             }
             Err(e) => tracing::warn!(
-                "{} search index items not written ({e}); `provex search reindex` rebuilds the index",
-                items.len()
+                "{n} search index items not written ({e}); `provex search reindex` rebuilds the index"
             ),
         }
         let _ = done.send(last);
