@@ -190,7 +190,14 @@ def line(what, samples):
     print(f"| {what} | {p50:,.1f} | {p99:,.1f} | {len(samples)} |", flush=True)
 
 
+def wait_built(provex):
+    """Waits for a binary still being built (present, and unchanged for 10 s)."""
+    while not (os.path.exists(provex) and time.time() - os.path.getmtime(provex) > 10):
+        time.sleep(5)
+
+
 def measure(o, provex, url, log, tmp, names, tasks):
+    wait_built(provex)
     print(f"\n### {provex}; load {open('/proc/loadavg').read().split()[:3]}\n")
     print("| what | p50 ms | p99 ms | samples |\n|---|---|---|---|")
     cold, late = [], 0
