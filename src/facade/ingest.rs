@@ -209,6 +209,8 @@ impl Provex {
         }
         // What the ingest wrote is found by a search across graphs once it is acknowledged.
         self.search_flush().await;
+        // And the Runs view's rows kept in the database have its time span.
+        self.runs_flush().await;
         self.store.commit(batch).await?;
         report.events = report.files.iter().map(|f| f.events).sum();
         report.rejected = report.files.iter().map(|f| f.rejected).sum();

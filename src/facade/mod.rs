@@ -124,13 +124,13 @@ impl Publisher {
     /// The delta log's lock only numbers and queues the batch; the view's layout runs after
     /// it is released.
     fn fan_out(&self, graph: &str, delta: GraphDelta, knowledge: Vec<crate::api::KnowledgeChange>) {
+        self.writes.wrote_delta(graph, &delta);
         let routed = {
             let mut log = self.deltas.lock().unwrap_or_else(PoisonError::into_inner);
             let batch = log.publish(graph, delta, knowledge);
             self.live.route(&batch)
         };
         self.live.apply(routed);
-        self.writes.wrote(graph);
     }
 }
 
@@ -216,6 +216,7 @@ impl Provex {
         let store = Arc::new(store);
         let search = Arc::new(crate::search::Indexer::start(store.clone()));
         let writes = Arc::new(runs::Writes::default());
+        let runs = runs::Runs::new(writes.clone(), store.clone());
         let publisher = Arc::new(Publisher {
             deltas: Mutex::new(DeltaLog { next: 0, tx }),
             live: live.clone(),
@@ -234,7 +235,7 @@ impl Provex {
             logs: Default::default(),
             bulk: Default::default(),
             exports: Default::default(),
-            runs: runs::Runs::new(writes),
+            runs,
             search,
         })
     }

@@ -65,32 +65,32 @@ pub async fn ensure_schema(store: &Store) -> Result<()> {
     Ok(())
 }
 
+/// An item as one row of a write's parameter.
+fn item_row(i: &Item) -> FalkorValue {
+    FalkorValue::Map(
+        [
+            ("u", FalkorValue::String(i.uid.clone())),
+            ("g", FalkorValue::String(i.graph.clone())),
+            ("n", FalkorValue::String(i.node.clone())),
+            ("k", FalkorValue::String(i.kind.to_owned())),
+            ("l", FalkorValue::String(i.label.clone())),
+            ("key", FalkorValue::String(i.key.clone())),
+            ("alt", opt_str(i.alt.as_deref())),
+            ("t", opt_str(i.text.as_deref())),
+            ("root", i.trace_root.map_or(FalkorValue::None, FalkorValue::Bool)),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect(),
+    )
+}
+
 /// Writes items (a new one is added, one already there takes the new values; a write that
 /// carries no text keeps the text the item has). A trace's item moves to the trace's root
 /// span when that arrives.
 pub async fn upsert(store: &Store, items: &[Item]) -> Result<()> {
     for chunk in items.chunks(WRITE_ROWS) {
-        let rows: Vec<FalkorValue> = chunk
-            .iter()
-            .map(|i| {
-                FalkorValue::Map(
-                    [
-                        ("u", FalkorValue::String(i.uid.clone())),
-                        ("g", FalkorValue::String(i.graph.clone())),
-                        ("n", FalkorValue::String(i.node.clone())),
-                        ("k", FalkorValue::String(i.kind.to_owned())),
-                        ("l", FalkorValue::String(i.label.clone())),
-                        ("key", FalkorValue::String(i.key.clone())),
-                        ("alt", opt_str(i.alt.as_deref())),
-                        ("t", opt_str(i.text.as_deref())),
-                        ("root", i.trace_root.map_or(FalkorValue::None, FalkorValue::Bool)),
-                    ]
-                    .into_iter()
-                    .map(|(k, v)| (k.to_owned(), v))
-                    .collect(),
-                )
-            })
-            .collect();
+        let rows: Vec<FalkorValue> = chunk.iter().map(item_row).collect();
         let q = format!(
             "UNWIND $rows AS r MERGE (i:{ITEM} {{uid: r.u}}) \
              ON CREATE SET i.graph = r.g, i.node = r.n, i.key = r.key, i.kind = r.k, i.label = r.l \
@@ -103,6 +103,29 @@ pub async fn upsert(store: &Store, items: &[Item]) -> Result<()> {
         store.reserved_query(SEARCH_GRAPH, &q, &params, true, WRITE_TIMEOUT_MS).await?;
     }
     Ok(())
+}
+
+/// Adds items known to be new to the index (no item has their `uid`), each once: a
+/// `CREATE` of each, without looking each up as [`upsert`] does.
+pub async fn create(store: &Store, items: &[Item]) -> Result<()> {
+    for chunk in items.chunks(WRITE_ROWS) {
+        let rows: Vec<FalkorValue> = chunk.iter().map(item_row).collect();
+        let q = format!(
+            "UNWIND $rows AS r CREATE (i:{ITEM} {{uid: r.u, graph: r.g, node: r.n, key: r.key, \
+             kind: r.k, label: r.l, alt: r.alt, text: r.t}})"
+        );
+        let params = [("rows", literal(&FalkorValue::Array(rows))?)];
+        store.reserved_query(SEARCH_GRAPH, &q, &params, true, WRITE_TIMEOUT_MS).await?;
+    }
+    Ok(())
+}
+
+/// Whether the index holds any item of `graph`.
+pub async fn has_items(store: &Store, graph: &str) -> Result<bool> {
+    let q = format!("MATCH (i:{ITEM} {{graph: $g}}) RETURN 1 LIMIT 1");
+    let params = [("g", literal(&FalkorValue::String(graph.to_owned()))?)];
+    let rows = store.reserved_query(SEARCH_GRAPH, &q, &params, false, WRITE_TIMEOUT_MS).await?;
+    Ok(!rows.is_empty())
 }
 
 /// Removes every item of a graph (`None`: of every graph); how many were removed.

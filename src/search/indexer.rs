@@ -323,8 +323,10 @@ impl Task {
     /// Takes what is queued (what arrives within [`GATHER`] of the first, or until someone
     /// waits, up to a write's rows), writes it, says how far it got and gives the room back.
     async fn run(self, mut rx: mpsc::UnboundedReceiver<Queued>) {
+        let mut fresh = super::fresh::Fresh::default();
         while let Some(first) = rx.recv().await {
-            let mut taken = Taken { last: first.seq, items: first.items, bytes: first.bytes, permits: first.permits };
+            let mut taken =
+                Taken { last: first.seq, items: first.items, bytes: first.bytes, permits: first.permits };
             let deadline = tokio::time::Instant::now() + GATHER;
             while taken.items.len() < index::WRITE_ROWS {
                 tokio::select! {
@@ -343,26 +345,26 @@ impl Task {
                     _ = tokio::time::sleep_until(deadline) => break,
                 }
             }
-            self.write(&taken.items).await;
-            drop(taken.items);
+            self.write(&mut fresh, taken.items).await;
             self.room.written(taken.bytes, taken.permits);
             let _ = self.done.send(taken.last);
         }
     }
 
-    async fn write(&self, items: &[Item]) {
+    /// Writes items (new graphs' with `CREATE`, see [`super::fresh`]).
+    async fn write(&self, fresh: &mut super::fresh::Fresh, items: Vec<Item>) {
         self.writes.fetch_add(1, Ordering::Relaxed);
+        let n = items.len();
         let outcome = match ensure(&self.store, &self.schema).await {
-            Ok(()) => index::upsert(&self.store, items).await,
+            Ok(()) => super::fresh::write(&self.store, fresh, items).await,
             Err(e) => Err(e),
         };
         match outcome {
             Ok(()) => {
-                self.written.fetch_add(items.len() as u64, Ordering::Relaxed);
+                self.written.fetch_add(n as u64, Ordering::Relaxed);
             }
             Err(e) => tracing::warn!(
-                "{} search index items not written ({e}); `provex search reindex` rebuilds the index",
-                items.len()
+                "{n} search index items not written ({e}); `provex search reindex` rebuilds the index"
             ),
         }
     }

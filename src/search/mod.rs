@@ -4,6 +4,7 @@
 //! of Provex's own (`store::reserved`, hidden from every list of graphs; `index.rs`); what
 //! it holds of a node is in `items.rs`; what a search text may be is in `query.rs`.
 
+pub mod fresh;
 pub mod index;
 pub mod indexer;
 pub mod items;

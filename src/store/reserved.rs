@@ -13,8 +13,11 @@ use crate::error::{Error, Result};
 /// The graph of the cross-graph search index (`src/search/`).
 pub const SEARCH_GRAPH: &str = "provex:search";
 
+/// The graph of the Runs view's rows kept in the database (`src/facade/runs/summary.rs`).
+pub const RUNS_GRAPH: &str = "provex:runs";
+
 /// Every graph name Provex keeps for itself.
-pub const RESERVED_GRAPHS: &[&str] = &[SEARCH_GRAPH];
+pub const RESERVED_GRAPHS: &[&str] = &[SEARCH_GRAPH, RUNS_GRAPH];
 
 /// Whether `name` is one of Provex's own graphs.
 pub fn is_reserved(name: &str) -> bool {
@@ -100,6 +103,7 @@ mod tests {
     #[test]
     fn the_search_graph_is_reserved_and_a_users_graph_is_not() {
         assert!(is_reserved(SEARCH_GRAPH));
+        assert!(is_reserved(RUNS_GRAPH));
         assert!(!is_reserved("provex:searches"));
         assert!(!is_reserved("run-1"));
         assert!(super::super::validate_graph_name(SEARCH_GRAPH).is_err());

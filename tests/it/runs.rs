@@ -183,3 +183,86 @@ async fn a_kept_row_is_read_again_only_when_its_graph_is_written() {
         .iter()
         .all(|r| r.graph != a && r.graph != b));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_span_kept_at_write_time_equals_a_scan_after_a_bulk_import_a_live_stream_and_a_second_ingest(
+) {
+    let (provex, base) = common::open("runs_summary").await;
+    let g = format!("{base}_mixed");
+    let _ = provex.delete_graph(&g).await;
+    // A fresh graph, built with GRAPH.BULK: its nodes are not seen here, so the first list
+    // reads its span by a scan (once).
+    ingest(&provex, &g, &[example("a2a-run.jsonl")]).await;
+    let first = row(&provex, &g).await;
+    assert_eq!(first, provex.runs_scanned(&g).await);
+    assert_eq!((provex.runs_read(&g), provex.runs_scans(&g)), (1, 1));
+
+    // A live stream's nodes, earlier and later than any in the graph, then a second ingest.
+    let mut delta = GraphDelta::new();
+    delta.add_node(Node::new(Label::Artifact, "artifact:early").with("prov:startTime", 1_000_i64));
+    delta.add_node(Node::new(Label::Artifact, "artifact:late").with("prov:endTime", "2031-01-01T00:00:00Z"));
+    provex.write(&g, delta).await.unwrap();
+    ingest(&provex, &g, &[example("council/council-events.jsonl")]).await;
+    let r = row(&provex, &g).await;
+    assert_eq!(r, provex.runs_scanned(&g).await, "the kept row is the graph read in full");
+    assert_eq!((r.first_ms, r.last_ms), (Some(1_000), Some(1_924_992_000_000)));
+    assert!(r.nodes > first.nodes, "{r:?}");
+    assert_eq!(
+        (provex.runs_read(&g), provex.runs_scans(&g)),
+        (2, 1),
+        "the counts are read again, the span is not scanned again"
+    );
+
+    // Deleted and written again from nothing: the span is the new nodes' alone, unscanned.
+    provex.delete_graph(&g).await.unwrap();
+    let mut delta = GraphDelta::new();
+    delta.add_node(Node::new(Label::Artifact, "artifact:again").with("prov:startTime", 5_000_i64));
+    provex.write(&g, delta).await.unwrap();
+    let r = row(&provex, &g).await;
+    assert_eq!((r.nodes, r.first_ms, r.last_ms), (1, Some(5_000), Some(5_000)));
+    assert_eq!(r, provex.runs_scanned(&g).await);
+    assert_eq!(provex.runs_scans(&g), 1);
+    provex.delete_graph(&g).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_after_a_restart_reads_no_graph_unchanged_since_and_no_span_again() {
+    let (provex, base) = common::open("runs_restart").await;
+    let (a, b) = (format!("{base}_a"), format!("{base}_b"));
+    for g in [&a, &b] {
+        let _ = provex.delete_graph(g).await;
+    }
+    ingest(&provex, &a, &[example("a2a-run.jsonl")]).await;
+    ingest(&provex, &b, &[example("prov/primer.json")]).await;
+    let before = provex.runs(None, Duration::ZERO).await.unwrap();
+    let find =
+        |list: &provex::facade::runs::RunList, g: &str| list.rows.iter().find(|r| r.graph == g).cloned();
+
+    // A new session (as after a restart) takes both rows from the database.
+    let again =
+        Provex::open(ConnectOptions { url: Some(common::url().to_owned()), server: None }).await.unwrap();
+    let after = again.runs(None, Duration::ZERO).await.unwrap();
+    for g in [&a, &b] {
+        assert_eq!(find(&after, g), find(&before, g), "{g}");
+        assert!(find(&after, g).is_some());
+        assert_eq!(again.runs_read(g), 0, "{g} was read again");
+    }
+
+    // The rows are kept in a graph no user sees or touches.
+    let kept = provex::store::reserved::RUNS_GRAPH;
+    assert!(!again.graphs().await.unwrap().iter().any(|g| g == kept));
+    assert!(after.rows.iter().all(|r| r.graph != kept));
+    let e = again.delete_graph(kept).await.unwrap_err();
+    assert!(matches!(e, provex::Error::Usage(ref m) if m.contains("Provex's own use")), "{e:?}");
+
+    // The first session writes a graph: the second reads its counts, never its span.
+    ingest(&provex, &a, &[example("council/council-events.jsonl")]).await;
+    let r = row(&again, &a).await;
+    assert_eq!(r, again.runs_scanned(&a).await);
+    assert!(r.nodes > find(&before, &a).unwrap().nodes);
+    assert_eq!((again.runs_read(&a), again.runs_scans(&a), again.runs_read(&b)), (1, 0, 0));
+
+    for g in [&a, &b] {
+        provex.delete_graph(g).await.unwrap();
+    }
+}

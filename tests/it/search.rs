@@ -138,6 +138,33 @@ async fn deleting_a_graph_removes_its_hits_and_reindex_rebuilds_them() {
 }
 
 #[tokio::test]
+async fn a_new_graphs_items_are_added_once_however_often_its_nodes_are_written_again() {
+    let (provex, graph) = common::open("search_fresh").await;
+    let other = format!("{graph}_upserted");
+    let _ = provex.delete_graph(&other).await;
+    // New to the index: built with GRAPH.BULK, and one written with upserts, batch by batch.
+    ingest(&provex, &graph, "examples/council/council-otel.jsonl", true).await;
+    ingest(&provex, &other, "examples/council/council-otel.jsonl", false).await;
+    let items = provex.search_items(&graph).await.unwrap();
+    assert!(items > 0);
+    assert_eq!(provex.search_items(&other).await.unwrap(), items, "bulk and upserts index alike");
+    // The same nodes again, in this session and in another: no item twice.
+    ingest(&provex, &graph, "examples/council/council-otel.jsonl", true).await;
+    let again = common::open("search_fresh_again").await.0;
+    ingest(&again, &other, "examples/council/council-otel.jsonl", false).await;
+    assert_eq!(provex.search_items(&graph).await.unwrap(), items);
+    assert_eq!(provex.search_items(&other).await.unwrap(), items);
+    // A trace's item still stands for its root span, once.
+    for g in [&graph, &other] {
+        let trace = hits_in(&provex, TRACE, g).await;
+        let traces: Vec<&str> = trace.iter().filter(|h| h.kind == "trace").map(|h| h.id.as_str()).collect();
+        assert_eq!(traces, [ROOT_SPAN], "{g}: {:?}", ids(&trace));
+    }
+    provex.delete_graph(&graph).await.unwrap();
+    provex.delete_graph(&other).await.unwrap();
+}
+
+#[tokio::test]
 async fn a_hostile_search_gets_a_clear_refusal_or_no_hits_never_a_server_error() {
     let (provex, graph) = common::open("search_hostile").await;
     ingest(&provex, &graph, "examples/a2a-run.jsonl", true).await;

@@ -6,10 +6,19 @@
 //! grow too); a row older than [`MAX_AGE`] is read again in any case. A caller that passes
 //! the list's `version` back waits for the next write before it is answered, so a view
 //! stays current without asking over and over.
+//!
+//! Rows are also kept in the database (`summary.rs`): a list after a restart takes them
+//! from there while their graph is unchanged, and a graph's time span is kept current at
+//! write time, so a graph written since is read with the first query alone.
 
 mod row;
+mod summary;
 
-pub use row::{failed_row, queries, read_row, source_of, time_ms, RunRow, RunSource, AGENT_NAMES, TIME_KEYS};
+pub use row::{
+    failed_row, queries, read_counts, read_row, read_times, source_of, text_ms, time_ms, RunRow, RunSource,
+    AGENT_NAMES, TIME_KEYS,
+};
+pub use summary::{delta_span, Span};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -21,6 +30,9 @@ use tokio::sync::watch;
 
 use super::Provex;
 use crate::error::Result;
+use crate::model::GraphDelta;
+use crate::store::Store;
+use summary::{Save, Stored, Summaries};
 
 /// How long each of a row's two queries may take by default.
 pub const DEFAULT_LIMIT: Duration = Duration::from_millis(2_000);
@@ -49,17 +61,31 @@ pub struct RunList {
 pub(crate) struct Writes {
     per_graph: Mutex<HashMap<String, u64>>,
     version: watch::Sender<u64>,
+    /// The writes' parts of the rows kept in the database.
+    summaries: Arc<Summaries>,
 }
 
 impl Default for Writes {
     fn default() -> Self {
-        Writes { per_graph: Mutex::default(), version: watch::channel(0).0 }
+        Writes { per_graph: Mutex::default(), version: watch::channel(0).0, summaries: Arc::default() }
     }
 }
 
 impl Writes {
-    /// `graph` was written (or deleted).
+    /// `delta` was written to `graph`.
+    pub(crate) fn wrote_delta(&self, graph: &str, delta: &GraphDelta) {
+        self.summaries.wrote(graph, delta);
+        self.count_write(graph);
+    }
+
+    /// `graph` was written with nodes that were not seen here (a graph built with
+    /// GRAPH.BULK): its time span is read again by the next list.
     pub(crate) fn wrote(&self, graph: &str) {
+        self.summaries.wrote_unseen(graph);
+        self.count_write(graph);
+    }
+
+    fn count_write(&self, graph: &str) {
         *self
             .per_graph
             .lock()
@@ -99,19 +125,34 @@ pub(crate) struct Runs {
     pub(crate) writes: Arc<Writes>,
     kept: Mutex<HashMap<String, Kept>>,
     limit: Mutex<Duration>,
-    /// Rows read from the database (not from what was kept), per graph: for tests.
+    /// Rows read from their graphs (not from what was kept), per graph: for tests.
     reads: Mutex<HashMap<String, u64>>,
+    /// Time spans read by a scan of every node, per graph: for tests.
+    scans: Mutex<HashMap<String, u64>>,
 }
 
 impl Runs {
-    pub(crate) fn new(writes: Arc<Writes>) -> Runs {
-        Runs { writes, kept: Mutex::default(), limit: Mutex::new(DEFAULT_LIMIT), reads: Mutex::default() }
+    /// Starts the task that stores the writes' parts of the rows (on the current runtime).
+    pub(crate) fn new(writes: Arc<Writes>, store: Arc<Store>) -> Runs {
+        Summaries::start(Arc::downgrade(&writes.summaries), store);
+        Runs {
+            writes,
+            kept: Mutex::default(),
+            limit: Mutex::new(DEFAULT_LIMIT),
+            reads: Mutex::default(),
+            scans: Mutex::default(),
+        }
     }
 
     /// Forgets a deleted graph's row and wakes the callers waiting for a change.
     pub(crate) fn forget(&self, graph: &str) {
         self.kept.lock().unwrap_or_else(PoisonError::into_inner).remove(graph);
-        self.writes.wrote(graph);
+        self.writes.summaries.deleted(graph);
+        self.writes.count_write(graph);
+    }
+
+    fn counted(counter: &Mutex<HashMap<String, u64>>, graph: &str) {
+        *counter.lock().unwrap_or_else(PoisonError::into_inner).entry(graph.to_owned()).or_default() += 1;
     }
 
     fn kept(&self, graph: &str, key: Key) -> Option<RunRow> {
@@ -143,36 +184,92 @@ impl Provex {
         }
         // Read before the rows: a write while they are read makes the next call read again.
         let version = *self.runs.writes.version.borrow();
+        // This session's writes reach the stored rows before they are read.
+        self.runs.writes.summaries.flush(&self.store).await;
         let graphs = self.graphs().await?;
+        let stored = match self.runs.writes.summaries.read(&self.store).await {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!("the Runs view's stored rows could not be read; reading every graph: {e}");
+                HashMap::new()
+            }
+        };
         let mut rows: Vec<RunRow> = Vec::with_capacity(graphs.len());
+        let mut saves: Vec<Save> = Vec::new();
         for some in graphs.chunks(CONCURRENT) {
-            let reads: Vec<_> = some.iter().map(|g| self.run_row(g)).collect();
-            rows.extend(join_all(reads).await);
+            let reads: Vec<_> = some.iter().map(|g| self.run_row(g, stored.get(g))).collect();
+            for (row, save) in join_all(reads).await {
+                rows.push(row);
+                saves.extend(save);
+            }
+        }
+        let gone: Vec<String> = stored.keys().filter(|g| !graphs.contains(g)).cloned().collect();
+        if let Err(e) = self.runs.writes.summaries.save(&self.store, &saves, &gone).await {
+            tracing::warn!("the Runs view's rows were not stored: {e}");
         }
         self.runs.kept.lock().unwrap_or_else(PoisonError::into_inner).retain(|g, _| graphs.contains(g));
         Ok(RunList { version, rows })
     }
 
-    /// One graph's row: kept, or read (and kept).
-    async fn run_row(&self, graph: &str) -> RunRow {
+    /// One graph's row: kept in this session, stored in the database while nothing was
+    /// written since, or read (the span from the stored summary when it is whole), and
+    /// then kept (and what is to be stored).
+    async fn run_row(&self, graph: &str, stored: Option<&Stored>) -> (RunRow, Option<Save>) {
         let logged = match self.store.log_stored(graph).await {
             Ok(n) => n,
-            Err(e) => return failed_row(graph, &e),
+            Err(e) => return (failed_row(graph, &e), None),
         };
         let key = Key { writes: self.runs.writes.count(graph), logged };
         if let Some(row) = self.runs.kept(graph, key) {
-            return row;
+            return (row, None);
         }
-        *self
-            .runs
-            .reads
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entry(graph.to_owned())
-            .or_default() += 1;
-        let row = read_row(&self.store, graph, self.runs.limit()).await;
+        if let Some(row) = stored.and_then(|s| s.row(logged)) {
+            self.runs.keep(key, row.clone());
+            return (row, None);
+        }
+        Runs::counted(&self.runs.reads, graph);
+        let limit = self.runs.limit();
+        let mut row = read_counts(&self.store, graph, limit).await;
+        let whole = stored.filter(|s| s.complete);
+        let mut scanned = false;
+        if row.unavailable.is_none() {
+            match whole {
+                Some(s) => {
+                    row.first_ms = s.span.map(|s| s.first);
+                    row.last_ms = s.span.map(|s| s.last);
+                }
+                None => {
+                    Runs::counted(&self.runs.scans, graph);
+                    read_times(&self.store, &mut row, limit).await;
+                    scanned = true;
+                }
+            }
+        }
         self.runs.keep(key, row.clone());
-        row
+        let save = row.unavailable.is_none().then(|| Save {
+            row: row.clone(),
+            gen: stored.map_or(0, |s| s.gen),
+            logged,
+            scanned,
+        });
+        (row, save)
+    }
+
+    /// Waits until this session's writes so far are in the rows kept in the database (an
+    /// ingest does before it acknowledges).
+    pub async fn runs_flush(&self) {
+        self.runs.writes.summaries.flush(&self.store).await;
+    }
+
+    /// One graph's row read in full from the graph (both queries: the time span by a scan),
+    /// nothing kept or stored: what a kept or stored row must equal.
+    pub async fn runs_scanned(&self, graph: &str) -> RunRow {
+        read_row(&self.store, graph, self.runs.limit()).await
+    }
+
+    /// How many times this session has read `graph`'s time span by a scan of its nodes.
+    pub fn runs_scans(&self, graph: &str) -> u64 {
+        self.runs.scans.lock().unwrap_or_else(PoisonError::into_inner).get(graph).copied().unwrap_or(0)
     }
 
     /// Sets how long each query of a row may take (and forgets the rows kept).
@@ -181,13 +278,14 @@ impl Provex {
         self.runs.kept.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 
-    /// Forgets the rows kept: the next list reads every graph (a cold list, for benchmarks).
+    /// Forgets the rows kept in this session: the next list takes them from the database, or
+    /// reads the graphs written since (a list as after a restart, for benchmarks).
     pub fn forget_runs(&self) {
         self.runs.kept.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 
-    /// How many times this session has read `graph`'s row from the database rather than
-    /// taken the one it kept.
+    /// How many times this session has read `graph`'s row from the graph rather than taken
+    /// the one it kept or the one stored.
     pub fn runs_read(&self, graph: &str) -> u64 {
         self.runs.reads.lock().unwrap_or_else(PoisonError::into_inner).get(graph).copied().unwrap_or(0)
     }

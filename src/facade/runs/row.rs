@@ -1,7 +1,8 @@
 //! One graph's row of the Runs view, read in two read-only queries: the first reads counts
 //! FalkorDB keeps or finds through a label or an index (nodes, edges, which sources' labels
 //! are present, agents, problems); the second scans the nodes once for the earliest and
-//! latest time they carry. Each runs under the caller's time limit; a graph that does not
+//! latest time they carry (needed once per graph: after it, the span is kept current at
+//! write time, `summary.rs`). Each runs under the caller's time limit; a graph that does not
 //! answer in time gets a row that says so, with whatever the first query found.
 
 use std::time::Duration;
@@ -225,7 +226,12 @@ pub fn time_ms(v: &FalkorValue) -> Option<i64> {
     if let FalkorValue::F64(f) = v {
         return f.is_finite().then_some(*f as i64);
     }
-    let text = as_string(v)?;
+    text_ms(&as_string(v)?)
+}
+
+/// A time written as text, as Unix ms: RFC 3339, or a date and time without an offset
+/// (taken as UTC).
+pub fn text_ms(text: &str) -> Option<i64> {
     let text = text.trim();
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(text) {
         return Some(t.timestamp_millis());
@@ -254,19 +260,29 @@ fn unavailable(e: &Error) -> String {
 
 /// Reads one graph's row, each query within `limit`. Errors become the row's `unavailable`.
 pub async fn read_row(store: &Store, graph: &str, limit: Duration) -> RunRow {
+    let mut row = read_counts(store, graph, limit).await;
+    if row.unavailable.is_none() {
+        read_times(store, &mut row, limit).await;
+    }
+    row
+}
+
+/// Reads one graph's row but its time span (the first query), within `limit`.
+pub async fn read_counts(store: &Store, graph: &str, limit: Duration) -> RunRow {
     let mut row = RunRow::empty(graph);
     match store.run_ro_within(graph, &counts_query(), vec![], limit).await {
         Ok(rows) => apply_counts(&mut row, &rows),
-        Err(e) => {
-            row.unavailable = Some(unavailable(&e));
-            return row;
-        }
-    }
-    match store.run_ro_within(graph, &times_query(), vec![], limit).await {
-        Ok(rows) => apply_times(&mut row, &rows),
         Err(e) => row.unavailable = Some(unavailable(&e)),
     }
     row
+}
+
+/// Reads a row's time span by a scan of every node (the second query), within `limit`.
+pub async fn read_times(store: &Store, row: &mut RunRow, limit: Duration) {
+    match store.run_ro_within(&row.graph, &times_query(), vec![], limit).await {
+        Ok(rows) => apply_times(row, &rows),
+        Err(e) => row.unavailable = Some(unavailable(&e)),
+    }
 }
 
 /// A row for a graph that could not be read at all.
