@@ -1,0 +1,157 @@
+//! The content-addressed side of a span: the messages it consumed and produced, and a tool
+//! call's arguments and result, as entities named by their RFC 8785 form's digest, so the
+//! same message in two calls is one node (docs/FORMATS.md "OpenTelemetry traces").
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::{prop, set_ordinals, tool_result, Normaliser};
+use crate::model::vocab::{EdgeKind, Label, ProvRelation as Prov, RelType};
+use crate::model::{NodeId, PropsExt};
+use crate::sources::otel::conventions::key;
+use crate::sources::otel::messages;
+
+impl<'a, 'r> Normaliser<'a, 'r> {
+    /// The messages consumed and produced; a tool message derives from the tool result it
+    /// carries (the same content names the same `ToolResult`). A message a call holds twice
+    /// in one list is one edge with every ordinal it holds there (`otel:indexes`), the first
+    /// in `otel:index`.
+    pub(super) fn flow(&mut self, node: NodeId, flow: &messages::Flow) {
+        for (msg, at) in self.places(&flow.inputs) {
+            let props = self.out.upsert_edge(RelType::WasConsumedBy, EdgeKind::Prov(Prov::Used), node, msg);
+            props.set_str(prop::PROV_ROLE, "input_message");
+            set_ordinals(props, at);
+        }
+        for (msg, at) in self.places(&flow.outputs) {
+            let props = self.out.upsert_edge(
+                RelType::WasGeneratedBy,
+                EdgeKind::Prov(Prov::WasGeneratedBy),
+                msg,
+                node,
+            );
+            set_ordinals(props, at);
+        }
+    }
+
+    /// Each distinct message of a list, in the order first seen, with its ordinals there.
+    pub(super) fn places(&mut self, list: &[Value]) -> Vec<(NodeId, Vec<i64>)> {
+        let mut out: Vec<(NodeId, Vec<i64>)> = Vec::with_capacity(list.len());
+        // Long lists are looked up by name, short ones by a pass over what is found so far.
+        let long = list.len() > 16;
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (i, m) in list.iter().enumerate() {
+            let msg = self.message(m);
+            let found = if long {
+                let next = out.len();
+                match seen.entry(self.out.node_name(msg).to_owned()) {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(next);
+                        None
+                    }
+                }
+            } else {
+                out.iter().position(|(n, _)| *n == msg)
+            };
+            match found {
+                Some(k) => out[k].1.push(i as i64),
+                None => out.push((msg, vec![i as i64])),
+            }
+        }
+        out
+    }
+
+    pub(super) fn message(&mut self, m: &Value) -> NodeId {
+        let msg = self.content_node(Label::Message, "otel-msg:", m);
+        self.text.clear();
+        // Writing a `Value` to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut self.text, &m["parts"]);
+        let props = self.out.node_props(msg);
+        props.set_str(prop::ROLE, messages::role(m));
+        props.set_str(prop::CONTENT, std::str::from_utf8(&self.text).unwrap_or_default());
+        if messages::role(m) == "tool" {
+            // The result of the tool call it answers when that call is in the request, else
+            // the content it carries (the same content names the same `ToolResult`).
+            let (results, good) = (self.results, self.good);
+            let responses: Vec<Cow<'_, Value>> = m["parts"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|p| p.get("type").and_then(Value::as_str) == Some("tool_call_response"))
+                .filter_map(|p| {
+                    let by_id = p.get("id").and_then(Value::as_str).and_then(|id| results.get(id));
+                    let parsed = by_id.and_then(|&i| good[i].result.as_ref()).map(Cow::Borrowed);
+                    parsed.or_else(|| p.get("response").map(|r| Cow::Owned(messages::parse_lenient(r))))
+                })
+                .collect();
+            for r in responses {
+                let result = self.content(Label::ToolResult, "otel-result:", &r);
+                self.out.upsert_edge(
+                    RelType::WasDerivedFrom,
+                    EdgeKind::Prov(Prov::WasDerivedFrom),
+                    msg,
+                    result,
+                );
+            }
+        }
+        msg
+    }
+
+    /// The node `<prefix><digest of value>` of `label` ([`messages::content_name`]), its
+    /// name built in the scratch buffers.
+    pub(super) fn content_node(&mut self, label: Label, prefix: &str, value: &Value) -> NodeId {
+        let mut name = std::mem::take(&mut self.scratch);
+        name.clear();
+        messages::push_content_name(&mut name, &mut self.canon, prefix, value);
+        let node = self.out.upsert_node(label, &name);
+        self.scratch = name;
+        node
+    }
+
+    /// A content-addressed entity holding `value`.
+    pub(super) fn content(&mut self, label: Label, prefix: &str, value: &Value) -> NodeId {
+        let node = self.content_node(label, prefix, value);
+        let text = match value {
+            Value::String(s) => s.as_str(),
+            other => {
+                self.text.clear();
+                // Writing a `Value` to a Vec cannot fail.
+                let _ = serde_json::to_writer(&mut self.text, other);
+                std::str::from_utf8(&self.text).unwrap_or_default()
+            }
+        };
+        self.out.node_props(node).set_str(prop::CONTENT, text);
+        node
+    }
+
+    /// A tool call's arguments and result: the GenAI attributes, else (OpenInference) the
+    /// tool span's `tool.parameters` or `input.value` and its `output.value`.
+    /// `parsed` is the result already parsed (a tool call's).
+    pub(super) fn tool(
+        &mut self,
+        node: NodeId,
+        label: Label,
+        attrs: &Map<String, Value>,
+        parsed: Option<&Value>,
+    ) {
+        let tool = label == Label::ToolCall;
+        let args = attrs.get(key::TOOL_ARGS).or_else(|| {
+            tool.then(|| attrs.get(key::OI_TOOL_PARAMS).or_else(|| attrs.get("input.value"))).flatten()
+        });
+        let result = parsed
+            .map(Cow::Borrowed)
+            .or_else(|| tool_result(attrs, tool).map(|r| Cow::Owned(messages::parse_lenient(r))));
+        if let Some(a) = args {
+            let args = self.content(Label::ToolArgs, "otel-args:", &messages::parse_lenient(a));
+            self.out
+                .upsert_edge(RelType::WasUsedBy, EdgeKind::Prov(Prov::Used), node, args)
+                .set_str(prop::PROV_ROLE, "a2a:args");
+        }
+        if let Some(r) = result {
+            let result = self.content(Label::ToolResult, "otel-result:", &r);
+            self.out.upsert_edge(RelType::WasGeneratedBy, EdgeKind::Prov(Prov::WasGeneratedBy), result, node);
+        }
+    }
+}
