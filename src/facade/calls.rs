@@ -21,7 +21,7 @@ use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 
-use super::log_views::{LogInclusion, LogStatus};
+use super::log_proofs::{LogInclusion, LogStatus};
 use super::runs::RunList;
 use super::{IngestReport, Provex, Quiet, ViewRequest as LiveViewRequest};
 use crate::api::ops::{declare_operations, Args, Method, OpInfo, Transport};

@@ -1,7 +1,7 @@
 //! `verify --graph`: re-hashes what every node of a graph holds against the digest its
 //! records gave it, rebuilds the leaf of every node that keeps its line, and checks the log
 //! against its latest signed checkpoint (docs/FORMATS.md, "Tamper-evident log"). The explorer's
-//! bounded check (`log_status`) shares the re-hash ([`super::log_views`]).
+//! bounded check (`log_status`) shares the re-hash ([`super::log_proofs`]).
 //!
 //! A graph of a million nodes is read in large pages of node ids in FalkorDB's compact reply
 //! format, by the streaming reader `provex diff` uses (`store/compact.rs`); each page is
@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 use tlog_tiles::stored_hash_index;
 
-use super::log_views::record_line;
+use super::log_proofs::record_line;
 use super::Provex;
 use crate::error::{Error, Result};
 use crate::model::vocab::NAME;

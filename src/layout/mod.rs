@@ -46,9 +46,9 @@ mod ordering;
 mod output;
 mod pipeline;
 mod proper;
+mod reduce;
 mod slots;
 mod svg;
-mod views;
 
 pub use error::LayoutError;
 pub use graph::{Direction, LayoutEdge, LayoutGraph, LayoutNode, LayoutOptions};
@@ -57,5 +57,5 @@ pub use io::{label_width, GraphEdge, GraphFile, GraphNode, NODE_HEIGHT};
 pub use metrics::{crossings, order_changes, width};
 pub use output::{EdgeRef, EdgeRoute, Layout, NodePos};
 pub use pipeline::full;
+pub use reduce::{collapse, neighbourhood, Collapsed};
 pub use svg::to_svg;
-pub use views::{collapse, neighbourhood, Collapsed};

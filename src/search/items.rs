@@ -6,7 +6,7 @@
 
 use crate::model::indexes::{OTEL_TRACE_ID, TRACE_LABELS};
 use crate::model::{GraphDelta, Label, PropValue};
-use crate::store::view::VIEW_TEXT_KEYS;
+use crate::store::canvas_reads::VIEW_TEXT_KEYS;
 
 /// The most characters of a node's text the index keeps: enough for a claim, a quote or a
 /// prompt; a whole transcript is found through its quotes.

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::Result;
+use crate::store::canvas_reads::VIEW_TEXT_KEYS;
 use crate::store::raw::{int, string};
-use crate::store::view::VIEW_TEXT_KEYS;
 use crate::store::Store;
 pub use indexer::Indexer;
 pub use query::{parse, Query, MAX_QUERY_CHARS, MAX_WORDS};

@@ -4,11 +4,11 @@
 //! edges of one cluster. The cluster keys are made in Rust (`layout::cluster`), never in
 //! Cypher: the queries select a superset, and the caller keeps the rows whose key matches.
 
-use super::raw::{int, RawRow};
-use super::view::{
+use super::canvas_reads::{
     coalesce, edge_summary, opt, summary, summary_columns, EdgeSummary, NodeSummary, AGENT_KEYS,
     CONTEXT_KEYS, STATUS_KEY,
 };
+use super::raw::{int, RawRow};
 use super::Store;
 use crate::error::{Error, Result};
 use crate::layout::cluster::{self, SOURCE_LABELS};

@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-use super::view::coalesce;
-use super::view::{AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY};
+use super::canvas_reads::coalesce;
+use super::canvas_reads::{AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY};
 use super::Store;
 use crate::error::{Error, Result};
 use crate::model::vocab::{A2A_RELATION, NAME, PROV_BASE_TYPE};

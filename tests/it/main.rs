@@ -36,7 +36,7 @@ mod lineage;
 mod live;
 mod live_placeholders;
 mod log_append;
-mod log_views;
+mod log_proofs;
 mod modules;
 mod on_cluster;
 mod origin;

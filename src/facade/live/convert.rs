@@ -6,8 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use crate::api::{VerificationKind, VerificationUpdate, ViewEdge, ViewNode};
 use crate::layout::{self, LayoutNode, NODE_HEIGHT};
 use crate::model::{Edge, Label, Node, PropValue};
+use crate::store::canvas_reads::{EdgeSummary, NodeSummary, STANDING_KEY, STATUS_KEY, TEXT_CHARS};
 use crate::store::read::EdgeRecord;
-use crate::store::view::{EdgeSummary, NodeSummary, STANDING_KEY, STATUS_KEY, TEXT_CHARS};
 
 /// Widest node box, in layout pixels.
 const MAX_WIDTH: f64 = 200.0;

@@ -25,8 +25,8 @@ use crate::facade::DeltaBatch;
 use crate::layout::cluster::{self, top_key, Clusters};
 use crate::layout::{EdgeSpec, Incremental, LayoutGraph, LayoutOptions};
 use crate::model::{Edge, Node, PropValue};
+use crate::store::canvas_reads::{AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY};
 use crate::store::members::{EdgeRow, MemberRow};
-use crate::store::view::{AGENT_KEYS, CONTEXT_KEYS, STATUS_KEY};
 
 /// Seed of the index's hashes: fixed, so a node hashes alike from the store and from a delta.
 const SEED: u64 = 0x9e37_79b9_7f4a_7c15;

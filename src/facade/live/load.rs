@@ -11,7 +11,7 @@ use crate::api::{View, ViewEdge, ViewMode};
 use crate::error::{Error, Result};
 use crate::facade::Provex;
 use crate::layout::{self, Incremental, LayoutEdge, LayoutGraph};
-use crate::store::view::NodeSummary;
+use crate::store::canvas_reads::NodeSummary;
 use crate::store::TraceDirection;
 
 impl Provex {

@@ -170,7 +170,7 @@ pub fn counts_query() -> String {
     parts.push(
         "MATCH (n:ToolCall) WHERE n.`a2a:success` = false RETURN 'failed' AS k, count(n) AS v".to_owned(),
     );
-    // A failed span, as `store::view::derived_standing` says: status `error` or an exception.
+    // A failed span, as `store::canvas_reads::derived_standing` says: status `error` or an exception.
     for label in TRACE_LABELS {
         parts.push(format!(
             "MATCH (n:`{label}`) WHERE n.`{OTEL_TRACE_ID}` >= '' \

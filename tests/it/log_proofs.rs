@@ -6,7 +6,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use provex::facade::log_views::{LeafProof, LogInclusion};
+use provex::facade::log_proofs::{LeafProof, LogInclusion};
 use provex::facade::Quiet;
 use provex::ingest::IngestOptions;
 use provex::tlog::proof::{self, Inclusion, INCLUSION_TYPE};
@@ -50,7 +50,7 @@ fn b64(b: &[u8]) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_statements_inclusion_holds_offline_and_a_cypher_edit_is_named_by_the_status() {
-    let (provex, graph) = common::open("log_views").await;
+    let (provex, graph) = common::open("log_proofs").await;
     let keys = tempfile::tempdir().unwrap();
     provex.set_log_key_dir(keys.path().to_owned());
     let before =
@@ -141,7 +141,7 @@ async fn a_statements_inclusion_holds_offline_and_a_cypher_edit_is_named_by_the_
 /// matches its log.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_council_demo_is_logged_and_matches_its_log() {
-    let (provex, graph) = common::open("log_views_demo").await;
+    let (provex, graph) = common::open("log_proofs_demo").await;
     let keys = tempfile::tempdir().unwrap();
     provex.set_log_key_dir(keys.path().to_owned());
     provex.demo_council(&graph, None, Arc::new(AtomicBool::new(false))).await.unwrap();
