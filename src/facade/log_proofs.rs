@@ -139,13 +139,12 @@ pub(super) fn leaves_of(v: &FalkorValue) -> Vec<i64> {
 
 /// The stored values a digest names, and whether they hash to it.
 pub(super) fn stored_form(digest: &str, props: &serde_json::Value) -> StoredForm {
-    let names: Vec<&str> = digest
-        .split_once('|')
-        .map(|(_, n)| n.split(' ').filter(|s| !s.is_empty()).collect())
-        .unwrap_or_default();
-    let pairs: Vec<(String, serde_json::Value)> = names
-        .iter()
-        .map(|k| ((*k).to_owned(), props.get(*k).cloned().unwrap_or(serde_json::Value::Null)))
+    let pairs: Vec<(String, serde_json::Value)> = crate::tlog::listed_names(digest)
+        .into_iter()
+        .map(|k| {
+            let v = props.get(k.as_ref()).cloned().unwrap_or(serde_json::Value::Null);
+            (k.into_owned(), v)
+        })
         .collect();
     let matches = crate::tlog::digest_pairs(pairs.iter().cloned()) == digest;
     // The text the digest hashes, which the explorer hashes again.

@@ -10,6 +10,8 @@ pub mod cosignature;
 pub mod proof;
 pub mod witness;
 
+use std::borrow::Cow;
+
 use sha2::{Digest, Sha256};
 use tlog_tiles::{stored_hash_index, stored_hashes_for_record_hash, sub_tree_index, tree_hash, HashReader};
 
@@ -59,7 +61,48 @@ pub fn digest_pairs(pairs: impl Iterator<Item = (String, serde_json::Value)>) ->
         names.push(k);
     }
     let hex: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    format!("v1:{hex}|{}", names.join(" "))
+    let listed: Vec<Cow<str>> = names.iter().map(|n| list_name(n)).collect();
+    format!("v1:{hex}|{}", listed.join(" "))
+}
+
+/// A property name as the digest's list writes it: `%` as `%25` and a space as `%20`, so a
+/// name holding a space is one name (docs/FORMATS.md "Tamper-evident log").
+pub fn list_name(name: &str) -> Cow<'_, str> {
+    if name.contains(['%', ' ']) {
+        Cow::Owned(name.replace('%', "%25").replace(' ', "%20"))
+    } else {
+        Cow::Borrowed(name)
+    }
+}
+
+/// The property names a digest lists, as [`list_name`] wrote them, in order.
+pub fn listed_names(digest: &str) -> Vec<Cow<'_, str>> {
+    let names = digest.split_once('|').map_or("", |(_, n)| n);
+    names.split(' ').filter(|s| !s.is_empty()).map(unlist_name).collect()
+}
+
+fn unlist_name(s: &str) -> Cow<'_, str> {
+    if !s.contains('%') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        if let Some(after) = tail.strip_prefix("%20") {
+            out.push(' ');
+            rest = after;
+        } else if let Some(after) = tail.strip_prefix("%25") {
+            out.push('%');
+            rest = after;
+        } else {
+            out.push('%');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// A value as FalkorDB gives it back: a double with 15 significant digits (`%.15g`), so the
@@ -88,7 +131,9 @@ pub fn digest_matches(digest: &str, props: &serde_json::Map<String, serde_json::
     let mut h = Sha256::new();
     let mut text = Vec::with_capacity(256);
     let mut joined = String::with_capacity(names.len());
-    for name in names.split(' ').filter(|s| !s.is_empty()) {
+    for listed in names.split(' ').filter(|s| !s.is_empty()) {
+        let name = unlist_name(listed);
+        let name = name.as_ref();
         text.clear();
         write_given_back(props.get(name).unwrap_or(&serde_json::Value::Null), &mut text);
         h.update(name.as_bytes());
@@ -98,7 +143,7 @@ pub fn digest_matches(digest: &str, props: &serde_json::Map<String, serde_json::
         if !joined.is_empty() {
             joined.push(' ');
         }
-        joined.push_str(name);
+        joined.push_str(&list_name(name));
     }
     let sum = h.finalize();
     // Equal to `digest_pairs`'s `v1:<hex>|<names joined by one space>` only if both parts are.
@@ -299,6 +344,23 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_property_name_holding_a_space_or_a_percent_sign_is_one_listed_name() {
+        use serde_json::json;
+        let props = json!({"otel:my key": "v", "otel:gen_ai.%60x%": 2, "otel:a%20b": "w", "plain": 1});
+        let map = props.as_object().unwrap();
+        let names = ["otel:a%20b", "otel:gen_ai.%60x%", "otel:my key", "plain"];
+        let d = digest_pairs(names.iter().map(|k| ((*k).to_owned(), map[*k].clone())));
+        assert!(d.ends_with("|otel:a%2520b otel:gen_ai.%2560x%25 otel:my%20key plain"), "{d}");
+        assert_eq!(listed_names(&d), names);
+        assert!(digest_matches(&d, map), "{d}");
+        let mut changed = map.clone();
+        changed.insert("otel:my key".into(), json!("edited"));
+        assert!(!digest_matches(&d, &changed));
+        // A name without either keeps the form digests had before.
+        assert_eq!(list_name("otel:gen_ai.request.model"), "otel:gen_ai.request.model");
+    }
 
     #[test]
     fn digest_matches_answers_as_re_hashing_the_named_values_does() {

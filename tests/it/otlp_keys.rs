@@ -106,3 +106,37 @@ async fn otlp_an_attribute_named_with_a_backtick_fails_no_export() {
     assert_eq!(common::graph_text(&provex, &graph).await, before);
     let _ = provex.delete_graph(&graph).await;
 }
+
+/// Finding: a node's log digest lists its property names separated by spaces, so a name
+/// holding a space (an OpenTelemetry attribute key may) was read back as two names, and
+/// `verify --graph` called the untouched node changed. Names are listed escaped now.
+#[tokio::test]
+async fn otlp_an_attribute_named_with_a_space_verifies_against_the_log() {
+    let (provex, graph) = common::open("otlp_key_space").await;
+    let keys = tempfile::tempdir().unwrap();
+    provex.set_log_key_dir(keys.path().to_owned());
+    let provex = std::sync::Arc::new(provex);
+    let (_running, base) = serve_with(provex.clone(), None, ServeLimits::default()).await;
+    let t = trace(211);
+    let mut spans = three_spans(t);
+    let mut odd = span(t, 4, Some(1), "chat spaced", "chat");
+    odd.attributes.extend([attr("my key", "v"), attr("odd%20name", "w"), attr("both % and space", "z")]);
+    spans.push(odd);
+    let r = client()
+        .post(format!("{base}/otlp/{graph}/v1/traces"))
+        .header("content-type", "application/x-protobuf")
+        .body(request(spans.clone()).encode_to_vec())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let p = properties(&provex, &graph, &format!("otel:{}:{}", hex(&t), hex(&[4; 8]))).await;
+    assert_eq!(p.get("otel:my key"), Some(&json!("v")), "{p:?}");
+    let digest = p.get("log_digest").and_then(Value::as_str).unwrap_or_default().to_owned();
+    assert!(digest.contains("otel:my%20key"), "{digest}");
+
+    let check = provex.verify_graph_log(&graph).await.unwrap();
+    assert!(check.nodes_checked >= 4, "{check:?}");
+    assert_eq!(check.mismatches, vec![], "an untouched graph matches its log");
+    let _ = provex.delete_graph(&graph).await;
+}

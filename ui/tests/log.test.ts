@@ -105,6 +105,12 @@ describe("the log's leaf and digest", () => {
     const want = "2a30ec44c2be47953f6306f01ca7b07618648101a8659f6f45d49a1b46171006";
     expect(await propsDigest(values)).toBe(`v1:${want}|a2ap:document claim_text`);
   });
+
+  it("a name holding a space or a percent sign is listed escaped, as the server lists it", async () => {
+    const digest = await propsDigest([{ name: "otel:a%20b", json: "1" }, { name: "otel:my key", json: '"v"' }]);
+    // The list the Rust side writes for the same names (tlog::list_name's unit test).
+    expect(digest.split("|")[1]).toBe("otel:a%2520b otel:my%20key");
+  });
 });
 
 /** A signed note of a checkpoint, as Provex writes one (docs/FORMATS.md). */

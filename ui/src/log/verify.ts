@@ -169,7 +169,12 @@ function buffer(b: Uint8Array): Uint8Array<ArrayBuffer> {
 /** The digest of a node's stored properties as docs/FORMATS.md defines it. */
 export async function propsDigest(values: ReadonlyArray<{ name: string; json: string }>): Promise<string> {
   const parts = values.map((v) => enc.encode(`${v.name}\u0000${v.json}\n`));
-  return `v1:${toHex(await sha256(...parts))}|${values.map((v) => v.name).join(" ")}`;
+  return `v1:${toHex(await sha256(...parts))}|${values.map((v) => listName(v.name)).join(" ")}`;
+}
+
+/** A property name as a digest's list writes it: `%` as `%25`, a space as `%20`. */
+export function listName(name: string): string {
+  return name.replaceAll("%", "%25").replaceAll(" ", "%20");
 }
 
 /** One thing checked: true (holds), false (fails) or null (could not be checked here). */
