@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::shapes::{stored_key, stored_value};
 use super::write::{edge_props, node_props};
 use crate::model::vocab::{EdgeKind, Label, RelType, TgType, PROV_BASE_TYPE, PROV_TYPE};
 use crate::model::{Edge, GraphDelta, Node, NodeRef, PropValue, Props};
@@ -157,7 +158,7 @@ pub(super) fn encode_nodes<'a, F: FnMut(BulkCommand) -> bool>(
                     PROV_TYPE => string(&mut record, &prov_type)?,
                     PROV_BASE_TYPE => string(&mut record, base)?,
                     other => match n.props.get(other) {
-                        Some(v) => value(&mut record, v)?,
+                        Some(v) => value(&mut record, &stored_value(v))?,
                         None => record.push(NULL),
                     },
                 }
@@ -208,7 +209,7 @@ pub(super) fn encode_edges<'a, F: FnMut(BulkCommand) -> bool>(
                 for c in &columns {
                     match (key, e.props.get(c.as_str())) {
                         (Some((k, v)), _) if k == c => string(&mut record, v)?,
-                        (_, Some(v)) => value(&mut record, v)?,
+                        (_, Some(v)) => value(&mut record, &stored_value(v))?,
                         (_, None) => record.push(NULL),
                     }
                 }
@@ -277,16 +278,16 @@ struct Blob {
 impl Blob {
     fn new(name: &str, columns: &[String]) -> Result<Blob, Unsupported> {
         let mut header = Vec::new();
-        for s in std::iter::once(name).chain(columns.iter().map(String::as_str)) {
-            if s.contains('\0') {
-                return Err(Unsupported::NulInName(s.chars().take(40).collect()));
-            }
+        if name.contains('\0') {
+            return Err(Unsupported::NulInName(name.chars().take(40).collect()));
         }
         header.extend_from_slice(name.as_bytes());
         header.push(0);
         header.extend_from_slice(&(columns.len() as u32).to_le_bytes());
+        // Stored as the upserts store them: a name FalkorDB cannot read in a query escaped
+        // (docs/FORMATS.md "Property names and values FalkorDB cannot hold").
         for c in columns {
-            header.extend_from_slice(c.as_bytes());
+            header.extend_from_slice(stored_key(c).as_bytes());
             header.push(0);
         }
         Ok(Blob { header, records: Vec::new(), count: 0 })

@@ -140,3 +140,43 @@ async fn otlp_an_attribute_named_with_a_space_verifies_against_the_log() {
     assert_eq!(check.mismatches, vec![], "an untouched graph matches its log");
     let _ = provex.delete_graph(&graph).await;
 }
+
+/// The same odd names in a file built into a fresh graph with GRAPH.BULK: stored escaped as
+/// the upserts store them (before, raw, while the log's digest listed them escaped, so
+/// `verify --graph` called the untouched nodes changed), and the graph matches its log.
+#[tokio::test]
+async fn an_otlp_file_with_odd_attribute_names_is_built_as_the_upserts_store_it() {
+    let (provex, graph) = common::open("otlp_keys_bulk").await;
+    let keys = tempfile::tempdir().unwrap();
+    provex.set_log_key_dir(keys.path().to_owned());
+    let t = trace(212);
+    let mut spans = three_spans(t);
+    let mut odd = span(t, 4, Some(1), "chat odd", "chat");
+    odd.attributes.extend([attr("gen_ai.`weird", "x"), attr("my key", "v"), attr("note", "n\0ul")]);
+    spans.push(odd);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("odd.otlp.jsonl");
+    std::fs::write(&file, [serde_json::to_vec(&request(spans.clone())).unwrap(), b"\n".to_vec()].concat())
+        .unwrap();
+    let opts = provex::ingest::IngestOptions { bulk: true, ..Default::default() };
+    let report = provex
+        .ingest(
+            &graph,
+            &[file],
+            opts,
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            std::sync::Arc::new(provex::facade::Quiet),
+        )
+        .await
+        .unwrap();
+    assert_eq!((report.method.as_str(), report.rejected), ("bulk", 0), "{report:?}");
+    assert_eq!(stored(&provex, &graph).await, names(&spans), "every span stored");
+    let p = properties(&provex, &graph, &format!("otel:{}:{}", hex(&t), hex(&[4; 8]))).await;
+    assert_eq!(p.get("otel:gen_ai.%60weird%"), Some(&json!("x")), "{p:?}");
+    assert_eq!(p.get("otel:my key"), Some(&json!("v")), "{p:?}");
+    assert_eq!(p.get("otel:note"), Some(&json!("n\u{FFFD}ul")), "{p:?}");
+    let check = provex.verify_graph_log(&graph).await.unwrap();
+    assert!(check.nodes_checked >= 4, "{check:?}");
+    assert_eq!(check.mismatches, vec![], "an untouched graph matches its log");
+    let _ = provex.delete_graph(&graph).await;
+}
