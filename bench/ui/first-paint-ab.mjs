@@ -49,6 +49,7 @@ process.env.PROVEX_UI = link;
 const { startServer, launchBrowser, newPage, until } = await import("../../ui/e2e/harness.mjs");
 const { openAndTimeFirstPaint, firstPaintProbe, VIEWPORT } = await import("./first-paint.mjs");
 const { tasksFor, writeRun } = await import("./synthetic.mjs");
+const { summariseProfile } = await import("./profile.mjs");
 
 const log = (...a) => console.error("[first-paint-ab]", ...a);
 const median = (xs) => {
@@ -128,34 +129,12 @@ async function profiled(server, nodes) {
   }
 }
 
-/** The functions that took the most time: by their own samples, and with what they called. */
+/** The functions that took the most time: with what they called, and by their own samples. */
 function summarise(profile, top = 25) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map();
-  for (let i = 0; i < profile.samples.length; i++) {
-    const id = profile.samples[i];
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  }
-  const keyOf = (n) => {
-    const f = n.callFrame;
-    return `${f.functionName || "(anonymous)"} ${f.url ? `${basename(f.url)}:${f.lineNumber + 1}` : ""}`.trim();
-  };
-  const selfBy = new Map(), totalBy = new Map();
-  const walk = (n, open) => {
-    const key = keyOf(n);
-    let total = self.get(n.id) ?? 0;
-    selfBy.set(key, (selfBy.get(key) ?? 0) + total);
-    const inner = open.has(key) ? open : new Set(open).add(key);
-    for (const c of n.children ?? []) total += walk(byId.get(c), inner);
-    // Counted once where a function calls itself again.
-    if (!open.has(key)) totalBy.set(key, (totalBy.get(key) ?? 0) + total);
-    return total;
-  };
-  walk(byId.get(profile.nodes[0].id), new Set());
-  const rows = (m) => [...m].filter(([k]) => k !== "(root)" && k !== "(idle)").sort((x, y) => y[1] - x[1]).slice(0, top);
+  const { self, total } = summariseProfile(profile, top);
   const out = ["  with what they called (ms):"];
-  for (const [k, ms] of rows(totalBy)) out.push(`    ${ms.toFixed(1).padStart(8)}  ${k}`);
+  for (const { fn, ms } of total) out.push(`    ${ms.toFixed(1).padStart(8)}  ${fn}`);
   out.push("  their own time (ms):");
-  for (const [k, ms] of rows(selfBy)) out.push(`    ${ms.toFixed(1).padStart(8)}  ${k}`);
+  for (const { fn, ms } of self) out.push(`    ${ms.toFixed(1).padStart(8)}  ${fn}`);
   return out;
 }

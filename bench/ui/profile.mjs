@@ -22,29 +22,41 @@ export async function startProfile(browser, page, file) {
 
 /**
  * The `top` functions by self time and by total time (ms) of the V8 profiles in a trace
- * (`Profile` + `ProfileChunk` events: nodes with their call frames and parents, samples with
- * their time deltas). Functions are named `name url:line`; idle and program time are left out.
+ * (`ProfileChunk` events: nodes with their call frames and parents, samples with their time
+ * deltas), as `summariseProfile` counts them.
  */
 export function summariseTrace(trace, top = 25) {
   const events = Array.isArray(trace) ? trace : trace.traceEvents ?? [];
-  const nodes = new Map(); // id → { frame, parent }
-  const samples = [];
+  const profile = { nodes: [], samples: [], timeDeltas: [] };
   for (const e of events) {
     if (e.name !== "ProfileChunk") continue;
     const p = e.args?.data?.cpuProfile;
-    for (const n of p?.nodes ?? []) nodes.set(n.id, { frame: n.callFrame, parent: n.parent });
-    const deltas = e.args.data.timeDeltas ?? [];
-    (p?.samples ?? []).forEach((id, i) => samples.push([id, (deltas[i] ?? 0) / 1000]));
+    profile.nodes.push(...(p?.nodes ?? []));
+    profile.samples.push(...(p?.samples ?? []));
+    profile.timeDeltas.push(...(e.args.data.timeDeltas ?? []));
   }
+  return summariseProfile(profile, top);
+}
+
+/**
+ * The `top` functions by self time and by total time (ms) of a V8 CPU profile (what CDP's
+ * `Profiler.stop` returns: nodes with call frames and children or parents, samples, time
+ * deltas in µs). Functions are named `name file:line`; idle, program and root time are left
+ * out; a function that calls itself again is counted once in its total.
+ */
+export function summariseProfile(profile, top = 25) {
+  const nodes = new Map(); // id → { frame, parent }
+  for (const n of profile.nodes) nodes.set(n.id, { frame: n.callFrame, parent: n.parent });
+  for (const n of profile.nodes) for (const c of n.children ?? []) if (nodes.has(c)) nodes.get(c).parent = n.id;
   const name = (f) => `${f.functionName || "(anonymous)"} ${(f.url ?? "").split("/").pop()}:${(f.lineNumber ?? 0) + 1}`;
   const skip = new Set(["(idle)", "(program)", "(root)"]);
   const self = new Map(), total = new Map();
   let all = 0;
   // A sample's time belongs to the sample before it (its delta is the gap since that one).
+  const { samples, timeDeltas } = profile;
   for (let i = 0; i + 1 < samples.length; i++) {
-    const [id] = samples[i];
-    const ms = samples[i + 1][1];
-    const n = nodes.get(id);
+    const ms = (timeDeltas[i + 1] ?? 0) / 1000;
+    const n = nodes.get(samples[i]);
     if (!n || skip.has(n.frame.functionName)) continue;
     all += ms;
     const key = name(n.frame);
