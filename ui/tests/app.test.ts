@@ -333,6 +333,15 @@ describe("the app", () => {
     expect(canvas.visible).toBeNull();
   });
 
+  it("lists a view's records on the Timeline when the tab is shown, not while it is hidden", async () => {
+    await boot();
+    // Details is the tab shown: the hidden Timeline only moves its slider.
+    expect(one("timeline-slider").getAttribute("max")).toBe("2");
+    expect(one("timeline-events").querySelectorAll("li.event")).toHaveLength(0);
+    app.showTab("timeline");
+    expect(one("timeline-events").querySelectorAll("li.event")).toHaveLength(3);
+  });
+
   it("walks through the claims, selecting each step's node", async () => {
     await boot();
     app.showTab("walkthrough");

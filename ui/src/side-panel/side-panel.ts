@@ -83,7 +83,7 @@ export class SidePanel {
 
   /** A view of the graph was drawn (opened, re-centred, reloaded). */
   viewShown(): void {
-    this.timeline.render();
+    this.timeline.viewShown();
     this.walkthrough.graphChanged();
     this.details.graphChanged();
     this.lineages.graphOpened();

@@ -79,6 +79,17 @@ export class TimelinePanel {
 
   /** New nodes arrived: extend the slider; at the end it stays live. */
   grew(): void {
+    this.renderIfSeen();
+  }
+
+  /** A view was drawn: the list follows it if the tab is seen; a hidden tab only moves its
+   *  slider, and lists the records when shown (ordering a 50,000-node view's records by
+   *  time would otherwise hold up the view's first frame for a list nobody sees). */
+  viewShown(): void {
+    this.renderIfSeen();
+  }
+
+  private renderIfSeen(): void {
     if (this.el.isConnected && !this.el.closest("[hidden]")) this.render();
     else this.syncSlider();
   }
