@@ -76,6 +76,24 @@ describe("canvas scene", () => {
     expect(byNumber.edgeCount).toBe(3);
   });
 
+  it("draws a view without listing each node's edges; lists them when asked and keeps them current", () => {
+    const s = new Scene();
+    s.reset([node("a", 0, 0), node("b", 100, 0), node("c", 200, 0)], [edge("a", "b"), edge("b", "c"), edge("c", "c")]);
+    expect(s.adjacency.built).toBe(false);
+    // Hovering is the first use: the hovered node's edges are lit.
+    s.setHover(s.index.get("b")!);
+    expect(s.adjacency.built).toBe(true);
+    expect(s.adj).toEqual([[0], [0, 1], [1, 2]]);
+    expect(s.edges.data[EDGE_STRIDE + EFLAGS] & Flag.Hover).toBe(Flag.Hover);
+    // Nodes and edges added afterwards join the built lists.
+    s.add([node("d", 300, 0)], [edge("d", "a"), edge("b", "d")], 1);
+    expect(s.adj).toEqual([[0, 3], [0, 1, 4], [1, 2], [3, 4]]);
+    // A new view forgets them.
+    s.reset([node("a", 0, 0)], []);
+    expect(s.adjacency.built).toBe(false);
+    expect(s.adj).toEqual([[]]);
+  });
+
   it("uploads only the appended records when a small batch joins 50,000 nodes", () => {
     const s = new Scene();
     const nodes = grid(50_000);

@@ -64,20 +64,24 @@ export class Minimap {
 
   /** The drawing to show: node centres (all nodes, kept until the next call). */
   setNodes(nodes: Iterable<ViewNode>): void {
-    const pts: number[] = [];
-    const halves: number[] = [];
-    const b = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
-    for (const n of nodes) {
-      pts.push(n.x, n.y);
-      halves.push(n.w / 2, n.h / 2);
-      b.minX = Math.min(b.minX, n.x - n.w / 2);
-      b.maxX = Math.max(b.maxX, n.x + n.w / 2);
-      b.minY = Math.min(b.minY, n.y - n.h / 2);
-      b.maxY = Math.max(b.maxY, n.y + n.h / 2);
+    // Written straight into typed arrays: no list of 100,000 boxed numbers to collect.
+    const list = Array.isArray(nodes) ? nodes as readonly ViewNode[] : [...nodes];
+    const pts = new Float32Array(list.length * 2), halves = new Float32Array(list.length * 2);
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (let i = 0; i < list.length; i++) {
+      const n = list[i], hw = n.w / 2, hh = n.h / 2;
+      pts[2 * i] = n.x;
+      pts[2 * i + 1] = n.y;
+      halves[2 * i] = hw;
+      halves[2 * i + 1] = hh;
+      if (n.x - hw < minX) minX = n.x - hw;
+      if (n.x + hw > maxX) maxX = n.x + hw;
+      if (n.y - hh < minY) minY = n.y - hh;
+      if (n.y + hh > maxY) maxY = n.y + hh;
     }
-    this.points = Float32Array.from(pts);
-    this.halves = Float32Array.from(halves);
-    this.world = pts.length ? b : null;
+    this.points = pts;
+    this.halves = halves;
+    this.world = list.length ? { minX, minY, maxX, maxY } : null;
     this.el.hidden = !this.world;
     this.nodesStale = true;
     this.draw();

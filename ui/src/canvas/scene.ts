@@ -9,6 +9,7 @@ import type { Bounds } from "./camera";
 import { badgeCode, edgeKind, shapeOf } from "./style";
 import type { EdgeEnds } from "./types";
 import { TripleMap } from "../shared/triple-map";
+import { Adjacency } from "./adjacency";
 
 /** Node record layout (three RGBA texels in the node data texture): target centre,
  *  previous centre (moves animate from it); size, shape code, status code; flag bits,
@@ -42,9 +43,6 @@ function sideBucket(w: number, h: number): number {
   const b = side > 1 ? Math.ceil(Math.log2(side) * 4) : 0;
   return b < SIDE_BUCKETS - 1 ? b : SIDE_BUCKETS - 1;
 }
-function sideOfBucket(b: number): number {
-  return 2 ** (b / 4);
-}
 
 export class Scene {
   readonly nodes = new InstanceArray(NODE_STRIDE, 1024);
@@ -56,8 +54,11 @@ export class Scene {
   edgeViews: ViewEdge[] = [];
   edgeSrc: number[] = [];
   edgeTgt: number[] = [];
-  /** Edge indices touching each node. */
-  adj: number[][] = [];
+  readonly adjacency = new Adjacency();
+  /** Edge indices touching each node (adjacency.ts: built when first asked). */
+  get adj(): number[][] {
+    return this.adjacency.of(this.nodes.count, this.edgeSrc, this.edgeTgt);
+  }
   /** Edges whose endpoints have not arrived yet. */
   pending: ViewEdge[] = [];
   /** The edges drawn, by their ends' indices and their type's number: numbers in typed
@@ -124,7 +125,7 @@ export class Scene {
     let seen = 0;
     for (let b = 0; b < SIDE_BUCKETS; b++) {
       seen += this.sides[b];
-      if (seen >= want) return sideOfBucket(b);
+      if (seen >= want) return 2 ** (b / 4);
     }
     return this.maxNodeWidth > this.maxNodeHeight ? this.maxNodeWidth : this.maxNodeHeight;
   }
@@ -146,7 +147,7 @@ export class Scene {
     this.edgeViews = [];
     this.edgeSrc = [];
     this.edgeTgt = [];
-    this.adj = [];
+    this.adjacency.clear();
     this.pending = [];
     this.edgeKeys.clear(edges.length);
     this.selected.clear();
@@ -222,7 +223,7 @@ export class Scene {
   private appendNode(v: ViewNode, glowAt: number): void {
     const i = this.nodes.push();
     this.views.push(v);
-    this.adj.push([]);
+    this.adjacency.nodeAdded();
     this.index.set(v.id, i);
     const d = this.nodes.data, o = i * NODE_STRIDE;
     d[o + NX] = d[o + NPX] = v.x;
@@ -300,8 +301,7 @@ export class Scene {
     this.edgeViews.push(e);
     this.edgeSrc.push(s);
     this.edgeTgt.push(t);
-    this.adj[s].push(ei);
-    if (t !== s) this.adj[t].push(ei);
+    this.adjacency.edgeAdded(ei, s, t);
     const o = ei * EDGE_STRIDE, ed = this.edges.data;
     ed[o + ESRC] = s;
     ed[o + ETGT] = t;
