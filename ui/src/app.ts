@@ -2,10 +2,9 @@
 // panels, bars and stream in step with them. Each panel is given only the narrow "host"
 // interface its module declares (the app implements them all), so no panel imports this
 // file; the app never reaches into a panel's DOM. The selection (details/selection.ts), the
-// stream (live/stream.ts) and what its messages change (stream-changes.ts), the jobs
-// (ingest/jobs.ts), agent names (trail/agent-names.ts), view loading
-// (graph/graph-loading.ts), the canvas's overlays (canvas-area/), prompt lineages (lineage/)
-// and reasoning sessions (reasoning/) live in modules of their own.
+// stream (live/stream.ts) and what its messages change (stream-changes.ts), the jobs, agent
+// names, view loading (graph/graph-loading.ts), the canvas's overlays (canvas-area/), prompt
+// lineages (lineage/) and reasoning sessions (reasoning/) live in modules of their own.
 
 import type { Backend } from "./api/backend";
 import type { CrossLink, Health, ReasoningChain, StreamMessage, Trail } from "./api/contract";
@@ -112,9 +111,8 @@ export class App implements
     this.canvasArea.el.appendChild(this.subject.el);
     this.canvasArea.el.append(this.canvasArea.hoverCard.el, this.canvasArea.minimapDock.el, this.compare.marksEl, this.compare.el, this.lineages.view.el, this.reasoning.view.el);
     // One overlay over the canvas at a time.
-    this.lineages.view.onOpen = () => { this.reasoning.view.close(); this.traces.view.close(); };
-    this.reasoning.view.onOpen = () => { this.lineages.view.close(); this.traces.view.close(); };
-    this.traces.view.onOpen = () => { this.lineages.view.close(); this.reasoning.view.close(); };
+    const overlays = [this.lineages.view, this.reasoning.view, this.traces.view];
+    for (const o of overlays) o.onOpen = () => { for (const other of overlays) if (other !== o) other.close(); };
     this.breadcrumb = new Breadcrumb({ fitView: () => this.fitView(), select: (id) => void this.select(id, { focus: true, from: "panel" }) });
     // A verifier is named as its agent node says (as on the canvas), else as a trail found it.
     this.breadcrumb.nameOf = (id) => this.model.nodes.get(id)?.text ?? this.names.get(id);
@@ -146,10 +144,7 @@ export class App implements
     this.canvas = made.canvas;
     if (made.problem) this.canvasArea.showMessage(made.problem);
     document.addEventListener("keydown", (ev) => onKey(this, ev));
-    this.backend.health().then((hl) => {
-      this.health = hl;
-      this.statusbar.render();
-    }, (e) => this.toasts.error(e, "Health check"));
+    this.backend.health().then((hl) => { this.health = hl; this.statusbar.render(); }, (e) => this.toasts.error(e, "Health check"));
     await this.refreshGraphs();
     await openFirstGraph(this, this.topbar.graphs);
     this.early = null;
@@ -255,12 +250,12 @@ export class App implements
     const nodes = this.model.nodeList();
     const { edges, ends } = this.model.drawnEdges();
     this.canvas.setGraph(nodes, edges, view.mode === "whole" ? focusIds(nodes) : [], ends);
-    this.minimap.setNodes(nodes);
+    if (switching) this.minimap.setNodes([]);
     this.canvasArea.forgetOffscreen();
     if (switching) this.clearSelection();
     else this.selected.keepDrawn();
     this.canvasArea.hideMessage();
-    this.afterViewChange();
+    this.afterViewChange(false);
     this.logBanner.graphShown(switching);
     // The view just loaded, so the database answers.
     this.database = null;
@@ -270,9 +265,14 @@ export class App implements
     else this.stream.close();
     this.clusterNav.viewShown();
     if (view.mode === "clusters") void this.clusterNav.loadEdges(graph, view.root, () => token === this.loadToken);
+    // The minimap and side panels wait for the canvas's first frame (at 50k, tens of ms).
+    await this.canvas.afterFrame?.();
+    if (token !== this.loadToken) return;
+    this.minimapChanged();
+    this.side.viewShown();
   }
 
-  private afterViewChange(): void {
+  private afterViewChange(sidePanelsToo = true): void {
     this.subject.forget();
     this.ownLayout.viewShown();
     this.applyVisibility();
@@ -280,7 +280,7 @@ export class App implements
     this.notice.render();
     this.topbar.refreshFilters();
     this.statusbar.render();
-    this.side.viewShown();
+    if (sidePanelsToo) this.side.viewShown();
     this.compare.graphChanged();
     if (this.model.nodes.size === 0 && this.model.mode === "whole") {
       this.canvasArea.showMessage("This graph is empty. Nodes appear here as they arrive.");

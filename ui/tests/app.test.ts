@@ -333,6 +333,25 @@ describe("the app", () => {
     expect(canvas.visible).toBeNull();
   });
 
+  it("maps a new view on the minimap after the canvas's first frame", async () => {
+    await boot();
+    let drawn!: () => void;
+    const frame = vi.fn(() => new Promise<void>((resolve) => { drawn = resolve; }));
+    (app.canvas as { afterFrame?: () => Promise<void> }).afterFrame = frame;
+    const minimap = app.minimap.el as HTMLElement;
+    expect(minimap.hidden).toBe(false);
+    backend.views.push(view([node("x", 0), node("y", 1)], [], { graph: "other" }));
+    const opened = app.openGraph("other");
+    await vi.waitFor(() => expect(frame).toHaveBeenCalled());
+    // Drawn on the canvas; the minimap is cleared until the frame is.
+    expect(canvas.calls.filter(([k]) => k === "setGraph")).toHaveLength(2);
+    expect(minimap.hidden).toBe(true);
+    drawn();
+    await opened;
+    expect(minimap.hidden).toBe(false);
+    expect(app.minimap.countIn({ minX: -1e9, minY: -1e9, maxX: 1e9, maxY: 1e9 })).toBe(2);
+  });
+
   it("lists a view's records on the Timeline when the tab is shown, not while it is hidden", async () => {
     await boot();
     // Details is the tab shown: the hidden Timeline only moves its slider.

@@ -231,6 +231,37 @@ describe("GraphCanvas", () => {
     c.destroy();
   });
 
+  it("resolves afterFrame in a task after the next frame, or after 100 ms when no frame comes", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const c = new GraphCanvas(container);
+      flush();
+      c.setGraph([node("a", 0, 0)], []);
+      let done = false;
+      void c.afterFrame().then(() => { done = true; });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done).toBe(false);
+      const drawn = c.stats().frames;
+      flush();
+      expect(c.stats().frames).toBe(drawn + 1);
+      // Not inside the frame: in a task after it.
+      await Promise.resolve();
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done).toBe(true);
+      // No frame (a hidden tab): it still resolves.
+      let late = false;
+      void c.afterFrame().then(() => { late = true; });
+      await vi.advanceTimersByTimeAsync(99);
+      expect(late).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(late).toBe(true);
+      c.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("seen whole, draws edges longer than a share of the canvas only with an end selected or hovered; closer in, all", () => {
     const c = new GraphCanvas(container);
     // A row of nodes 20 apart, each linked to the next, and one far away linked to the first.

@@ -48,6 +48,8 @@ export class GraphCanvas implements GraphCanvasApi {
   /** The nodes that fit is to show (setGraph's `focus`). */
   private pendingFocus: string[] = [];
 
+  /** What waits for the next frame (afterFrame). */
+  private afterWaiting: Array<() => void> = [];
   /** Frame times (frame-clock.ts). */
   private readonly clock = new FrameClock();
 
@@ -195,7 +197,22 @@ export class GraphCanvas implements GraphCanvasApi {
     cost.scriptMs = t1 - t0;
     this.clock.drew(t0, t1);
     if (cameraMoving || time < this.scene.glowUntil || time < this.scene.moveUntil) this.requestRender();
+    if (this.afterWaiting.length) {
+      const waiting = this.afterWaiting;
+      this.afterWaiting = [];
+      // A task after this one: after the frame is shown, not before.
+      setTimeout(() => { for (const go of waiting) go(); }, 0);
+    }
   };
+
+  afterFrame(): Promise<void> {
+    return new Promise((resolve) => {
+      this.afterWaiting.push(resolve);
+      // No frame comes in a hidden tab (or after destroy): the work does not wait forever.
+      setTimeout(resolve, 100);
+      this.requestRender();
+    });
+  }
 
   private draw(time: number): void {
     this.glf.draw(time, this.dpr);

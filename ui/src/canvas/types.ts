@@ -79,6 +79,9 @@ export interface GraphCanvasApi {
   stats(): FrameStats;
   /** What the last frame cost, by layer (script, draw calls, vertices, uploads). */
   frameCost(): FrameCostReport;
+  /** Resolves in a task after the next frame is drawn (at most about 100 ms on), for work
+   *  that frame does not show. */
+  afterFrame?(): Promise<void>;
   /** The shown node nearest the centre of the view, or null (none drawn). */
   nearestToCentre?(): string | null;
   /** The node labels the last frame drew: node id, font size in CSS px, text (its lines
