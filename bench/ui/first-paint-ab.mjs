@@ -4,13 +4,15 @@
 //! machine's load. Prints each side's median and its breakdown (see first-paint.mjs); with
 //! `--profile DIR`, one more page a side under the CPU profiler, saved as DIR/A.cpuprofile and
 //! DIR/B.cpuprofile, with the functions that took the most time printed (build the UI with
-//! `npx vite build --minify false` for readable names).
+//! `npx vite build --minify false` for readable names). With `--cpu`, every timed page is
+//! traced and its renderer main thread's CPU time (navigation → first frame) is reported
+//! too: unlike wall time it does not grow when other processes share the cores.
 //!
-//!   node bench/ui/first-paint-ab.mjs --a DIST_A --b DIST_B [--pages 7] [--nodes 50000] [--profile DIR]
+//!   node bench/ui/first-paint-ab.mjs --a DIST_A --b DIST_B [--pages 7] [--nodes 50000] [--profile DIR] [--cpu]
 //!
 //! PROVEX_BIN as for run.mjs (default target/release/provex when built).
 
-import { existsSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -26,6 +28,7 @@ const { values: opt } = parseArgs({
     pages: { type: "string", default: "7" },
     nodes: { type: "string", default: "50000" },
     profile: { type: "string" },
+    cpu: { type: "boolean", default: false },
   },
 });
 if (!opt.a || !opt.b) throw new Error("--a and --b name the two built UIs (folders with index.html)");
@@ -49,7 +52,7 @@ process.env.PROVEX_UI = link;
 const { startServer, launchBrowser, newPage, until } = await import("../../ui/e2e/harness.mjs");
 const { openAndTimeFirstPaint, firstPaintProbe, VIEWPORT } = await import("./first-paint.mjs");
 const { tasksFor, writeRun } = await import("./synthetic.mjs");
-const { summariseProfile } = await import("./profile.mjs");
+const { summariseProfile, mainThreadCpu } = await import("./profile.mjs");
 
 const log = (...a) => console.error("[first-paint-ab]", ...a);
 const median = (xs) => {
@@ -75,12 +78,14 @@ try {
   for (let i = 0; i < pages; i++) {
     for (const side of i % 2 === 0 ? ["A", "B"] : ["B", "A"]) {
       use(side);
-      const r = await openAndTimeFirstPaint(browser, server, "fpab", stats.nodes);
+      const trace = opt.cpu ? join(scratch, "trace.json") : null;
+      const r = await openAndTimeFirstPaint(browser, server, "fpab", stats.nodes, null, 120_000, null, trace);
       await r.context.close();
       delete r.page;
       delete r.context;
+      if (trace) Object.assign(r, mainThreadCpu(JSON.parse(readFileSync(trace, "utf8"))));
       runs[side].push(r);
-      log(`${side} page ${i + 1}: ${f0(r.firstPaint)} ms`);
+      log(`${side} page ${i + 1}: ${f0(r.firstPaint)} ms${trace ? `, main thread CPU ${f0(r.cpuMs)} ms (GC ${f0(r.gcMs)})` : ""}`);
     }
   }
   for (const side of ["A", "B"]) {
@@ -90,7 +95,8 @@ try {
       + `(${r.map((x) => f0(x.firstPaint)).join(", ")}) | view asked ${m((x) => x.viewStart)}, received ${m((x) => x.viewEnd)} `
       + `| received → model ${m((x) => x.modelStart - x.viewEnd)} | model ${m((x) => x.modelEnd - x.modelStart)} `
       + `| → setGraph ${m((x) => x.setGraphStart - x.modelEnd)} | setGraph ${m((x) => x.setGraph - x.setGraphStart)} `
-      + `| → first frame ${m((x) => x.firstPaint - x.setGraph)} ms`);
+      + `| → first frame ${m((x) => x.firstPaint - x.setGraph)} ms`
+      + (opt.cpu ? ` | main thread CPU ${m((x) => x.cpuMs)} ms (${r.map((x) => f0(x.cpuMs)).join(", ")}), GC ${m((x) => x.gcMs)} ms` : ""));
   }
   if (opt.profile) {
     mkdirSync(opt.profile, { recursive: true });

@@ -4,7 +4,7 @@
 //! and first-paint-ab.mjs.
 
 const { newPage, until } = await import("../../ui/e2e/harness.mjs");
-const { startProfile } = await import("./profile.mjs");
+const { startProfile, CPU_CATEGORIES } = await import("./profile.mjs");
 
 /** The page's size in CSS px, at DPR 1. */
 export const VIEWPORT = { width: 1400, height: 900 };
@@ -50,12 +50,15 @@ export function firstPaintProbe() {
 }
 
 /** Opens `graph` in a new page and times its first paint; with `profile` (a file), the page
- *  is traced meanwhile (profile.mjs) and `profiled` holds its heaviest functions. */
-export async function openAndTimeFirstPaint(browser, server, graph, nodes, limit = null, waitMs = 120_000, profile = null) {
+ *  is traced meanwhile (profile.mjs) and `profiled` holds its heaviest functions; with
+ *  `trace` (a file), the page is traced for its threads' CPU time only (profile.mjs
+ *  `mainThreadCpu` reads it). */
+export async function openAndTimeFirstPaint(browser, server, graph, nodes, limit = null, waitMs = 120_000, profile = null, trace = null) {
   const { context, page, errors } = await newPage(browser, { viewport: VIEWPORT });
   await page.addInitScript(firstPaintProbe);
   try {
     const stopProfile = profile ? await startProfile(browser, page, profile) : null;
+    if (trace) await browser.startTracing(page, { path: trace, categories: CPU_CATEGORIES });
     await page.goto(server.url(`/?graph=${encodeURIComponent(graph)}${limit ? `&limit=${limit}` : ""}`));
     // `nodes` null: a cluster view, whose box count is not known beforehand.
     const rec = await until(() => page.evaluate((n) => window.__paint.setGraph.find((r) => (n === null ? window.provex.model.mode === "clusters" && r.n > 0 : r.n === n) && r.drawnAt !== null) ?? null, nodes),
@@ -67,6 +70,7 @@ export async function openAndTimeFirstPaint(browser, server, graph, nodes, limit
       return { html: nav?.responseEnd ?? NaN, domReady: nav?.domContentLoadedEventEnd ?? NaN,
         viewStart: view?.startTime ?? NaN, viewEnd: view?.responseEnd ?? NaN, nodes: s.nodes, edges: s.edges };
     }, graph);
+    if (trace) await browser.stopTracing();
     if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
     const profiled = stopProfile ? await stopProfile() : undefined;
     return { profiled, firstPaint: rec.drawnAt, setGraph: rec.at, setGraphStart: rec.start, modelStart: rec.modelStart, modelEnd: rec.modelEnd, ...t, page, context };
