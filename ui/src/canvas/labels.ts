@@ -246,7 +246,7 @@ export class LabelLayer {
 
   private drawEdgeLabels(ctx: CanvasRenderingContext2D, cam: Camera, scene: Scene, now: number, pal: Palette): void {
     const ed = scene.edges.data;
-    const edges = scene.adj[scene.hovered];
+    const edges = scene.edgesOf(scene.hovered);
     ctx.font = `10.5px ${FONT}`;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";

@@ -90,7 +90,7 @@ export class PictureLayer {
     const h = scene.hovered;
     if (h >= 0 && h < scene.nodeCount && scene.isShown(h)) {
       n = this.pushLive(n, h);
-      for (const e of scene.adj[h]) {
+      for (const e of scene.edgesOf(h)) {
         if (m === this.liveEdges.length) this.liveEdges = doubled(this.liveEdges);
         this.liveEdges[m++] = e;
       }

@@ -55,9 +55,9 @@ export class Scene {
   edgeSrc: number[] = [];
   edgeTgt: number[] = [];
   readonly adjacency = new Adjacency();
-  /** Edge indices touching each node (adjacency.ts: built when first asked). */
-  get adj(): number[][] {
-    return this.adjacency.of(this.nodes.count, this.edgeSrc, this.edgeTgt);
+  /** The indices of the edges touching node `i` (adjacency.ts: built when first asked). */
+  edgesOf(i: number): ArrayLike<number> & Iterable<number> {
+    return this.adjacency.of(i, this.nodes.count, this.edgeSrc, this.edgeTgt);
   }
   /** Edges whose endpoints have not arrived yet. */
   pending: ViewEdge[] = [];
@@ -223,7 +223,6 @@ export class Scene {
   private appendNode(v: ViewNode, glowAt: number): void {
     const i = this.nodes.push();
     this.views.push(v);
-    this.adjacency.nodeAdded();
     this.index.set(v.id, i);
     const d = this.nodes.data, o = i * NODE_STRIDE;
     d[o + NX] = d[o + NPX] = v.x;
@@ -274,7 +273,7 @@ export class Scene {
       const s = this.index.get(e.source), t = this.index.get(e.target);
       const ei = s === undefined || t === undefined
         ? undefined
-        : this.adj[s].find((i) => this.edgeSrc[i] === s && this.edgeTgt[i] === t);
+        : [...this.edgesOf(s)].find((i) => this.edgeSrc[i] === s && this.edgeTgt[i] === t);
       if (ei === undefined) {
         if (!this.tryAddEdge(e)) this.pending.push(e);
         continue;
@@ -368,7 +367,7 @@ export class Scene {
       this.nodes.markDirty(i);
     }
     if (!edgesToo) return;
-    for (const ei of this.adj[i]) this.refreshEdge(ei);
+    for (const ei of this.edgesOf(i)) this.refreshEdge(ei);
   }
 
   private refreshAll(): void {
