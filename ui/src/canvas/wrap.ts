@@ -97,3 +97,41 @@ export class PlacedRects {
     return true;
   }
 }
+
+/** Text widths remembered by font and string. A zoom changes every label's wrapping widths
+ *  each frame, so the same words and lines were measured again every frame; measureText is a
+ *  native call per string. The widths are the context's own, so the labels drawn are too. */
+export class WidthMemo implements Measure {
+  private ctx: Measure | null = null;
+  private readonly fonts = new Map<string, Map<string, number>>();
+  private widths = new Map<string, number>();
+  private size = 0;
+  private readonly out = { width: 0 };
+  /** Calls of the context's measureText (widths not remembered yet). */
+  measured = 0;
+
+  /** Measures with `ctx`, whose font is now `font`, until the next call. */
+  use(ctx: Measure, font: string): void {
+    if (ctx !== this.ctx || this.size > 50_000) {
+      this.ctx = ctx;
+      this.fonts.clear();
+      this.size = 0;
+    }
+    let widths = this.fonts.get(font);
+    if (!widths) this.fonts.set(font, (widths = new Map()));
+    this.widths = widths;
+  }
+
+  /** The width of `t` (the returned object is reused by the next call). */
+  measureText(t: string): { width: number } {
+    let w = this.widths.get(t);
+    if (w === undefined) {
+      w = this.ctx!.measureText(t).width;
+      this.widths.set(t, w);
+      this.size++;
+      this.measured++;
+    }
+    this.out.width = w;
+    return this.out;
+  }
+}
