@@ -1,6 +1,8 @@
-//! What a frame of the level of detail (lod.ts) must look at: nothing when the view, the
-//! graph and the style are those of the last result (`stale`), and zoomed in, only the edges
-//! that can meet the view and their ends, not every edge and node of the graph.
+//! Which edges a frame of the level of detail (lod.ts) looks at and how it hands them on:
+//! none when the view, the graph and the style are those of the last result (`stale`);
+//! zoomed in, only those that can meet the view and their ends, not every edge and node of
+//! the graph; and, with edges split, which the shader draws whole or by their heads
+//! (EdgeSplit).
 //!
 //! Why: from nodes 5 px tall on (edges with heads), the level of detail sorts the edges
 //! that meet the view into those the shader draws and those it merges into lines; zoomed in
@@ -11,6 +13,7 @@
 //! stays inside that rectangle: a segment that meets the view has a box that meets it, so
 //! the frames draw exactly what a pass over every edge would.
 
+import { doubled } from "./lod-keys";
 import { NODE_STRIDE, NX, NY, type Scene } from "./scene";
 
 /** The rectangle listed is the view grown by this share of its width and height each way. */
@@ -25,6 +28,36 @@ export interface WorldRect {
   minY: number;
   maxX: number;
   maxY: number;
+}
+
+/** Between the levels (nodes 5 px tall or more, edges with heads) on a large graph, edges
+ *  are split three ways so that long ones cost lines, not screen-wide quads:
+ *  - short ones (both ends' centres on the canvas) and strong ones (highlighted, or the
+ *    hovered node's) that meet the view: drawn whole by the edge shader (`exact`);
+ *  - the others that meet the view: their bodies become merged one-pixel lines (from the
+ *    source's outline to under the head, with the ink of the shader's 1.2 px body), and
+ *    the shader draws their heads when the target is near the view (`heads`).
+ *  Record numbers as floats (the shaders read them from a float texture); the arrays'
+ *  lengths are powers of two of at least 4096, as ListTexture wants. */
+export class EdgeSplit {
+  exact: Float32Array = new Float32Array(4096);
+  exactCount = 0;
+  heads: Float32Array = new Float32Array(4096);
+  headCount = 0;
+  /** Bumped whenever the lists change. */
+  serial = 0;
+
+  pushExact(n: number, e: number): number {
+    if (n === this.exact.length) this.exact = doubled(this.exact);
+    this.exact[n] = e;
+    return n + 1;
+  }
+
+  pushHead(n: number, e: number): number {
+    if (n === this.heads.length) this.heads = doubled(this.heads);
+    this.heads[n] = e;
+    return n + 1;
+  }
 }
 
 export class EdgeCandidates {

@@ -27,13 +27,13 @@
 //!
 //! Closer in (nodes 5 px tall or more, edges with heads) the same merged lines carry the
 //! bodies of long edges only, and the edge shader draws short edges and long ones' heads
-//! (EdgeSplit below), so that thousands of long edges across the view cost lines, not
+//! (EdgeSplit in lod-cull.ts), so that thousands of long edges across the view cost lines, not
 //! screen-wide quads.
 
 import { bodyEnds, bodyLineAlpha } from "./arrows";
 import { RunMerger, type RunSink } from "./runs";
-import { KeyNumbers, doubled, grown, grownCopy, grownInts, meets, to8 } from "./lod-keys";
-import { EdgeCandidates, KEY_LENGTH, lodWorldRect, stale, type WorldRect } from "./lod-cull";
+import { KeyNumbers, grown, grownCopy, grownInts, meets, to8 } from "./lod-keys";
+import { EdgeCandidates, EdgeSplit, KEY_LENGTH, lodWorldRect, stale, type WorldRect } from "./lod-cull";
 import type { FrameCost } from "./cost";
 import { EDGE_STRIDE, EFLAGS, EKIND, Flag, GLOW_SECONDS, NFLAGS, NGLOW, NH, NODE_STRIDE, NPX, NPY, NSHAPE, NW, NX, NY,
   type Scene } from "./scene";
@@ -78,36 +78,6 @@ const COORD_OFFSET = 1024;
 const COORD_RANGE = 32768;
 /** Node centres this far outside the canvas (device px, beyond their own half size) still count. */
 const NODE_MARGIN = 8;
-
-/** Between the levels (nodes 5 px tall or more, edges with heads) on a large graph, edges
- *  are split three ways so that long ones cost lines, not screen-wide quads:
- *  - short ones (both ends' centres on the canvas) and strong ones (highlighted, or the
- *    hovered node's) that meet the view: drawn whole by the edge shader (`exact`);
- *  - the others that meet the view: their bodies become merged one-pixel lines (from the
- *    source's outline to under the head, with the ink of the shader's 1.2 px body), and
- *    the shader draws their heads when the target is near the view (`heads`).
- *  Record numbers as floats (the shaders read them from a float texture); the arrays'
- *  lengths are powers of two of at least 4096, as ListTexture wants. */
-export class EdgeSplit {
-  exact: Float32Array = new Float32Array(4096);
-  exactCount = 0;
-  heads: Float32Array = new Float32Array(4096);
-  headCount = 0;
-  /** Bumped whenever the lists change. */
-  serial = 0;
-
-  pushExact(n: number, e: number): number {
-    if (n === this.exact.length) this.exact = doubled(this.exact);
-    this.exact[n] = e;
-    return n + 1;
-  }
-
-  pushHead(n: number, e: number): number {
-    if (n === this.heads.length) this.heads = doubled(this.heads);
-    this.heads[n] = e;
-    return n + 1;
-  }
-}
 
 export class PixelLod {
   /** Node records to draw, in drawing order (floats: the shaders read them from a float
