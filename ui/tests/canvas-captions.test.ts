@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentFromId, nodeCaption, spokenText, verdictWords } from "../src/canvas/captions";
-import { balancedWrap, PlacedRects, WidthMemo, wrapLines } from "../src/canvas/wrap";
+import { balancedWrap, PlacedRects, wrapLines } from "../src/canvas/wrap";
 
 /** Every character 6 px wide: enough to test wrapping without a canvas. */
 const mono = { measureText: (t: string) => ({ width: Array.from(t).length * 6 }) };
@@ -87,26 +87,5 @@ describe("label wrapping", () => {
     expect(placed.take(100, 141, 50, 20)).toBe(true);
     placed.clear();
     expect(placed.take(180, 100, 40, 10)).toBe(true);
-  });
-});
-
-describe("remembered text widths", () => {
-  it("wraps as the context does, measuring each string once per font", () => {
-    let calls = 0;
-    const ctx = { font: "12px a", measureText: (s: string) => { calls++; return { width: s.length * (ctx.font === "12px a" ? 6 : 7) }; } };
-    const memo = new WidthMemo();
-    const text = "the agent asked the tool for the weather in Paris and got an answer back";
-    memo.use(ctx, ctx.font);
-    // A zoom: the same caption wrapped at widths a little different each frame.
-    for (let w = 90; w < 130; w += 3) expect(balancedWrap(memo, text, w, w * 2, 3)).toEqual(balancedWrap(ctx, text, w, w * 2, 3));
-    const direct = calls - memo.measured;
-    expect(memo.measured).toBeLessThan(direct / 5);
-    // Another font: its own widths.
-    ctx.font = "13px a";
-    memo.use(ctx, ctx.font);
-    expect(memo.measureText("weather").width).toBe(49);
-    ctx.font = "12px a";
-    memo.use(ctx, ctx.font);
-    expect(memo.measureText("weather").width).toBe(42);
   });
 });

@@ -6,7 +6,7 @@
 import type { Camera } from "./camera";
 import { EFLAGS, EDGE_STRIDE, Flag, NFLAGS, NH, NODE_STRIDE, NSHAPE, NSTATUS, NW, type Scene } from "./scene";
 import { nodeCaption } from "./captions";
-import { balancedWrap, PlacedRects, WidthMemo, type Wrapped } from "./wrap";
+import { balancedWrap, PlacedRects, type Wrapped } from "./wrap";
 import { BADGE_RADIUS, HOUSE_ROOF, STATUS_GLYPH, Shape, type Palette } from "./style";
 
 /** Node labels appear when a node is at least this tall on screen (CSS px). */
@@ -48,11 +48,8 @@ export class LabelLayer {
   /** Wrapped captions by node index, with the key they were made for. */
   private wrapCache = new Map<number, { key: string, wrap: Wrapped }>();
   private readonly placed = new PlacedRects();
-  /** Widths of label text in the fonts drawn (see WidthMemo). */
-  private readonly widths = new WidthMemo();
-  /** In the last frame: nodes looked at for labels, and text measured by the context. */
+  /** Nodes looked at for labels in the last frame. */
   visited = 0;
-  measured = 0;
   private readonly cands: number[] = [];
   private generation = -1;
   private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
@@ -84,11 +81,9 @@ export class LabelLayer {
     ctx.clearRect(0, 0, cam.width, cam.height);
     this.drawn = [];
     this.visited = 0;
-    this.widths.measured = 0;
     if (scene.nodeCount === 0) return;
     if (scene.maxNodeHeight * cam.scale >= LABEL_MIN_HEIGHT) this.drawNodeLabels(ctx, cam, scene, now, pal);
     if (scene.hovered >= 0 && scene.hovered < scene.nodeCount) this.drawEdgeLabels(ctx, cam, scene, now, pal);
-    this.measured = this.widths.measured;
   }
 
   private drawNodeLabels(ctx: CanvasRenderingContext2D, cam: Camera, scene: Scene, now: number, pal: Palette): void {
@@ -131,7 +126,6 @@ export class LabelLayer {
       if (size !== font) {
         font = size;
         ctx.font = `${size.toFixed(1)}px ${FONT}`;
-        this.widths.use(ctx, ctx.font);
       }
       const inner = wS * textWidthFraction(shape) - 6;
       const dim = (nd[o + NFLAGS] & Flag.Dim) !== 0;
@@ -145,7 +139,7 @@ export class LabelLayer {
       if (c) {
         // A cluster's box: its title over its count (on one line, the count first).
         const two = hS >= size * 3;
-        const fit = this.fitted(i, size, inner, two ? c.title : `${c.members.toLocaleString("en")} · ${c.title}`,
+        const fit = this.fitted(ctx, i, size, inner, two ? c.title : `${c.members.toLocaleString("en")} · ${c.title}`,
           two ? `${c.members.toLocaleString("en")} node${c.members === 1 ? "" : "s"}` : "");
         lines = fit.text ? [fit.label, fit.text] : [fit.label];
         if (!this.placed.take(sx, cy, wS / 2, hS / 2)) continue;
@@ -154,7 +148,7 @@ export class LabelLayer {
         // From the node's own width (at least eight font sizes), as wide as the whole text
         // needs in three lines, up to 24 font sizes (or a little wider than a wide node).
         const minW = Math.max(inner, 8 * size);
-        const wrap = this.wrapped(i, scene, size, minW, Math.max(minW, Math.min(wS * 1.3, 24 * size)));
+        const wrap = this.wrapped(ctx, i, scene, size, minW, Math.max(minW, Math.min(wS * 1.3, 24 * size)));
         lines = wrap.lines;
         whole = wrap.whole;
         plate = lines.length * lineH > hS - 2 || wrap.width > inner;
@@ -166,7 +160,7 @@ export class LabelLayer {
         }
         if (plate && !this.placed.take(sx, cy, hw, hh)) {
           // No room for the whole text: what fits inside the node, on one line.
-          const fit = this.fitted(i, size, inner, lines.join(" "), "");
+          const fit = this.fitted(ctx, i, size, inner, lines.join(" "), "");
           lines = fit.label ? [fit.label] : [];
           whole = false;
           plate = false;
@@ -181,7 +175,7 @@ export class LabelLayer {
       const top = cy - ((lines.length - 1) * lineH) / 2;
       if (plate) {
         let w = 0;
-        for (const l of lines) w = Math.max(w, this.widths.measureText(l).width);
+        for (const l of lines) w = Math.max(w, ctx.measureText(l).width);
         // See-through enough that the node's colour and shape still show under it.
         const a = ctx.globalAlpha;
         ctx.globalAlpha = a * PLATE_ALPHA;
@@ -204,7 +198,7 @@ export class LabelLayer {
   }
 
   /** The node's caption wrapped at this font and widths (cached until they change). */
-  private wrapped(i: number, scene: Scene, size: number, minW: number, maxW: number): Wrapped {
+  private wrapped(ctx: CanvasRenderingContext2D, i: number, scene: Scene, size: number, minW: number, maxW: number): Wrapped {
     const key = `${Math.round(size * 10)}:${Math.round(minW)}:${Math.round(maxW)}`;
     const hit = this.wrapCache.get(i);
     if (hit && hit.key === key) return hit.wrap;
@@ -213,7 +207,7 @@ export class LabelLayer {
       const text = a === undefined ? null : scene.views[a]?.text;
       return text ?? undefined;
     });
-    const wrap = balancedWrap(this.widths, caption, minW, maxW, MAX_LINES);
+    const wrap = balancedWrap(ctx, caption, minW, maxW, MAX_LINES);
     if (this.wrapCache.size > 20000) this.wrapCache.clear();
     this.wrapCache.set(i, { key, wrap });
     return wrap;
@@ -244,11 +238,11 @@ export class LabelLayer {
     ctx.fillStyle = pal.nodeText;
   }
 
-  private fitted(i: number, size: number, maxW: number, label: string, text: string) {
+  private fitted(ctx: CanvasRenderingContext2D, i: number, size: number, maxW: number, label: string, text: string) {
     const key = Math.round(size * 10) * 100000 + Math.max(0, Math.round(maxW)) * 2 + (text ? 1 : 0);
     const hit = this.fitCache.get(i);
     if (hit && hit.key === key) return hit;
-    const entry = { key, label: fitText(this.widths, label, maxW), text: text ? fitText(this.widths, text, maxW) : "" };
+    const entry = { key, label: fitText(ctx, label, maxW), text: text ? fitText(ctx, text, maxW) : "" };
     if (this.fitCache.size > 20000) this.fitCache.clear();
     this.fitCache.set(i, entry);
     return entry;
