@@ -52,6 +52,7 @@ const { councilViews } = await import("./views.mjs");
 const { AGENTS, NODES_PER_TASK, counter, taskEvents, tasksFor, writeRun } = await import("./synthetic.mjs");
 const { openAndTimeFirstPaint } = await import("./first-paint.mjs");
 const { deepViews } = await import("./deep-views.mjs");
+const { summariseProfile } = await import("./profile.mjs");
 
 const { values: opt } = parseArgs({
   options: {
@@ -275,6 +276,31 @@ async function scriptedPass(page, ms, zoom, nodePx = null) {
   }, { ms, zoom, nodePx }).then((r) => ({ ...r, cost: meanCost(r.costs), costs: undefined }));
 }
 
+/**
+ * BENCH_PROFILE=DIR: runs `pass` under the page's CPU profiler (CDP `Profiler`, sampling
+ * every 200 µs), keeps the profile as DIR/pan-NAME.cpuprofile (opens in DevTools) and prints
+ * its heaviest functions with their share of the sampled script, which survives a loaded
+ * machine where the wall time does not. Without BENCH_PROFILE (or a name), just runs it.
+ */
+async function profiledPass(context, page, name, pass) {
+  if (!PROFILE_DIR || !name) return pass();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  const out = await pass();
+  const { profile } = await cdp.send("Profiler.stop");
+  await cdp.detach();
+  const file = join(PROFILE_DIR, `pan-${name}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  const top = summariseProfile(profile, 20);
+  const pct = (ms) => `${((100 * ms) / Math.max(1, top.scriptMs)).toFixed(1)}%`;
+  log(`  profile of the ${name} pass: ${top.scriptMs} ms of script sampled (${file})`);
+  for (const { fn, ms } of top.self) log(`    self ${pct(ms)} ${f1(ms)} ms  ${fn}`);
+  for (const { fn, ms } of top.total) log(`    total ${pct(ms)} ${f1(ms)} ms  ${fn}`);
+  return out;
+}
+
 /** The mean of frame cost records (see ui/src/canvas/cost.ts), and the worst frame's
  *  vertices and uploads; null without records. */
 function meanCost(costs) {
@@ -285,8 +311,9 @@ function meanCost(costs) {
     let v = 0, b = 0, d = 0;
     for (const [name, l] of Object.entries(c)) {
       if (name === "scriptMs") continue;
-      const o = out.layers[name] ??= { ms: 0, drawCalls: 0, vertices: 0, uploads: 0, uploadBytes: 0 };
-      for (const k of Object.keys(o)) o[k] += l[k] / costs.length;
+      const o = out.layers[name] ??= { ms: 0, drawCalls: 0, vertices: 0, uploads: 0, uploadBytes: 0, visited: 0 };
+      // (`visited`, records looked at, is reported by canvases since the level of detail's culling.)
+      for (const k of Object.keys(o)) o[k] += (l[k] ?? 0) / costs.length;
       v += l.vertices;
       b += l.uploadBytes;
       d += l.drawCalls;
@@ -336,7 +363,8 @@ async function panZoom(browser, server, dir) {
   const { page, context } = fp;
   log(`  first paint at 50k (cold): ${f1(fp.firstPaint)} ms`);
   try {
-    const scripted = async (zoom, nodePx = null) => scriptedPass(page, PAN_SECONDS * 1000, zoom, nodePx);
+    const scripted = async (zoom, nodePx = null, name = null) =>
+      profiledPass(context, page, name, () => scriptedPass(page, PAN_SECONDS * 1000, zoom, nodePx));
 
     // A mouse that moves every 8 ms (125 Hz, as a common mouse reports), dragging on an
     // ellipse about the centre at 1.25 rad/s, with a wheel notch (in, then out) every 10th
@@ -402,9 +430,9 @@ async function panZoom(browser, server, dir) {
       }
     }
     log(`  first paint at 50k (warm): ${warm.map((w) => `${f0(w.firstPaint)} ms (view ${f0(w.viewStart)}–${f0(w.viewEnd)}, setGraph ${f0(w.setGraph)})`).join(", ")}`);
-    const overview = await scripted(1);
+    const overview = await scripted(1, null, "whole");
     log(`  scripted pan+zoom, whole graph in view: ${f1(overview.fps)} fps (${overview.frames} frames in ${overview.seconds.toFixed(1)} s, ${f1(overview.msPerFrame)} ms/frame, ${f1(overview.jsMsPerDraw)} ms of script per draw)`);
-    const close = await scripted(24);
+    const close = await scripted(24, null, "x24");
     log(`  scripted pan+zoom, zoomed ×24: ${f1(close.fps)} fps (${f1(close.jsMsPerDraw)} ms of script per draw)`);
     // Mid zoom: nodes about 5-12 px tall (×400 makes them 5 px on this graph; from ×800
     // the motion breathes between about 10 and 6 px), where edges have arrow heads and
@@ -416,9 +444,9 @@ async function panZoom(browser, server, dir) {
       await page.screenshot({ path: join(process.env.BENCH_SHOTS, "whole-50k.png") });
       await shots(page, process.env.BENCH_SHOTS);
     }
-    const middle = await scripted(1, MID_NODE_PX);
+    const middle = await scripted(1, MID_NODE_PX, "mid");
     log(`  scripted pan+zoom, zoomed ×${f0(middle.zoom)} (nodes ${f1(middle.nodePx * 0.6)}–${f1(middle.nodePx)} px tall): ${f1(middle.fps)} fps (${f1(middle.jsMsPerDraw)} ms of script per draw)${middle.lod ? `; last frame: ${JSON.stringify(middle.lod)}` : ""}`);
-    const m = await mouse();
+    const m = await profiledPass(context, page, "mouse", mouse);
     log(`  mouse drag + wheel: ${f1(m.fps)} fps (${m.inputs} moves and ${m.wheels} wheel notches: ${f1(m.inputsPerSecond)} inputs/s)`);
     const gapStats = (g) => summary(g.gaps);
     return { nodes: stats.nodes, edges: stats.edges, firstPaintCold: fp.firstPaint, firstPaintView: fp.viewEnd - fp.viewStart,
@@ -826,6 +854,7 @@ if (passes.length) {
       return `${c.ms.toFixed(2)} / ${c.drawCalls.toFixed(1)} / ${f0(c.vertices)} / ${c.uploads.toFixed(2)}, ${(c.uploadBytes / 1024).toFixed(1)}`;
     }).join(" | ")} |`);
   }
+  console.log(`| records looked at: nodes / edges / label candidates | ${passes.map(([, p]) => ["nodes", "edges", "labels"].map((l) => f0(p.cost.layers[l]?.visited)).join(" / ")).join(" | ")} |`);
   console.log(`| worst frame: draw calls / vertices / KB uploaded | ${passes.map(([, p]) => `${p.cost.worst.drawCalls} / ${f0(p.cost.worst.vertices)} / ${(p.cost.worst.uploadBytes / 1024).toFixed(0)}`).join(" | ")} |`);
 }
 if (st) console.log(`Clocks: page − node = ${st.clock.offset.toFixed(2)} ms (round trip ${st.clock.rtt.toFixed(2)} ms).`);

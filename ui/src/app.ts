@@ -137,6 +137,9 @@ export class App implements
       onView: (v, cost) => {
         this.canvasArea.viewMoved(v, cost);
         this.compare.reposition();
+        // Only a cluster view opens a box zoomed into; reading the area's size every frame
+        // of a pan made the browser lay the page out again each time.
+        if (this.model.mode !== "clusters") return;
         const w = this.canvasArea.el.clientWidth;
         if (w > 0 && v.maxX > v.minX) this.clusterNav.viewChanged(w / (v.maxX - v.minX), w, this.canvasArea.el.clientHeight);
       },

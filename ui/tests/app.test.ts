@@ -19,6 +19,7 @@ vi.mock("../src/canvas-area/canvas-host", async () => {
   const { NullCanvas } = await vi.importActual<typeof import("../src/canvas-area/canvas-host")>("../src/canvas-area/canvas-host");
   class RecordingCanvas extends NullCanvas {
     calls: Array<[string, unknown[]]> = [];
+    events: unknown = null;
     visible: ((n: ViewNode) => boolean) | null = null;
     highlight: Set<string> | null = null;
     selection: string[] = [];
@@ -36,8 +37,9 @@ vi.mock("../src/canvas-area/canvas-host", async () => {
   }
   return {
     NullCanvas,
-    createCanvas: () => {
+    createCanvas: (_el: HTMLElement, events: unknown) => {
       const canvas = new RecordingCanvas();
+      canvas.events = events;
       recorded.canvases.push(canvas);
       return { canvas, problem: null };
     },
@@ -215,6 +217,16 @@ describe("the app", () => {
     await vi.waitFor(() => expect(one("status").textContent).toBe("1 nodes · 0 edges · seq 20"));
     expect(backend.subs[0].closed).toBe(true);
     expect(backend.subs[backend.subs.length - 1].since).toBe(20);
+  });
+
+  it("a moving camera outside a cluster view does not read the canvas area's size (a layout each frame)", async () => {
+    await boot();
+    const area = one("canvas");
+    let reads = 0;
+    for (const k of ["clientWidth", "clientHeight"]) Object.defineProperty(area, k, { get: () => { reads++; return 800; }, configurable: true });
+    const events = (canvas as Rec & { events: { onView(v: { minX: number, minY: number, maxX: number, maxY: number }): void } }).events;
+    for (let k = 0; k < 5; k++) events.onView({ minX: k, minY: 0, maxX: 400 + k, maxY: 300 });
+    expect(reads).toBe(0);
   });
 
   it("says when new nodes land out of view, without moving the camera, and fits on request", async () => {

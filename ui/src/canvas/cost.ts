@@ -15,12 +15,15 @@ export interface LayerCost {
   vertices: number;
   uploads: number;
   uploadBytes: number;
+  /** Records the layer's script looked at: nodes projected or culled, edges clipped,
+   *  label candidates (work that grows with the graph, where time depends on the machine). */
+  visited: number;
 }
 
 export type FrameCostReport = { scriptMs: number } & Record<Layer, LayerCost>;
 
 function zero(): LayerCost {
-  return { ms: 0, drawCalls: 0, vertices: 0, uploads: 0, uploadBytes: 0 };
+  return { ms: 0, drawCalls: 0, vertices: 0, uploads: 0, uploadBytes: 0, visited: 0 };
 }
 
 export class FrameCost {

@@ -48,6 +48,8 @@ export class LabelLayer {
   /** Wrapped captions by node index, with the key they were made for. */
   private wrapCache = new Map<number, { key: string, wrap: Wrapped }>();
   private readonly placed = new PlacedRects();
+  /** Nodes looked at for labels in the last frame. */
+  visited = 0;
   private readonly cands: number[] = [];
   private generation = -1;
   private readonly viewRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
@@ -78,6 +80,7 @@ export class LabelLayer {
   draw(ctx: CanvasRenderingContext2D, cam: Camera, scene: Scene, now: number, pal: Palette): void {
     ctx.clearRect(0, 0, cam.width, cam.height);
     this.drawn = [];
+    this.visited = 0;
     if (scene.nodeCount === 0) return;
     if (scene.maxNodeHeight * cam.scale >= LABEL_MIN_HEIGHT) this.drawNodeLabels(ctx, cam, scene, now, pal);
     if (scene.hovered >= 0 && scene.hovered < scene.nodeCount) this.drawEdgeLabels(ctx, cam, scene, now, pal);
@@ -93,6 +96,7 @@ export class LabelLayer {
     const cands = this.cands;
     cands.length = 0;
     scene.grid.visit(vb.minX, vb.minY, vb.maxX, vb.maxY, (i) => {
+      this.visited++;
       const o = i * NODE_STRIDE;
       if (nd[o + NH] * scale < LABEL_MIN_HEIGHT || nd[o + NW] * scale < 24) return;
       cands.push(i);

@@ -27,12 +27,13 @@
 //!
 //! Closer in (nodes 5 px tall or more, edges with heads) the same merged lines carry the
 //! bodies of long edges only, and the edge shader draws short edges and long ones' heads
-//! (EdgeSplit below), so that thousands of long edges across the view cost lines, not
+//! (EdgeSplit in lod-cull.ts), so that thousands of long edges across the view cost lines, not
 //! screen-wide quads.
 
 import { bodyEnds, bodyLineAlpha } from "./arrows";
 import { RunMerger, type RunSink } from "./runs";
-import { KeyNumbers, doubled, grown, grownCopy, grownInts, meets, to8 } from "./lod-keys";
+import { KeyNumbers, grown, grownCopy, grownInts, meets, to8 } from "./lod-keys";
+import { EdgeCandidates, EdgeSplit, KEY_LENGTH, lodWorldRect, stale, type WorldRect } from "./lod-cull";
 import type { FrameCost } from "./cost";
 import { EDGE_STRIDE, EFLAGS, EKIND, Flag, GLOW_SECONDS, NFLAGS, NGLOW, NH, NODE_STRIDE, NPX, NPY, NSHAPE, NW, NX, NY,
   type Scene } from "./scene";
@@ -77,38 +78,6 @@ const COORD_OFFSET = 1024;
 const COORD_RANGE = 32768;
 /** Node centres this far outside the canvas (device px, beyond their own half size) still count. */
 const NODE_MARGIN = 8;
-/** What a result was computed for: the view, the graph's state and the line colours. */
-const KEY_LENGTH = 11;
-
-/** Between the levels (nodes 5 px tall or more, edges with heads) on a large graph, edges
- *  are split three ways so that long ones cost lines, not screen-wide quads:
- *  - short ones (both ends' centres on the canvas) and strong ones (highlighted, or the
- *    hovered node's) that meet the view: drawn whole by the edge shader (`exact`);
- *  - the others that meet the view: their bodies become merged one-pixel lines (from the
- *    source's outline to under the head, with the ink of the shader's 1.2 px body), and
- *    the shader draws their heads when the target is near the view (`heads`).
- *  Record numbers as floats (the shaders read them from a float texture); the arrays'
- *  lengths are powers of two of at least 4096, as ListTexture wants. */
-export class EdgeSplit {
-  exact: Float32Array = new Float32Array(4096);
-  exactCount = 0;
-  heads: Float32Array = new Float32Array(4096);
-  headCount = 0;
-  /** Bumped whenever the lists change. */
-  serial = 0;
-
-  pushExact(n: number, e: number): number {
-    if (n === this.exact.length) this.exact = doubled(this.exact);
-    this.exact[n] = e;
-    return n + 1;
-  }
-
-  pushHead(n: number, e: number): number {
-    if (n === this.heads.length) this.heads = doubled(this.heads);
-    this.heads[n] = e;
-    return n + 1;
-  }
-}
 
 export class PixelLod {
   /** Node records to draw, in drawing order (floats: the shaders read them from a float
@@ -150,6 +119,16 @@ export class PixelLod {
   /** The first `plainCount` of `nodes` are the ordinary ones (in drawing order); after them
    *  come the selected, hovered and glowing ones, drawn on top. */
   plainCount = 0;
+  /** The edges that can meet a zoomed-in view (lod-cull.ts). */
+  private readonly candidates = new EdgeCandidates();
+  private readonly worldRect: WorldRect = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+  /** Work of the last recomputation: nodes projected to the screen and edges looked at
+   *  (those the candidate lists were made from included). */
+  nodesProjected = 0;
+  edgesVisited = 0;
+  /** Whether a zoomed-in frame looks only at the edges that can meet the view (off: at
+   *  every edge, for measuring and comparing; the picture is the same). */
+  cull = true;
 
   /** `ignoreHover`: the hovered node and its edges are drawn as if not hovered (and hover
    *  changes recompute nothing), for a drawing that shows hover separately. */
@@ -161,23 +140,39 @@ export class PixelLod {
   update(scene: Scene, view: LodView, time: number, nodes: boolean, edges: boolean, style: LineStyle, split = false,
     cost: FrameCost | null = null): void {
     const moving = time < scene.moveUntil;
+    this.nodesProjected = this.edgesVisited = 0;
     const looks = this.ignoreHover ? scene.stableLooks : scene.looks;
     const redoNodes = nodes && (stale(this.nodeKey, view, scene, looks, 0) || moving);
     const redoEdges = edges && (stale(this.edgeKey, view, scene, looks, style.serial * 2 + (split ? 1 : 0)) || moving);
     if (!redoNodes && !redoEdges) return;
     const t0 = now();
-    this.project(scene, view, scene.moveProgress(time));
+    // Edges: only those that can meet the view, while nodes are where they are drawn.
+    const cands = this.candidates;
+    const rect = redoEdges && !moving && this.cull ? lodWorldRect(scene, view, this.reach(scene, view), this.worldRect) : null;
+    if (rect) cands.cover(scene, rect);
+    else cands.clear();
+    this.nodesProjected = this.project(scene, view, scene.moveProgress(time), redoNodes || cands.all ? null : cands);
+    this.edgesVisited = cands.scanned;
     if (redoNodes) this.pickNodes(scene, view, time);
     const t1 = now();
     if (redoEdges) this.mergeEdges(scene, view, style, split);
     if (cost) {
       cost.layers.nodes.ms += t1 - t0;
+      cost.layers.nodes.visited += this.nodesProjected + (redoNodes ? scene.nodeCount : 0);
       cost.layers.edges.ms += now() - t1;
+      cost.layers.edges.visited += this.edgesVisited;
     }
   }
 
-  /** Device-pixel centres of all nodes, where they are drawn at move progress `p`. */
-  private project(scene: Scene, v: LodView, p: number): void {
+  /** How far past the canvas (device px) an edge the split draws may end: the largest
+   *  node's half size and an arrow head (see mergeEdges). */
+  private reach(scene: Scene, v: LodView): number {
+    return Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * v.scale * v.dpr / 2 + 12 * v.dpr + NODE_MARGIN;
+  }
+
+  /** Device-pixel centres of all nodes (or of the candidate edges' ends), where they are
+   *  drawn at move progress `p`; returns how many. */
+  private project(scene: Scene, v: LodView, p: number, only: EdgeCandidates | null): number {
     const n = scene.nodeCount;
     if (this.sx.length < n) {
       this.sx = new Float32Array(scene.nodes.capacity);
@@ -185,12 +180,15 @@ export class PixelLod {
     }
     const d = scene.nodes.data, sx = this.sx, sy = this.sy;
     const k = v.scale * v.dpr, ox = v.width / 2 * v.dpr - v.x * k, oy = v.height / 2 * v.dpr - v.y * k;
-    for (let i = 0, o = 0; i < n; i++, o += NODE_STRIDE) {
+    const count = only ? only.nodeCount : n, list = only?.nodes;
+    for (let j = 0; j < count; j++) {
+      const i = list ? list[j] : j, o = i * NODE_STRIDE;
       const x = p >= 1 ? d[o + NX] : d[o + NPX] + (d[o + NX] - d[o + NPX]) * p;
       const y = p >= 1 ? d[o + NY] : d[o + NPY] + (d[o + NY] - d[o + NPY]) * p;
       sx[i] = x * k + ox;
       sy[i] = y * k + oy;
     }
+    return count;
   }
 
   private pickNodes(scene: Scene, v: LodView, time: number): void {
@@ -252,11 +250,15 @@ export class PixelLod {
     // Split (nodes 5 px tall or more): which edges the shader draws whole, whose heads it
     // draws, and whose bodies become lines here (see the class comment of EdgeSplit).
     const k = v.scale * v.dpr, dpr = v.dpr;
-    const reach = Math.max(scene.maxNodeWidth, scene.maxNodeHeight) * k / 2 + 12 * dpr + NODE_MARGIN;
+    const reach = this.reach(scene, v);
     const bodyAlpha = bodyLineAlpha(dpr / cell), ends = this.bodyAt, minPx = 1.5;
     let exact = 0, heads = 0;
     const strongFlags = this.ignoreHover ? Flag.Highlight : Flag.Highlight | Flag.Hover;
-    for (let e = 0, o = 0; e < m; e++, o += EDGE_STRIDE) {
+    // Every edge, or only those that can meet the view (in the same order).
+    const cands = this.candidates, list = cands.all ? null : cands.edges, count = list ? cands.edgeCount : m;
+    this.edgesVisited += count;
+    for (let j = 0; j < count; j++) {
+      const e = list ? list[j] : j, o = e * EDGE_STRIDE;
       const flags = ed[o + EFLAGS];
       if (flags & Flag.Hidden) continue;
       const a = src[e], b = tgt[e];
@@ -457,18 +459,6 @@ export class PixelLod {
     const o = l * this.lineVertices * LINE_VERTEX_BYTES + 8, b = this.lineBytes;
     return [b[o], b[o + 1], b[o + 2], b[o + 3]];
   }
-}
-
-/** Whether what `k` was computed for differs from this view, graph and style (and
- *  records them in `k`). */
-function stale(k: Float64Array, v: LodView, scene: Scene, looks: number, style: number): boolean {
-  const same = k[0] === v.x && k[1] === v.y && k[2] === v.scale && k[3] === v.width && k[4] === v.height
-    && k[5] === v.dpr && k[6] === scene.version && k[7] === looks && k[8] === scene.nodeCount
-    && k[9] === scene.edgeCount && k[10] === style;
-  if (same) return false;
-  k[0] = v.x; k[1] = v.y; k[2] = v.scale; k[3] = v.width; k[4] = v.height; k[5] = v.dpr;
-  k[6] = scene.version; k[7] = looks; k[8] = scene.nodeCount; k[9] = scene.edgeCount; k[10] = style;
-  return true;
 }
 
 /** A device-pixel coordinate as a whole pixel within the key range. */

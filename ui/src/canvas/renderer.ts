@@ -225,6 +225,7 @@ export class GraphCanvas implements GraphCanvasApi {
     if (this.labels.wouldDraw(this.camera, this.scene)) {
       this.labels.draw(ctx, this.camera, this.scene, time, this.pal);
       this.cost.layers.labels.drawCalls = this.labels.drawn.length;
+      this.cost.layers.labels.visited = this.labels.visited;
       this.overlayDrawn = true;
     } else if (this.overlayDrawn) {
       ctx.clearRect(0, 0, this.camera.width, this.camera.height);
