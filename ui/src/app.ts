@@ -42,7 +42,6 @@ import { inTauri } from "./shared/backends";
 import { LogBanner } from "./log/log-banner";
 import { StreamChanges } from "./stream-changes";
 import { RunsView } from "./runs/runs-view";
-
 export type { SelectOptions, StreamState, Tab } from "./shared/host";
 
 export class App implements
@@ -137,9 +136,7 @@ export class App implements
       onView: (v, cost) => {
         this.canvasArea.viewMoved(v, cost);
         this.compare.reposition();
-        // Only a cluster view opens a box zoomed into; reading the area's size every frame
-        // of a pan made the browser lay the page out again each time.
-        if (this.model.mode !== "clusters") return;
+        if (this.model.mode !== "clusters") return; // sizes read only where a box opens on zoom
         const w = this.canvasArea.el.clientWidth;
         if (w > 0 && v.maxX > v.minX) this.clusterNav.viewChanged(w / (v.maxX - v.minX), w, this.canvasArea.el.clientHeight);
       },
