@@ -48,6 +48,7 @@ const { startServer, launchBrowser, newPage, until, sleep, runDemo, PROVEX, CHRO
 const { delays, hookDrawn, watchGraph } = await import("./drawn.mjs");
 const { spanStream } = await import("./spans.mjs");
 const { STEPS_LOG, parseSteps, logsSince, summariseSteps } = await import("./stream-steps.mjs");
+const { cpuBySide, cpuSpent, cpuLine } = await import("./cpu.mjs");
 const { councilViews } = await import("./views.mjs");
 const { AGENTS, NODES_PER_TASK, counter, taskEvents, tasksFor, writeRun } = await import("./synthetic.mjs");
 const { openAndTimeFirstPaint } = await import("./first-paint.mjs");
@@ -539,6 +540,9 @@ async function stream(browser, server, dir) {
     const pending = [];
     const total = RATE * STREAM_SECONDS;
     let sent = 0;
+    const frames0 = await page.evaluate(() => window.provex.canvas.stats().frames);
+    await startCostLog(page);
+    const cpu0 = cpuBySide();
     const t0 = nowMs();
     log(`event→pixels: appending ${total} events at ${RATE}/s`);
     while (sent < total) {
@@ -565,6 +569,9 @@ async function stream(browser, server, dir) {
     const expected = [...written.keys()];
     await until(() => page.evaluate((ids) => ids.every((id) => window.__seen.has(id)), expected),
       { ms: 60_000, every: 250, what: "every appended node on the canvas" }).catch((e) => log(`  ${e.message.slice(0, 200)}`));
+    const cpu = cpuSpent(cpu0, cpuBySide(), sent);
+    const frames = (await page.evaluate(() => window.provex.canvas.stats().frames)) - frames0;
+    const frameCost = await stopCostLog(page);
     const seen = new Map(await page.evaluate(() => [...window.__seen.entries()]));
     const messages = await page.evaluate(() => window.__messages);
     const { lat, toServer, toPage, toDraw, missing } = delays(written, seen);
@@ -575,11 +582,14 @@ async function stream(browser, server, dir) {
     const steps = summariseSteps(parseSteps(logsSince(server.logs, logsFrom), "live"), summary);
     const r = { rate: RATE, seconds: STREAM_SECONDS, events: sent, achievedRate: sent / elapsed, probes: written.size, missing,
       messages, latency: summary(lat), toServer: summary(toServer), serverToPage: summary(toPage), pageToDrawn: summary(toDraw),
-      clock, graphNodes: stats.nodes, drawnNodes: drawnNow.nodes, steps };
+      clock, graphNodes: stats.nodes, drawnNodes: drawnNow.nodes, steps, cpu, frames, frameCost };
     if (steps.batches) {
       log(`  server, per batch (${steps.batches} batches, ${f1(steps.events.p50)} events p50): log append ${f1(steps.log.p50)} / ${f1(steps.log.p95)} ms, ` +
         `write ${f1(steps.write.p50)} / ${f1(steps.write.p95)} ms, publish ${f1(steps.publish.p50)} / ${f1(steps.publish.p95)} ms, whole ${f1(steps.total.p50)} / ${f1(steps.total.p95)} ms (p50 / p95)`);
     }
+    log(`  CPU from the first line to the last node drawn: ${cpuLine(cpu)}; ${frames} frames drawn`);
+    if (frameCost) log(`  a frame while streaming (mean): script ${frameCost.scriptMs.toFixed(2)} ms; ${Object.entries(frameCost.layers).filter(([, l]) => l.drawCalls > 0 || l.ms > 0.01)
+      .map(([n, l]) => `${n} ${l.ms.toFixed(2)} ms ${l.drawCalls.toFixed(1)} calls ${f0(l.vertices)} vertices ${(l.uploadBytes / 1024).toFixed(1)} KB`).join(", ")}`);
     log(`  p50 ${f1(r.latency.p50)} ms, p95 ${f1(r.latency.p95)} ms, p99 ${f1(r.latency.p99)} ms (${r.probes - missing}/${r.probes} nodes, ${messages} messages)`);
     return r;
   } finally {
@@ -770,6 +780,8 @@ if (st) {
     rows.push([`  the server's batches (${sp.batches}, ${f1(sp.events.p50)} events p50): log append on its own / graph write (with the append when pipelined) / publish and layout / whole batch, p50 / p95`,
       `${f1(sp.log.p50)} / ${f1(sp.log.p95)}; ${f1(sp.write.p50)} / ${f1(sp.write.p95)}; ${f1(sp.publish.p50)} / ${f1(sp.publish.p95)}; ${f1(sp.total.p50)} / ${f1(sp.total.p95)} ms`, ""]);
   }
+  if (st.cpu) rows.push(["  CPU ms per 1,000 events (first line → last node drawn): server / FalkorDB / page (renderer) / GPU process / rest of the browser / this script",
+    ["server", "database", "page", "gpu", "browser", "bench"].map((k) => f0(st.cpu[k]?.per1000)).join(" / "), ""]);
 }
 
 const ex = results.explain;
@@ -789,6 +801,10 @@ if (sp) {
   rows.push(["  server batch out → page received (SSE), p50 / p95", `${f0(sp.serverToPage.p50)} / ${f0(sp.serverToPage.p95)} ms`, ""]);
   rows.push(["  page received → drawn, p50 / p95", `${f0(sp.pageToDrawn.p50)} / ${f0(sp.pageToDrawn.p95)} ms`, ""]);
   rows.push(["  export sent → its 200, p50 / p95", `${f0(sp.acked.p50)} / ${f0(sp.acked.p95)} ms`, ""]);
+  if (sp.steps?.batches) rows.push([`  the server's group writes (${sp.steps.batches}, ${f1(sp.steps.events.p50)} spans p50): graph write / publish and layout / whole, p50 / p95`,
+    `${f1(sp.steps.write.p50)} / ${f1(sp.steps.write.p95)}; ${f1(sp.steps.publish.p50)} / ${f1(sp.steps.publish.p95)}; ${f1(sp.steps.total.p50)} / ${f1(sp.steps.total.p95)} ms`, ""]);
+  if (sp.cpu) rows.push(["  CPU ms per 1,000 spans (first export → last span drawn): server / FalkorDB / page (renderer) / GPU process / rest of the browser / this script",
+    ["server", "database", "page", "gpu", "browser", "bench"].map((k) => f0(sp.cpu[k]?.per1000)).join(" / "), ""]);
 }
 
 const vw = results.views;

@@ -7,7 +7,9 @@
 // docs/FORMATS.md "OpenTelemetry traces"), split at the server's batch time and the page's
 // receipt as the other live passes are. Target: p95 under 100 ms at 2,000 spans/s.
 
+import { cpuBySide, cpuLine, cpuSpent } from "./cpu.mjs";
 import { delays, hookDrawn, watchGraph } from "./drawn.mjs";
+import { logsSince, parseSteps, summariseSteps } from "./stream-steps.mjs";
 
 /** Spans in one trace: an agent invocation and its calls (chat, and every third a tool). */
 const SPANS_PER_TRACE = 10;
@@ -69,6 +71,8 @@ export async function spanStream(browser, server, h) {
     const refused = [];
     const inFlight = new Set();
     let sent = 0;
+    const logsFrom = server.logs.length;
+    const cpu0 = cpuBySide();
     const t0 = h.nowMs();
     h.log(`span→pixels: exporting ${total} spans at ${h.rate}/s over OTLP/HTTP JSON`);
     while (sent < total) {
@@ -91,6 +95,8 @@ export async function spanStream(browser, server, h) {
     const expected = [...written.keys()];
     await h.until(() => page.evaluate((ids) => ids.every((id) => window.__seen.has(id)), expected),
       { ms: 60_000, every: 250, what: "every exported span on the canvas" }).catch((e) => h.log(`  ${e.message.slice(0, 200)}`));
+    const cpu = cpuSpent(cpu0, cpuBySide(), sent);
+    const steps = summariseSteps(parseSteps(logsSince(server.logs, logsFrom), graph), h.summary);
     const seen = new Map(await page.evaluate(() => [...window.__seen.entries()]));
     const { lat, toServer, toPage, toDraw, missing } = delays(written, seen);
     if (errors.length) h.log(`  page errors: ${errors.join("; ")}`);
@@ -98,7 +104,12 @@ export async function spanStream(browser, server, h) {
     const r = { rate: h.rate, seconds: h.seconds, spans: sent, achievedRate: sent / elapsed, probes: written.size, missing,
       refused: refused.length, refusedSample: refused.slice(0, 3), acked: h.summary(acks),
       latency: h.summary(lat), toServer: h.summary(toServer), serverToPage: h.summary(toPage), pageToDrawn: h.summary(toDraw),
-      graphNodes: stats.nodes };
+      graphNodes: stats.nodes, cpu, steps };
+    if (steps.batches) {
+      h.log(`  server, per group write (${steps.batches}, ${h.f1(steps.events.p50)} spans p50): write ${h.f1(steps.write.p50)} / ${h.f1(steps.write.p95)} ms, ` +
+        `publish ${h.f1(steps.publish.p50)} / ${h.f1(steps.publish.p95)} ms, whole ${h.f1(steps.total.p50)} / ${h.f1(steps.total.p95)} ms (p50 / p95)`);
+    }
+    h.log(`  CPU from the first export to the last span drawn: ${cpuLine(cpu)}`);
     h.log(`  p50 ${h.f1(r.latency.p50)} ms, p95 ${h.f1(r.latency.p95)} ms, p99 ${h.f1(r.latency.p99)} ms (${r.probes - missing}/${r.probes} spans drawn)`);
     return r;
   } finally {

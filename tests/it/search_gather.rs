@@ -1,6 +1,8 @@
-//! The search index during a live stream: the stream's small batches reach the index in a
-//! few gathered writes, not one write each (each write is a query and an fsync on the same
-//! server as the stream's own writes), and what the stream wrote is found once it ends.
+//! The search index and the Runs rows kept in the database during a live stream: the
+//! stream's small batches reach each in a few gathered writes (the index a few a second, the
+//! Runs rows one a second), not one write each nor ten a second (each write is a query and
+//! an fsync on the same server as the stream's own writes, which wait behind it), and what
+//! the stream wrote is found, and counted in its row, once it ends.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -23,7 +25,7 @@ fn booted(i: usize) -> String {
 }
 
 #[tokio::test]
-async fn a_live_streams_batches_reach_the_search_index_in_a_few_gathered_writes() {
+async fn a_live_streams_batches_reach_the_search_index_and_the_runs_rows_in_a_few_gathered_writes() {
     let (provex, graph) = common::open("search_gather").await;
     // One line every 40 ms: each goes out as its own live batch (a batch waits 15 ms at most).
     let (tx, rx) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(LINES);
@@ -35,6 +37,7 @@ async fn a_live_streams_batches_reach_the_search_index_in_a_few_gathered_writes(
     });
     let source = tokio_stream_from(rx);
     let before = provex.search_index_writes();
+    let merges_before = provex.runs_summary_merges();
     let report = provex
         .ingest_stream(
             &graph,
@@ -48,9 +51,14 @@ async fn a_live_streams_batches_reach_the_search_index_in_a_few_gathered_writes(
         .unwrap();
     assert_eq!((report.events, report.rejected), (LINES as u64, 0), "{report:?}");
     let writes = provex.search_index_writes() - before;
-    // About a second of stream, gathered for a quarter of a second at a time; one write a
-    // batch would be 24.
-    assert!(writes >= 1 && writes <= LINES as u64 / 3, "{writes} index writes for {LINES} live batches");
+    let merges = provex.runs_summary_merges() - merges_before;
+    // About a second of stream. One index write a batch would be 24: gathered for a quarter
+    // of a second, about 4. The Runs rows (a write of one row a graph) gathered for a second:
+    // one merge, then the acknowledgement's; merged every 100 ms, they were 8.
+    assert!(
+        (1..=LINES as u64 / 3).contains(&writes) && (1..=3).contains(&merges),
+        "{writes} index writes and {merges} Runs summary merges for {LINES} live batches"
+    );
     // Acknowledged: every agent is found.
     for i in [0, LINES / 2, LINES - 1] {
         let hits = provex.search_all(&format!("gatherer-{i}"), 20).await.unwrap();
@@ -59,6 +67,10 @@ async fn a_live_streams_batches_reach_the_search_index_in_a_few_gathered_writes(
             "{i}: {hits:?}"
         );
     }
+    // And the graph's row, taken from what was merged, holds every event's node.
+    let listed = provex.runs(None, Duration::ZERO).await.unwrap();
+    let row = listed.rows.iter().find(|r| r.graph == graph).expect("the stream's row");
+    assert_eq!(row.nodes, provex.stats(&graph).await.unwrap().nodes, "{row:?}");
     provex.delete_graph(&graph).await.unwrap();
 }
 

@@ -13,6 +13,7 @@ import type { MessageOrigin, SpanDetails, SpanRow, StreamMessage, TraceAgents, T
 import { App } from "../src/app";
 import { levels } from "../src/traces/agents-view";
 import { duration, isSpanId, ticks, traceMeta, traceOf, treeOrder } from "../src/traces/trace-format";
+import { LIVE_MS } from "../src/traces/traces-panel";
 import { ALL_ROWS, ROW_PX, waterfall } from "../src/traces/waterfall";
 import { batch, edge, node, view } from "./helpers";
 
@@ -357,5 +358,17 @@ describe("the Traces tab", () => {
     await vi.waitFor(() => expect((backend.ops.trace_spans as ReturnType<typeof vi.fn>).mock.calls.length).toBe(spanCalls + 1));
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
     expect(tid("trace-view")[0].hidden).toBe(true);
+  });
+
+  it("does not list again when an A2A event's LlmCall or ToolCall arrives: they share a span's label, not its id", async () => {
+    await boot();
+    await vi.waitFor(() => expect(tid("trace-row")).toHaveLength(1));
+    const traces = backend.ops.traces as ReturnType<typeof vi.fn>;
+    const calls = traces.mock.calls.length;
+    backend.push(batch(4, [node("llm_call:e1", 9, { label: "LlmCall" }), node("tool_call:e2", 10, { label: "ToolCall" })], [], "agents"));
+    await new Promise((r) => setTimeout(r, LIVE_MS + 50));
+    expect(traces.mock.calls.length).toBe(calls);
+    backend.push(batch(5, [node(id("e1"), 11, { label: "LlmCall" })], [], "agents"));
+    await vi.waitFor(() => expect(traces.mock.calls.length).toBe(calls + 1));
   });
 });

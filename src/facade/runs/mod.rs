@@ -284,6 +284,12 @@ impl Provex {
         self.runs.kept.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 
+    /// How many times this session has merged its writes into the Runs rows kept in the
+    /// database (a live stream's batches are gathered into one merge a second).
+    pub fn runs_summary_merges(&self) -> u64 {
+        self.runs.writes.summaries.merges()
+    }
+
     /// How many times this session has read `graph`'s row from the graph rather than taken
     /// the one it kept or the one stored.
     pub fn runs_read(&self, graph: &str) -> u64 {

@@ -15,8 +15,12 @@
 //!
 //! Writes are gathered in memory and merged by a task of their own, many at a time; a list
 //! and an ingest's acknowledgement wait for what was gathered before them ([`Summaries::flush`]).
+//! Nothing else waits for a merge, so the task gathers for a second ([`GATHER`]): each merge
+//! is a write, and an fsync, on the server a live stream writes its own batches to, and a
+//! stream's batches (dozens a second) each then waited behind merges made ten times a second.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
@@ -33,8 +37,9 @@ use crate::store::Store;
 
 /// Server-side time limit of the summaries' queries, in milliseconds.
 const TIMEOUT_MS: i64 = crate::store::QUERY_TIMEOUT_MS;
-/// How long writes are gathered before they are merged (a stream writes many batches).
-const GATHER: Duration = Duration::from_millis(100);
+/// How long writes are gathered before they are merged (a stream writes many batches a
+/// second; a list or an acknowledgement merges at once).
+pub const GATHER: Duration = Duration::from_secs(1);
 
 /// The least and greatest time of some nodes, in Unix ms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,6 +124,8 @@ pub(crate) struct Summaries {
     /// One merge at a time, so a flush returns only once what it found gathered is stored.
     merging: tokio::sync::Mutex<()>,
     schema: OnceCell<()>,
+    /// Merges that wrote to the database since the session began.
+    merges: AtomicU64,
 }
 
 /// One graph's stored summary.
@@ -183,6 +190,7 @@ impl Default for Summaries {
             woken: Mutex::new(Some(woken)),
             merging: tokio::sync::Mutex::default(),
             schema: OnceCell::new(),
+            merges: AtomicU64::new(0),
         }
     }
 }
@@ -272,7 +280,13 @@ impl Summaries {
             .map(|_| ())
     }
 
+    /// Merges that wrote to the database since the session began.
+    pub fn merges(&self) -> u64 {
+        self.merges.load(Ordering::Relaxed)
+    }
+
     async fn merge(&self, store: &Store, taken: &HashMap<String, Pending>) -> Result<()> {
+        self.merges.fetch_add(1, Ordering::Relaxed);
         self.ensure_schema(store).await?;
         let resets: Vec<FalkorValue> =
             taken.iter().filter(|(_, p)| p.reset).map(|(g, _)| FalkorValue::String(g.clone())).collect();

@@ -1,7 +1,8 @@
 // The Traces tab: the open graph's OpenTelemetry traces, newest first (root span, services,
 // agents, duration, spans, errors, tokens, when it started), each opening its waterfall under
 // the canvas (trace-view.ts). The tab is offered only when the graph has traces; the list
-// and the open trace follow the live stream as spans arrive (one re-fetch per burst).
+// and the open trace follow the live stream as spans arrive (one re-fetch per burst; other
+// sources' nodes under a span's label, such as an A2A event's LlmCall, are not spans).
 
 import type { Backend } from "../api/backend";
 import type { TraceSummary, ViewNode } from "../api/contract";
@@ -64,8 +65,11 @@ export class TracesPanel {
     this.list.graphOpened();
   }
 
+  /** Stored spans arriving live re-fetch the list and the open trace (once per burst). An
+   *  A2A runtime event's `LlmCall` or `ToolCall` shares a span's label but is no span: a
+   *  stream of those asked the server for the list three times a second, for nothing. */
   nodesArrived(nodes: readonly ViewNode[]): void {
-    this.list.nodesArrived(nodes);
+    if (nodes.some((n) => isSpanId(n.id))) this.list.nodesArrived(nodes);
   }
 
   clustersChanged(): void {
