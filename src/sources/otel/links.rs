@@ -51,7 +51,7 @@ fn string_references(s: &str, out: &mut Vec<(Label, String)>) {
     }
     if let Some((l, n)) = reference(s) {
         push(out, l, n);
-    } else if s.contains("urn:") || s.contains("prompt:") {
+    } else if may_name(s) {
         for word in s.split_whitespace() {
             if let Some((l, n)) = reference(word) {
                 push(out, l, n);
@@ -75,10 +75,19 @@ pub fn attribute_references(value: Option<&AnyValue>, out: &mut Vec<(Label, Stri
 /// Whether an attribute value may name a node (else [`attribute_references`] finds none).
 pub fn may_reference(value: Option<&AnyValue>) -> bool {
     match value.and_then(|v| v.value.as_ref()) {
-        Some(Any::StringValue(s)) => s.contains("urn:") || s.contains("prompt:"),
+        Some(Any::StringValue(s)) => may_name(s),
         Some(Any::ArrayValue(_) | Any::KvlistValue(_)) => true,
         _ => false,
     }
+}
+
+/// Whether a text holds `urn:` or `prompt:`, where a name of another source's node starts:
+/// one pass over its colons rather than a substring search for each.
+fn may_name(s: &str) -> bool {
+    s.match_indices(':').any(|(i, _)| {
+        let before = &s.as_bytes()[..i];
+        before.ends_with(b"urn") || before.ends_with(b"prompt")
+    })
 }
 
 fn push(out: &mut Vec<(Label, String)>, label: Label, name: &str) {
@@ -91,6 +100,25 @@ fn push(out: &mut Vec<(Label, String)>, label: Label, name: &str) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_text_may_name_a_node_exactly_when_it_holds_urn_or_prompt_and_a_colon() {
+        for s in [
+            "",
+            ":",
+            "urn",
+            "urn:",
+            "xurn:y",
+            "prompt:",
+            "a prompt: b",
+            "promp:",
+            "ur:n",
+            "u:rn:",
+            "pr:ompt:",
+        ] {
+            assert_eq!(may_name(s), s.contains("urn:") || s.contains("prompt:"), "{s}");
+        }
+    }
 
     #[test]
     fn names_of_other_sources_are_found_whole_or_in_text() {

@@ -93,6 +93,9 @@ const INDEXED: [&str; 4] =
 /// nothing else recorded them and `values` says so (a tool's are its arguments and result).
 pub fn extract(attrs: &Map<String, Value>, events: &[Event<'_>], values: bool) -> Flow {
     let mut flow = Flow::default();
+    if attrs.is_empty() && events.is_empty() {
+        return flow;
+    }
     if let Some(v) = attrs.get("gen_ai.system_instructions") {
         let parts = match parse_lenient(v) {
             Value::Array(parts) => parts,
@@ -105,10 +108,13 @@ pub fn extract(attrs: &Map<String, Value>, events: &[Event<'_>], values: bool) -
     }
     genai_list(attrs.get("gen_ai.input.messages"), &mut flow.inputs);
     genai_list(attrs.get("gen_ai.output.messages"), &mut flow.outputs);
-    indexed(attrs, "gen_ai.prompt.", legacy_message, &mut flow.inputs);
-    indexed(attrs, "gen_ai.completion.", legacy_message, &mut flow.outputs);
-    indexed(attrs, "llm.input_messages.", openinference_message, &mut flow.inputs);
-    indexed(attrs, "llm.output_messages.", openinference_message, &mut flow.outputs);
+    // One look for the indexed spellings, which most spans do not use.
+    if attrs.keys().any(|k| INDEXED.iter().any(|p| k.starts_with(p))) {
+        indexed(attrs, "gen_ai.prompt.", legacy_message, &mut flow.inputs);
+        indexed(attrs, "gen_ai.completion.", legacy_message, &mut flow.outputs);
+        indexed(attrs, "llm.input_messages.", openinference_message, &mut flow.inputs);
+        indexed(attrs, "llm.output_messages.", openinference_message, &mut flow.outputs);
+    }
     for e in events {
         let role = match e.name {
             "gen_ai.system.message" => "system",

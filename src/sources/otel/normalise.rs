@@ -125,16 +125,20 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
     let mut results: HashMap<Cow<'_, str>, usize, Fast> = HashMap::default();
     for (i, g) in good.iter_mut().enumerate() {
         g.label = labels[&(&g.span.trace_id[..], &g.span.span_id[..])];
-        if g.label != Label::ToolCall {
+        if g.label != Label::ToolCall || tool_result(&g.content, true).is_none() {
             continue;
         }
-        g.result = tool_result(&g.content, true).map(messages::parse_lenient);
         let span = g.span;
         let id = attr_text(&span.attributes, key::TOOL_CALL_ID)
             .or_else(|| attr_text(&span.attributes, key::OI_TOOL_CALL_ID));
-        if let (Some(id), Some(_)) = (id, &g.result) {
+        if let Some(id) = id {
             results.insert(id, i);
         }
+    }
+    // Parsed only where a tool message may read it; a tool call's own result node is named
+    // from its text (`Normaliser::tool`).
+    for &i in results.values() {
+        good[i].result = tool_result(&good[i].content, true).map(messages::parse_lenient);
     }
     let mut n = Normaliser {
         out,
@@ -145,6 +149,7 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
         scratch: String::new(),
         canon: String::new(),
         text: Vec::new(),
+        memo: content::Memo::default(),
     };
     for g in &good {
         n.span(g);
@@ -169,6 +174,8 @@ struct Normaliser<'a, 'r> {
     canon: String,
     /// Content's JSON text being written, copied into its node only when it changes there.
     text: Vec<u8>,
+    /// Content already named in this request (`normalise_content`).
+    memo: content::Memo<'a>,
 }
 
 /// A tool call's result: `gen_ai.tool.call.result`, else (an OpenInference tool span)

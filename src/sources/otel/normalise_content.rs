@@ -4,10 +4,12 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
+use hashbrown::hash_table::HashTable;
 use serde_json::{Map, Value};
 
-use super::{prop, set_ordinals, tool_result, Normaliser};
+use super::{prop, set_ordinals, tool_result, Fast, Normaliser};
 use crate::model::vocab::{EdgeKind, Label, ProvRelation as Prov, RelType};
 use crate::model::{NodeId, PropsExt};
 use crate::sources::otel::conventions::key;
@@ -64,12 +66,35 @@ impl<'a, 'r> Normaliser<'a, 'r> {
     }
 
     pub(super) fn message(&mut self, m: &Value) -> NodeId {
-        let msg = self.content_node(Label::Message, "otel-msg:", m);
         self.text.clear();
         // Writing a `Value` to a Vec cannot fail.
         let _ = serde_json::to_writer(&mut self.text, &m["parts"]);
+        let role = messages::role(m);
+        // A message of a string role and parts (nothing else) is named by them, and the same
+        // parts' text is the same parts (the text parses back to them): the same role and
+        // text are the same node.
+        let keyed =
+            m.get("role").is_some_and(Value::is_string) && m.as_object().is_some_and(|o| o.len() == 2);
+        let text = std::str::from_utf8(&self.text).unwrap_or_default();
+        let hash = self.memo.hasher.hash_one((role, text));
+        let known =
+            keyed.then(|| self.memo.messages.find(hash, |(r, t, _)| r == role && t == text)).flatten();
+        let msg = match known {
+            Some(k) => k.2,
+            None if !keyed => self.content_node(Label::Message, "otel-msg:", m),
+            None => {
+                let msg = self.content_node(Label::Message, "otel-msg:", m);
+                let text = std::str::from_utf8(&self.text).unwrap_or_default();
+                let entry = (role.to_owned(), text.to_owned(), msg);
+                let hasher = &self.memo.hasher;
+                self.memo
+                    .messages
+                    .insert_unique(hash, entry, |(r, t, _)| hasher.hash_one((r.as_str(), t.as_str())));
+                msg
+            }
+        };
         let props = self.out.node_props(msg);
-        props.set_str(prop::ROLE, messages::role(m));
+        props.set_str(prop::ROLE, role);
         props.set_str(prop::CONTENT, std::str::from_utf8(&self.text).unwrap_or_default());
         if messages::role(m) == "tool" {
             // The result of the tool call it answers when that call is in the request, else
@@ -128,30 +153,64 @@ impl<'a, 'r> Normaliser<'a, 'r> {
 
     /// A tool call's arguments and result: the GenAI attributes, else (OpenInference) the
     /// tool span's `tool.parameters` or `input.value` and its `output.value`.
-    /// `parsed` is the result already parsed (a tool call's).
+    /// `parsed` is the result already parsed, when it is.
     pub(super) fn tool(
         &mut self,
         node: NodeId,
         label: Label,
-        attrs: &Map<String, Value>,
+        attrs: &'a Map<String, Value>,
         parsed: Option<&Value>,
     ) {
         let tool = label == Label::ToolCall;
         let args = attrs.get(key::TOOL_ARGS).or_else(|| {
             tool.then(|| attrs.get(key::OI_TOOL_PARAMS).or_else(|| attrs.get("input.value"))).flatten()
         });
-        let result = parsed
-            .map(Cow::Borrowed)
-            .or_else(|| tool_result(attrs, tool).map(|r| Cow::Owned(messages::parse_lenient(r))));
         if let Some(a) = args {
-            let args = self.content(Label::ToolArgs, "otel-args:", &messages::parse_lenient(a));
+            let args = self.attribute_content(Label::ToolArgs, "otel-args:", a, None);
             self.out
                 .upsert_edge(RelType::WasUsedBy, EdgeKind::Prov(Prov::Used), node, args)
                 .set_str(prop::PROV_ROLE, "a2a:args");
         }
-        if let Some(r) = result {
-            let result = self.content(Label::ToolResult, "otel-result:", &r);
+        if let Some(r) = tool_result(attrs, tool) {
+            let result = self.attribute_content(Label::ToolResult, "otel-result:", r, parsed);
             self.out.upsert_edge(RelType::WasGeneratedBy, EdgeKind::Prov(Prov::WasGeneratedBy), result, node);
         }
     }
+
+    /// [`Self::content`] of an attribute's value as [`messages::parse_lenient`] reads it
+    /// (`parsed`, when it is already): the same text seen again in this request names the
+    /// same node and holds the same content, so it is neither parsed nor named again.
+    fn attribute_content(
+        &mut self,
+        label: Label,
+        prefix: &str,
+        raw: &'a Value,
+        parsed: Option<&Value>,
+    ) -> NodeId {
+        let Value::String(s) = raw else {
+            return self.content(label, prefix, &messages::parse_lenient(raw));
+        };
+        if let Some((node, text)) = self.memo.attributes.get(&(label, s.as_str())) {
+            self.out.node_props(*node).set_str(prop::CONTENT, text);
+            return *node;
+        }
+        let node = match parsed {
+            Some(p) => self.content(label, prefix, p),
+            None => self.content(label, prefix, &messages::parse_lenient(raw)),
+        };
+        let text = self.out.node_props(node).get(prop::CONTENT).and_then(|v| v.as_str()).unwrap_or_default();
+        self.memo.attributes.insert((label, s.as_str()), (node, text.to_owned()));
+        node
+    }
+}
+
+/// What a request's content has named so far: the same content in several spans (a tool
+/// call's arguments, a message in every later call's history) is named once.
+#[derive(Default)]
+pub(super) struct Memo<'a> {
+    hasher: Fast,
+    /// Tool arguments and results by label and attribute text: the node and its content.
+    attributes: HashMap<(Label, &'a str), (NodeId, String), Fast>,
+    /// Messages by role and the JSON text of their parts.
+    messages: HashTable<(String, String, NodeId)>,
 }
