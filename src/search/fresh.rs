@@ -99,7 +99,7 @@ pub async fn write(store: &Store, fresh: &mut Fresh, items: Vec<Item>) -> Result
         fresh.learn(&g, new);
     }
     let split = fresh.split(items);
-    index::create(store, &split.create).await?;
+    index::create(store, split.create).await?;
     index::upsert(store, &split.merge).await
 }
 

@@ -106,18 +106,68 @@ pub async fn upsert(store: &Store, items: &[Item]) -> Result<()> {
 }
 
 /// Adds items known to be new to the index (no item has their `uid`), each once: a
-/// `CREATE` of each, without looking each up as [`upsert`] does.
-pub async fn create(store: &Store, items: &[Item]) -> Result<()> {
-    for chunk in items.chunks(WRITE_ROWS) {
-        let rows: Vec<FalkorValue> = chunk.iter().map(item_row).collect();
-        let q = format!(
-            "UNWIND $rows AS r CREATE (i:{ITEM} {{uid: r.u, graph: r.g, node: r.n, key: r.key, \
-             kind: r.k, label: r.l, alt: r.alt, text: r.t}})"
-        );
-        let params = [("rows", literal(&FalkorValue::Array(rows))?)];
-        store.reserved_query(SEARCH_GRAPH, &q, &params, true, WRITE_TIMEOUT_MS).await?;
+/// `CREATE` of each, without looking each up as [`upsert`] does. A page's rows are lists,
+/// not maps (no key per value to write or for the server to parse), and the next page is
+/// encoded while the server writes the one before.
+pub async fn create(store: &Store, items: Vec<Item>) -> Result<()> {
+    let q = format!(
+        "UNWIND $rows AS r CREATE (i:{ITEM} {{uid: r[0], graph: r[1], node: r[2], kind: r[3], \
+         label: r[4], key: r[5], alt: r[6], text: r[7]}})"
+    );
+    let mut pages = pages(items).into_iter();
+    let Some(first) = pages.next() else { return Ok(()) };
+    let mut rows = create_rows(&first)?;
+    loop {
+        let params = [("rows", rows)];
+        let next = pages.next();
+        let write = store.reserved_query(SEARCH_GRAPH, &q, &params, true, WRITE_TIMEOUT_MS);
+        let encode = async move {
+            match next {
+                Some(page) => tokio::task::spawn_blocking(move || create_rows(&page))
+                    .await
+                    .map(Some)
+                    .map_err(|e| Error::Server(format!("encoding the search index's rows: {e}"))),
+                None => Ok(None),
+            }
+        };
+        let (written, encoded) = tokio::join!(write, encode);
+        written?;
+        match encoded?.transpose()? {
+            Some(next) => rows = next,
+            None => return Ok(()),
+        }
     }
-    Ok(())
+}
+
+/// Items cut into pages of at most [`WRITE_ROWS`], each a write.
+fn pages(items: Vec<Item>) -> Vec<Vec<Item>> {
+    let mut out = Vec::with_capacity(items.len().div_ceil(WRITE_ROWS));
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        out.push(items.by_ref().take(WRITE_ROWS).collect());
+    }
+    out
+}
+
+/// The rows of a [`create`]: each item as the list `[uid, graph, node, kind, label, key,
+/// alt, text]` (a missing `alt` or `text` is null: the property is not set).
+fn create_rows(items: &[Item]) -> Result<String> {
+    let rows: Vec<[Option<&str>; 8]> = items
+        .iter()
+        .map(|i| {
+            [
+                Some(i.uid.as_str()),
+                Some(i.graph.as_str()),
+                Some(i.node.as_str()),
+                Some(i.kind),
+                Some(i.label.as_str()),
+                Some(i.key.as_str()),
+                i.alt.as_deref(),
+                i.text.as_deref(),
+            ]
+        })
+        .collect();
+    falkordb::to_cypher_param(&rows).map_err(|e| Error::Query(e.to_string()))
 }
 
 /// Whether the index holds any item of `graph`.
@@ -198,4 +248,39 @@ pub async fn find(store: &Store, query: &Query, limit: usize) -> Result<Vec<Foun
     out.retain(|f| seen.insert((f.graph.clone(), f.node.clone())));
     out.truncate(limit);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(n: usize, text: Option<&str>) -> Item {
+        Item {
+            uid: format!("g\u{1f}n{n}"),
+            graph: "g".into(),
+            node: format!("n{n}"),
+            kind: "node",
+            label: "Artifact".into(),
+            key: format!("n{n}"),
+            alt: None,
+            text: text.map(str::to_owned),
+            trace_root: None,
+        }
+    }
+
+    #[test]
+    fn created_rows_are_lists_in_the_order_the_query_reads_them() {
+        let mut it = item(1, Some("it's \\ a\nclaim"));
+        it.alt = Some("0a".into());
+        let rows = create_rows(&[it, item(2, None)]).unwrap();
+        assert_eq!(
+            rows,
+            "[['g\u{1f}n1', 'g', 'n1', 'node', 'Artifact', 'n1', '0a', 'it\\'s \\\\ a\\nclaim'], \
+             ['g\u{1f}n2', 'g', 'n2', 'node', 'Artifact', 'n2', null, null]]"
+        );
+        let sizes: Vec<usize> =
+            pages((0..2 * WRITE_ROWS + 1).map(|n| item(n, None)).collect()).iter().map(Vec::len).collect();
+        assert_eq!(sizes, [WRITE_ROWS, WRITE_ROWS, 1]);
+        assert!(pages(Vec::new()).is_empty());
+    }
 }

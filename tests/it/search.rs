@@ -164,6 +164,44 @@ async fn a_new_graphs_items_are_added_once_however_often_its_nodes_are_written_a
     provex.delete_graph(&other).await.unwrap();
 }
 
+/// Every node's hits: by its name, and by the words of its text (its first three).
+async fn every_hit(provex: &Provex, graph: &str) -> Vec<Vec<(String, String, String, String, String)>> {
+    let table = provex.query(graph, "MATCH (n) RETURN n.name ORDER BY n.name").await.unwrap();
+    let mut out = Vec::new();
+    for row in &table.rows {
+        let name = row[0].as_str().unwrap();
+        let hits = hits_in(provex, name, graph).await;
+        let words: Vec<String> = hits
+            .iter()
+            .flat_map(|h| h.snippet.split_whitespace())
+            .filter(|w| w.len() > 3 && w.chars().all(char::is_alphanumeric))
+            .take(3)
+            .map(str::to_owned)
+            .collect();
+        let mut all = hits;
+        if !words.is_empty() {
+            all.extend(hits_in(provex, &words.join(" "), graph).await);
+        }
+        out.push(all.into_iter().map(|h| (h.id, h.kind, h.label, h.snippet, h.matched)).collect());
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_fresh_imports_items_are_found_as_a_rebuild_of_the_index_finds_them() {
+    let (provex, graph) = common::open("search_created_as_rebuilt").await;
+    // New to the index: its items are created (`search::index::create`).
+    ingest(&provex, &graph, "examples/council/council-otel.jsonl", true).await;
+    let created = every_hit(&provex, &graph).await;
+    assert!(created.iter().all(|h| !h.is_empty()), "every node is found by its name");
+    assert!(created.iter().flatten().any(|h| h.4 == "text"), "and some by their words");
+    // Rebuilt: the same items merged from the stored nodes.
+    let report = provex.search_reindex(Some(&graph)).await.unwrap();
+    assert_eq!(report.graphs.len(), 1);
+    assert_eq!(every_hit(&provex, &graph).await, created);
+    provex.delete_graph(&graph).await.unwrap();
+}
+
 #[tokio::test]
 async fn a_hostile_search_gets_a_clear_refusal_or_no_hits_never_a_server_error() {
     let (provex, graph) = common::open("search_hostile").await;
