@@ -177,11 +177,13 @@ let backend: FakeTransport;
 let app: App;
 let canvas: Rec;
 
-async function boot(first: View = councilView()): Promise<void> {
+/** Boots on `first`, with the fake set up by `setup` before the app asks anything. */
+async function boot(first: View = councilView(), setup?: (b: FakeTransport) => void): Promise<void> {
   document.body.innerHTML = '<div id="app"></div>';
   window.history.replaceState(null, "", "/");
   localStorage.clear();
   backend = new FakeTransport();
+  setup?.(backend);
   backend.views.push(first);
   app = new App(document.getElementById("app")!, backendOver(backend));
   await app.start();
@@ -652,20 +654,8 @@ describe("switching graphs: what is shown is about the graph on screen", () => {
   const OLD = bundleRecord("council", "failed", "verification failed: the old bytes changed");
   const NEW = bundleRecord("other", "not_pinned", "signature valid, signer not pinned: the new key");
 
-  /** Boots on `first` with the fake set up by `setup` before the app asks anything. */
-  async function bootWith(first: View, setup: (b: FakeTransport) => void): Promise<void> {
-    document.body.innerHTML = '<div id="app"></div>';
-    window.history.replaceState(null, "", "/");
-    localStorage.clear();
-    backend = new FakeTransport();
-    setup(backend);
-    backend.views.push(first);
-    app = new App(document.getElementById("app")!, backendOver(backend));
-    await app.start();
-  }
-
   it("the bundle notice never shows the last graph's verdict while the next one loads", async () => {
-    await bootWith(bundleView("council"), (b) => {
+    await boot(bundleView("council"), (b) => {
       b.node.mockImplementation(async (r: NodeRequest) => (r.graph === "council" ? OLD : NEW));
     });
     await vi.waitFor(() => expect(one("bundle-verdict").dataset.verdict).toBe("failed"));
@@ -685,7 +675,7 @@ describe("switching graphs: what is shown is about the graph on screen", () => {
 
   it("a late answer about the last graph's bundle is dropped", async () => {
     const oldAnswer = later<NodeRecord>();
-    await bootWith(bundleView("council"), (b) => {
+    await boot(bundleView("council"), (b) => {
       b.node.mockImplementation(async (r: NodeRequest) => (r.graph === "council" ? oldAnswer.promise : NEW));
     });
     expect(one("notice").textContent).toContain("Reading what checking it found");
@@ -737,7 +727,7 @@ describe("switching graphs: what is shown is about the graph on screen", () => {
 
   it("the claims at a glance drop the last graph's verdicts at once, and when they come late", async () => {
     const oldTrail = later<Trail>();
-    await bootWith(councilView(), (b) => {
+    await boot(councilView(), (b) => {
       b.trail.mockImplementationOnce(async () => oldTrail.promise);
     });
     expect(backend.trail).toHaveBeenCalledTimes(1);
