@@ -13,7 +13,7 @@
 //! stays inside that rectangle: a segment that meets the view has a box that meets it, so
 //! the frames draw exactly what a pass over every edge would.
 
-import { doubled } from "./lod-keys";
+import { doubled, grownInts } from "./lod-keys";
 import { NODE_STRIDE, NX, NY, type Scene } from "./scene";
 
 /** The rectangle listed is the view grown by this share of its width and height each way. */
@@ -130,9 +130,9 @@ export class EdgeCandidates {
       if ((x0 < x1 ? x0 : x1) > o.maxX || (x0 > x1 ? x0 : x1) < o.minX) continue;
       if ((y0 < y1 ? y0 : y1) > o.maxY || (y0 > y1 ? y0 : y1) < o.minY) continue;
       if (count === most) return; // too many to be worth listing
-      if (count === edges.length) edges = this.edges = grownInts(edges);
+      if (count === edges.length) edges = this.edges = grownInts(edges, edges.length * 2);
       edges[count++] = e;
-      if (ends + 2 > nodes.length) nodes = this.nodes = grownInts(nodes);
+      if (ends + 2 > nodes.length) nodes = this.nodes = grownInts(nodes, nodes.length * 2);
       if (mark[a] !== stamp) {
         mark[a] = stamp;
         nodes[ends++] = a;
@@ -148,14 +148,8 @@ export class EdgeCandidates {
   }
 }
 
-function grownInts(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-
-/** The view and device pixel ratio, as lod.ts has them (LodView). */
-interface View {
+/** The view in CSS pixels (as the camera has it) and the device pixel ratio. */
+export interface LodView {
   x: number;
   y: number;
   scale: number;
@@ -169,7 +163,7 @@ export const KEY_LENGTH = 11;
 
 /** Whether what `k` was computed for differs from this view, graph and style (and
  *  records them in `k`). */
-export function stale(k: Float64Array, v: View, scene: Scene, looks: number, style: number): boolean {
+export function stale(k: Float64Array, v: LodView, scene: Scene, looks: number, style: number): boolean {
   const same = k[0] === v.x && k[1] === v.y && k[2] === v.scale && k[3] === v.width && k[4] === v.height
     && k[5] === v.dpr && k[6] === scene.version && k[7] === looks && k[8] === scene.nodeCount
     && k[9] === scene.edgeCount && k[10] === style;
@@ -183,7 +177,7 @@ export function stale(k: Float64Array, v: View, scene: Scene, looks: number, sty
  *  `reach` device px each way (lod.ts's widest test, with the largest node's half size and
  *  an arrow head), and by a margin for the rounding of screen positions to 32-bit floats
  *  (those of far-off ends included). Null without nodes. */
-export function lodWorldRect(scene: Scene, v: View, reach: number, out: WorldRect): WorldRect | null {
+export function lodWorldRect(scene: Scene, v: LodView, reach: number, out: WorldRect): WorldRect | null {
   const b = scene.bounds();
   if (!b) return null;
   const k = v.scale * v.dpr;

@@ -33,20 +33,12 @@
 import { bodyEnds, bodyLineAlpha } from "./arrows";
 import { RunMerger, type RunSink } from "./runs";
 import { KeyNumbers, grown, grownCopy, grownInts, meets, to8 } from "./lod-keys";
-import { EdgeCandidates, EdgeSplit, KEY_LENGTH, lodWorldRect, stale, type WorldRect } from "./lod-cull";
+import { EdgeCandidates, EdgeSplit, KEY_LENGTH, lodWorldRect, stale, type LodView, type WorldRect } from "./lod-cull";
 import type { FrameCost } from "./cost";
 import { EDGE_STRIDE, EFLAGS, EKIND, Flag, GLOW_SECONDS, NFLAGS, NGLOW, NH, NODE_STRIDE, NPX, NPY, NSHAPE, NW, NX, NY,
   type Scene } from "./scene";
 
-/** The view in CSS pixels (as the camera has it) and the device pixel ratio. */
-export interface LodView {
-  x: number;
-  y: number;
-  scale: number;
-  width: number;
-  height: number;
-  dpr: number;
-}
+export type { LodView } from "./lod-cull";
 
 /** How plain lines look: RGBA (0..1, straight alpha) by edge kind, and the dimmed opacity. */
 export interface LineStyle {
