@@ -36,14 +36,14 @@ function fakeGL(calls: Call[]): unknown {
   });
 }
 
-/** A 2D context that draws nothing; text is 7 px a character. */
+/** A 2D context that draws nothing but records the names of its calls; text is 7 px a character. */
 function fake2D(): unknown {
   const state: Record<string, unknown> = {};
   return new Proxy(state, {
     get(t, prop) {
       if (prop === "measureText") return (s: string) => ({ width: s.length * 7 });
       if (typeof prop === "string" && prop in t) return t[prop];
-      return () => {};
+      return () => { calls2d.push(String(prop)); };
     },
     set(t, prop, v) {
       t[prop as string] = v;
@@ -58,6 +58,7 @@ function node(id: string, x: number, y: number, base: string | null = "ProvEntit
 const edge = (source: string, target: string): ViewEdge => ({ source, target, type: "USED", prov: null, a2a: null });
 
 let calls: Call[];
+let calls2d: string[];
 let frames: FrameRequestCallback[];
 let container: HTMLDivElement;
 const RECT = { left: 10, top: 20, width: 800, height: 600 };
@@ -69,6 +70,7 @@ function flush(): void {
 
 beforeEach(() => {
   calls = [];
+  calls2d = [];
   frames = [];
   vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(function (kind: string) {
     return (kind === "webgl2" ? fakeGL(calls) : kind === "2d" ? fake2D() : null) as never;
@@ -348,6 +350,38 @@ describe("GraphCanvas", () => {
     ]);
     // The new node glows, so frames keep coming until the glow has faded.
     expect(frames.length).toBe(1);
+    c.destroy();
+  });
+
+  it("leaves the picture and its labels as they are while nothing in view changes, and draws what lands in view", () => {
+    const c = new GraphCanvas(container);
+    const nodes = Array.from({ length: 5000 }, (_, i) => node(`n${i}`, (i % 100) * 150, Math.floor(i / 100) * 100));
+    c.setGraph(nodes, [edge("n1", "n0"), edge("n4999", "n4998")]);
+    c.zoomBy(20);
+    flush();
+    expect(c.drawnLabels().length).toBeGreaterThan(0);
+    const drawn = () => calls.filter(([name]) => name === "drawArrays").length;
+    const cleared = () => calls.filter(([name]) => name === "clear").length;
+    // A batch far outside the view: it glows there, so frames keep coming, but none of
+    // them touches the WebGL canvas or the label overlay.
+    calls.length = 0;
+    calls2d.length = 0;
+    c.addBatch([node("far", 40000, 40000), node("far2", 40300, 40000)], [edge("far2", "far")]);
+    const kept = c.stats().stillFrames ?? 0;
+    for (let k = 0; k < 3; k++) flush();
+    expect(frames.length).toBe(1);
+    expect(c.stats().stillFrames).toBe(kept + 3);
+    expect([drawn(), cleared(), calls2d.length]).toEqual([0, 0, 0]);
+    // A node that lands in view is drawn, labels too.
+    c.addBatch([node("near", 7400, 2480)], []);
+    flush();
+    expect(drawn()).toBeGreaterThan(0);
+    expect(calls2d).toContain("fillText");
+    // And so is any change of the view.
+    calls.length = 0;
+    c.panBy(3, 0);
+    flush();
+    expect(drawn()).toBeGreaterThan(0);
     c.destroy();
   });
 

@@ -79,6 +79,20 @@ export class InstanceArray {
     this.markDirty(0, Math.max(this.count, 1));
   }
 
+  /** Whether record `i` changed since the last upload (true for any record in the one
+   *  span that many scattered changes degrade to). */
+  changed(i: number): boolean {
+    if (i < this.spanLo || i >= this.spanHi) return false;
+    if (this.ranges.length > MAX_RANGES) return true;
+    for (const [a, b] of this.ranges) if (i >= a && i < b) return true;
+    return false;
+  }
+
+  /** Whether any record changed since the last upload. */
+  get anyChanged(): boolean {
+    return this.spanHi > this.spanLo;
+  }
+
   /** Whether anything is waiting to be uploaded. */
   get dirty(): boolean {
     return this.spanHi > this.spanLo || this.gpuCapacity < this.capacity;

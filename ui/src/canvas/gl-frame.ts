@@ -9,11 +9,12 @@ import type { FrameCost } from "./cost";
 import { VisibleSet } from "./culling";
 import { LOD_MIN_RECORDS, longEdgePx, planFrame } from "./frame-plan";
 import { DataTexture, createContext, type GLContext } from "./gl";
-import { PixelLod, type LineStyle, type LodView } from "./lod";
+import { LINE_VERTEX_BYTES, PixelLod, type LineStyle, type LodView } from "./lod";
 import { wholeViewEdges } from "./long-edges";
 import { PictureLayer, type PictureHost } from "./picture-layer";
 import { EDGES_PER_ROW, FrameUniforms, GraphPrograms, NODES_PER_ROW, type LodPlan } from "./programs";
 import type { Scene } from "./scene";
+import { StillFrames, type FrameShape } from "./still";
 import type { Palette } from "./style";
 
 export class GLFrame {
@@ -42,12 +43,19 @@ export class GLFrame {
   longLeftOut = 0;
   /** The edges the whole view draws (long-edges.ts), refilled each frame. */
   private readonly kept: number[] = [];
+  /** Frames that would draw the picture on screen leave it (still.ts). */
+  readonly still = new StillFrames();
+  /** Whether they do (off: every frame draws, for measuring and comparing). */
+  keepStill = true;
+  private readonly shape: FrameShape;
 
   constructor(private readonly element: HTMLCanvasElement, private readonly scene: Scene, private readonly camera: Camera,
     private readonly cost: FrameCost, pal: Palette) {
     this.uniforms.setPalette(pal);
     this.lineStyle = { edge: this.uniforms.edge, dim: this.uniforms.dim, serial: 0 };
     this.lodPlan = { lod: this.lod, nodes: false, edges: false, split: false, width: 1, height: 1 };
+    this.shape = { key: new Float64Array(19), nodes: scene.nodes, edges: scene.edges, edgeSrc: scene.edgeSrc, edgeTgt: scene.edgeTgt,
+      nodeList: null, nodeCount: 0, edgeList: null, edgeCount: 0, headList: null, headCount: 0, lines: null, lineBytes: 0, moveUntil: 0 };
   }
 
   /** Whether the context is there (set up, not lost). */
@@ -62,6 +70,7 @@ export class GLFrame {
     if (!ctx) return "WebGL (2, or 1 with float textures) is not available in this browser";
     try {
       this.gl = ctx;
+      this.still.forget();
       this.programs = new GraphPrograms(ctx);
       this.scene.nodes.resetGpu();
       this.scene.edges.resetGpu();
@@ -79,6 +88,7 @@ export class GLFrame {
 
   /** Forgets the context (lost: everything in it is gone). */
   drop(): void {
+    this.still.forget();
     this.gl = null;
     this.programs = null;
     this.nodeTexture = null;
@@ -91,12 +101,14 @@ export class GLFrame {
     this.lineStyle.serial++;
   }
 
-  /** Draws the graph for a frame at `time` (seconds) with device pixel ratio `dpr`. */
-  draw(time: number, dpr: number): void {
+  /** Draws the graph for a frame at `time` (seconds) with device pixel ratio `dpr`, unless
+   *  the picture on screen is already the one it would draw (and not `force`d). Returns
+   *  false when it left the canvas as it was. */
+  draw(time: number, dpr: number, force = false): boolean {
     const ctx = this.gl, progs = this.programs, nt = this.nodeTexture, et = this.edgeTexture;
-    if (!ctx || !progs || !nt || !et) return;
+    if (!ctx || !progs || !nt || !et) return true;
     const gl = ctx.gl;
-    if (gl.isContextLost()) return;
+    if (gl.isContextLost()) return true;
     const u = this.uniforms, cam = this.camera;
     cam.clipTransform(u.view);
     u.css = 1 / cam.scale;
@@ -114,9 +126,11 @@ export class GLFrame {
     this.longLeftOut = 0;
     // Seen whole, a large graph's picture is cached while the camera moves (picture.ts).
     if (plan.nodes && plan.edges && !plan.split && this.pictures && time >= scene.moveUntil && this.picture
-      && this.picture.drawFrame(this.pictureHost(dpr), time)) return;
+      && this.picture.drawFrame(this.pictureHost(dpr), time)) {
+      this.still.forget();
+      return true;
+    }
     this.picture?.rested();
-    this.beginScreen();
     if (plan.nodes || plan.edges) {
       const v = this.lodView;
       v.x = cam.x;
@@ -133,7 +147,32 @@ export class GLFrame {
     if (plan.nodes) this.visible.off();
     else if (this.longCut > 0) this.cost.time("edges", () => this.keepShortEdges(this.longCut / cam.scale));
     else this.cost.time("nodes", () => this.visible.update(scene, scene.bounds(), cam.visibleBounds(this.viewRect), 40 / cam.scale, time < scene.moveUntil, !plan.edges));
+    if (force || !this.keepStill) this.still.forget();
+    if (this.still.same(this.frameShape(dpr), time)) return false;
+    this.beginScreen();
     progs.draw(nt, scene.nodeCount, et, scene.edgeCount, this.visible, u, plan.nodes || plan.edges ? plan : null, this.cost);
+    return true;
+  }
+
+  /** What this frame draws, for the still check (after the lists are made). */
+  private frameShape(dpr: number): FrameShape {
+    const s = this.shape, u = this.uniforms, plan = this.lodPlan, lod = this.lod, vis = this.visible, scene = this.scene;
+    const k = s.key;
+    k.set(u.view);
+    k[4] = u.px; k[5] = u.css; k[6] = u.dim; k[7] = u.hover ? 1 : 0; k[8] = u.nodePoints ? 1 : 0; k[9] = u.edgeLines ? 1 : 0;
+    k[10] = this.lineStyle.serial; k[11] = scene.hovered; k[12] = plan.nodes ? 1 : 0; k[13] = plan.edges ? 1 : 0;
+    k[14] = plan.plainOnly ? 1 : 0; k[15] = this.element.width; k[16] = this.element.height; k[17] = this.longCut; k[18] = dpr;
+    s.nodeList = plan.nodes ? lod.nodes : vis.active ? vis.nodes : null;
+    s.nodeCount = plan.nodes ? (plan.plainOnly ? lod.plainCount : lod.nodeCount) : vis.active ? vis.nodeCount : scene.nodeCount;
+    const split = plan.edges && plan.split ? lod.split : null;
+    s.edgeList = split ? split.exact : plan.edges ? null : vis.active ? vis.edges : null;
+    s.edgeCount = split ? split.exactCount : plan.edges ? 0 : vis.active ? vis.edgeCount : scene.edgeCount;
+    s.headList = split ? split.heads : null;
+    s.headCount = split ? split.headCount : 0;
+    s.lines = plan.edges ? lod.lineBytes : null;
+    s.lineBytes = plan.edges ? lod.lineCount * lod.lineVertices * LINE_VERTEX_BYTES : 0;
+    s.moveUntil = scene.moveUntil;
+    return s;
   }
 
   /** Lists every node and the edges the whole view draws (long-edges.ts): those no longer

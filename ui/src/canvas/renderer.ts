@@ -43,6 +43,8 @@ export class GraphCanvas implements GraphCanvasApi {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
   private overlayDrawn = false;
+  /** The labels must be drawn again even if the graph's picture stands. */
+  private overlayStale = true;
   /** A fit asked for while the container had no size yet. */
   private fitPending = false;
   /** The nodes that fit is to show (setGraph's `focus`). */
@@ -59,6 +61,7 @@ export class GraphCanvas implements GraphCanvasApi {
 
   constructor(private readonly container: HTMLElement, private readonly events: CanvasEvents = {}, theme: Theme = "light") {
     this.pal = palette(theme);
+    this.overlayStale = true;
     const doc = container.ownerDocument;
     ({ element: this.element, overlay: this.overlay } = makeSurfaces(container, this.pal.background));
     this.glf = new GLFrame(this.element, this.scene, this.camera, this.cost, this.pal);
@@ -157,7 +160,7 @@ export class GraphCanvas implements GraphCanvasApi {
     }
     this.camera.resize(w, h);
     this.ctx2d?.setTransform(dpr, 0, 0, dpr, 0, 0);
-    this.overlayDrawn = true; // resizing cleared it; draw it again
+    this.overlayDrawn = this.overlayStale = true; // resizing cleared it; draw it again
     if (this.fitPending && w >= 2 && h >= 2) this.fitFirst(this.pendingFocus);
     this.requestRender();
   }
@@ -214,8 +217,11 @@ export class GraphCanvas implements GraphCanvasApi {
     });
   }
 
-  private draw(time: number): void {
-    this.glf.draw(time, this.dpr);
+  /** Draws the graph and its labels, or leaves both as they are when the graph's picture
+   *  would not change (still.ts) and nothing is `force`d. */
+  private draw(time: number, force = false): void {
+    if (!this.glf.draw(time, this.dpr, force) && !this.overlayStale) return;
+    this.overlayStale = false;
     this.cost.time("labels", () => this.drawOverlay(time));
   }
 
@@ -257,6 +263,7 @@ export class GraphCanvas implements GraphCanvasApi {
     this.scene.reset(nodes, edges, ends);
     this.generation++;
     this.labels.reset(this.generation);
+    this.overlayStale = true;
     this.controls.resetHover();
     if (hadHover) this.events.onHover?.(null);
     this.fitFirst(focus);
@@ -437,7 +444,7 @@ export class GraphCanvas implements GraphCanvasApi {
   toPNG(): Promise<Blob> {
     // The WebGL buffer is not preserved after compositing, so draw now and copy it in the
     // same task.
-    this.draw(this.time());
+    this.draw(this.time(), true);
     this.overlayDrawn = true;
     return compositePNG(this.glf.ready ? this.element : null, this.ctx2d ? this.overlay : null,
       this.element.width, this.element.height, this.pal.background);
@@ -456,7 +463,7 @@ export class GraphCanvas implements GraphCanvasApi {
   stats(): FrameStats {
     return {
       frames: this.clock.frames, msPerFrame: this.clock.msPerFrame(), nodes: this.scene.visibleNodes, edges: this.scene.visibleEdges,
-      longEdgePx: this.glf.longCut, longEdgesLeftOut: this.glf.longLeftOut, scale: this.camera.scale,
+      longEdgePx: this.glf.longCut, longEdgesLeftOut: this.glf.longLeftOut, scale: this.camera.scale, stillFrames: this.glf.still.kept,
     };
   }
 

@@ -30,6 +30,9 @@ export interface FrameStats {
   longEdgePx?: number;
   /** How many edges that rule left out of the last frame. */
   longEdgesLeftOut?: number;
+  /** Frames that left the picture on screen as it was, nothing in view having changed
+   *  (still.ts). */
+  stillFrames?: number;
   /** The camera's scale: CSS px per layout px. */
   scale?: number;
 }
