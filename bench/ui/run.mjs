@@ -540,7 +540,7 @@ async function stream(browser, server, dir) {
     const pending = [];
     const total = RATE * STREAM_SECONDS;
     let sent = 0;
-    const frames0 = await page.evaluate(() => window.provex.canvas.stats().frames);
+    const [frames0, still0] = await page.evaluate(() => [window.provex.canvas.stats().frames, window.provex.canvas.stats().stillFrames ?? 0]);
     await startCostLog(page);
     const cpu0 = cpuBySide();
     const t0 = nowMs();
@@ -570,7 +570,9 @@ async function stream(browser, server, dir) {
     await until(() => page.evaluate((ids) => ids.every((id) => window.__seen.has(id)), expected),
       { ms: 60_000, every: 250, what: "every appended node on the canvas" }).catch((e) => log(`  ${e.message.slice(0, 200)}`));
     const cpu = cpuSpent(cpu0, cpuBySide(), sent);
-    const frames = (await page.evaluate(() => window.provex.canvas.stats().frames)) - frames0;
+    const [frames1, still1] = await page.evaluate(() => [window.provex.canvas.stats().frames, window.provex.canvas.stats().stillFrames ?? 0]);
+    // Frames that found nothing in view changed leave the canvas as it was (stillFrames).
+    const frames = frames1 - frames0, keptFrames = still1 - still0;
     const frameCost = await stopCostLog(page);
     const seen = new Map(await page.evaluate(() => [...window.__seen.entries()]));
     const messages = await page.evaluate(() => window.__messages);
@@ -582,12 +584,12 @@ async function stream(browser, server, dir) {
     const steps = summariseSteps(parseSteps(logsSince(server.logs, logsFrom), "live"), summary);
     const r = { rate: RATE, seconds: STREAM_SECONDS, events: sent, achievedRate: sent / elapsed, probes: written.size, missing,
       messages, latency: summary(lat), toServer: summary(toServer), serverToPage: summary(toPage), pageToDrawn: summary(toDraw),
-      clock, graphNodes: stats.nodes, drawnNodes: drawnNow.nodes, steps, cpu, frames, frameCost };
+      clock, graphNodes: stats.nodes, drawnNodes: drawnNow.nodes, steps, cpu, frames, keptFrames, frameCost };
     if (steps.batches) {
       log(`  server, per batch (${steps.batches} batches, ${f1(steps.events.p50)} events p50): log append ${f1(steps.log.p50)} / ${f1(steps.log.p95)} ms, ` +
         `write ${f1(steps.write.p50)} / ${f1(steps.write.p95)} ms, publish ${f1(steps.publish.p50)} / ${f1(steps.publish.p95)} ms, whole ${f1(steps.total.p50)} / ${f1(steps.total.p95)} ms (p50 / p95)`);
     }
-    log(`  CPU from the first line to the last node drawn: ${cpuLine(cpu)}; ${frames} frames drawn`);
+    log(`  CPU from the first line to the last node drawn: ${cpuLine(cpu)}; ${frames} frames, ${frames - keptFrames} of them drawn (the others left the picture as it was)`);
     if (frameCost) log(`  a frame while streaming (mean): script ${frameCost.scriptMs.toFixed(2)} ms; ${Object.entries(frameCost.layers).filter(([, l]) => l.drawCalls > 0 || l.ms > 0.01)
       .map(([n, l]) => `${n} ${l.ms.toFixed(2)} ms ${l.drawCalls.toFixed(1)} calls ${f0(l.vertices)} vertices ${(l.uploadBytes / 1024).toFixed(1)} KB`).join(", ")}`);
     log(`  p50 ${f1(r.latency.p50)} ms, p95 ${f1(r.latency.p95)} ms, p99 ${f1(r.latency.p99)} ms (${r.probes - missing}/${r.probes} nodes, ${messages} messages)`);
