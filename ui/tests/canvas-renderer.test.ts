@@ -385,6 +385,34 @@ describe("GraphCanvas", () => {
     c.destroy();
   });
 
+  it("keeps drawing a glowing node in view until its glow has faded, then leaves the picture", () => {
+    let t = 1000;
+    vi.spyOn(performance, "now").mockImplementation(() => t);
+    const c = new GraphCanvas(container);
+    const nodes = Array.from({ length: 5000 }, (_, i) => node(`n${i}`, (i % 100) * 150, Math.floor(i / 100) * 100));
+    c.setGraph(nodes, []);
+    c.zoomBy(20);
+    flush();
+    const drawn = () => calls.filter(([name]) => name === "drawArrays").length;
+    c.addBatch([node("near", 7400, 2480)], []);
+    const kept = c.stats().stillFrames ?? 0;
+    // Every frame of the glow (1.2 s) is drawn, the first one after it too, and then no
+    // frame is asked for.
+    for (let k = 0; k <= 12; k++) {
+      calls.length = 0;
+      flush();
+      expect([k, drawn() > 0, frames.length]).toEqual([k, true, k < 12 ? 1 : 0]);
+      t += 100;
+    }
+    expect(c.stats().stillFrames).toBe(kept);
+    calls.length = 0;
+    c.panBy(0, 0);
+    flush();
+    expect(drawn()).toBe(0);
+    expect(c.stats().stillFrames).toBe(kept + 1);
+    c.destroy();
+  });
+
   it("counts frames and times them: intervals while driven, drawing time when touched once", () => {
     let clock = 1000;
     vi.spyOn(performance, "now").mockImplementation(() => clock);
