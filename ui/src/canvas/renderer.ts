@@ -61,7 +61,6 @@ export class GraphCanvas implements GraphCanvasApi {
 
   constructor(private readonly container: HTMLElement, private readonly events: CanvasEvents = {}, theme: Theme = "light") {
     this.pal = palette(theme);
-    this.overlayStale = true;
     const doc = container.ownerDocument;
     ({ element: this.element, overlay: this.overlay } = makeSurfaces(container, this.pal.background));
     this.glf = new GLFrame(this.element, this.scene, this.camera, this.cost, this.pal);
@@ -426,6 +425,7 @@ export class GraphCanvas implements GraphCanvasApi {
 
   setTheme(theme: Theme): void {
     this.pal = palette(theme);
+    this.overlayStale = true;
     this.glf.setPalette(this.pal);
     this.element.style.background = this.pal.background;
     this.requestRender();
