@@ -153,36 +153,24 @@ pub(super) fn gather(list: &mut Gathered, key: &'static str, value: impl Into<Pr
 /// Sets gathered properties over `props`: of each name the last entry, sorted first so that
 /// a node without properties yet is built in one pass.
 pub(super) fn set_gathered(props: &mut Props, mut list: Gathered) {
-    // Sorted by each name's first 16 bytes (one comparison of integers for most pairs), then
-    // by name, then by position, so that of one name the entries stay in gathered order.
-    let mut order: Vec<(u128, usize)> = list.iter().enumerate().map(|(i, (k, _))| (prefix(k), i)).collect();
-    order.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0).then_with(|| list[a.1].0.cmp(&list[b.1].0)).then(a.1.cmp(&b.1))
-    });
-    let mut last = Vec::with_capacity(order.len());
-    for (j, &(p, i)) in order.iter().enumerate() {
-        // Of each name the last entry.
-        if order.get(j + 1).is_some_and(|&(q, next)| q == p && list[next].0 == list[i].0) {
+    // Stable: of one name, the entries stay in the order they were gathered.
+    list.sort_by(|a, b| a.0.cmp(&b.0));
+    // Of each name the last entry, moved to the front in place (no second list).
+    let mut kept = 0;
+    for i in 0..list.len() {
+        if list.get(i + 1).is_some_and(|next| next.0 == list[i].0) {
             continue;
         }
-        if let (k, Some(v)) = std::mem::take(&mut list[i]) {
-            last.push((k, v));
-        }
+        list.swap(kept, i);
+        kept += 1;
     }
+    list.truncate(kept);
+    let last = list.into_iter().filter_map(|(k, v)| Some((k, v?)));
     if props.is_empty() {
-        *props = last.into_iter().collect();
+        *props = last.collect();
     } else {
         props.extend(last);
     }
-}
-
-/// A name's first 16 bytes as a big-endian integer (zeros after a shorter name): names
-/// whose integers differ are ordered as the integers are.
-fn prefix(name: &str) -> u128 {
-    let mut bytes = [0u8; 16];
-    let n = name.len().min(16);
-    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
-    u128::from_be_bytes(bytes)
 }
 
 /// Sets an attribute-derived property `otel:<key>` (nulls left out).
@@ -203,53 +191,6 @@ pub(super) fn owned_prop(v: Value) -> Option<PropValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The properties the sort and merge used before: a stable sort by name, the last entry
-    /// of each name, nulls left out.
-    fn set_gathered_as_before(props: &mut Props, mut list: Gathered) {
-        list.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(Cow<'static, str>, Option<PropValue>)> = Vec::new();
-        for (k, v) in list {
-            match kept.last_mut() {
-                Some(last) if last.0 == k => last.1 = v,
-                _ => kept.push((k, v)),
-            }
-        }
-        props.extend(kept.into_iter().filter_map(|(k, v)| Some((k, v?))));
-    }
-
-    #[test]
-    fn gathered_properties_are_set_as_a_stable_sort_by_name_sets_them() {
-        let names = [
-            "otel:gen_ai.request.model",
-            "otel:gen_ai.request.modelx",
-            "otel:gen_ai.request.mode",
-            "otel:gen_ai.request.model\0",
-            "otel:a",
-            "otel:",
-            "",
-            "prov:startTime",
-            "a2a:task_id",
-            "otel:\u{e9}t\u{e9}",
-            "otel:gen_ai.request.model",
-        ];
-        for n in 0..200usize {
-            let mut list: Gathered = Vec::new();
-            for i in 0..(n % 23) {
-                let k = names[(i * 7 + n * 3) % names.len()];
-                let v = ((i + n) % 5 != 0).then_some(PropValue::Int((i * 31 + n) as i64));
-                list.push((Cow::Owned(k.to_owned()), v));
-            }
-            let mut start = Props::new();
-            if n % 3 == 0 {
-                start.insert(Cow::Borrowed("otel:a"), PropValue::Int(-1));
-            }
-            let (mut want, mut got) = (start.clone(), start);
-            set_gathered_as_before(&mut want, list.clone());
-            set_gathered(&mut got, list);
-            assert_eq!(got, want, "{n}");
-        }
-    }
 
     #[test]
     fn a_known_key_is_named_as_any_other_without_allocating() {
