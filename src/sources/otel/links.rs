@@ -8,6 +8,7 @@
 use opentelemetry_proto::tonic::common::v1::{any_value::Value as Any, AnyValue};
 use serde_json::Value;
 
+use super::json_tree::Json;
 use crate::model::Label;
 
 /// The most references taken from one span.
@@ -40,6 +41,19 @@ pub fn references(value: &Value, out: &mut Vec<(Label, String)>) {
         Value::String(s) => string_references(s, out),
         Value::Array(items) => items.iter().for_each(|v| references(v, out)),
         Value::Object(o) => o.values().for_each(|v| references(v, out)),
+        _ => {}
+    }
+}
+
+/// [`references`] of a message's parts read in place.
+pub fn json_references(value: &Json<'_>, out: &mut Vec<(Label, String)>) {
+    if out.len() >= MAX_REFERENCES {
+        return;
+    }
+    match value {
+        Json::Str(s) => string_references(s, out),
+        Json::Array(items) => items.iter().for_each(|v| json_references(v, out)),
+        Json::Object(o) => o.iter().for_each(|(_, v)| json_references(v, out)),
         _ => {}
     }
 }

@@ -97,17 +97,41 @@ pub fn extract(attrs: &Map<String, Value>, events: &[Event<'_>], values: bool) -
         return flow;
     }
     if let Some(v) = attrs.get("gen_ai.system_instructions") {
-        let parts = match parse_lenient(v) {
-            Value::Array(parts) => parts,
-            Value::String(s) => vec![text_part(&s)],
-            _ => Vec::new(),
-        };
-        if !parts.is_empty() {
-            flow.inputs.push(json!({"role": "system", "parts": parts}));
-        }
+        system_instructions(v, &mut flow.inputs);
     }
     genai_list(attrs.get("gen_ai.input.messages"), &mut flow.inputs);
     genai_list(attrs.get("gen_ai.output.messages"), &mut flow.outputs);
+    extract_rest(attrs, events, &mut flow);
+    if !values {
+        return flow;
+    }
+    if flow.inputs.is_empty() {
+        if let Some(Value::String(s)) = attrs.get("input.value") {
+            flow.inputs.push(json!({"role": "user", "parts": [text_part(s)]}));
+        }
+    }
+    if flow.outputs.is_empty() {
+        if let Some(Value::String(s)) = attrs.get("output.value") {
+            flow.outputs.push(json!({"role": "assistant", "parts": [text_part(s)]}));
+        }
+    }
+    flow
+}
+
+/// `gen_ai.system_instructions`: parts (or their text), as a system message.
+pub(super) fn system_instructions(v: &Value, out: &mut Vec<Value>) {
+    let parts = match parse_lenient(v) {
+        Value::Array(parts) => parts,
+        Value::String(s) => vec![text_part(&s)],
+        _ => Vec::new(),
+    };
+    if !parts.is_empty() {
+        out.push(json!({"role": "system", "parts": parts}));
+    }
+}
+
+/// The messages of the indexed spellings and of the events, after the GenAI lists'.
+pub(super) fn extract_rest(attrs: &Map<String, Value>, events: &[Event<'_>], flow: &mut Flow) {
     // One look for the indexed spellings, which most spans do not use.
     if attrs.keys().any(|k| INDEXED.iter().any(|p| k.starts_with(p))) {
         indexed(attrs, "gen_ai.prompt.", legacy_message, &mut flow.inputs);
@@ -131,29 +155,15 @@ pub fn extract(attrs: &Map<String, Value>, events: &[Event<'_>], values: bool) -
         };
         flow.inputs.push(legacy(&e.attributes, role));
     }
-    if !values {
-        return flow;
-    }
-    if flow.inputs.is_empty() {
-        if let Some(Value::String(s)) = attrs.get("input.value") {
-            flow.inputs.push(json!({"role": "user", "parts": [text_part(s)]}));
-        }
-    }
-    if flow.outputs.is_empty() {
-        if let Some(Value::String(s)) = attrs.get("output.value") {
-            flow.outputs.push(json!({"role": "assistant", "parts": [text_part(s)]}));
-        }
-    }
-    flow
 }
 
-fn text_part(s: &str) -> Value {
+pub(super) fn text_part(s: &str) -> Value {
     json!({"type": "text", "content": s})
 }
 
 /// `gen_ai.input.messages` / `gen_ai.output.messages`: a JSON array (or its text) of
 /// `{"role", "parts"}`; anything else on a message is left out of its identity.
-fn genai_list(v: Option<&Value>, out: &mut Vec<Value>) {
+pub(super) fn genai_list(v: Option<&Value>, out: &mut Vec<Value>) {
     let Some(Value::Array(items)) = v.map(parse_lenient) else { return };
     for m in items {
         let Value::Object(mut m) = m else { continue };

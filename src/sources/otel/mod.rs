@@ -1,7 +1,8 @@
 //! OpenTelemetry traces of AI agents (docs/FORMATS.md "OpenTelemetry traces"): OTLP requests
 //! decoded from protobuf or OTLP JSON (`wire`), the GenAI and OpenInference conventions read
 //! from span attributes (`conventions`), the messages, tool arguments and results that flowed
-//! (`messages`), ties to other sources' nodes (`links`), which spans can be stored (`check`),
+//! (`messages`; the GenAI lists read in place by `msg` through `json_tree`), ties to other
+//! sources' nodes (`links`), which spans can be stored (`check`),
 //! the mapping of spans onto PROV nodes and edges (`normalise`, their attributes as
 //! properties through `props`), parents that arrived after
 //! their children (`placeholders`) and the source the ingest pipeline reads (`source`); what
@@ -10,8 +11,10 @@
 
 pub mod check;
 pub mod conventions;
+pub mod json_tree;
 pub mod links;
 pub mod messages;
+pub mod msg;
 pub mod normalise;
 pub mod ops;
 pub mod placeholders;

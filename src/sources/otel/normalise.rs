@@ -19,6 +19,7 @@ pub use super::check::{check, rejected, RejectedSpan, SpanCounts};
 use super::conventions::{self as conv, key};
 use super::links;
 use super::messages::{self, Event};
+use super::msg::{self, Lists};
 use super::props::{attr_key, attr_prop, content_json, gather, gather_str, set_attr, set_gathered, Gathered};
 use super::wire::{attr_str, attr_text, attributes_json, hex, push_hex};
 use crate::model::vocab::{A2aRelation, EdgeKind, Label, ProvRelation as Prov, RelType};
@@ -92,6 +93,8 @@ struct Good<'r> {
     span: &'r Span,
     label: Label,
     content: Map<String, Value>,
+    /// The GenAI message lists given as text (not in `content`).
+    lists: Lists<'r>,
     result: Option<Value>,
 }
 
@@ -112,8 +115,8 @@ pub fn normalise(request: &ExportTraceServiceRequest, out: &mut GraphDelta) -> S
                 Ok(()) => {
                     let label = conv::label(&span.attributes);
                     labels.insert((&span.trace_id[..], &span.span_id[..]), label);
-                    let content = content_json(&span.attributes);
-                    good.push(Good { resource, resource_attrs, span, label, content, result: None });
+                    let (content, lists) = content_json(&span.attributes);
+                    good.push(Good { resource, resource_attrs, span, label, content, lists, result: None });
                 }
                 Err(reason) => counts.rejected.push(rejection(span, reason)),
             }
@@ -250,7 +253,7 @@ impl<'a, 'r> Normaliser<'a, 'r> {
     }
 
     fn span(&mut self, good: &'a Good<'r>) {
-        let Good { resource, resource_attrs, span, label, ref content, ref result } = *good;
+        let Good { resource, resource_attrs, span, label, ref content, lists, ref result } = *good;
         // The attributes as properties `otel:<key>`, then the span's own properties, which
         // are set over attributes of the same name.
         let mut own: Gathered = Vec::with_capacity(span.attributes.len() + 16);
@@ -315,7 +318,7 @@ impl<'a, 'r> Normaliser<'a, 'r> {
             let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
             self.out.upsert_edge(rel, EdgeKind::A2a(A2aRelation::TaskCall), t, node);
         }
-        let flow = messages::extract(content, &events, label != Label::ToolCall);
+        let flow = msg::extract(content, lists, &events, label != Label::ToolCall);
         self.flow(node, &flow);
         self.tool(node, label, content, result.as_ref());
         let mut refs = Vec::new();
@@ -328,7 +331,7 @@ impl<'a, 'r> Normaliser<'a, 'r> {
             }
         }
         for m in flow.inputs.iter().chain(&flow.outputs) {
-            links::references(&m["parts"], &mut refs);
+            links::json_references(&m.parts, &mut refs);
         }
         for (l, n) in refs {
             let target = self.out.upsert_node(l, &n);

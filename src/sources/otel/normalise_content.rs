@@ -13,14 +13,16 @@ use super::{prop, set_ordinals, tool_result, Fast, Normaliser};
 use crate::model::vocab::{EdgeKind, Label, ProvRelation as Prov, RelType};
 use crate::model::{NodeId, PropsExt};
 use crate::sources::otel::conventions::key;
+use crate::sources::otel::json_tree::Json;
 use crate::sources::otel::messages;
+use crate::sources::otel::msg::{self, Msg};
 
 impl<'a, 'r> Normaliser<'a, 'r> {
     /// The messages consumed and produced; a tool message derives from the tool result it
     /// carries (the same content names the same `ToolResult`). A message a call holds twice
     /// in one list is one edge with every ordinal it holds there (`otel:indexes`), the first
     /// in `otel:index`.
-    pub(super) fn flow(&mut self, node: NodeId, flow: &messages::Flow) {
+    pub(super) fn flow(&mut self, node: NodeId, flow: &msg::Flow<'_>) {
         for (msg, at) in self.places(&flow.inputs) {
             let props = self.out.upsert_edge(RelType::WasConsumedBy, EdgeKind::Prov(Prov::Used), node, msg);
             props.set_str(prop::PROV_ROLE, "input_message");
@@ -38,7 +40,7 @@ impl<'a, 'r> Normaliser<'a, 'r> {
     }
 
     /// Each distinct message of a list, in the order first seen, with its ordinals there.
-    pub(super) fn places(&mut self, list: &[Value]) -> Vec<(NodeId, Vec<i64>)> {
+    pub(super) fn places(&mut self, list: &[Msg<'_>]) -> Vec<(NodeId, Vec<i64>)> {
         let mut out: Vec<(NodeId, Vec<i64>)> = Vec::with_capacity(list.len());
         // Long lists are looked up by name, short ones by a pass over what is found so far.
         let long = list.len() > 16;
@@ -65,25 +67,24 @@ impl<'a, 'r> Normaliser<'a, 'r> {
         out
     }
 
-    pub(super) fn message(&mut self, m: &Value) -> NodeId {
+    pub(super) fn message(&mut self, m: &Msg<'_>) -> NodeId {
         self.text.clear();
-        // Writing a `Value` to a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut self.text, &m["parts"]);
-        let role = messages::role(m);
-        // A message of a string role and parts (nothing else) is named by them, and the same
-        // parts' text is the same parts (the text parses back to them): the same role and
-        // text are the same node.
-        let keyed =
-            m.get("role").is_some_and(Value::is_string) && m.as_object().is_some_and(|o| o.len() == 2);
+        // Writing JSON to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut self.text, &m.parts);
+        let role = m.role();
+        // A message of a string role is named by it and its parts, and the same parts' text
+        // is the same parts (the text parses back to them): the same role and text are the
+        // same node.
+        let keyed = m.has_text_role();
         let text = std::str::from_utf8(&self.text).unwrap_or_default();
         let hash = self.memo.hasher.hash_one((role, text));
         let known =
             keyed.then(|| self.memo.messages.find(hash, |(r, t, _)| r == role && t == text)).flatten();
         let msg = match known {
             Some(k) => k.2,
-            None if !keyed => self.content_node(Label::Message, "otel-msg:", m),
+            None if !keyed => self.message_node(m),
             None => {
-                let msg = self.content_node(Label::Message, "otel-msg:", m);
+                let msg = self.message_node(m);
                 let text = std::str::from_utf8(&self.text).unwrap_or_default();
                 let entry = (role.to_owned(), text.to_owned(), msg);
                 let hasher = &self.memo.hasher;
@@ -96,19 +97,23 @@ impl<'a, 'r> Normaliser<'a, 'r> {
         let props = self.out.node_props(msg);
         props.set_str(prop::ROLE, role);
         props.set_str(prop::CONTENT, std::str::from_utf8(&self.text).unwrap_or_default());
-        if messages::role(m) == "tool" {
+        if role == "tool" {
             // The result of the tool call it answers when that call is in the request, else
             // the content it carries (the same content names the same `ToolResult`).
             let (results, good) = (self.results, self.good);
-            let responses: Vec<Cow<'_, Value>> = m["parts"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter(|p| p.get("type").and_then(Value::as_str) == Some("tool_call_response"))
+            let parts = match &m.parts {
+                Json::Array(parts) => &parts[..],
+                _ => &[],
+            };
+            let responses: Vec<Cow<'_, Value>> = parts
+                .iter()
+                .filter(|p| p.get("type").and_then(Json::as_str) == Some("tool_call_response"))
                 .filter_map(|p| {
-                    let by_id = p.get("id").and_then(Value::as_str).and_then(|id| results.get(id));
+                    let by_id = p.get("id").and_then(Json::as_str).and_then(|id| results.get(id));
                     let parsed = by_id.and_then(|&i| good[i].result.as_ref()).map(Cow::Borrowed);
-                    parsed.or_else(|| p.get("response").map(|r| Cow::Owned(messages::parse_lenient(r))))
+                    parsed.or_else(|| {
+                        p.get("response").map(|r| Cow::Owned(messages::parse_lenient(&r.to_value())))
+                    })
                 })
                 .collect();
             for r in responses {
@@ -122,6 +127,16 @@ impl<'a, 'r> Normaliser<'a, 'r> {
             }
         }
         msg
+    }
+
+    /// A message's node `otel-msg:<digest>`, its name built in the scratch buffers.
+    fn message_node(&mut self, m: &Msg<'_>) -> NodeId {
+        let mut name = std::mem::take(&mut self.scratch);
+        name.clear();
+        m.push_name(&mut name, &mut self.canon, "otel-msg:");
+        let node = self.out.upsert_node(Label::Message, &name);
+        self.scratch = name;
+        node
     }
 
     /// The node `<prefix><digest of value>` of `label` ([`messages::content_name`]), its

@@ -9,17 +9,29 @@ use opentelemetry_proto::tonic::common::v1::{any_value::Value as Any, AnyValue, 
 use serde_json::{Map, Value};
 
 use super::messages;
+use super::msg::{Lists, MESSAGE_LISTS};
 use super::wire::{hex, to_json};
 use crate::model::{PropValue, Props};
 
 /// The attributes [`messages::extract`] and the tool content read, as JSON (a later
-/// duplicate key wins, as in [`super::wire::attributes_json`]).
-pub(super) fn content_json(attributes: &[KeyValue]) -> Map<String, Value> {
-    attributes
+/// duplicate key wins, as in [`super::wire::attributes_json`]), but the GenAI message lists
+/// given as text: those are read in place ([`super::msg::extract`]).
+pub(super) fn content_json(attributes: &[KeyValue]) -> (Map<String, Value>, Lists<'_>) {
+    let mut lists: Lists<'_> = [None, None];
+    for (list, key) in lists.iter_mut().zip(MESSAGE_LISTS) {
+        if let Some(kv) = attributes.iter().rev().find(|kv| kv.key == key) {
+            if let Some(Any::StringValue(s)) = kv.value.as_ref().and_then(|v| v.value.as_ref()) {
+                *list = Some(s.as_str());
+            }
+        }
+    }
+    let as_text = |k: &str| MESSAGE_LISTS.iter().zip(&lists).any(|(key, l)| l.is_some() && k == *key);
+    let map = attributes
         .iter()
-        .filter(|kv| messages::is_content_key(&kv.key))
+        .filter(|kv| messages::is_content_key(&kv.key) && !as_text(&kv.key))
         .map(|kv| (kv.key.clone(), to_json(kv.value.as_ref())))
-        .collect()
+        .collect();
+    (map, lists)
 }
 
 /// The attribute keys the conventions name most often, each with its property name written

@@ -52,12 +52,7 @@ fn write_value(out: &mut String, value: &Value) {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        // JSON numbers are IEEE doubles under RFC 8785 (I-JSON): integers past 2^53 lose
-        // precision exactly as they would in the producer's JavaScript.
-        Value::Number(n) => match n.as_i64() {
-            Some(i) if i.unsigned_abs() <= MAX_EXACT_INT => write_int(out, i),
-            _ => write_number(out, n.as_f64().unwrap_or(f64::NAN)),
-        },
+        Value::Number(n) => write_json_number(out, n),
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -70,6 +65,16 @@ fn write_value(out: &mut String, value: &Value) {
             out.push(']');
         }
         Value::Object(map) => write_object(out, map, &[], None),
+    }
+}
+
+/// The RFC 8785 form of a parsed JSON number (for other trees of parsed JSON).
+pub(crate) fn write_json_number(out: &mut String, n: &serde_json::Number) {
+    // JSON numbers are IEEE doubles under RFC 8785 (I-JSON): integers past 2^53 lose
+    // precision exactly as they would in the producer's JavaScript.
+    match n.as_i64() {
+        Some(i) if i.unsigned_abs() <= MAX_EXACT_INT => write_int(out, i),
+        _ => write_number(out, n.as_f64().unwrap_or(f64::NAN)),
     }
 }
 
@@ -97,7 +102,7 @@ fn write_object(out: &mut String, map: &Map<String, Value>, skip: &[&str], inner
 /// Orders two strings by their UTF-16 code units. UTF-8 bytes sort the same way as code
 /// points, which agree with UTF-16 code units except past U+FFFF, so ASCII keys (nearly all)
 /// are compared as bytes.
-fn utf16_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn utf16_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     if a.is_ascii() && b.is_ascii() {
         a.as_bytes().cmp(b.as_bytes())
     } else {
@@ -108,7 +113,7 @@ fn utf16_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 /// `JSON.stringify` string escaping: the two mandatory escapes, the five short control
 /// escapes, `\u00xx` (lowercase hex) for the other controls, everything else literal.
 /// Runs without escapes are copied whole.
-fn write_string(out: &mut String, s: &str) {
+pub(crate) fn write_string(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut from = 0;
