@@ -39,9 +39,17 @@ impl Provex {
             v.sort();
             Ok::<_, Error>(v)
         };
-        let labels = list("CALL db.labels() YIELD label RETURN label").await?;
-        let relationships =
-            list("CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType").await?;
+        // A graph holds every label and type Provex writes (`store::schemas`): the prompt
+        // names those the graph uses.
+        let labels =
+            self.in_use(graph, list("CALL db.labels() YIELD label RETURN label").await?, "(x:`{}`)").await?;
+        let relationships = self
+            .in_use(
+                graph,
+                list("CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType").await?,
+                "()-[x:`{}`]->()",
+            )
+            .await?;
         let properties = list("CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey").await?;
         // Which labels each type joins, from the graph's first edges: a DISTINCT over every
         // edge reads them all on every question (about 1 s at 500,000 edges, growing with the
@@ -62,6 +70,31 @@ impl Provex {
             .collect();
         let patterns: Vec<String> = found.into_iter().take(MAX_PATTERNS).collect();
         Ok(GraphSchema { labels, relationships, properties, patterns })
+    }
+
+    /// Those of `names` (labels or types) that some node or edge of `graph` has, asked in one
+    /// query of a `LIMIT 1` match per name (`pattern` with `{}` for the name, bound to `x`).
+    /// A name a backquote cannot be quoted in is kept unasked.
+    async fn in_use(&self, graph: &str, names: Vec<String>, pattern: &str) -> Result<Vec<String>> {
+        let (plain, odd): (Vec<String>, Vec<String>) = names.into_iter().partition(|n| !n.contains('`'));
+        if plain.is_empty() {
+            return Ok(odd);
+        }
+        let q = plain
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("MATCH {} WITH x LIMIT 1 RETURN {i} AS i", pattern.replace("{}", n)))
+            .collect::<Vec<_>>()
+            .join(" UNION ALL ");
+        let (_, rows) = self.store.run_ro(graph, &q, vec![]).await?;
+        let mut used: Vec<String> = rows
+            .iter()
+            .filter_map(|r| r.first().map(to_json).and_then(|v| v.as_u64()))
+            .filter_map(|i| plain.get(i as usize).cloned())
+            .chain(odd)
+            .collect();
+        used.sort();
+        Ok(used)
     }
 
     /// Answers a question about `graph` with the Cypher a model writes for it, run read-only.

@@ -223,6 +223,15 @@ pub(super) fn encode_edges<'a, F: FnMut(BulkCommand) -> bool>(
     Ok((count, true))
 }
 
+/// Blobs with no records naming every label (one blob, in [`super::schemas::labels`]'
+/// order) and every relationship type: sent first, they give a graph built in bulk its
+/// labels and types in the order upserts give them, so `labels(n)` reads the same.
+pub(super) fn schema_blobs() -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let blob = |name: &str| Blob::new(name, &[]).expect("vocabulary names hold no NUL").take().0;
+    let labels = vec![blob(&super::schemas::labels().join(":"))];
+    (labels, RelType::ALL.iter().map(|t| blob(t.as_str())).collect())
+}
+
 /// The sorted union of the property names.
 fn columns<'a>(props: impl Iterator<Item = &'a Props>) -> Vec<String> {
     let mut set: BTreeSet<&str> = BTreeSet::new();

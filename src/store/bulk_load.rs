@@ -15,10 +15,13 @@ use super::Store;
 use crate::error::{Error, Result};
 use crate::model::GraphDelta;
 
+/// What ends the name of a graph being built.
+const PARTIAL_SUFFIX: &str = ".bulk-partial";
+
 /// The name a graph is built under until it is complete: what a crash during the build
 /// leaves, and what the next bulk build of the same graph removes first.
 pub fn partial_name(graph: &str) -> String {
-    const SUFFIX: &str = ".bulk-partial";
+    const SUFFIX: &str = PARTIAL_SUFFIX;
     if graph.len() + SUFFIX.len() <= 200 {
         format!("{graph}{SUFFIX}")
     } else {
@@ -26,6 +29,13 @@ pub fn partial_name(graph: &str) -> String {
         let hash = foldhash::quality::FixedState::with_seed(1).hash_one(graph);
         format!("{}.{hash:016x}{SUFFIX}", &graph[..160])
     }
+}
+
+/// Whether `name` is a graph being built ([`partial_name`]), or what a crashed build left:
+/// no list of graphs shows it, so nothing reads it while GRAPH.BULK adds its labels (a read
+/// planned beside a write adding a label crashes FalkorDB 4.16, `schemas.rs`).
+pub fn is_partial(name: &str) -> bool {
+    name.ends_with(PARTIAL_SUFFIX) || name.ends_with(super::schemas::STAGING_SUFFIX)
 }
 
 /// How a bulk build ended.
@@ -214,8 +224,12 @@ impl Store {
             if c.begin {
                 cmd.arg("BEGIN");
             }
-            cmd.arg(c.nodes).arg(c.edges).arg(c.label_blobs.len()).arg(c.type_blobs.len());
-            for blob in c.label_blobs.iter().chain(&c.type_blobs) {
+            // The first command gives the graph every label and type first, in the order
+            // upserts give them (`schemas.rs`): blobs with no records.
+            let (labels, types) = if c.begin { super::bulk::schema_blobs() } else { Default::default() };
+            cmd.arg(c.nodes).arg(c.edges).arg(labels.len() + c.label_blobs.len());
+            cmd.arg(types.len() + c.type_blobs.len());
+            for blob in labels.iter().chain(&c.label_blobs).chain(&types).chain(&c.type_blobs) {
                 cmd.arg(blob.as_slice());
             }
             // The command holds its own copy of the blobs from here on.
@@ -251,7 +265,7 @@ impl Store {
 
     /// Deletes what a failed bulk build left (if the server is reachable again).
     async fn drop_partial(&self, graph: &str) -> Result<()> {
-        if self.graphs_list().await?.iter().any(|g| g == graph) {
+        if self.graph_keys().await?.iter().any(|g| g == graph) {
             self.delete_graph(graph).await?;
         }
         Ok(())

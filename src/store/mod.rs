@@ -24,6 +24,7 @@ mod reconnect;
 pub mod replicas;
 pub mod reserved;
 pub mod resp;
+mod schemas;
 pub mod secret;
 pub mod server;
 pub mod shapes;
@@ -43,7 +44,7 @@ use tokio::sync::{Mutex, RwLock};
 use crate::error::{Error, Result};
 use crate::model::vocab::Label;
 
-pub use bulk_load::{partial_name, BulkOutcome};
+pub use bulk_load::{is_partial, partial_name, BulkOutcome};
 pub use durable::{Durability, WriteBatch};
 pub use read::{EdgeRecord, NodeRecord, PathResult, Stats, Subgraph, Table, TraceDirection};
 pub use reconnect::RetryPolicy;
@@ -225,16 +226,22 @@ impl Store {
         self.retrying(Some(&what), || self.run(graph, cypher, params.clone())).await.map(|_| ())
     }
 
-    /// The graphs on the server.
+    /// The graphs on the server that are users' graphs: not Provex's own (the search index),
+    /// not one being built ([`is_partial`]).
     pub async fn graphs_list(&self) -> Result<Vec<String>> {
+        let mut graphs = self.graph_keys().await?;
+        graphs.retain(|g| !reserved::is_reserved(g) && !is_partial(g));
+        Ok(graphs)
+    }
+
+    /// Every graph key on the server, sorted.
+    pub(crate) async fn graph_keys(&self) -> Result<Vec<String>> {
         self.retrying(None, || async {
             let client = self.client.read().await.clone();
             // On a cluster the client asks every primary and merges their lists.
             let mut graphs = client.list_graphs().await.map_err(|e| classify(e, &self.url()))?;
             graphs.sort();
             graphs.dedup();
-            // Provex's own graphs (the search index) are no user's.
-            graphs.retain(|g| !reserved::is_reserved(g));
             Ok(graphs)
         })
         .await

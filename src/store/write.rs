@@ -14,7 +14,9 @@ use super::raw::Upsert;
 use super::shapes::{self, Row};
 use super::{Store, BATCH_ROWS};
 use crate::error::Result;
-use crate::model::vocab::{EdgeKind, Label, RelType, TgType, EXTRA_LABELS, PROV_BASE_TYPE, PROV_TYPE};
+use crate::model::vocab::{
+    EdgeKind, Label, RelType, TgType, A2A_RELATION, EXTRA_LABELS, PROV_BASE_TYPE, PROV_TYPE,
+};
 use crate::model::{Edge, GraphDelta, Node, PropValue, Props};
 
 /// What one write sent.
@@ -56,7 +58,8 @@ fn node_query(label: Label, rows: &str, set: &str) -> String {
 /// The upsert of every edge of one group, its rows in parameter `rows` (`[source, target,
 /// values…]`), `set` setting their properties, and its kind in `kind`. The edge's identity
 /// is its endpoints, type and kind property (`prov:base_type` or `a2a:relation`), so a PROV
-/// edge and an A2A-derived edge of the same type between the same nodes stay two edges.
+/// edge and an A2A-derived edge of the same type between the same nodes stay two edges, and
+/// an edge with no kind stays apart from both ([`plain_edge_query`]).
 fn edge_query(
     source: Label,
     rel: RelType,
@@ -66,26 +69,37 @@ fn edge_query(
     kind_param: &str,
     set: &str,
 ) -> String {
-    let key = match kind.key() {
-        Some((k, _)) => format!(" {{`{k}`: ${kind_param}}}"),
-        None => String::new(),
-    };
-    let mut q = format!(
-        "UNWIND ${rows} AS r MATCH (a:`{source}` {{name: r[0]}}) MATCH (b:`{target}` {{name: r[1]}}) \
-         MERGE (a)-[e:`{rel}`{key}]->(b)"
+    let ends = format!(
+        "UNWIND ${rows} AS r MATCH (a:`{source}` {{name: r[0]}}) MATCH (b:`{target}` {{name: r[1]}})"
     );
-    q.push(' ');
+    let Some((k, _)) = kind.key() else { return plain_edge_query(&ends, rel, set) };
+    let mut q = format!("{ends} MERGE (a)-[e:`{rel}` {{`{k}`: ${kind_param}}}]->(b) ");
     // Never a `MERGE` with nothing after it: FalkorDB 4.16 lets such a `MERGE` find an edge
     // an earlier part of the same query created, so a plain edge would become a kinded one.
     q.push_str(if set.is_empty() { "SET e += {}" } else { set });
     q
 }
 
+/// The upsert of edges with no kind: a `MERGE` with no kind in its pattern would find an
+/// edge of any kind of the type (once the graph has the type, as every graph has from its
+/// first write, `schemas.rs`), so the edge with no kind is looked for, made when missing,
+/// and then given its properties.
+fn plain_edge_query(ends: &str, rel: RelType, set: &str) -> String {
+    let kindless = |v: &str| format!("{v}.`{PROV_BASE_TYPE}` IS NULL AND {v}.`{A2A_RELATION}` IS NULL");
+    let mut q = format!(
+        "{ends} OPTIONAL MATCH (a)-[x:`{rel}`]->(b) WHERE {} WITH a, b, r, count(x) AS found \
+         FOREACH (_ IN CASE WHEN found = 0 THEN [1] ELSE [] END | CREATE (a)-[:`{rel}`]->(b))",
+        kindless("x")
+    );
+    if !set.is_empty() {
+        q.push_str(&format!(" WITH a, b, r MATCH (a)-[e:`{rel}`]->(b) WHERE {} {set}", kindless("e")));
+    }
+    q
+}
+
 /// Parts of one phase (nodes, or edges) chained into queries of at most [`BATCH_ROWS`]
 /// rows. The aggregate between two parts ends the first before the second starts, and lets
-/// the second run when the first had no rows. (A plain edge's `MERGE` finds a kinded edge
-/// of the same type written by an earlier query, not one an earlier part of its own query
-/// wrote: cutting chains more often would change which edges a delta makes.)
+/// the second run when the first had no rows; where the chains are cut changes nothing.
 #[derive(Default)]
 struct Chain {
     done: Vec<Upsert>,
@@ -168,11 +182,13 @@ pub(crate) fn edge_props(kind: EdgeKind, props: &Props) -> Props {
 }
 
 impl Store {
-    /// Creates the `name` index of every label once per graph (and per process).
+    /// Adds every label and type ([`Store::ensure_schemas`]) and creates the `name` index of
+    /// every label, once per graph (and per process).
     pub async fn ensure_indexes(&self, graph: &str) -> Result<()> {
         if self.indexed.lock().await.contains(graph) {
             return Ok(());
         }
+        self.ensure_schemas(graph).await?;
         let (_, rows) = self
             .run_ro(graph, "CALL db.indexes() YIELD label, properties RETURN label, properties", vec![])
             .await

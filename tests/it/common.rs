@@ -49,6 +49,14 @@ pub async fn open(test: &str) -> (Provex, String) {
     (provex, graph)
 }
 
+/// Every graph key on the shared server (`GRAPH.LIST` as its owner), those no list of
+/// Provex shows included: partial bulk builds and Provex's own graphs.
+pub async fn server_graphs() -> Vec<String> {
+    let client = redis::Client::open(admin_url()).unwrap();
+    let mut con = client.get_multiplexed_async_connection().await.unwrap();
+    redis::cmd("GRAPH.LIST").query_async(&mut con).await.unwrap()
+}
+
 /// Writes lines to a temp file.
 pub fn file_with(dir: &tempfile::TempDir, name: &str, lines: &[&str]) -> std::path::PathBuf {
     let path = dir.path().join(name);

@@ -67,6 +67,7 @@ mod prov_round_trip;
 mod raw_http;
 mod reads;
 mod runs;
+mod schemas;
 mod search;
 mod search_gather;
 mod serve;
