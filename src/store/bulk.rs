@@ -223,13 +223,12 @@ pub(super) fn encode_edges<'a, F: FnMut(BulkCommand) -> bool>(
     Ok((count, true))
 }
 
-/// Blobs with no records naming every label (one blob, in [`super::schemas::labels`]'
-/// order) and every relationship type: sent first, they give a graph built in bulk its
-/// labels and types in the order upserts give them, so `labels(n)` reads the same.
-pub(super) fn schema_blobs() -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
-    let blob = |name: &str| Blob::new(name, &[]).expect("vocabulary names hold no NUL").take().0;
-    let labels = vec![blob(&super::schemas::labels().join(":"))];
-    (labels, RelType::ALL.iter().map(|t| blob(t.as_str())).collect())
+/// A blob with no records naming every label, in [`super::schemas::labels`]' order: sent
+/// first, it gives a graph built in bulk its labels in the order upserts give them, so
+/// `labels(n)` reads the same.
+pub(super) fn labels_blob() -> Vec<u8> {
+    let name = super::schemas::labels().join(":");
+    Blob::new(&name, &[]).expect("vocabulary names hold no NUL").take().0
 }
 
 /// The sorted union of the property names.

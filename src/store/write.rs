@@ -80,19 +80,25 @@ fn edge_query(
     q
 }
 
-/// The upsert of edges with no kind: a `MERGE` with no kind in its pattern would find an
-/// edge of any kind of the type (once the graph has the type, as every graph has from its
-/// first write, `schemas.rs`), so the edge with no kind is looked for, made when missing,
-/// and then given its properties.
+/// The upsert of edges with no kind: a `MERGE` with no kind in its pattern finds an edge of
+/// any kind of the type, but only once the graph had the type when the query began, so what
+/// it made depended on what was written before. The edge with no kind is looked for, made
+/// when missing (with its properties), or else given them: it stays apart from kinded ones
+/// in any order.
 fn plain_edge_query(ends: &str, rel: RelType, set: &str) -> String {
     let kindless = |v: &str| format!("{v}.`{PROV_BASE_TYPE}` IS NULL AND {v}.`{A2A_RELATION}` IS NULL");
     let mut q = format!(
         "{ends} OPTIONAL MATCH (a)-[x:`{rel}`]->(b) WHERE {} WITH a, b, r, count(x) AS found \
-         FOREACH (_ IN CASE WHEN found = 0 THEN [1] ELSE [] END | CREATE (a)-[:`{rel}`]->(b))",
+         FOREACH (_ IN CASE WHEN found = 0 THEN [1] ELSE [] END | CREATE (a)-[e:`{rel}`]->(b) {set})",
         kindless("x")
     );
     if !set.is_empty() {
-        q.push_str(&format!(" WITH a, b, r MATCH (a)-[e:`{rel}`]->(b) WHERE {} {set}", kindless("e")));
+        // Not `WITH … WHERE found > 0 MATCH`: FalkorDB 4.16 moves that filter ahead of the
+        // `FOREACH`, which then creates nothing.
+        q.push_str(&format!(
+            " WITH a, b, r, found OPTIONAL MATCH (a)-[e:`{rel}`]->(b) WHERE found > 0 AND {} {set}",
+            kindless("e")
+        ));
     }
     q
 }
