@@ -11,7 +11,7 @@
 //! Redis Cluster each primary keeps its own AOF: the barrier does the same on every primary,
 //! with a marker key in a slot that primary owns (`provex:durable:{n}`).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex as StdMutex;
 use std::time::Duration;
 
@@ -59,6 +59,8 @@ pub(crate) struct Barrier {
     /// server had answered but not yet written to disk.
     losses: AtomicU64,
     mode: StdMutex<Durability>,
+    /// The server refused `MULTI` to this user: batches go as plain pipelines (`log.rs`).
+    plain: AtomicBool,
 }
 
 impl Default for Barrier {
@@ -69,6 +71,7 @@ impl Default for Barrier {
             synced: AtomicU64::new(0),
             losses: AtomicU64::new(0),
             mode: StdMutex::new(Durability::Unknown),
+            plain: AtomicBool::new(false),
         }
     }
 }
@@ -77,6 +80,15 @@ impl Barrier {
     /// Counts an answered write.
     pub(crate) fn wrote(&self) {
         self.written.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Whether batches go as plain pipelines, not transactions.
+    pub(crate) fn plain(&self) -> bool {
+        self.plain.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_plain(&self) {
+        self.plain.store(true, Ordering::Relaxed);
     }
 
     /// Counts a lost connection.

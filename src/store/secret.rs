@@ -26,7 +26,8 @@ pub const SECRET_FILE: &str = "server.secret";
 /// replaces a key), the durability barrier (`INCR` of its marker key, `WAITAOF`), `INFO` (replication and
 /// server mode), `PING`, the client library's `CLIENT SETINFO` at connection time, and the
 /// tamper-evident log's key reads and its compare-and-append script (`EVAL`; a script runs
-/// with this user's rights, so it can do nothing the list does not grant), and on a Redis
+/// with this user's rights, so it can do nothing the list does not grant), `MULTI`/`EXEC`
+/// around a batch's append and upserts (`log.rs`), and on a Redis
 /// Cluster what its clients send to find and follow the slots (`CLUSTER INFO`,
 /// `CLUSTER SLOTS`, `ASKING`, and `READONLY` for reads from replicas).
 /// Nothing administrative (`CONFIG`, `DEBUG`, `MODULE`, `ACL`, `SHUTDOWN`, `SAVE`, …).
@@ -48,11 +49,18 @@ pub const COMMANDS: &[&str] = &[
     "get",
     "set",
     "eval",
+    "multi",
+    "exec",
     "cluster|info",
     "cluster|slots",
     "asking",
     "readonly",
 ];
+
+/// What a batch's transaction leaves in the append-only file (`MULTI`, the log's `APPEND`,
+/// FalkorDB's writes as queries or effects, `EXEC`): the rights of the disabled default user
+/// (see [`acl_args`]).
+const REPLAYED: &[&str] = &["multi", "exec", "append", "graph.query", "graph.effect"];
 
 /// The ACL rules of a user that may run exactly [`COMMANDS`] on every key and no channel.
 pub fn rules() -> Vec<String> {
@@ -146,8 +154,14 @@ impl Secret {
 /// Provex's user with [`COMMANDS`], and the owner's admin user. Users are known by their
 /// password's SHA-256 only (a process list shows the arguments).
 pub fn acl_args(provex: &Secret, admin: &Secret) -> Vec<String> {
-    // `resetpass`: no password and no `nopass`, so `AUTH default <anything>` fails.
+    // `resetpass`: no password and no `nopass`, so `AUTH default <anything>` fails and no
+    // connection runs a command as `default`. Its rights are used by one client only: the one
+    // that loads the append-only file at start, which Redis gives the default user's rights
+    // when it replays a transaction's `EXEC` (a batch's log append and upserts, `log.rs`):
+    // without them every transaction in the file is refused and the server starts without it.
     let mut args: Vec<String> = ["--user", "default", "off", "resetpass", "-@all"].map(String::from).to_vec();
+    args.extend(REPLAYED.iter().map(|c| format!("+{c}")));
+    args.push("~*".into());
     args.extend(["--user".into(), USER.into(), "on".into(), provex.hash()]);
     args.extend(rules());
     args.extend(["--user", ADMIN_USER, "on"].map(String::from));

@@ -183,3 +183,82 @@ async fn a_batch_whose_log_moved_under_it_names_the_leaves_it_got() {
     let check = other.verify_graph_log(&graph).await.unwrap();
     assert_eq!(check.mismatches, vec![], "{check:?}");
 }
+
+/// The commands of a Redis append-only file (RESP arrays of bulk strings), in order.
+fn aof_commands(bytes: &[u8]) -> Vec<Vec<Vec<u8>>> {
+    fn line(b: &[u8], at: &mut usize) -> usize {
+        let end = *at + b[*at..].windows(2).position(|w| w == b"\r\n").unwrap();
+        let n = std::str::from_utf8(&b[*at + 1..end]).unwrap().parse().unwrap();
+        *at = end + 2;
+        n
+    }
+    let (mut out, mut at) = (Vec::new(), 0);
+    while at < bytes.len() {
+        assert_eq!(bytes[at], b'*', "a command at byte {at}");
+        let args = (0..line(bytes, &mut at))
+            .map(|_| {
+                let len = line(bytes, &mut at);
+                let arg = bytes[at..at + len].to_vec();
+                at += len + 2;
+                arg
+            })
+            .collect();
+        out.push(args);
+    }
+    out
+}
+
+/// Each batch of a merge ingest is one transaction in the append-only file: its log append
+/// and its upserts between one `MULTI` and its `EXEC`, so the private server (`appendfsync
+/// always`) fsyncs the batch once, not once per command, and a crash keeps all of it or none
+/// (a plain pipeline wrote each command on its own, after its own fsync).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_batch_is_one_transaction_in_the_append_only_file() {
+    let data = tempfile::tempdir().unwrap();
+    let keys = tempfile::tempdir().unwrap();
+    let opts = ServerOptions { data_dir: data.path().to_owned(), persist: true, port: None };
+    let server = PrivateServer::start(&opts).unwrap();
+    let provex = open(&server.url(), keys.path()).await;
+    let lines = common::example_lines();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let ingest = IngestOptions { bulk: false, batch_events: 2, ..Default::default() };
+    let report = provex
+        .ingest("tx", std::slice::from_ref(&file), ingest, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+        .await
+        .unwrap();
+    assert_eq!(report.events, lines.len() as u64);
+
+    let mut commands = Vec::new();
+    for entry in std::fs::read_dir(data.path().join("appendonlydir")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.to_string_lossy().ends_with(".incr.aof") {
+            commands.extend(aof_commands(&std::fs::read(&path).unwrap()));
+        }
+    }
+    let (log, graph) = (b"provex:log:tx".to_vec(), b"tx".to_vec());
+    let (mut open_tx, mut appends, mut transactions) = (None::<(bool, usize)>, 0, 0);
+    for c in &commands {
+        let name = c[0].to_ascii_uppercase();
+        match (name.as_slice(), open_tx.as_mut()) {
+            (b"MULTI", _) => open_tx = Some((false, 0)),
+            (b"EXEC", Some((appended, upserts))) => {
+                if *appended {
+                    assert!(*upserts > 0, "a transaction with the log append holds the batch's upserts");
+                    transactions += 1;
+                }
+                open_tx = None;
+            }
+            (b"APPEND", tx) if c[1] == log => {
+                appends += 1;
+                let (appended, _) = tx.expect("the log append inside a transaction");
+                *appended = true;
+            }
+            (b"GRAPH.QUERY" | b"GRAPH.EFFECT", Some((true, upserts))) if c[1] == graph => *upserts += 1,
+            _ => {}
+        }
+    }
+    assert!(appends > 10, "{appends} log appends");
+    assert_eq!(transactions, appends, "one transaction per batch");
+}
