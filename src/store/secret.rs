@@ -307,7 +307,12 @@ mod tests {
         let args = acl_args(&again, &admin).join(" ");
         assert!(!args.contains(again.password()) && !args.contains(admin.password()));
         assert!(args.contains(&hex(&Sha256::digest(again.password().as_bytes()))));
-        assert!(args.starts_with("--user default off resetpass -@all --user provex on #"), "{args}");
+        assert!(
+            args.starts_with(
+                "--user default off resetpass -@all +multi +exec +append +graph.query +graph.effect ~* --user provex on #"
+            ),
+            "{args}"
+        );
         assert!(format!("{again:?}").contains("***") && !format!("{again:?}").contains(again.password()));
     }
 
