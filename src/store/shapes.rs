@@ -137,6 +137,9 @@ pub(super) struct Row<'a> {
 /// sets nothing) and its rows as Cypher list literals.
 pub(super) struct Part {
     pub set: String,
+    /// The same properties as a map's entries (`` `k`: r[1], … ``) for a `CREATE`; `None`
+    /// when a map of other properties ends each row (the shared part).
+    pub props: Option<String>,
     pub rows: Vec<String>,
 }
 
@@ -182,12 +185,18 @@ pub(super) fn parts(rows: &[Row<'_>], var: &str) -> Vec<Part> {
 fn part(rows: &[Row<'_>], members: &[usize], columns: &[&str], rest: bool, var: &str) -> Part {
     let lead = members.first().map_or(0, |&i| rows[i].lead.len());
     let mut set = String::new();
+    let mut props = String::new();
     for (c, key) in columns.iter().enumerate() {
         set.push_str(if c == 0 { "SET " } else { ", " });
         set.push_str(var);
         set.push('.');
         push_name(&mut set, key);
         let _ = write!(set, " = r[{}]", lead + c);
+        if c > 0 {
+            props.push_str(", ");
+        }
+        push_name(&mut props, key);
+        let _ = write!(props, ": r[{}]", lead + c);
     }
     if rest {
         if !set.is_empty() {
@@ -196,7 +205,7 @@ fn part(rows: &[Row<'_>], members: &[usize], columns: &[&str], rest: bool, var: 
         let _ = write!(set, "SET {var} += r[{}]", lead + columns.len());
     }
     let rows = members.iter().map(|&i| row(&rows[i], columns, rest)).collect();
-    Part { set, rows }
+    Part { set, props: (!rest).then_some(props), rows }
 }
 
 /// One row as a list literal: its lead, its values of `columns` (every row of its part has

@@ -35,24 +35,82 @@ const EXPLAIN_TYPE: &str = "tg:Explain";
 /// gets its label's kinds on every write; an `Explain` node gets its default kinds on creation
 /// only: a placeholder written after the record that named it must not overwrite what the
 /// record said.
-fn node_query(label: Label, rows: &str, set: &str) -> String {
-    let mut q = format!("UNWIND ${rows} AS r MERGE (n:`{label}` {{name: r[0]}})");
+///
+/// With `props` (the same properties as a map's entries) a node not there yet is created
+/// with its properties, and only a node already there is `SET`: FalkorDB updates a node's
+/// indexes after a `SET` by reading its labels, which first merges every label it has
+/// written but not yet sorted into its matrices, so a `MERGE … SET` of new nodes paid for
+/// that merge (it grows with the graph) on each write (`bench/ui`'s stream at 1,000
+/// events/s: 40% of FalkorDB's CPU in GraphBLAS's sort and add). A delta names each node
+/// once, so no row creates what an earlier row of the same write created.
+fn node_query(label: Label, rows: &str, set: &str, props: Option<&str>) -> String {
     let base = label.base_type().as_str();
+    let Some(props) = props else {
+        let mut q = format!("UNWIND ${rows} AS r MERGE (n:`{label}` {{name: r[0]}})");
+        if label == Label::Explain {
+            q.push_str(&format!(
+                " ON CREATE SET n.`{PROV_TYPE}` = '{EXPLAIN_TYPE}', n.`{PROV_BASE_TYPE}` = '{base}'"
+            ));
+        } else {
+            q.push_str(&format!(" SET {}", kinds("n", label, " = ")));
+        }
+        if !set.is_empty() {
+            q.push(' ');
+            q.push_str(set);
+        }
+        return q;
+    };
+    let mut create = String::from("name: r[0]");
+    let mut update = String::new();
     if label == Label::Explain {
-        q.push_str(&format!(
-            " ON CREATE SET n.`{PROV_TYPE}` = '{EXPLAIN_TYPE}', n.`{PROV_BASE_TYPE}` = '{base}'"
-        ));
+        for (key, default) in [(PROV_TYPE, EXPLAIN_TYPE), (PROV_BASE_TYPE, base)] {
+            if !props.contains(&format!("`{key}`: ")) {
+                create.push_str(&format!(", `{key}`: '{default}'"));
+            }
+        }
     } else {
-        q.push_str(&format!(" SET n.`{PROV_TYPE}` = "));
-        shapes::push_str(&mut q, &label.prov_type());
-        q.push_str(&format!(", n.`{PROV_BASE_TYPE}` = "));
-        shapes::push_str(&mut q, base);
+        create.push_str(", ");
+        create.push_str(&kinds("", label, ": "));
+        update.push_str(&format!(" SET {}", kinds("n", label, " = ")));
+    }
+    if !props.is_empty() {
+        create.push_str(", ");
+        create.push_str(props);
     }
     if !set.is_empty() {
-        q.push(' ');
-        q.push_str(set);
+        update.push(' ');
+        update.push_str(set);
+    }
+    let mut q = format!(
+        "UNWIND ${rows} AS r OPTIONAL MATCH (n:`{label}` {{name: r[0]}}) \
+         FOREACH (_ IN CASE WHEN n IS NULL THEN [1] ELSE [] END | CREATE (:`{label}` {{{create}}}))"
+    );
+    if !update.is_empty() {
+        q.push_str(&format!(" FOREACH (_ IN CASE WHEN n IS NULL THEN [] ELSE [1] END |{update})"));
     }
     q
+}
+
+/// A node's kinds from its label (`prov:type`, `prov:base_type`) as `SET` items of `var`
+/// (`n.`k` = 'v'`) or, with no variable, map entries (`` `k`: 'v' ``).
+fn kinds(var: &str, label: Label, sep: &str) -> String {
+    let mut out = String::new();
+    for (i, (key, value)) in
+        [(PROV_TYPE, label.prov_type().to_string()), (PROV_BASE_TYPE, label.base_type().as_str().to_owned())]
+            .iter()
+            .enumerate()
+    {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if !var.is_empty() {
+            out.push_str(var);
+            out.push('.');
+        }
+        out.push_str(&format!("`{key}`{sep}"));
+        shapes::push_str(&mut out, value);
+    }
+    out
 }
 
 /// The upsert of every edge of one group, its rows in parameter `rows` (`[source, target,
@@ -316,7 +374,7 @@ fn upserts(delta: &GraphDelta, nodes_alone: bool) -> Result<(Vec<Upsert>, WriteS
                 if nodes_alone {
                     nodes.cut();
                 }
-                nodes.add(batch, None, |r, _| node_query(label, r, &part.set));
+                nodes.add(batch, None, |r, _| node_query(label, r, &part.set, part.props.as_deref()));
             }
         }
     }
@@ -411,110 +469,5 @@ pub(crate) fn further_labels(node: &Node) -> Vec<TgType> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::vocab::ProvRelation;
-    use crate::model::{NodeRef, PropsExt};
-
-    fn rows(n: usize) -> Vec<String> {
-        (0..n).map(|i| format!("['n{i}']")).collect()
-    }
-
-    #[test]
-    fn small_parts_chain_into_one_query_with_their_own_parameters() {
-        let mut chain = Chain::default();
-        chain.add(&rows(2), None, |r, _| node_query(Label::LlmCall, r, "SET n.`a` = r[1]"));
-        let kind = EdgeKind::Prov(ProvRelation::Used);
-        chain.add(&rows(3), Some("USED"), |r, k| {
-            edge_query(Label::LlmCall, RelType::WasUsedBy, kind, Label::ToolCall, r, k, "")
-        });
-        let queries = chain.finish();
-        assert_eq!(queries.len(), 1);
-        let q = &queries[0];
-        assert_eq!(q.rows, 5);
-        assert_eq!(q.cypher.matches(" WITH count(*) AS c ").count(), 1);
-        assert!(q.cypher.starts_with("UNWIND $r0 AS r MERGE (n:`LlmCall` {name: r[0]})"), "{}", q.cypher);
-        assert!(q.cypher.contains("UNWIND $r1 AS r MATCH (a:`LlmCall` {name: r[0]})"), "{}", q.cypher);
-        assert!(q.cypher.contains("{`prov:base_type`: $k1}"), "{}", q.cypher);
-        let names: Vec<&str> = q.params.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(names, ["r0", "r1", "k1"]);
-        assert_eq!(q.params[0].1, "[['n0'], ['n1']]");
-        assert_eq!(q.params[2].1, "'USED'");
-    }
-
-    #[test]
-    fn chains_are_cut_at_the_batch_size() {
-        let mut chain = Chain::default();
-        for _ in 0..3 {
-            chain.add(&rows(BATCH_ROWS / 2), None, |r, _| node_query(Label::Artifact, r, ""));
-        }
-        chain.add(&rows(BATCH_ROWS), None, |r, _| node_query(Label::Artifact, r, ""));
-        let sizes: Vec<usize> = chain.finish().iter().map(|q| q.rows).collect();
-        assert_eq!(sizes, [BATCH_ROWS, BATCH_ROWS / 2, BATCH_ROWS]);
-    }
-
-    #[test]
-    fn rows_of_one_key_set_share_a_query_that_names_their_keys() {
-        let mut d = GraphDelta::new();
-        for i in 0..3 {
-            let mut n = Node::new(Label::Artifact, format!("a{i}"));
-            n.props.set_str("x:b", "1");
-            n.props.set("x:a", i as i64);
-            // Set by the label, never from the row.
-            n.props.set_str(PROV_TYPE, "ignored");
-            d.add_node(n);
-        }
-        let mut odd = Node::new(Label::Artifact, "odd");
-        odd.props.set_str("x:c", "it's");
-        d.add_node(odd);
-        let mut e = Edge::new(
-            RelType::WasUsedBy,
-            EdgeKind::Prov(ProvRelation::Used),
-            NodeRef::new(Label::Artifact, "a0"),
-            NodeRef::new(Label::Artifact, "a1"),
-        );
-        e.props.set_str("prov:role", "input");
-        d.add_edge(e);
-        let (queries, stats) = upserts(&d, false).unwrap();
-        assert_eq!((stats.nodes, stats.edges, stats.queries), (4, 1, 2));
-        let nodes = &queries[0];
-        assert!(nodes.cypher.contains("SET n.`x:a` = r[1], n.`x:b` = r[2]"), "{}", nodes.cypher);
-        assert!(nodes.cypher.contains("SET n.`x:c` = r[1]"), "{}", nodes.cypher);
-        assert!(!nodes.cypher.contains("+="), "{}", nodes.cypher);
-        assert_eq!(nodes.params[0].1, "[['a0', 0, '1'], ['a1', 1, '1'], ['a2', 2, '1']]");
-        assert_eq!(nodes.params[1].1, "[['odd', 'it\\'s']]");
-        let edges = &queries[1];
-        assert!(
-            edges.cypher.ends_with(
-                "MERGE (a)-[e:`WAS_USED_BY` {`prov:base_type`: $k0}]->(b) SET e.`prov:role` = r[2]"
-            ),
-            "{}",
-            edges.cypher
-        );
-        assert_eq!(edges.params[0].1, "[['a0', 'a1', 'input']]");
-    }
-
-    /// Nodes alone: a query per part, whose text (all but its rows) is the same whatever
-    /// else the batch holds, so FalkorDB plans it once.
-    #[test]
-    fn nodes_alone_keep_their_text_from_batch_to_batch() {
-        let texts = |names: &[&str], more: bool| {
-            let mut d = GraphDelta::new();
-            for name in names {
-                let mut n = Node::new(Label::Artifact, *name);
-                n.props.set_str("x:a", name);
-                d.add_node(n);
-            }
-            if more {
-                d.add_node(Node::new(Label::Agent, "ag"));
-            }
-            let (queries, _) = upserts(&d, true).unwrap();
-            queries.iter().map(|q| q.cypher.clone()).collect::<Vec<_>>()
-        };
-        let (one, two) = (texts(&["a", "b"], true), texts(&["c"], false));
-        assert_eq!(one.len(), 2, "{one:?}");
-        assert!(one.iter().all(|q| q.starts_with("UNWIND $r0 AS r") && !q.contains("WITH")), "{one:?}");
-        assert!(one.contains(&two[0]), "{one:?} {two:?}");
-        assert_eq!(upserts(&GraphDelta::new(), true).unwrap().0.len(), 0);
-    }
-}
+#[path = "write_tests.rs"]
+mod tests;
