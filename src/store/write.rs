@@ -1,5 +1,6 @@
-//! Batched, idempotent upserts: `UNWIND $rows … MERGE` parts per label and per (source
-//! label, relationship type, target label, kind) group, one per set of property names
+//! Batched, idempotent upserts: `UNWIND $rows …` parts per label (a node is created with its
+//! properties, or set when it is there) and `MERGE` parts per (source label, relationship
+//! type, target label, kind) group, one per set of property names
 //! (`shapes.rs`: properties set one by one, not from a map per row). Small parts are chained
 //! into one query (`… WITH count(*) AS c UNWIND …`) and queries are pipelined, because
 //! FalkorDB's cost per query (about 0.3 ms) outweighs its cost per row when a live ingest
