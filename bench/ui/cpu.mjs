@@ -11,7 +11,8 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 /** Which side a process is on, by its command name (a Chromium process by its `--type`:
  *  the page's renderer, the GPU process that rasterises with SwiftShader, the rest). */
 function side(pid, comm) {
-  if (comm === "provex") return "server";
+  // Any binary named provex… (an A/B run's `provex-old`, `provex-new`), its comm cut at 15.
+  if (comm.startsWith("provex")) return "server";
   if (comm.startsWith("redis-server")) return "database";
   if (!/^(chrom|headless_shell|Chrome)/.test(comm)) return null;
   let cmdline = "";
