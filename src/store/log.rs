@@ -63,6 +63,26 @@ pub(super) fn one_transaction(cluster: bool, upserts: usize) -> bool {
     !cluster && upserts > 0
 }
 
+/// A batch's commands: the log append (its reply read, unless `queued` in a transaction,
+/// where `EXEC` carries it), then the upserts (replies checked for errors only).
+fn push_batch(
+    pipe: &mut redis::Pipeline,
+    graph: &str,
+    at: u64,
+    bytes: &[u8],
+    upserts: &[super::raw::Upsert],
+    queued: bool,
+) {
+    pipe.cmd("EVAL").arg(APPEND).arg(1).arg(log_key(graph)).arg(at * HASH_BYTES).arg(bytes);
+    if queued {
+        pipe.ignore();
+    }
+    for q in upserts {
+        let query = pipe.cmd("GRAPH.QUERY").arg(graph).arg(q.text());
+        query.arg("timeout").arg(super::QUERY_TIMEOUT_MS).ignore();
+    }
+}
+
 impl Store {
     pub(super) async fn log_cmd<T: redis::FromRedisValue + Send>(
         &self,
@@ -155,15 +175,7 @@ impl Store {
             }
         }
         let mut pipe = redis::pipe();
-        pipe.cmd("EVAL").arg(APPEND).arg(1).arg(log_key(graph)).arg(at * HASH_BYTES).arg(bytes);
-        for q in upserts {
-            pipe.cmd("GRAPH.QUERY")
-                .arg(graph)
-                .arg(q.text())
-                .arg("timeout")
-                .arg(super::QUERY_TIMEOUT_MS)
-                .ignore();
-        }
+        push_batch(&mut pipe, graph, at, bytes, upserts, false);
         let (done,): (i64,) = self.log_cmd(&pipe, true).await?;
         Ok(done != 0)
     }
@@ -179,11 +191,7 @@ impl Store {
     ) -> Result<bool> {
         let mut pipe = redis::pipe();
         pipe.cmd("MULTI").ignore();
-        pipe.cmd("EVAL").arg(APPEND).arg(1).arg(log_key(graph)).arg(at * HASH_BYTES).arg(bytes).ignore();
-        for q in upserts {
-            let query = pipe.cmd("GRAPH.QUERY").arg(graph).arg(q.text());
-            query.arg("timeout").arg(super::QUERY_TIMEOUT_MS).ignore();
-        }
+        push_batch(&mut pipe, graph, at, bytes, upserts, true);
         pipe.cmd("EXEC");
         let (replies,): (Vec<Value>,) = self.log_cmd(&pipe, true).await?;
         if let Some(Value::ServerError(e)) = replies.iter().find(|v| matches!(v, Value::ServerError(_))) {
@@ -195,6 +203,7 @@ impl Store {
             other => Err(Error::Query(format!("unexpected reply to the log append: {other:?}"))),
         }
     }
+
     /// Keeps a graph's latest signed checkpoint.
     pub async fn log_set_checkpoint(&self, graph: &str, note: &[u8]) -> Result<()> {
         super::validate_graph_name(graph)?;

@@ -20,6 +20,21 @@ async fn open(url: &str, keys: &std::path::Path) -> Provex {
     p
 }
 
+/// The example events ingested into `graph` by upserts, two events a batch, every one
+/// acknowledged; returns the lines.
+async fn merge_ingest(provex: &Provex, graph: &str) -> Vec<String> {
+    let lines = common::example_lines();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let ingest = IngestOptions { bulk: false, batch_events: 2, ..Default::default() };
+    let quit = Arc::new(AtomicBool::new(false));
+    let report =
+        provex.ingest(graph, std::slice::from_ref(&file), ingest, quit, Arc::new(Quiet)).await.unwrap();
+    assert_eq!(report.events, lines.len() as u64);
+    lines
+}
+
 fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64
 }
@@ -87,22 +102,7 @@ async fn every_acknowledged_record_is_a_leaf_after_kill_9_of_the_database() {
     let opts = ServerOptions { data_dir: data.path().to_owned(), persist: true, port: None };
     let mut server = PrivateServer::start(&opts).unwrap();
     let provex = open(&server.url(), keys.path()).await;
-    let lines = common::example_lines();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("events.jsonl");
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let ingest = IngestOptions { bulk: false, batch_events: 2, ..Default::default() };
-    let report = provex
-        .ingest(
-            "acked",
-            std::slice::from_ref(&file),
-            ingest,
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(Quiet),
-        )
-        .await
-        .unwrap();
-    assert_eq!(report.events, lines.len() as u64);
+    let lines = merge_ingest(&provex, "acked").await;
 
     server.kill();
     drop(provex);
@@ -219,16 +219,7 @@ async fn a_batch_is_one_transaction_in_the_append_only_file() {
     let opts = ServerOptions { data_dir: data.path().to_owned(), persist: true, port: None };
     let server = PrivateServer::start(&opts).unwrap();
     let provex = open(&server.url(), keys.path()).await;
-    let lines = common::example_lines();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("events.jsonl");
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let ingest = IngestOptions { bulk: false, batch_events: 2, ..Default::default() };
-    let report = provex
-        .ingest("tx", std::slice::from_ref(&file), ingest, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
-        .await
-        .unwrap();
-    assert_eq!(report.events, lines.len() as u64);
+    merge_ingest(&provex, "tx").await;
 
     let mut commands = Vec::new();
     for entry in std::fs::read_dir(data.path().join("appendonlydir")).unwrap() {
