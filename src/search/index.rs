@@ -56,8 +56,8 @@ pub async fn ensure_schema(store: &Store) -> Result<()> {
         "CALL db.idx.fulltext.createNodeIndex({{label: '{ITEM}', stopwords: []}}, 'text', 'node')"
     ));
     for q in queries {
-        match store.reserved_query(SEARCH_GRAPH, &q, &[], true, WRITE_TIMEOUT_MS).await {
-            Ok(_) => {}
+        match store.reserved_schema(SEARCH_GRAPH, &q, WRITE_TIMEOUT_MS).await {
+            Ok(()) => {}
             Err(Error::Query(m)) if m.contains("already indexed") || m.contains("already exists") => {}
             Err(e) => return Err(e),
         }

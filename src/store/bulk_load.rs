@@ -163,6 +163,7 @@ impl Store {
         match renamed {
             Ok(1) => {
                 self.barrier.wrote();
+                self.gate(graph).forget();
                 self.graphs.lock().await.remove(building);
                 let mut indexed = self.indexed.lock().await;
                 indexed.remove(building);

@@ -107,6 +107,7 @@ impl Store {
     }
 
     async fn compact_ro_once(&self, graph: &str, cypher: &str) -> Result<Vec<Vec<Value>>> {
+        let _planned = self.shared(graph).await;
         if let Some(mut replica) = self.replica_connection().await? {
             // A replica of the owning shard (see `replicas.rs`), through the cluster client.
             let mut cmd = redis::cmd("GRAPH.RO_QUERY");

@@ -162,6 +162,8 @@ impl Store {
         upserts: &[super::raw::Upsert],
     ) -> Result<bool> {
         super::validate_graph_name(graph)?;
+        // The upserts are queries of the graph: planned under its gate (`gate.rs`).
+        let _planned = if upserts.is_empty() { None } else { Some(self.shared(graph).await) };
         if one_transaction(self.is_cluster(), upserts.len()) && !self.barrier.plain() {
             match self.log_append_in_transaction(graph, at, bytes, upserts).await {
                 // A user that may not send `MULTI` (a shared server's, granted the commands of

@@ -13,6 +13,7 @@ pub mod cluster;
 pub mod cluster_url;
 pub mod compact;
 pub mod durable;
+pub(crate) mod gate;
 pub mod groups;
 pub mod log;
 pub mod members;
@@ -164,6 +165,17 @@ impl Store {
         cypher: &str,
         params: Vec<(&str, FalkorValue)>,
     ) -> Result<Vec<Vec<FalkorValue>>> {
+        let _planned = self.shared(graph).await;
+        self.run_ungated(graph, cypher, params).await
+    }
+
+    /// [`Store::run`] for a caller that holds the graph's gate ([`gate`]).
+    async fn run_ungated(
+        &self,
+        graph: &str,
+        cypher: &str,
+        params: Vec<(&str, FalkorValue)>,
+    ) -> Result<Vec<Vec<FalkorValue>>> {
         let mut g = self.graph(graph).await?;
         let mut q = g.query(cypher).with_timeout(QUERY_TIMEOUT_MS);
         for (k, v) in params {
@@ -200,6 +212,7 @@ impl Store {
         params: Vec<(&str, FalkorValue)>,
     ) -> Result<(Vec<String>, Vec<Vec<FalkorValue>>)> {
         let mut g = self.graph(graph).await?;
+        let _planned = self.shared(graph).await;
         let mut q = g.ro_query(cypher).with_timeout(QUERY_TIMEOUT_MS);
         for (k, v) in params {
             q = q.with_param(k, v);
@@ -251,6 +264,7 @@ impl Store {
     pub async fn delete_graph(&self, graph: &str) -> Result<()> {
         let mut g = self.graph(graph).await?;
         g.delete().await.map_err(|e| classify(e, &self.url()))?;
+        self.gate(graph).forget();
         self.barrier.wrote();
         self.graphs.lock().await.remove(graph);
         self.indexed.lock().await.remove(graph);

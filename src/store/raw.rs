@@ -127,6 +127,7 @@ impl Store {
     async fn raw_ro_once(&self, graph: &str, text: &str) -> Result<Vec<RawRow>> {
         let mut cmd = redis::cmd("GRAPH.RO_QUERY");
         cmd.arg(graph).arg(text).arg("timeout").arg(QUERY_TIMEOUT_MS);
+        let _planned = self.shared(graph).await;
         let reply: redis::RedisResult<Value> = match self.replica_connection().await? {
             // A view or explore on a store reading from replicas (see `replicas.rs`).
             Some(mut replica) => super::replicas::on_replica(&mut replica, cmd, graph).await,
@@ -194,6 +195,7 @@ impl Store {
         let what = format!("graph {graph}");
         self.retrying(Some(&what), || async {
             let mut con = self.raw_connection().await?;
+            let _planned = self.shared(graph).await;
             match pipe.query_async::<Vec<Value>>(&mut con).await {
                 Ok(_) => {
                     self.barrier.wrote();

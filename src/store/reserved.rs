@@ -1,7 +1,7 @@
 //! Graphs Provex keeps for itself beside the users' graphs (the cross-graph search index,
 //! `provex:search`): their names are refused as a graph name given from outside, they are
 //! left out of every list of graphs, and only Provex's own modules query them, through
-//! [`Store::reserved_query`].
+//! [`Store::reserved_query`] (and [`Store::reserved_schema`] for what adds labels or indexes).
 
 use redis::Value;
 
@@ -30,6 +30,31 @@ impl Store {
     /// limit of `timeout_ms`; a write is retried while the server is away. A read of the
     /// graph before it exists gives no rows.
     pub(crate) async fn reserved_query(
+        &self,
+        graph: &'static str,
+        cypher: &str,
+        params: &[(&str, String)],
+        write: bool,
+        timeout_ms: i64,
+    ) -> Result<Vec<RawRow>> {
+        let _planned = self.shared(graph).await;
+        self.reserved_ungated(graph, cypher, params, write, timeout_ms).await
+    }
+
+    /// [`Store::reserved_query`] of a write that adds a label or an index (the first makes
+    /// the graph), holding the graph's gate exclusively (`gate.rs`): no other query of it
+    /// from this process is planned meanwhile.
+    pub(crate) async fn reserved_schema(
+        &self,
+        graph: &'static str,
+        cypher: &str,
+        timeout_ms: i64,
+    ) -> Result<()> {
+        let _only = self.gate(graph).exclusive().await;
+        self.reserved_ungated(graph, cypher, &[], true, timeout_ms).await.map(|_| ())
+    }
+
+    async fn reserved_ungated(
         &self,
         graph: &'static str,
         cypher: &str,

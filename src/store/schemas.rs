@@ -7,8 +7,8 @@
 //!
 //! Relationship types are not added ahead: FalkorDB looks for an edge of unknown type in
 //! every type's matrix, so each type a graph holds makes every untyped edge read slower (all
-//! 59 types cost `trace --up` 60%, docs/BENCHMARKS.md). A graph gets its types from the
-//! writes that use them, as before; that window remains (docs/ARCHITECTURE.md).
+//! 59 types cost `trace --up` 60%, docs/BENCHMARKS.md). A graph gets each type when a write
+//! first uses it, added alone while no other query of the graph runs (`gate.rs`).
 
 use falkordb::FalkorValue;
 
@@ -70,7 +70,9 @@ impl Store {
         if missing.is_empty() {
             return Ok(());
         }
-        self.run_retrying(graph, &adding_query(&missing), vec![]).await
+        // In place (a cluster, or a user the server refuses renames): no query of the graph
+        // from this process is planned while they are added (`gate.rs`).
+        self.run_exclusive(graph, &adding_query(&missing)).await
     }
 
     /// Creates `graph` with every label under a [`staging_name`] and renames it into
@@ -91,6 +93,7 @@ impl Store {
         self.graphs.lock().await.remove(&staging);
         if matches!(renamed, Ok(1)) {
             self.barrier.wrote();
+            self.gate(graph).forget();
             return Ok(true);
         }
         if let Err(e) = self.delete_graph(&staging).await {

@@ -37,6 +37,7 @@ impl Store {
         let params = &params;
         let run = self.retrying(None, || async move {
             let mut g = self.graph(graph).await?;
+            let _planned = self.shared(graph).await;
             let mut q = g.ro_query(cypher).with_timeout(ms);
             for (k, v) in params.clone() {
                 q = q.with_param(k, v);

@@ -247,8 +247,9 @@ pub(crate) fn edge_props(kind: EdgeKind, props: &Props) -> Props {
 }
 
 impl Store {
-    /// Adds every label and type ([`Store::ensure_schemas`]) and creates the `name` index of
-    /// every label, once per graph (and per process).
+    /// Adds every label ([`Store::ensure_schemas`]) and creates the `name` index of every
+    /// label, once per graph (and per process), each index while no other query of the graph
+    /// from this process is planned (`gate.rs`: an index changes what planning reads).
     pub async fn ensure_indexes(&self, graph: &str) -> Result<()> {
         if self.indexed.lock().await.contains(graph) {
             return Ok(());
@@ -268,7 +269,7 @@ impl Store {
                 continue;
             }
             let q = format!("CREATE INDEX FOR (n:`{label}`) ON (n.name)");
-            if let Err(e) = self.run_retrying(graph, &q, vec![]).await {
+            if let Err(e) = self.run_exclusive(graph, &q).await {
                 if !e.to_string().contains("already indexed") {
                     return Err(e);
                 }
@@ -282,7 +283,7 @@ impl Store {
             };
             if !rows.iter().any(has) {
                 let q = format!("CREATE INDEX FOR (n:`{label}`) ON (n.`{prop}`)");
-                if let Err(e) = self.run_retrying(graph, &q, vec![]).await {
+                if let Err(e) = self.run_exclusive(graph, &q).await {
                     if !e.to_string().contains("already indexed") {
                         return Err(e);
                     }
@@ -308,6 +309,7 @@ impl Store {
     /// calls [`Store::commit`] after the last.
     pub async fn write_unsynced(&self, graph: &str, delta: &GraphDelta) -> Result<WriteStats> {
         self.ensure_indexes(graph).await?;
+        self.ensure_types(graph, &super::gate::delta_types(delta)).await?;
         let (queries, stats) = upserts(delta, false)?;
         self.raw_write(graph, &queries).await?;
         Ok(stats)
@@ -329,6 +331,7 @@ impl Store {
         delta: &GraphDelta,
     ) -> Result<(bool, WriteStats)> {
         self.ensure_indexes(graph).await?;
+        self.ensure_types(graph, &super::gate::delta_types(delta)).await?;
         // Nodes alone where the pipeline is one transaction (`log.rs`).
         let (queries, stats) = upserts(delta, !self.is_cluster())?;
         let mut end = queries.len().min(1);

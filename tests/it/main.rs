@@ -84,4 +84,5 @@ mod tlog_whole;
 mod tlog_witness;
 mod trace_diff;
 mod trustgraph;
+mod type_gate;
 mod view_columns;

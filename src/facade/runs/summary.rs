@@ -268,8 +268,8 @@ impl Summaries {
         self.schema
             .get_or_try_init(|| async {
                 let q = "CREATE INDEX FOR (x:Run) ON (x.graph)";
-                match store.reserved_query(RUNS_GRAPH, q, &[], true, TIMEOUT_MS).await {
-                    Ok(_) => Ok(()),
+                match store.reserved_schema(RUNS_GRAPH, q, TIMEOUT_MS).await {
+                    Ok(()) => Ok(()),
                     Err(Error::Query(m)) if m.contains("already indexed") || m.contains("already exists") => {
                         Ok(())
                     }
