@@ -55,6 +55,14 @@ impl Clock {
     }
 }
 
+/// The process's minor page faults so far (pages the kernel had to map, and zero, afresh).
+fn minor_faults() -> i64 {
+    // SAFETY: `usage` is a valid rusage to write.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    usage.ru_minflt
+}
+
 /// This thread's CPU time in seconds (user and system).
 fn thread_cpu_secs() -> f64 {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
@@ -73,6 +81,7 @@ fn run(name: &str, bodies: &[Vec<u8>], decode: impl Fn(&[u8]) -> ExportTraceServ
     }
     let (wall, cpu) = clock.elapsed();
     println!("{name:9} decode alone: {:.0} spans/s (CPU time: {:.0} spans/s)", rate(wall), rate(cpu));
+    let faults = minor_faults();
     let clock = Clock::start();
     let mut nodes = 0;
     for b in bodies {
@@ -85,10 +94,11 @@ fn run(name: &str, bodies: &[Vec<u8>], decode: impl Fn(&[u8]) -> ExportTraceServ
     let bytes: usize = bodies.iter().map(Vec::len).sum();
     println!(
         "{name:9} {spans} spans in {wall:.3} s: {:.0} spans/s ({:.1} MB/s, {nodes} node upserts; \
-         CPU time {cpu:.3} s: {:.0} spans/s)",
+         CPU time {cpu:.3} s: {:.0} spans/s; {} page faults)",
         rate(wall),
         bytes as f64 / wall / 1e6,
-        rate(cpu)
+        rate(cpu),
+        minor_faults() - faults
     );
 }
 
