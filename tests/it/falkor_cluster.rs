@@ -42,17 +42,30 @@ pub fn cluster() -> &'static Cluster {
         // long as the test process.
         std::thread::spawn(move || {
             let dir = tempfile::tempdir().expect("temp dir");
-            match start(dir.path()) {
-                Ok((cluster, children)) => {
-                    tx.send(Ok(cluster)).unwrap();
-                    // Kept (with the folder) for as long as the test process runs.
-                    let _children = children;
-                    loop {
-                        std::thread::park();
+            // Again on fresh ports when a node could not start: a port found free may be
+            // taken by another test's server before this one binds it.
+            let mut failed = Vec::new();
+            for attempt in 0..3 {
+                let mut children = Vec::new();
+                match start(&dir.path().join(format!("try{attempt}")), &mut children) {
+                    Ok(cluster) => {
+                        tx.send(Ok(cluster)).unwrap();
+                        // Kept (with the folder) for as long as the test process runs.
+                        let _children = children;
+                        loop {
+                            std::thread::park();
+                        }
+                    }
+                    Err(e) => {
+                        for child in &mut children {
+                            let _ = child.kill();
+                            let _ = child.wait();
+                        }
+                        failed.push(e);
                     }
                 }
-                Err(e) => tx.send(Err(e)).unwrap(),
             }
+            tx.send(Err(failed.join("; "))).unwrap();
         });
         rx.recv().unwrap().expect("start a three-shard FalkorDB cluster")
     })
@@ -62,9 +75,8 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
+fn start(dir: &std::path::Path, children: &mut Vec<Child>) -> Result<Cluster, String> {
     let bins = ServerBinaries::locate().map_err(|e| e.to_string())?;
-    let mut children = Vec::new();
     let mut nodes = Vec::new();
     // Primaries first, then their replicas.
     for i in 0..2 * SHARDS {
@@ -98,8 +110,8 @@ fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
     }
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut cons = Vec::new();
-    for &(port, _) in &nodes {
-        cons.push(wait_connect(port, deadline)?);
+    for (&(port, _), child) in nodes.iter().zip(children.iter_mut()) {
+        cons.push(wait_connect(port, child, deadline)?);
     }
     let third = SLOTS / SHARDS as u16;
     for (i, con) in cons.iter_mut().enumerate().take(SHARDS) {
@@ -187,11 +199,14 @@ fn start(dir: &std::path::Path) -> Result<(Cluster, Vec<Child>), String> {
     }
     let mut all = nodes.into_iter().zip(ids).map(|((port, _), id)| Node { port, id });
     let primaries = all.by_ref().take(SHARDS).collect();
-    Ok((Cluster { nodes: primaries, replicas: all.collect() }, children))
+    Ok(Cluster { nodes: primaries, replicas: all.collect() })
 }
 
-fn wait_connect(port: u16, deadline: Instant) -> Result<redis::Connection, String> {
+fn wait_connect(port: u16, child: &mut Child, deadline: Instant) -> Result<redis::Connection, String> {
     loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("the node for port {port} exited ({status}): the port was taken?"));
+        }
         let tried = redis::Client::open(format!("redis://127.0.0.1:{port}"))
             .and_then(|c| c.get_connection_with_timeout(Duration::from_millis(500)))
             .and_then(|mut con| redis::cmd("GRAPH.LIST").query::<Vec<String>>(&mut con).map(|_| con));
@@ -311,10 +326,10 @@ pub struct Move<'a> {
 }
 
 impl Move<'_> {
-    /// Moves every key of the slot to the target (`MIGRATE`); returns how many.
-    pub fn migrate_keys(&self) -> usize {
+    /// Moves every key of the slot to the target (`MIGRATE`); returns the keys moved.
+    pub fn migrate_keys(&self) -> Vec<String> {
         let mut source = self.cluster.node(self.from);
-        let mut moved = 0;
+        let mut moved = Vec::new();
         loop {
             let keys: Vec<String> = redis::cmd("CLUSTER")
                 .arg("GETKEYSINSLOT")
@@ -335,7 +350,7 @@ impl Move<'_> {
                 .arg(&keys)
                 .exec(&mut source)
                 .unwrap();
-            moved += keys.len();
+            moved.extend(keys);
         }
     }
 

@@ -111,7 +111,10 @@ async fn a_graph_whose_slot_moves_to_another_shard_mid_session_loses_nothing() {
     ingest(&provex, &graph, &files[1..2]).await;
     assert!(c.graphs_on(0).contains(&graph));
     // The graph goes over: the source answers ASK, the target takes it with ASKING.
-    assert_eq!(moving.migrate_keys(), 1, "the graph is one key");
+    // The graph is one key; FalkorDB may keep its query telemetry beside it, in the same slot.
+    let moved = moving.migrate_keys();
+    let telemetry = format!("telemetry{{{graph}}}");
+    assert!(moved.contains(&graph) && moved.iter().all(|k| *k == graph || *k == telemetry), "{moved:?}");
     assert!(c.graphs_on(2).contains(&graph) && !c.graphs_on(0).contains(&graph));
     let mid = provex.stats(&graph).await.unwrap();
     assert!(mid.nodes > 0, "{mid:?}");
