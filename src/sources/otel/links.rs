@@ -96,12 +96,16 @@ pub fn may_reference(value: Option<&AnyValue>) -> bool {
 }
 
 /// Whether a text holds `urn:` or `prompt:`, where a name of another source's node starts:
-/// one pass over its colons rather than a substring search for each.
+/// two vectorised substring searches, which skip a message's text faster than a pass that
+/// stops at each of its colons.
 fn may_name(s: &str) -> bool {
-    s.match_indices(':').any(|(i, _)| {
-        let before = &s.as_bytes()[..i];
-        before.ends_with(b"urn") || before.ends_with(b"prompt")
-    })
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    // Built once: a search's set-up costs more than a short attribute's whole scan.
+    static URN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"urn:"));
+    static PROMPT: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"prompt:"));
+    let b = s.as_bytes();
+    URN.find(b).is_some() || PROMPT.find(b).is_some()
 }
 
 fn push(out: &mut Vec<(Label, String)>, label: Label, name: &str) {

@@ -80,16 +80,27 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
+/// The two lower-case hex digits of each byte.
+const HEX_PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut pairs = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        pairs[i] = [DIGITS[i >> 4], DIGITS[i & 15]];
+        i += 1;
+    }
+    pairs
+};
+
 /// Appends the lower-case hex of `bytes` to `out`.
 pub fn push_hex(out: &mut String, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     out.reserve(bytes.len() * 2);
-    // Written a block at a time (an id or a digest is one block), not a char at a time.
+    // Written a block at a time (an id or a digest is one block), not a char at a time, each
+    // byte's two digits at once.
     let mut buf = [0u8; 128];
     for chunk in bytes.chunks(64) {
-        for (i, b) in chunk.iter().enumerate() {
-            buf[2 * i] = DIGITS[(b >> 4) as usize];
-            buf[2 * i + 1] = DIGITS[(b & 15) as usize];
+        for (pair, b) in buf.chunks_exact_mut(2).zip(chunk) {
+            pair.copy_from_slice(&HEX_PAIRS[*b as usize]);
         }
         // Hex digits are ASCII, so this never fails.
         out.push_str(std::str::from_utf8(&buf[..2 * chunk.len()]).unwrap_or_default());
