@@ -1,5 +1,5 @@
 //! Keeps this process's queries from being planned while a write adds a relationship type
-//! (or, in place, labels) to their graph. FalkorDB 4.16 plans a query before it takes the
+//! (or, in place, labels or an index) to their graph. FalkorDB 4.16 plans a query before it takes the
 //! graph's lock, looking types up in an array that the write adding one moves: a query that
 //! names a type the graph lacks, planned at that moment, kills the server (SIGSEGV in
 //! `_GraphContext_GetLabelID`, from `QueryGraph_ResolveUnknownRelIDs`; docs/ARCHITECTURE.md).
@@ -104,8 +104,8 @@ impl Store {
         self.gate(graph).shared().await
     }
 
-    /// Gives `graph` the relationship types of `wanted` it lacks, each added alone with
-    /// the gate held exclusively, before a write that uses them.
+    /// Gives `graph` the relationship types of `wanted` it lacks, before a write that uses
+    /// them: all in one query of their own, holding the gate exclusively.
     pub(crate) async fn ensure_types(&self, graph: &str, wanted: &[&str]) -> Result<()> {
         if wanted.is_empty() {
             return Ok(());
