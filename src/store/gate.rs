@@ -2,7 +2,8 @@
 //! (or, in place, labels or an index) to their graph. FalkorDB 4.16 plans a query before it takes the
 //! graph's lock, looking types up in an array that the write adding one moves: a query that
 //! names a type the graph lacks, planned at that moment, kills the server (SIGSEGV in
-//! `_GraphContext_GetLabelID`, from `QueryGraph_ResolveUnknownRelIDs`; docs/ARCHITECTURE.md).
+//! `_GraphContext_GetLabelID`, from `QueryGraph_ResolveUnknownRelIDs`; FalkorDB/FalkorDB#1784,
+//! fixed in 4.20; docs/ARCHITECTURE.md).
 //!
 //! Every query of a graph holds the graph's gate shared while it is sent and answered; a
 //! write that would give the graph a type it lacks first adds the type alone, in a query that
