@@ -8,7 +8,8 @@
 //! Relationship types are not added ahead: FalkorDB looks for an edge of unknown type in
 //! every type's matrix, so each type a graph holds makes every untyped edge read slower (all
 //! 59 types cost `trace --up` 60%, docs/BENCHMARKS.md). A graph gets each type when a write
-//! first uses it, added alone while no other query of the graph runs (`gate.rs`).
+//! first uses it, added alone while no other query of the graph from this process runs
+//! (`gate.rs`).
 
 use falkordb::FalkorValue;
 
