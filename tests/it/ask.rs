@@ -227,29 +227,7 @@ struct Monitor {
 
 impl Monitor {
     fn start() -> Monitor {
-        use std::io::{BufRead, Write};
-        // Only the server's administrative user may watch it.
-        let admin = url::Url::parse(common::admin_url()).unwrap();
-        let mut stream =
-            std::net::TcpStream::connect(format!("127.0.0.1:{}", admin.port().unwrap())).unwrap();
-        let (user, pass) = (admin.username(), admin.password().unwrap());
-        stream.write_all(format!("AUTH {user} {pass}\r\nMONITOR\r\n").as_bytes()).unwrap();
-        let mut reader = std::io::BufReader::new(stream);
-        for _ in 0..2 {
-            let mut ok = String::new();
-            reader.read_line(&mut ok).unwrap();
-            assert!(ok.starts_with("+OK"), "{ok}");
-        }
-        let seen = Arc::new(Mutex::new(String::new()));
-        let s = seen.clone();
-        std::thread::spawn(move || {
-            for line in reader.lines() {
-                let Ok(line) = line else { break };
-                s.lock().unwrap().push_str(&line);
-                s.lock().unwrap().push('\n');
-            }
-        });
-        Monitor { seen }
+        Monitor { seen: common::monitor(common::admin_url()) }
     }
 
     /// What the server received until now: a marker sent last is waited for.

@@ -169,3 +169,30 @@ pub fn rejects(path: &std::path::Path) -> Vec<(u64, String)> {
         })
         .collect()
 }
+
+/// Every command a server receives, as `MONITOR` prints them to its administrative user
+/// (`admin_url`), gathered as they come.
+pub fn monitor(admin_url: &str) -> std::sync::Arc<std::sync::Mutex<String>> {
+    use std::io::{BufRead, Write};
+    let admin = url::Url::parse(admin_url).unwrap();
+    let mut stream = std::net::TcpStream::connect(format!("127.0.0.1:{}", admin.port().unwrap())).unwrap();
+    let (user, pass) = (admin.username(), admin.password().unwrap());
+    stream.write_all(format!("AUTH {user} {pass}\r\nMONITOR\r\n").as_bytes()).unwrap();
+    let mut reader = std::io::BufReader::new(stream);
+    for _ in 0..2 {
+        let mut ok = String::new();
+        reader.read_line(&mut ok).unwrap();
+        assert!(ok.starts_with("+OK"), "{ok}");
+    }
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let s = seen.clone();
+    std::thread::spawn(move || {
+        for line in reader.lines() {
+            let Ok(line) = line else { break };
+            let mut s = s.lock().unwrap();
+            s.push_str(&line);
+            s.push('\n');
+        }
+    });
+    seen
+}

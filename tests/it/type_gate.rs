@@ -16,6 +16,8 @@ use provex::model::{Edge, GraphDelta, Node, NodeRef};
 use provex::store::server::{PrivateServer, ServerOptions};
 use provex::store::Store;
 
+use crate::common;
+
 /// How long the writer goes on. The race itself is rare per type added (one server died after
 /// about 20,000 in a loop of raw queries): the order below is what shows the gate at work.
 const RUN: Duration = Duration::from_secs(3);
@@ -102,32 +104,6 @@ async fn types_added_while_the_graph_is_read_by_type_neither_stall_nor_bring_the
     assert_eq!(used.rows[0][0], types.rows[0][0]);
 }
 
-/// The `MONITOR` lines of a server as its administrative user sees them.
-fn monitor(admin_url: &str) -> Arc<std::sync::Mutex<String>> {
-    use std::io::{BufRead, Write};
-    let admin = url::Url::parse(admin_url).unwrap();
-    let mut stream = std::net::TcpStream::connect(format!("127.0.0.1:{}", admin.port().unwrap())).unwrap();
-    let (user, pass) = (admin.username(), admin.password().unwrap());
-    stream.write_all(format!("AUTH {user} {pass}\r\nMONITOR\r\n").as_bytes()).unwrap();
-    let mut reader = std::io::BufReader::new(stream);
-    for _ in 0..2 {
-        let mut ok = String::new();
-        reader.read_line(&mut ok).unwrap();
-        assert!(ok.starts_with("+OK"), "{ok}");
-    }
-    let seen = Arc::new(std::sync::Mutex::new(String::new()));
-    let s = seen.clone();
-    std::thread::spawn(move || {
-        for line in reader.lines() {
-            let Ok(line) = line else { break };
-            let mut s = s.lock().unwrap();
-            s.push_str(&line);
-            s.push('\n');
-        }
-    });
-    seen
-}
-
 fn unix_secs(t: std::time::SystemTime) -> f64 {
     t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs_f64()
 }
@@ -140,7 +116,7 @@ async fn a_new_type_reaches_the_server_only_after_the_reads_under_way_are_answer
     let store = Arc::new(Store::connect(&server.url()).await.unwrap());
     let graph = "gated";
     store.write(graph, &one_edge(RelType::Used)).await.unwrap();
-    let seen = monitor(&server.admin_url().unwrap());
+    let seen = common::monitor(&server.admin_url().unwrap());
     // A read of the graph that takes a while.
     let read = tokio::spawn({
         let store = store.clone();
