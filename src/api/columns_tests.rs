@@ -57,7 +57,7 @@ fn a_view_in_columns_decodes_to_the_same_records_and_shares_its_strings() {
     let edges = vec![edge("a", "b", Some("used")), edge("b", "c", None), edge("c", "a", Some("used"))];
     let v = view(nodes.clone(), edges.clone()).into_columns();
     assert!(v.nodes.is_empty() && v.edges.is_empty());
-    let c = v.columns.as_ref().unwrap();
+    let c = v.columns.as_ref().unwrap().built().unwrap();
     // The placeholder, then each string once: three nodes share their label, base type,
     // context and text; three edges their type and relation.
     assert_eq!(c.strings, ["", "LlmCall", "ProvActivity", "ctx-bench", "claude-sonnet-4", "USED", "used"]);

@@ -168,8 +168,8 @@ pub struct View {
     /// The nodes and edges as columns, when the request asked for them (`columns`): the
     /// compact form a UI decodes (docs/FORMATS.md "Views in columns").
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub columns: Option<super::ViewColumns>,
+    #[ts(optional, as = "Option<super::ViewColumns>")]
+    pub columns: Option<super::Columns>,
 }
 
 /// Where a tidy-up moved a node.

@@ -8,6 +8,7 @@
 //! the types registry `registry`), and a test fails when a committed copy is stale.
 
 mod columns;
+mod columns_kept;
 mod contract;
 pub mod ops;
 pub mod registry;
@@ -16,5 +17,6 @@ pub mod typescript;
 
 pub use crate::error::ErrorCode;
 pub use columns::*;
+pub use columns_kept::Columns;
 pub use contract::*;
 pub use requests::*;

@@ -18,6 +18,8 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
   let h;
   let page;
   let claims;
+  /** The query of the first view request the page made (before its frame was built). */
+  let firstAsk = null;
 
   before(async () => {
     h = await start();
@@ -26,6 +28,10 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
     const rows = await h.api(`/api/graphs/${GRAPH}/query`, { method: "POST", json: { cypher: "MATCH (s:Statement) RETURN s.name" } });
     claims = new Set(rows.rows.map(([id]) => id));
     const stats = await h.api(`/api/graphs/${GRAPH}/stats`);
+    page.on("request", (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === `/api/graphs/${GRAPH}/view` && !firstAsk) firstAsk = u.searchParams;
+    });
     await h.open(`/?graph=${GRAPH}`);
     await until(async () => (await statusCounts(page)).nodes === stats.nodes, { what: `${stats.nodes} nodes drawn` });
     await until(() => page.evaluate(() => window.provex.canvas.stats().frames > 0), { what: "a frame drawn" });
@@ -61,6 +67,16 @@ describe("the first view of the council demo", { timeout: 120_000 }, () => {
       assert.ok(text.get(l.id).startsWith(l.text.replace(/…$/, "")), `${l.id}: “${l.text}” is the start of its text`);
     }
     await screenshot(page, "first-view-light.png");
+  });
+
+  it("the view asked for as the page starts names the canvas's real size", async () => {
+    // The page asks before it has built its frame, from the window's size (graph-loading.ts
+    // `estimatedViewport`); a graph laid out for the first time is packed to this shape.
+    assert.ok(firstAsk, "the page asked for the view");
+    const real = await page.getByTestId("canvas").evaluate((c) => ({ w: c.clientWidth, h: c.clientHeight }));
+    const asked = { w: Number(firstAsk.get("viewport_width")), h: Number(firstAsk.get("viewport_height")) };
+    assert.ok(Math.abs(asked.w - real.w) <= 4 && Math.abs(asked.h - real.h) <= 4,
+      `asked for ${asked.w}×${asked.h}, the canvas is ${real.w}×${real.h}`);
   });
 
   it("a hover card gives a claim's essentials: its text, author and signature status", async () => {

@@ -121,10 +121,10 @@ export class App implements
     this.changes = new StreamChanges(this, { side: this.side, statusbar: this.statusbar, notice: this.notice, topbar: this.topbar });
   }
 
-  /** Builds the page, makes the canvas, and opens the graph named in the URL (or the first). */
-  async start(): Promise<void> {
+  /** Builds the page, makes the canvas, opens the URL's graph (its view `early` if asked). */
+  async start(early?: EarlyView | null): Promise<void> {
     this.buildLayout();
-    this.early = askEarly(this.backend, this.viewport());
+    this.early = early !== undefined ? early : askEarly(this.backend, this.viewport());
     const made = createCanvas(this.canvasArea.el, {
       onSelect: (id, additive) => void this.select(id, { additive, from: "canvas" }),
       onHover: (id) => {

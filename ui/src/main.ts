@@ -4,6 +4,7 @@
 import "./style.css";
 import type { Backend } from "./api/backend";
 import { App } from "./app";
+import { askEarly, estimatedViewport } from "./graph/graph-loading";
 import { pickBackend } from "./shared/backends";
 import type { GraphModel } from "./graph/model";
 import type { GraphCanvasApi } from "./canvas/types";
@@ -31,8 +32,11 @@ async function main(): Promise<void> {
     root.textContent = `Provex cannot start: ${e instanceof Error ? e.message : String(e)}`;
     throw e;
   }
+  // The URL's graph's view is asked for before the page is built: the server sends it
+  // while the app makes its panels and canvas.
+  const early = askEarly(backend, estimatedViewport());
   const app = new App(root, backend);
-  const started = app.start();
+  const started = app.start(early);
   window.provex = {
     model: app.model,
     get canvas() {

@@ -31,3 +31,18 @@ describe("first view", () => {
     expect(s.y).toBe(50);
   });
 });
+
+describe("the canvas's size guessed before the page is built", () => {
+  it("is the window less the side panel's column and the two bars", async () => {
+    const { estimatedViewport, FRAME_BARS_HEIGHT } = await import("../src/graph/graph-loading");
+    // Wide: the side panel takes 34% of the width, between 360 and 480 px.
+    expect(estimatedViewport(1400, 900)).toEqual({ width: 1400 - 476, height: 900 - FRAME_BARS_HEIGHT });
+    expect(estimatedViewport(2000, 1000).width).toBe(2000 - 480);
+    expect(estimatedViewport(1101, 700).width).toBeCloseTo(1101 - 374.34, 6);
+    // At 1100 px and under, a fixed 360 px.
+    expect(estimatedViewport(1100, 700).width).toBe(740);
+    expect(estimatedViewport(800, 600).width).toBe(440);
+    // Never negative.
+    expect(estimatedViewport(200, 50)).toEqual({ width: 0, height: 0 });
+  });
+});

@@ -56,6 +56,7 @@ impl Provex {
         if st.broken {
             return Err(Error::Server(format!("the view of {graph} was dropped while it was loaded")));
         }
+        st.changed();
         st.layout = Some(layout);
         st.nodes = view_nodes;
         st.edges = edge_set;

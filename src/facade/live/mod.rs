@@ -31,7 +31,7 @@ use feed::ClusterFeed;
 use state::{GraphView, Load};
 
 use super::{DeltaBatch, Provex};
-use crate::api::{StreamMessage, StreamRequest, View};
+use crate::api::{Columns, StreamMessage, StreamRequest, View};
 use crate::error::{Error, Result};
 
 /// Most nodes a view draws whole, unless the client asks otherwise.
@@ -316,9 +316,17 @@ impl Provex {
         }
         match req.root {
             None => {
-                let view = self.live_view(graph, req.aspect).await?;
-                let st = view.state();
-                Ok(st.snapshot(limit, total_edges, req.columns))
+                let live = self.live_view(graph, req.aspect).await?;
+                let (mut view, revision) = live.state().snapshot(limit, total_edges, req.columns);
+                // Columns just built are encoded here, outside the view's lock, and kept for
+                // the next request if the drawing has not changed meanwhile.
+                if let Some(built @ Columns::Built(_)) = &view.columns {
+                    let json =
+                        built.to_json().map_err(|e| Error::Server(format!("encoding the view: {e}")))?;
+                    live.state().keep_columns(revision, limit, total_edges, json.clone());
+                    view.columns = Some(Columns::Json(json));
+                }
+                Ok(view)
             }
             Some(root) => {
                 let depth = req.depth.unwrap_or(2);

@@ -13,7 +13,7 @@ use tokio::sync::watch;
 
 use super::backlog::Backlog;
 use super::convert::{from_edge, from_node, layout_node, now_ms, verification_update};
-use crate::api::{NodeMove, StreamMessage, View, ViewColumns, ViewEdge, ViewMode, ViewNode};
+use crate::api::{Columns, NodeMove, StreamMessage, View, ViewColumns, ViewEdge, ViewMode, ViewNode};
 use crate::facade::DeltaBatch;
 use crate::layout::{EdgeSpec, Incremental, Move};
 
@@ -55,9 +55,23 @@ pub(super) struct State {
     pub(super) stream: Backlog,
     /// The layout failed or panicked: the view is dropped and loaded afresh.
     pub(super) broken: bool,
+    /// Counts the changes of the drawing (every delta applied, moves, a load), so that columns
+    /// encoded outside the lock are kept only if nothing changed meanwhile.
+    pub(super) revision: u64,
+    /// The whole view's columns as JSON, for the revision, limit and edge total they were
+    /// made at ([`State::keep_columns`]): sent again until the drawing changes.
+    kept: Option<KeptColumns>,
     /// Tests: the next append panics.
     #[cfg(test)]
     pub(super) panic_next: bool,
+}
+
+/// See [`State::kept`].
+struct KeptColumns {
+    revision: u64,
+    limit: u32,
+    total_edges: u64,
+    json: Arc<serde_json::value::RawValue>,
 }
 
 /// The text of a caught panic.
@@ -83,6 +97,8 @@ impl GraphView {
                 next_arrival: 0,
                 stream: Backlog::new(graph, backlog_bytes),
                 broken: false,
+                revision: 0,
+                kept: None,
                 #[cfg(test)]
                 panic_next: false,
             }),
@@ -174,6 +190,7 @@ impl State {
     /// Applies a delta: places new nodes, updates changed ones, adds new edges, and
     /// publishes what changed as one batch. The layout must be there.
     fn apply(&mut self, delta: &DeltaBatch) -> Result<(), String> {
+        self.changed();
         let mut new_nodes = Vec::new();
         let mut changed = Vec::new();
         let mut verifications = Vec::new();
@@ -283,6 +300,7 @@ impl State {
     /// Takes a tidy-up's moves into the drawing and sends them as one `moves` message.
     /// Returns the moves of the nodes drawn.
     pub(super) fn apply_moves(&mut self, moves: Vec<Move>) -> Vec<NodeMove> {
+        self.changed();
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {
             if let Some(n) = self.nodes.get_mut(&m.id) {
@@ -305,17 +323,45 @@ impl State {
             .collect()
     }
 
-    /// The whole view as it stands, nodes in arrival order; as columns (built from the
-    /// drawing, no record copied) or as a record each.
-    pub(super) fn snapshot(&self, limit: u32, total_edges: u64, columns: bool) -> View {
-        let mut nodes: Vec<&ViewNode> = self.nodes.values().collect();
-        nodes.sort_by_key(|n| n.arrival);
-        let (nodes, edges, columns) = if columns {
-            (Vec::new(), Vec::new(), Some(ViewColumns::encode(nodes, &self.edge_list)))
+    /// The drawing changed: columns kept or being encoded are of an older drawing.
+    pub(super) fn changed(&mut self) {
+        self.revision += 1;
+        self.kept = None;
+    }
+
+    /// Keeps a whole view's columns, encoded to JSON outside the lock, when the drawing is
+    /// still the one they were built from (`revision`, as [`State::snapshot`] gave it).
+    pub(super) fn keep_columns(
+        &mut self,
+        revision: u64,
+        limit: u32,
+        total_edges: u64,
+        json: Arc<serde_json::value::RawValue>,
+    ) {
+        if revision == self.revision {
+            self.kept = Some(KeptColumns { revision, limit, total_edges, json });
+        }
+    }
+
+    /// The whole view as it stands, nodes in arrival order; as columns (the kept JSON when
+    /// the drawing has not changed since, else built from the drawing, no record copied) or
+    /// as a record each. With it, the revision it is of.
+    pub(super) fn snapshot(&self, limit: u32, total_edges: u64, columns: bool) -> (View, u64) {
+        let kept = self.kept.as_ref().filter(|k| {
+            columns && k.revision == self.revision && k.limit == limit && k.total_edges == total_edges
+        });
+        let (nodes, edges, columns) = if let Some(k) = kept {
+            (Vec::new(), Vec::new(), Some(Columns::Json(k.json.clone())))
         } else {
-            (nodes.into_iter().cloned().collect(), self.edge_list.clone(), None)
+            let mut nodes: Vec<&ViewNode> = self.nodes.values().collect();
+            nodes.sort_by_key(|n| n.arrival);
+            if columns {
+                (Vec::new(), Vec::new(), Some(ViewColumns::encode(nodes, &self.edge_list).into()))
+            } else {
+                (nodes.into_iter().cloned().collect(), self.edge_list.clone(), None)
+            }
         };
-        View {
+        let view = View {
             graph: self.graph.clone(),
             seq: self.stream.seq(),
             mode: ViewMode::Whole,
@@ -326,6 +372,7 @@ impl State {
             nodes,
             edges,
             columns,
-        }
+        };
+        (view, self.revision)
     }
 }

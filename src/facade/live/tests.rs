@@ -1,6 +1,7 @@
 //! Unit tests of the live views' locking: a layout that panics breaks only its own graph,
 //! a tidy-up holds no lock other graphs or readers need, and waiting for a view to load is
-//! woken by the loader; a delta that names only what changed keeps the rest.
+//! woken by the loader; a delta that names only what changed keeps the rest; a whole view's
+//! columns are kept as JSON only while the drawing is unchanged.
 
 use std::sync::{Arc, Mutex};
 
@@ -147,13 +148,13 @@ async fn a_tidy_up_blocks_neither_readers_nor_other_graphs() {
     started.await.unwrap();
 
     // While A's tidy-up runs: A's view answers, a delta for A waits, B's is drawn at once.
-    let view = a.state().snapshot(100, 0, false);
+    let view = a.state().snapshot(100, 0, false).0;
     assert_eq!((view.seq, view.nodes.len(), view.edges.len()), (1, 40, 39));
     publish(&views, &log, "a", &["a_late"], &[("a0", "a_late")]);
     assert_eq!(a.state().stream.seq(), 1);
     publish(&views, &log, "b", &["b1"], &[]);
     assert_eq!(batch_of(&b_rx.try_recv().unwrap()), (1, vec!["b1"], 0));
-    assert_eq!(b.state().snapshot(100, 0, false).nodes.len(), 1);
+    assert_eq!(b.state().snapshot(100, 0, false).0.nodes.len(), 1);
     assert!(!tidy.is_finished());
 
     go.send(()).unwrap();
@@ -164,10 +165,10 @@ async fn a_tidy_up_blocks_neither_readers_nor_other_graphs() {
         other => panic!("expected moves, got {other:?}"),
     }
     assert_eq!(batch_of(&a_rx.try_recv().unwrap()), (3, vec!["a_late"], 1));
-    let view = a.state().snapshot(100, 0, false);
+    let view = a.state().snapshot(100, 0, false).0;
     assert_eq!((view.seq, view.nodes.len(), view.edges.len()), (3, 41, 40));
     // The same view in columns, built from the drawing: the same records, in arrival order.
-    let columns = a.state().snapshot(100, 0, true);
+    let columns = a.state().snapshot(100, 0, true).0;
     assert!(columns.nodes.is_empty() && columns.edges.is_empty());
     assert_eq!(columns.records().unwrap(), (view.nodes.clone(), view.edges.clone()));
     assert_eq!((columns.seq, columns.total_nodes, columns.total_edges), (3, 41, 40));
@@ -277,11 +278,11 @@ async fn a_tidy_up_preview_changes_nothing_that_is_served() {
         publish(&views, &log, "a", piece, &edges);
     }
     let mut rx = a.state().stream.subscribe();
-    let before = a.state().snapshot(100, 0, false);
+    let before = a.state().snapshot(100, 0, false).0;
 
     let preview = a.tidy_preview().await.unwrap();
     assert!(!preview.is_empty(), "the appended drawing is untidy");
-    assert_eq!(a.state().snapshot(100, 0, false), before, "the served view is unchanged");
+    assert_eq!(a.state().snapshot(100, 0, false).0, before, "the served view is unchanged");
     assert!(rx.try_recv().is_err(), "nothing went out on the stream");
     // A second preview of the same drawing shows the same moves.
     assert_eq!(a.tidy_preview().await.unwrap(), preview);
@@ -292,9 +293,39 @@ async fn a_tidy_up_preview_changes_nothing_that_is_served() {
         StreamMessage::Moves { moves, .. } => assert_eq!(moves, &preview),
         other => panic!("expected moves, got {other:?}"),
     }
-    let after = a.state().snapshot(100, 0, false);
+    let after = a.state().snapshot(100, 0, false).0;
     for m in &preview {
         let n = after.nodes.iter().find(|n| n.id == m.id).unwrap();
         assert_eq!((n.x, n.y), (m.x, m.y));
     }
+}
+
+#[test]
+fn a_whole_views_columns_are_sent_again_as_kept_until_the_drawing_changes() {
+    use crate::api::Columns;
+    let views = LiveViews::default();
+    let log = Mutex::new(0);
+    let a = loaded(&views, "a");
+    publish(&views, &log, "a", &["a0", "a1"], &[("a0", "a1")]);
+    let (first, revision) = a.state().snapshot(100, 1, true);
+    assert!(matches!(first.columns, Some(Columns::Built(_))), "nothing kept yet");
+    let json = first.columns.as_ref().unwrap().to_json().unwrap();
+    a.state().keep_columns(revision, 100, 1, json.clone());
+    // The same drawing: the kept JSON, the same records, the same bytes sent.
+    let (again, _) = a.state().snapshot(100, 1, true);
+    assert!(matches!(&again.columns, Some(Columns::Json(j)) if Arc::ptr_eq(j, &json)));
+    assert_eq!(again.records().unwrap(), first.records().unwrap());
+    assert_eq!(serde_json::to_string(&again).unwrap(), serde_json::to_string(&first).unwrap());
+    // Asked with another limit or edge total, or as records: built afresh.
+    assert!(matches!(a.state().snapshot(50, 1, true).0.columns, Some(Columns::Built(_))));
+    assert!(matches!(a.state().snapshot(100, 2, true).0.columns, Some(Columns::Built(_))));
+    assert!(a.state().snapshot(100, 1, false).0.columns.is_none());
+    // A delta changes the drawing: the kept columns are gone, and columns encoded before it
+    // are not kept.
+    publish(&views, &log, "a", &["a2"], &[("a1", "a2")]);
+    let (after, _) = a.state().snapshot(100, 1, true);
+    assert!(matches!(after.columns, Some(Columns::Built(_))));
+    assert_eq!(after.records().unwrap().0.len(), 3);
+    a.state().keep_columns(revision, 100, 1, json);
+    assert!(matches!(a.state().snapshot(100, 1, true).0.columns, Some(Columns::Built(_))));
 }

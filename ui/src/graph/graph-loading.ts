@@ -39,6 +39,18 @@ export interface EarlyView {
   view: Promise<View>;
 }
 
+/** The canvas's size as the page's frame will make it in a window of this size, for a view
+ *  asked for before the frame is built (main.ts): the side panel's column and the bars above
+ *  and below the canvas, as shell/layout.css and shell/status.css size them. Only a graph laid
+ *  out for the first time uses it (its drawing is packed to this aspect ratio). */
+export function estimatedViewport(width = window.innerWidth, height = window.innerHeight): Viewport {
+  const side = width <= 1100 ? 360 : Math.min(480, Math.max(360, 0.34 * width));
+  return { width: Math.max(0, width - side), height: Math.max(0, height - FRAME_BARS_HEIGHT) };
+}
+
+/** The height of the top bar and the status bar together, in CSS px. */
+export const FRAME_BARS_HEIGHT = 77;
+
 /** Asks for the view of the URL's `?graph=` now, if it names one. */
 export function askEarly(backend: Pick<Backend, "view">, viewport: Viewport): EarlyView | null {
   const graph = new URL(window.location.href).searchParams.get("graph");
