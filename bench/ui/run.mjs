@@ -430,7 +430,7 @@ async function panZoom(browser, server, dir) {
         for (const { fn, ms } of w.profiled.total.slice(0, 15)) log(`    total ${f1(ms)} ms  ${fn}`);
       }
     }
-    log(`  first paint at 50k (warm): ${warm.map((w) => `${f0(w.firstPaint)} ms (view ${f0(w.viewStart)}–${f0(w.viewEnd)}, setGraph ${f0(w.setGraph)})`).join(", ")}`);
+    log(`  first paint at 50k (warm): ${warm.map((w) => `${f0(w.firstPaint)} ms (view ${f0(w.viewStart)}–${f0(w.viewEnd)}, server ${f0(w.viewServer)}, setGraph ${f0(w.setGraph)})`).join(", ")}`);
     const overview = await scripted(1, null, "whole");
     log(`  scripted pan+zoom, whole graph in view: ${f1(overview.fps)} fps (${overview.frames} frames in ${overview.seconds.toFixed(1)} s, ${f1(overview.msPerFrame)} ms/frame, ${f1(overview.jsMsPerDraw)} ms of script per draw)`);
     const close = await scripted(24, null, "x24");

@@ -190,7 +190,6 @@ impl State {
     /// Applies a delta: places new nodes, updates changed ones, adds new edges, and
     /// publishes what changed as one batch. The layout must be there.
     fn apply(&mut self, delta: &DeltaBatch) -> Result<(), String> {
-        self.changed();
         let mut new_nodes = Vec::new();
         let mut changed = Vec::new();
         let mut verifications = Vec::new();
@@ -277,6 +276,9 @@ impl State {
             v.w = ln.width;
             v.h = ln.height;
         }
+        if !(out_nodes.is_empty() && changed.is_empty() && edges.is_empty()) {
+            self.changed();
+        }
         for v in out_nodes.iter().chain(&changed) {
             self.nodes.insert(v.id.clone(), v.clone());
         }
@@ -325,6 +327,7 @@ impl State {
 
     /// The drawing changed: columns kept or being encoded are of an older drawing.
     pub(super) fn changed(&mut self) {
+        tracing::debug!(graph = %self.graph, revision = self.revision + 1, "the drawing changed");
         self.revision += 1;
         self.kept = None;
     }
@@ -341,6 +344,7 @@ impl State {
         if revision == self.revision {
             self.kept = Some(KeptColumns { revision, limit, total_edges, json });
         }
+        tracing::debug!(graph = %self.graph, revision, now = self.revision, limit, total_edges, "columns kept");
     }
 
     /// The whole view as it stands, nodes in arrival order; as columns (the kept JSON when

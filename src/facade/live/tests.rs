@@ -320,6 +320,9 @@ fn a_whole_views_columns_are_sent_again_as_kept_until_the_drawing_changes() {
     assert!(matches!(a.state().snapshot(50, 1, true).0.columns, Some(Columns::Built(_))));
     assert!(matches!(a.state().snapshot(100, 2, true).0.columns, Some(Columns::Built(_))));
     assert!(a.state().snapshot(100, 1, false).0.columns.is_none());
+    // A delta that changes nothing drawn (a node written again as it was) keeps them.
+    publish(&views, &log, "a", &["a0"], &[("a0", "a1")]);
+    assert!(matches!(a.state().snapshot(100, 1, true).0.columns, Some(Columns::Json(_))));
     // A delta changes the drawing: the kept columns are gone, and columns encoded before it
     // are not kept.
     publish(&views, &log, "a", &["a2"], &[("a1", "a2")]);
