@@ -55,8 +55,9 @@ pub(super) struct State {
     pub(super) stream: Backlog,
     /// The layout failed or panicked: the view is dropped and loaded afresh.
     pub(super) broken: bool,
-    /// Counts the changes of the drawing (every delta applied, moves, a load), so that columns
-    /// encoded outside the lock are kept only if nothing changed meanwhile.
+    /// Counts the changes of the drawing (a delta that adds or changes a node or an edge, a
+    /// tidy-up's moves, a load), so that columns encoded outside the lock are kept only if
+    /// nothing changed meanwhile.
     pub(super) revision: u64,
     /// The whole view's columns as JSON, for the revision, limit and edge total they were
     /// made at ([`State::keep_columns`]): sent again until the drawing changes.
