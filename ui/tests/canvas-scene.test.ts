@@ -58,6 +58,24 @@ describe("canvas scene", () => {
     expect(s.visibleEdges).toBe(2);
   });
 
+  it("takes a list with an id twice as one node, the later copy's data over the earlier", () => {
+    const s = new Scene();
+    // Drawn before, so the reset also forgets what was there.
+    s.reset(grid(50), []);
+    s.reset([node("a", 0, 0), node("b", 200, 0), node("a", 0, 0, { base_type: "ProvActivity", h: 60 }), node("c", 400, 0)],
+      [edge("a", "b"), edge("b", "c")]);
+    expect(s.nodeCount).toBe(3);
+    expect(s.views.map((v) => v.id)).toEqual(["a", "b", "c"]);
+    expect([...s.index.entries()]).toEqual([["a", 0], ["b", 1], ["c", 2]]);
+    expect(s.nodes.data[NSHAPE]).toBe(Shape.Box);
+    expect(s.views[0].h).toBe(60);
+    expect(s.edgeCount).toBe(2);
+    expect([...s.edgesOf(2)]).toEqual([1]);
+    expect(s.visibleNodes).toBe(3);
+    expect(s.grid.hit(400, 0)).toBe(2);
+    expect(s.grid.hit(150 * 20, 100)).toBe(-1); // a node of the first drawing
+  });
+
   it("takes edges with their ends as node places (the model's numbers) as it takes them by id", () => {
     const nodes = [node("a", 0, 0), node("b", 100, 0), node("c", 200, 0)];
     const edges = [edge("a", "b"), edge("b", "c"), edge("a", "b"), edge("c", "a", "DERIVED"), edge("c", "d")];

@@ -123,4 +123,35 @@ describe("canvas spatial grid", () => {
     for (let i = 10; i < 100; i++) grid.setHidden(i, true);
     expect(grid.bounds()).toEqual(brute(at.slice(0, 10)));
   });
+
+  it("finds, moves and removes nodes on both sides of the cells kept as small keys", () => {
+    // Cells of 10 units: the small keys cover cells -16,384 to 16,383, so x = ±163,840 is
+    // where the wide keys begin; node 1 spans cells of both kinds.
+    const grid = new SpatialGrid(10);
+    const places = [
+      [0, 0], [163_825, 0], [163_865, 0], [-163_845, 5], [0, -163_845], [163_845, 163_845], [-5e6, 3e6], [4e7, -4e7],
+    ];
+    places.forEach(([x, y], i) => grid.set(i, x, y, 30, 30, Shape.Box));
+    places.forEach(([x, y], i) => {
+      expect(grid.hit(x, y)).toBe(i);
+      expect(grid.hit(x + 14, y - 14)).toBe(i);
+      const seen: number[] = [];
+      grid.visit(x - 1, y - 1, x + 1, y + 1, (j) => { seen.push(j); });
+      expect(seen).toEqual([i]);
+    });
+    // Moved across the boundary and back, then removed: found where it is, nowhere else.
+    grid.set(1, 163_900, 0, 30, 30, Shape.Box);
+    expect(grid.hit(163_825, 0)).toBe(-1);
+    expect(grid.hit(163_900, 0)).toBe(1);
+    grid.set(1, 163_825, 0, 30, 30, Shape.Box);
+    expect(grid.hit(163_839, 0)).toBe(1);
+    expect(grid.hit(163_900, 0)).toBe(-1);
+    grid.remove(2);
+    expect(grid.hit(163_865, 0)).toBe(-1);
+    grid.remove(1);
+    expect(grid.hit(163_825, 0)).toBe(-1);
+    const all: number[] = [];
+    grid.visit(-1e9, -1e9, 1e9, 1e9, (j) => { all.push(j); });
+    expect(all.sort((a, b) => a - b)).toEqual([0, 3, 4, 5, 6, 7]);
+  });
 });

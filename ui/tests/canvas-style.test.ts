@@ -64,6 +64,13 @@ describe("canvas style", () => {
     expect(edgeKind("CHALLENGED")).toBe(EdgeKind.Challenge);
     expect(edgeKind("CONTRADICTS")).toBe(EdgeKind.Challenge);
     expect(edgeKind("CITES")).toBe(EdgeKind.Citation);
+    // Remembered per type as given, and the same the next time; past the types remembered,
+    // still classed.
+    expect(edgeKind("validated")).toBe(EdgeKind.Support);
+    expect(edgeKind("Refutes")).toBe(EdgeKind.Challenge);
+    for (let i = 0; i < 3000; i++) expect(edgeKind(`T${i}`)).toBe(EdgeKind.Plain);
+    expect(edgeKind("sourced_from")).toBe(EdgeKind.Citation);
+    expect(edgeKind("Disputes")).toBe(EdgeKind.Challenge);
   });
 
   it("puts arrow ends exactly on the outline the hit test uses", () => {

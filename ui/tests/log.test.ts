@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { LogInclusion, LogStatus, Trail } from "../src/api/contract";
 import { trailLogBadge } from "../src/log/trail-badge";
-import { LogBanner } from "../src/log/log-banner";
+import { LogBanner, SETTLE_MS } from "../src/log/log-banner";
 import { LogLine } from "../src/log/log-line";
 import {
   fromBase64, leafHash, parseCheckpoint, parseNote, parseVerifierKey, propsDigest, rootFromInclusion, toHex, verifyInclusion, verifyNode,
@@ -151,6 +151,24 @@ describe("a node's log entry checked in the browser", () => {
     expect((await parseVerifierKey(inc.verifier_key))?.name).toBe("provex/test");
     expect(await parseVerifierKey(inc.verifier_key.replace(/\+[0-9a-f]{8}\+/, "+00000000+"))).toBeNull();
     expect(fromBase64("not base64!")).toBeNull();
+    // Only canonical base64, as the server decodes it: unused low bits of the last character
+    // set (the same bytes otherwise) are refused.
+    expect(fromBase64("AQI=")).toEqual(Uint8Array.of(1, 2));
+    expect(fromBase64("AQJ=")).toBeNull();
+    expect(fromBase64("AQ==")).toEqual(Uint8Array.of(1));
+    expect(fromBase64("AR==")).toBeNull();
+  });
+
+  it("refuses a note whose signature differs only in the unused bits of its last character", async () => {
+    // Found by the property below (a change at 172 by 1 or 2): the signature's last character
+    // before its padding, whose two low bits carry nothing.
+    const base = await inclusionOf();
+    const note = base.checkpoint!;
+    const at = note.lastIndexOf("=\n") - 1;
+    for (const code of [1, 2]) {
+      const changed = note.slice(0, at) + String.fromCharCode(note.charCodeAt(at) ^ code) + note.slice(at + 1);
+      expect((await verifyNode({ ...base, checkpoint: changed })).result).toBe("failed");
+    }
   });
 
   it("an untouched node verifies: signature, checkpoint, leaf, inclusion, stored form", async () => {
@@ -238,6 +256,31 @@ describe("the banner when the store disagrees with its log", () => {
     expect(banner.el.textContent).toContain("1 node of this graph differs");
     expect(banner.el.textContent).toContain("(15 records are being written, not yet signed.)");
     expect(banner.el.textContent).not.toContain("does not extend");
+  });
+
+  it("asks a second after a graph is shown, once for graphs switched between meanwhile, then every minute", async () => {
+    vi.useFakeTimers();
+    try {
+      const logStatus = vi.fn(async ({ graph }: { graph: string }) => status({ graph }));
+      const host = { backend: { logStatus }, graph: "council" as string | null, select: vi.fn() };
+      const banner = new LogBanner(host);
+      banner.graphShown(true);
+      await vi.advanceTimersByTimeAsync(SETTLE_MS - 1);
+      expect(logStatus).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(logStatus.mock.calls).toEqual([[{ graph: "council" }]]);
+      host.graph = "zoning";
+      banner.graphShown(true);
+      await vi.advanceTimersByTimeAsync(SETTLE_MS / 2);
+      host.graph = "budget";
+      banner.graphShown(true);
+      await vi.advanceTimersByTimeAsync(SETTLE_MS);
+      expect(logStatus.mock.calls.slice(1)).toEqual([[{ graph: "budget" }]]);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(logStatus.mock.calls.slice(2)).toEqual([[{ graph: "budget" }]]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("says when the log no longer extends its checkpoint, and when the check ran out of time", async () => {

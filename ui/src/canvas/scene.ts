@@ -5,6 +5,7 @@
 import type { NodeMove, ViewEdge, ViewNode } from "../api/contract";
 import { InstanceArray } from "./buffers";
 import { SpatialGrid } from "./spatial";
+import { SideHistogram } from "./sides";
 import type { Bounds } from "./camera";
 import { badgeCode, edgeKind, shapeOf } from "./style";
 import type { EdgeEnds } from "./types";
@@ -34,14 +35,6 @@ export const NO_GLOW = -1e6;
 export function moveEase(t: number): number {
   const c = t < 0 ? 0 : t > 1 ? 1 : t;
   return c * c * (3 - 2 * c);
-}
-
-/** Quarter-octave buckets of node sides from 1 to 2^16 world units (see Scene.sideAtShare). */
-const SIDE_BUCKETS = 65;
-function sideBucket(w: number, h: number): number {
-  const side = w > h ? w : h;
-  const b = side > 1 ? Math.ceil(Math.log2(side) * 4) : 0;
-  return b < SIDE_BUCKETS - 1 ? b : SIDE_BUCKETS - 1;
 }
 
 export class Scene {
@@ -89,7 +82,7 @@ export class Scene {
   maxNodeHeight = 0;
   maxNodeWidth = 0;
   /** Nodes by the larger side of their box, in quarter octaves (see sideAtShare). */
-  private readonly sides = new Uint32Array(SIDE_BUCKETS);
+  private readonly sides = new SideHistogram();
   /** The part of `looks` that hover changes made (see stableLooks). */
   private hoverLooks = 0;
   /** Bumped whenever node positions, sizes or visibility change. */
@@ -121,13 +114,7 @@ export class Scene {
    *  nodes are no larger than, to within a quarter octave: what a zoom makes of most nodes,
    *  whatever a few wide ones do. */
   sideAtShare(share: number): number {
-    const want = Math.max(1, Math.ceil(share * this.nodes.count));
-    let seen = 0;
-    for (let b = 0; b < SIDE_BUCKETS; b++) {
-      seen += this.sides[b];
-      if (seen >= want) return 2 ** (b / 4);
-    }
-    return this.maxNodeWidth > this.maxNodeHeight ? this.maxNodeWidth : this.maxNodeHeight;
+    return this.sides.atShare(share, this.nodes.count, Math.max(this.maxNodeWidth, this.maxNodeHeight));
   }
 
   get nodeCount(): number {
@@ -140,6 +127,22 @@ export class Scene {
   /** Replaces everything. Nothing glows. `ends`, when given, holds each edge's ends as
    *  places in `nodes` (the model's node numbers), so they are not looked up by id. */
   reset(nodes: ViewNode[], edges: ViewEdge[], ends: EdgeEnds | null = null): void {
+    this.empty(nodes, edges.length);
+    this.version++;
+    this.nodes.reserve(nodes.length);
+    // Ids all different (a model's list always is): appended without a look-up each. An id
+    // given twice: taken again the careful way, the later copy updating the earlier.
+    for (const v of nodes) this.appendNode(v, NO_GLOW);
+    if (this.index.size !== nodes.length) {
+      this.empty(nodes, edges.length);
+      this.add(nodes, [], NO_GLOW);
+    }
+    if (ends) this.addNumbered(edges, ends);
+    else this.add([], edges, NO_GLOW);
+  }
+
+  /** Forgets every node and edge, ready for `nodes` and `edgeCount` edges. */
+  private empty(nodes: ViewNode[], edgeCount: number): void {
     this.nodes.clear();
     this.edges.clear();
     this.views = [];
@@ -149,7 +152,7 @@ export class Scene {
     this.edgeTgt = [];
     this.adjacency.clear();
     this.pending = [];
-    this.edgeKeys.clear(edges.length);
+    this.edgeKeys.clear(edgeCount);
     this.selected.clear();
     this.hovered = -1;
     this.visibleNodes = 0;
@@ -159,13 +162,11 @@ export class Scene {
     this.glowUntil = NO_GLOW;
     this.maxNodeHeight = 0;
     this.maxNodeWidth = 0;
-    this.sides.fill(0);
+    this.sides.clear();
     this.hoverLooks = 0;
     let sum = 0;
     for (const n of nodes) sum += Math.max(n.w, n.h);
     this.grid = new SpatialGrid(nodes.length ? Math.max(8, (2 * sum) / nodes.length) : 256);
-    this.add(nodes, ends ? [] : edges, NO_GLOW);
-    if (ends) this.addNumbered(edges, ends);
   }
 
   /** Adds edges whose ends are given as node indices, checked against the ends' ids (the
@@ -232,7 +233,7 @@ export class Scene {
     d[o + NSHAPE] = shapeOf(v.base_type);
     d[o + NSTATUS] = badgeCode(v);
     d[o + NGLOW] = glowAt;
-    this.sides[sideBucket(v.w, v.h)]++;
+    this.sides.add(v.w, v.h);
     if (v.h > this.maxNodeHeight) this.maxNodeHeight = v.h;
     if (v.w > this.maxNodeWidth) this.maxNodeWidth = v.w;
     this.ensureShown(i + 1);
@@ -248,8 +249,8 @@ export class Scene {
     const d = this.nodes.data, o = i * NODE_STRIDE;
     const shape = shapeOf(v.base_type);
     const sized = d[o + NW] !== v.w || d[o + NH] !== v.h || d[o + NSHAPE] !== shape;
-    this.sides[sideBucket(d[o + NW], d[o + NH])]--;
-    this.sides[sideBucket(v.w, v.h)]++;
+    this.sides.remove(d[o + NW], d[o + NH]);
+    this.sides.add(v.w, v.h);
     d[o + NW] = v.w;
     d[o + NH] = v.h;
     d[o + NSHAPE] = shape;

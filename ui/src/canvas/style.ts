@@ -89,7 +89,21 @@ export function badgeSvg(status: number, cx: number, cy: number, r: number, colo
 export const EdgeKind = { Plain: 0, Support: 1, Challenge: 2, Citation: 3 } as const;
 export type EdgeKindCode = (typeof EdgeKind)[keyof typeof EdgeKind];
 
+/** Edge kinds by type as given, for the few types a graph has (a view's 77,000 edges would
+ *  otherwise upper-case their type one by one). */
+const kinds = new Map<string, EdgeKindCode>();
+/** Past this many types they are not remembered (any input, any number of types). */
+const KINDS_KEPT = 1024;
+
 export function edgeKind(type: string): EdgeKindCode {
+  const known = kinds.get(type);
+  if (known !== undefined) return known;
+  const kind = kindOf(type);
+  if (kinds.size < KINDS_KEPT) kinds.set(type, kind);
+  return kind;
+}
+
+function kindOf(type: string): EdgeKindCode {
   switch (type.toUpperCase()) {
     case "VERIFIED": case "VALIDATED": case "VALIDATES": case "SUPPORTS":
       return EdgeKind.Support;

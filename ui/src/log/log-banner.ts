@@ -1,8 +1,9 @@
 // The banner over the graph when its store disagrees with its log: how many nodes differ from
 // what their records gave them (or that the log no longer extends its signed checkpoint), with
 // a list of them that selects each. Records still being written (logged after the latest
-// signed checkpoint, while an ingest goes on) are no disagreement and show no banner. Asked for when a graph is shown and again every minute,
-// without holding the page: the server answers within its time limit.
+// signed checkpoint, while an ingest goes on) are no disagreement and show no banner. Asked for
+// a second after a graph is shown and again every minute, without holding the page: the server
+// answers within its time limit.
 
 import type { Backend } from "../api/backend";
 import type { LogStatus } from "../api/contract";
@@ -16,25 +17,36 @@ export interface LogBannerHost {
 }
 
 const EVERY_MS = 60_000;
+/** The first check waits this long after a graph is shown: it re-hashes every node on the
+ *  server (about a second of its time at 50,000 nodes), which would otherwise take cores from
+ *  the page's first paint. */
+export const SETTLE_MS = 1_000;
 
 export class LogBanner {
   readonly el = h("div", { class: "log-banner", testid: "log-banner", role: "alert", hidden: true });
   private token = 0;
   private open = false;
   private timer: ReturnType<typeof setInterval> | null = null;
+  private first: ReturnType<typeof setTimeout> | null = null;
   status: LogStatus | null = null;
 
   constructor(private readonly host: LogBannerHost) {}
 
-  /** A graph is shown (opened or switched to): its status is asked for now and every minute. */
+  /** A graph is shown (opened or switched to): its status is asked for once the page has
+   *  settled ([`SETTLE_MS`]) and every minute. */
   graphShown(switched: boolean): void {
     if (switched) {
       this.open = false;
       this.status = null;
       this.el.hidden = true;
+      this.token++; // an answer on the graph shown before is not shown over this one
     }
     if (this.timer === null) this.timer = setInterval(() => void this.check(), EVERY_MS);
-    void this.check();
+    if (this.first !== null) clearTimeout(this.first);
+    this.first = setTimeout(() => {
+      this.first = null;
+      void this.check();
+    }, SETTLE_MS);
   }
 
   async check(): Promise<void> {

@@ -23,6 +23,9 @@ export function fromBase64(s: string): Uint8Array | null {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0) return null;
   try {
     const bin = atob(s);
+    // Canonical only, as the server's decoder: a last character whose unused low bits are
+    // set decodes to the same bytes, so a note changed there would still verify.
+    if (btoa(bin) !== s) return null;
     return Uint8Array.from(bin, (c) => c.charCodeAt(0));
   } catch {
     return null;
