@@ -684,7 +684,7 @@ async function explainStream(browser, server) {
 
 const dir = await mkdtemp(join(tmpdir(), "provex-ui-bench-"));
 // The cluster feed's index read is logged at info level (the clusters measure reads it).
-const server = await startServer({ env: { PROVEX_LOG: `warn,provex::facade::live::clusters=info,${STEPS_LOG}` } });
+const server = await startServer({ env: { PROVEX_LOG: `warn,provex::facade::live::clusters=info,${STEPS_LOG}`, ...(process.env.BENCH_DB ? { PROVEX_FALKORDB_URL: process.env.BENCH_DB } : {}) } });
 const browser = await launchBrowser();
 const results = { date: new Date().toISOString(), provex: PROVEX, chromium: CHROMIUM, viewport: VIEWPORT, messages: MESSAGES };
 try {
