@@ -9,7 +9,7 @@ const OFFSET = 1 << 20; // cell coordinates within ±2^20 pack into one safe int
 const SPAN = 1 << 21;
 /** Cell coordinates within ±2^14 pack into a key under 2^30, which V8 keeps as a small
  *  integer: no number allocated per key and a cheap hash (a view's 50,000 nodes are put in
- *  the grid at once). Keys of cells further out are the wide ones, shifted by [`WIDE`] so
+ *  the grid at once). Keys of cells further out are the wide ones, shifted by `WIDE` so
  *  that the two never meet. */
 const SMALL = 1 << 14;
 const WIDE = 2 ** 43;

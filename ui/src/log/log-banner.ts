@@ -33,7 +33,7 @@ export class LogBanner {
   constructor(private readonly host: LogBannerHost) {}
 
   /** A graph is shown (opened or switched to): its status is asked for once the page has
-   *  settled ([`SETTLE_MS`]) and every minute. */
+   *  settled (`SETTLE_MS`) and every minute. */
   graphShown(switched: boolean): void {
     if (switched) {
       this.open = false;
