@@ -226,10 +226,22 @@ describe("GraphCanvas", () => {
     flush();
     expect(c.stats().frames).toBe(before + 1);
     const draws = calls.filter(([name]) => name === "drawArrays");
-    // Edges first (9 vertices each: a quad and an arrow head), then nodes (6 each).
-    expect(draws.map(([, a]) => [a[0], a[2]])).toEqual([["TRIANGLES", 18], ["TRIANGLES", 18]]);
+    // Edges first (9 vertices each: a quad and an arrow head), then nodes (6 each): those
+    // with no badge, ring or glow, then, by another program, those with one (the selected
+    // "a"; each program's vertex shader leaves out the other's nodes).
+    expect(draws.map(([, a]) => [a[0], a[2]])).toEqual([["TRIANGLES", 18], ["TRIANGLES", 18], ["TRIANGLES", 18]]);
+    const programs = calls.filter(([name]) => name === "useProgram").map(([, a]) => a[0]);
+    expect(programs).toHaveLength(3);
+    expect(programs[2]).not.toBe(programs[1]);
     // Nothing changed: no frame is asked for.
     expect(frames.length).toBe(0);
+    // With nothing selected, hovered, badged or glowing, the second program is not run.
+    c.setSelection([]);
+    calls.length = 0;
+    flush();
+    const plain = calls.filter(([name]) => name === "drawArrays");
+    expect(plain.map(([, a]) => [a[0], a[2]])).toEqual([["TRIANGLES", 18], ["TRIANGLES", 18]]);
+    expect(calls.filter(([name]) => name === "useProgram").map(([, a]) => a[0])).toEqual(programs.slice(0, 2));
     c.destroy();
   });
 

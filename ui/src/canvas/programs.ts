@@ -1,8 +1,10 @@
 //! The two shader programs. Nodes: a quad per node (or one point when zoomed far out) whose
 //! PROV shape (ellipse, box, house, rounded box), stroke, status badge, selection ring and
-//! arrival glow are drawn by signed distance in the fragment shader. Edges: a thin quad
-//! plus an arrow head stopping at the target's outline (or one line when zoomed far out).
-//! Both read their records from data textures by vertex number; one draw call each.
+//! arrival glow are drawn by signed distance in the fragment shader: nodes with none of the
+//! last three by a program without them, then the others by one with them (on SwiftShader
+//! that halves what drawing the nodes costs a frame). Edges: a thin quad plus an arrow head stopping
+//! at the target's outline (or one line when zoomed far out). Both read their records from
+//! data textures by vertex number; one draw call each (two for nodes when any is decorated).
 //! Zoomed far out, edges come from lod.ts's merged lines instead (lines.ts) and nodes
 //! from its one-per-pixel list; closer in on a large graph, long edges' bodies do, and the
 //! edge program draws only their heads (three of its nine vertices) and the short edges.
@@ -13,7 +15,7 @@ import type { VisibleSet } from "./culling";
 import { LineProgram } from "./lines";
 import type { PixelLod } from "./lod";
 import type { FrameCost } from "./cost";
-import { NODE_STRIDE, NSTATUS } from "./scene";
+import { Flag, GLOW_SECONDS, NFLAGS, NGLOW, NODE_STRIDE, NSTATUS } from "./scene";
 
 import { EDGES_PER_ROW, EDGE_FS, EDGE_UNIFORMS, EDGE_VS, NODE_FS, NODE_UNIFORMS, NODE_VS, NODES_PER_ROW, fragmentHeader, vertexHeader } from "./shaders";
 
@@ -76,7 +78,9 @@ export class FrameUniforms {
 
 /** Draws nodes and edges from their data textures. */
 export class GraphPrograms {
+  /** Nodes with no badge, ring or glow; `nodeDecor` draws the others (NODE_VS). */
   private node: Program;
+  private nodeDecor: Program;
   private edge: Program;
   private ids: VertexIds | null;
   private nodeList: ListTexture;
@@ -95,6 +99,8 @@ export class GraphPrograms {
     const w2 = ctx.webgl2;
     const attrib0 = w2 ? undefined : "a_vid";
     this.node = linkProgram(ctx.gl, vertexHeader(w2) + NODE_VS, fragmentHeader(w2) + NODE_FS, NODE_UNIFORMS, attrib0);
+    const decor = "#define DECOR 1\n";
+    this.nodeDecor = linkProgram(ctx.gl, vertexHeader(w2) + decor + NODE_VS, fragmentHeader(w2) + decor + NODE_FS, NODE_UNIFORMS, attrib0);
     this.edge = linkProgram(ctx.gl, vertexHeader(w2) + EDGE_VS, fragmentHeader(w2) + EDGE_FS, EDGE_UNIFORMS, attrib0);
     this.ids = w2 ? null : new VertexIds(ctx.gl);
     this.nodeList = new ListTexture(ctx);
@@ -172,20 +178,30 @@ export class GraphPrograms {
       this.drawEdges(nodes, edges, f, edgeCount, edgeListTex, 3, useList, f.edgeLines ? 2 : 9, cost);
     }
     if (nodeCount > 0) {
-      this.drawNodes(nodes, f, nodeListTex, nodeUnit, nodeUseList, 0, nodeCount, cost);
-      cost.layers.badges.vertices += badgeCount(nodes.source.data, nodeList, nodeCount) * (f.nodePoints ? 1 : 6);
+      const marks = decorations(nodes.source.data, nodeList, nodeCount, f.time, this.marks);
+      this.drawNodes(nodes, f, nodeListTex, nodeUnit, nodeUseList, 0, nodeCount, cost, marks.decorated > 0);
+      cost.layers.badges.vertices += marks.badges * (f.nodePoints ? 1 : 6);
     }
   }
 
+  private readonly marks = { badges: 0, decorated: 0 };
+
   /** Draws records `first`.. `first + count` of the node list bound to `unit` (or the
-   *  node records themselves without `useList`). */
+   *  node records themselves without `useList`): those with no badge, ring or glow, then,
+   *  unless `decorated` is false (none of them has one), those with one, on top. */
   drawNodes(nodes: DataTexture, f: FrameUniforms, list: ListTexture, unit: number, useList: boolean,
-    first: number, count: number, cost: FrameCost): void {
+    first: number, count: number, cost: FrameCost, decorated = true): void {
+    this.drawNodesWith(this.node, nodes, f, list, unit, useList, first, count, cost);
+    if (decorated) this.drawNodesWith(this.nodeDecor, nodes, f, list, unit, useList, first, count, cost);
+  }
+
+  private drawNodesWith(program: Program, nodes: DataTexture, f: FrameUniforms, list: ListTexture, unit: number,
+    useList: boolean, first: number, count: number, cost: FrameCost): void {
     const { gl } = this.ctx;
     const vpn = f.nodePoints ? 1 : 6;
     this.ids?.bind((first + count) * vpn);
-    const u = this.node.uniform;
-    gl.useProgram(this.node.program);
+    const u = program.uniform;
+    gl.useProgram(program.program);
     this.setShared(u, list, unit, useList, nodes, f);
     gl.uniform1f(u.u_points, f.nodePoints ? 1 : 0);
     gl.uniform1f(u.u_hover, f.hover ? 1 : 0);
@@ -257,6 +273,7 @@ export class GraphPrograms {
 
   destroy(): void {
     this.ctx.gl.deleteProgram(this.node.program);
+    this.ctx.gl.deleteProgram(this.nodeDecor.program);
     this.ctx.gl.deleteProgram(this.edge.program);
     this.ids?.destroy();
     this.nodeList.destroy();
@@ -270,10 +287,21 @@ export class GraphPrograms {
   }
 }
 
-/** How many of the first `count` records listed in `list` (of all records, without a list)
- *  carry a signature badge. */
-function badgeCount(data: Float32Array, list: Float32Array | null, count: number): number {
-  let n = 0;
-  for (let k = 0; k < count; k++) if (data[(list ? list[k] : k) * NODE_STRIDE + NSTATUS] > 0) n++;
-  return n;
+/** Of the first `count` records listed in `list` (of all records, without a list), how many
+ *  carry a signature badge, and how many may be drawn with a badge, a ring (selected or
+ *  hovered) or a glow at time `t` (a little early and late: the shader decides in 32-bit
+ *  floats); written into `out`. */
+export function decorations(data: Float32Array, list: Float32Array | null, count: number, t: number,
+  out: { badges: number, decorated: number }): { badges: number, decorated: number } {
+  let badges = 0, decorated = 0;
+  for (let k = 0; k < count; k++) {
+    const o = (list ? list[k] : k) * NODE_STRIDE;
+    const badge = data[o + NSTATUS] > 0;
+    if (badge) badges++;
+    const age = t - data[o + NGLOW];
+    if (badge || data[o + NFLAGS] & (Flag.Selected | Flag.Hover) || (age > -0.1 && age < GLOW_SECONDS + 0.1)) decorated++;
+  }
+  out.badges = badges;
+  out.decorated = decorated;
+  return out;
 }

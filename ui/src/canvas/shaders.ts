@@ -1,7 +1,9 @@
 //! The shaders' GLSL source, one text for WebGL 2 and WebGL 1 (its header differs): the node
-//! program draws each node's shape, stroke, badge, ring and glow by signed distance; the
-//! edge program a quad and an arrow head stopping at the target's outline (programs.ts runs
-//! them). Records are read from data textures by vertex number.
+//! programs draw each node's shape and stroke by signed distance, and, built with `DECOR`,
+//! its badge, ring and glow (two programs, because software GL pays for every branch of a
+//! fragment shader on every pixel); the edge program a quad and an arrow head stopping at
+//! the target's outline (programs.ts runs them). Records are read from data textures by
+//! vertex number.
 
 import { GLOW_SECONDS } from "./scene";
 import { BADGE_RADIUS, HOUSE_ROOF, ROUNDED_RADIUS } from "./style";
@@ -88,12 +90,14 @@ varying vec2 v_half;
 varying float v_ext;
 varying float v_shape;
 varying float v_flags;
-varying float v_glow;
-varying float v_pad;
 varying vec4 v_fill;
 varying vec4 v_stroke;
+#ifdef DECOR
+varying float v_glow;
+varying float v_pad;
 varying vec4 v_badge;
 varying float v_status;
+#endif
 void main() {
   float vid = VID;
   float inst;
@@ -129,17 +133,26 @@ void main() {
   v_ext = max(hs.x, hs.y) + pad;
   v_shape = box.z;
   v_flags = flags;
-  v_glow = glow;
-  v_pad = pad;
   int shape = int(box.z + 0.5);
   int status = int(box.w + 0.5);
   v_fill = u_fill[shape];
   v_stroke = u_stroke[shape];
+  // A node with a badge, a ring or a glow is drawn by the program with DECOR, any other by
+  // the one without (programs.ts): software GL runs every branch of a fragment shader
+  // whether a pixel takes it or not.
+  bool decor = u_badge[status].a > 0.0 || ring > 0.0 || glow > 0.0;
+#ifdef DECOR
+  v_glow = glow;
+  v_pad = pad;
   v_badge = u_badge[status];
   v_status = box.w;
+  bool mine = decor;
+#else
+  bool mine = !decor;
+#endif
   gl_PointSize = 2.0 * v_ext / u_px;
   vec2 p = (c + local - u_view.xy) * u_view.zw;
-  gl_Position = bit(flags, 1.0) > 0.5 ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(p, 0.0, 1.0);
+  gl_Position = bit(flags, 1.0) > 0.5 || !mine ? vec4(2.0, 2.0, 2.0, 1.0) : vec4(p, 0.0, 1.0);
 }
 `;
 
@@ -156,12 +169,14 @@ varying vec2 v_half;
 varying float v_ext;
 varying float v_shape;
 varying float v_flags;
-varying float v_glow;
-varying float v_pad;
 varying vec4 v_fill;
 varying vec4 v_stroke;
+#ifdef DECOR
+varying float v_glow;
+varying float v_pad;
 varying vec4 v_badge;
 varying float v_status;
+#endif
 float sdBox(vec2 p, vec2 b, float r) {
   vec2 q = abs(p) - b + vec2(r);
   return length(max(q, 0.0)) + min(max(q.x, q.y), 0.0) - r;
@@ -188,12 +203,13 @@ void main() {
   float aa = u_px;
   vec2 local = u_points > 0.5 ? (gl_PointCoord * 2.0 - 1.0) * v_ext : v_local;
   float d = shapeDist(local, v_half);
-  float selected = bit(v_flags, 4.0);
   float strong = max(bit(v_flags, 8.0), bit(v_flags, 16.0));
   float fillA = 1.0 - smoothstep(-0.5 * aa, 0.5 * aa, d);
   float sw = min((1.0 + strong) * u_css, min(v_half.x, v_half.y) * 0.3);
   float edge = smoothstep(-sw - 0.5 * aa, -sw + 0.5 * aa, d);
   vec4 col = vec4(mix(v_fill.rgb, v_stroke.rgb, edge), 1.0) * fillA;
+#ifdef DECOR
+  float selected = bit(v_flags, 4.0);
   if (v_badge.a > 0.0) {
     float br = min(min(v_half.x, v_half.y) * ${BADGE_RADIUS.toFixed(4)}, 8.0 * u_css);
     vec2 bc;
@@ -223,6 +239,7 @@ void main() {
     float g = v_glow * exp(-max(d, 0.0) / max(v_pad * 0.35, aa)) * (1.0 - fillA);
     col = over(col, vec4(u_glow.rgb, 1.0) * g * 0.9);
   }
+#endif
   col *= mix(1.0, u_dim, bit(v_flags, 2.0));
   if (col.a < 0.004) discard;
   gl_FragColor = col;
