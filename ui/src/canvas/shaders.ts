@@ -126,7 +126,14 @@ void main() {
   float ring = (bit(flags, 4.0) + bit(flags, 16.0)) > 0.5 ? 7.0 * u_px : 0.0;
   float gpad = glow > 0.0 ? max(min(hs.x, hs.y) * 0.9, 18.0 * u_px) : 0.0;
   float bpad = box.w > 0.5 ? min(hs.x, hs.y) * 0.3 : 0.0;
+  // Past half a pixel outside its outline a node's pixels are clear (the fragment shader
+  // discards them): a plain node's quad stops a quarter pixel further, a decorated one's
+  // leaves room for its glow to fade.
+#ifdef DECOR
   float pad = max(max(ring, gpad), bpad) + 1.5 * u_px;
+#else
+  float pad = max(max(ring, gpad), bpad) + 0.75 * u_px;
+#endif
   vec2 local = corner * (hs + pad);
   v_local = local;
   v_half = hs;
@@ -313,8 +320,9 @@ void main() {
   vec2 base = tip - u * head;
   vec2 p;
   if (v.z < 0.5) {
-    p = mix(start, base + u * head * 0.2, v.x) + n * (v.y * (hw + u_px));
-    v_side = v.y * (hw + u_px);
+    // The body's pixels are clear from half a pixel past its half-width on (EDGE_FS).
+    p = mix(start, base + u * head * 0.2, v.x) + n * (v.y * (hw + 0.75 * u_px));
+    v_side = v.y * (hw + 0.75 * u_px);
     v_tri = vec2(100.0);
   } else {
     p = v.x > 0.5 ? tip : base + n * (v.y * head * 0.42);
