@@ -43,6 +43,7 @@ function fake2D(): unknown {
     get(t, prop) {
       if (prop === "measureText") return (s: string) => ({ width: s.length * 7 });
       if (typeof prop === "string" && prop in t) return t[prop];
+      if (prop === "fillText") return (text: string) => { calls2d.push("fillText"); texts2d.push(text); };
       return () => { calls2d.push(String(prop)); };
     },
     set(t, prop, v) {
@@ -59,6 +60,8 @@ const edge = (source: string, target: string): ViewEdge => ({ source, target, ty
 
 let calls: Call[];
 let calls2d: string[];
+/** The text of every fillText call. */
+let texts2d: string[];
 let frames: FrameRequestCallback[];
 let container: HTMLDivElement;
 const RECT = { left: 10, top: 20, width: 800, height: 600 };
@@ -71,6 +74,7 @@ function flush(): void {
 beforeEach(() => {
   calls = [];
   calls2d = [];
+  texts2d = [];
   frames = [];
   vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(function (kind: string) {
     return (kind === "webgl2" ? fakeGL(calls) : kind === "2d" ? fake2D() : null) as never;
@@ -153,6 +157,32 @@ describe("GraphCanvas", () => {
     expect(onSelect).not.toHaveBeenCalled();
     expect(c.screenPosition("b")!.x).toBeCloseTo(b.x + 50, 9);
     expect(c.screenPosition("b")!.y).toBeCloseTo(b.y + 20, 9);
+    c.destroy();
+  });
+
+  it("labels a hovered node's edges, leaving out a label that would cover another", () => {
+    const c = new GraphCanvas(container);
+    const typed = (source: string, target: string, type: string): ViewEdge => ({ ...edge(source, target), type });
+    // a's edges to b and c meet at nearly the same midpoint; its edge to d is far from both.
+    c.setGraph([node("a", 0, 0), node("b", 600, 0), node("c", 600, 10), node("d", 0, 600)],
+      [typed("a", "b", "FIRST_TYPE"), typed("a", "c", "SECOND_TYPE"), typed("a", "d", "THIRD_TYPE")]);
+    flush();
+    const a = c.screenPosition("a")!;
+    texts2d.length = 0;
+    pointer(c.element, "pointermove", a.x, a.y);
+    flush();
+    const edgeLabels = texts2d.filter((t) => t.endsWith("_TYPE"));
+    expect(edgeLabels).toEqual(["FIRST_TYPE", "THIRD_TYPE"]);
+    // Apart, both are drawn.
+    c.setGraph([node("a", 0, 0), node("b", 600, 0), node("c", 600, 300), node("d", 0, 600)],
+      [typed("a", "b", "FIRST_TYPE"), typed("a", "c", "SECOND_TYPE"), typed("a", "d", "THIRD_TYPE")]);
+    flush();
+    const a2 = c.screenPosition("a")!;
+    pointer(c.element, "pointermove", a2.x + 300, a2.y + 300);
+    pointer(c.element, "pointermove", a2.x, a2.y);
+    texts2d.length = 0;
+    flush();
+    expect(texts2d.filter((t) => t.endsWith("_TYPE")).sort()).toEqual(["FIRST_TYPE", "SECOND_TYPE", "THIRD_TYPE"]);
     c.destroy();
   });
 

@@ -48,6 +48,8 @@ export class LabelLayer {
   /** Wrapped captions by node index, with the key they were made for. */
   private wrapCache = new Map<number, { key: string, wrap: Wrapped }>();
   private readonly placed = new PlacedRects();
+  /** The hovered node's edge labels drawn so far this frame. */
+  private readonly edgePlaced = new PlacedRects();
   /** Nodes looked at for labels in the last frame. */
   visited = 0;
   private readonly cands: number[] = [];
@@ -255,6 +257,7 @@ export class LabelLayer {
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     let drawn = 0;
+    this.edgePlaced.clear();
     for (const ei of edges) {
       if (ed[ei * EDGE_STRIDE + EFLAGS] & Flag.Hidden) continue;
       const s = scene.edgeSrc[ei], t = scene.edgeTgt[ei];
@@ -264,14 +267,20 @@ export class LabelLayer {
       if (x < -50 || y < -20 || x > cam.width + 50 || y > cam.height + 20) continue;
       const label = scene.edgeViews[ei].type;
       const w = ctx.measureText(label).width + 8;
+      // An agent's dozens of edges meet around it: a label over another is left out (both
+      // would be unreadable).
+      if (!this.edgePlaced.take(x, y, w / 2 + 1, EDGE_LABEL_H / 2 + 1)) continue;
       ctx.fillStyle = pal.labelBackground;
-      ctx.fillRect(x - w / 2, y - 8, w, 16);
+      ctx.fillRect(x - w / 2, y - EDGE_LABEL_H / 2, w, EDGE_LABEL_H);
       ctx.fillStyle = pal.text;
       ctx.fillText(label, x, y);
       if (++drawn >= MAX_EDGE_LABELS) break;
     }
   }
 }
+
+/** An edge label's height on screen (CSS px). */
+const EDGE_LABEL_H = 16;
 
 /** `c` moved so that `c ± half` stays within 0..size (when it was inside at all). */
 function inside(c: number, half: number, size: number): number {
