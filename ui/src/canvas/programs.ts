@@ -2,9 +2,10 @@
 //! PROV shape (ellipse, box, house, rounded box), stroke, status badge, selection ring and
 //! arrival glow are drawn by signed distance in the fragment shader: nodes with none of the
 //! last three by a program without them, then the others by one with them (on SwiftShader
-//! that halves what drawing the nodes costs a frame). Edges: a thin quad plus an arrow head stopping
-//! at the target's outline (or one line when zoomed far out). Both read their records from
-//! data textures by vertex number; one draw call each (two for nodes when any is decorated).
+//! that halves what drawing the nodes costs a frame). Edges: a thin quad plus an arrow head
+//! stopping at the target's outline (or one line when zoomed far out). Both read their
+//! records from data textures by vertex number; one draw call each (two for nodes when any
+//! is decorated).
 //! Zoomed far out, edges come from lod.ts's merged lines instead (lines.ts) and nodes
 //! from its one-per-pixel list; closer in on a large graph, long edges' bodies do, and the
 //! edge program draws only their heads (three of its nine vertices) and the short edges.
