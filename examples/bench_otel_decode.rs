@@ -7,7 +7,8 @@
 //! and by the thread's CPU time: on a machine shared with other work, the CPU time is the
 //! steadier of the two (time spent waiting for the core is not counted).
 //!
-//! `cargo run --release --example bench_otel_decode [SPANS]` (default 200,000 spans).
+//! `cargo run --release --example bench_otel_decode [SPANS] [protobuf|json]` (default 200,000
+//! spans, both inputs; naming one runs only it, for a profiler).
 
 use std::time::Instant;
 
@@ -107,8 +108,14 @@ fn main() {
     let spans: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(200_000);
     let requests: Vec<_> =
         (0..spans.div_ceil(PER_REQUEST)).map(|n| otel_spans::request(n, PER_REQUEST)).collect();
-    let proto: Vec<Vec<u8>> = requests.iter().map(encode_protobuf).collect();
-    let json: Vec<Vec<u8>> = requests.iter().map(|r| encode_json(r).into_bytes()).collect();
-    run("protobuf", &proto, |b| decode_protobuf(b).expect("protobuf"));
-    run("json", &json, |b| decode_json(b).expect("json"));
+    let only = std::env::args().nth(2);
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    if wanted("protobuf") {
+        let proto: Vec<Vec<u8>> = requests.iter().map(encode_protobuf).collect();
+        run("protobuf", &proto, |b| decode_protobuf(b).expect("protobuf"));
+    }
+    if wanted("json") {
+        let json: Vec<Vec<u8>> = requests.iter().map(|r| encode_json(r).into_bytes()).collect();
+        run("json", &json, |b| decode_json(b).expect("json"));
+    }
 }

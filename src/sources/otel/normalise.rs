@@ -265,30 +265,36 @@ impl<'a, 'r> Normaliser<'a, 'r> {
         name.clear();
         push_span_name(&mut name, &span.trace_id, &span.span_id);
         let node = self.out.upsert_node(label, &name);
-        // The name is `otel:<32 hex digits>:<16 hex digits>` (the ids were checked).
-        gather_str(props, prop::TRACE_ID, &name[5..37]);
-        gather_str(props, prop::SPAN_ID, &name[38..]);
-        self.scratch = name;
-        if !span.parent_span_id.is_empty() {
-            gather(props, prop::PARENT_SPAN_ID, hex(&span.parent_span_id));
-        }
-        gather_str(props, prop::NAME, &span.name);
-        gather_str(props, prop::KIND, conv::span_kind(span.kind));
-        let status = span.status.as_ref();
-        gather_str(props, prop::STATUS, conv::status(status.map_or(0, |s| s.code)));
-        if let Some(m) = status.map(|s| s.message.as_str()).filter(|m| !m.is_empty()) {
-            gather_str(props, prop::STATUS_MESSAGE, m);
-        }
-        let (start, end) = (span.start_time_unix_nano as i64, span.end_time_unix_nano as i64);
-        gather(props, prop::START_NS, start);
-        gather(props, prop::END_NS, end);
-        gather(props, prop::START_TIME, start / 1_000_000);
-        gather(props, prop::END_TIME, end / 1_000_000);
+        // The span's own properties in their names' order, so that sorting them in with the
+        // attributes moves few of them (`set_gathered`).
         if let Some(c) = attr_text(&span.attributes, key::CONVERSATION)
             .or_else(|| attr_text(&span.attributes, key::OI_SESSION))
         {
             gather_str(props, prop::CONTEXT_ID, &c);
         }
+        let task = attr_text(&span.attributes, key::A2A_TASK).filter(|t| !t.is_empty());
+        if let Some(task) = &task {
+            gather_str(props, prop::TASK_ID, task);
+        }
+        let (start, end) = (span.start_time_unix_nano as i64, span.end_time_unix_nano as i64);
+        gather(props, prop::END_NS, end);
+        gather_str(props, prop::KIND, conv::span_kind(span.kind));
+        gather_str(props, prop::NAME, &span.name);
+        if !span.parent_span_id.is_empty() {
+            gather(props, prop::PARENT_SPAN_ID, hex(&span.parent_span_id));
+        }
+        // The name is `otel:<32 hex digits>:<16 hex digits>` (the ids were checked).
+        gather_str(props, prop::SPAN_ID, &name[38..]);
+        gather(props, prop::START_NS, start);
+        let status = span.status.as_ref();
+        gather_str(props, prop::STATUS, conv::status(status.map_or(0, |s| s.code)));
+        if let Some(m) = status.map(|s| s.message.as_str()).filter(|m| !m.is_empty()) {
+            gather_str(props, prop::STATUS_MESSAGE, m);
+        }
+        gather_str(props, prop::TRACE_ID, &name[5..37]);
+        self.scratch = name;
+        gather(props, prop::END_TIME, end / 1_000_000);
+        gather(props, prop::START_TIME, start / 1_000_000);
         let events = events(&mut own, span);
 
         self.service(node, resource, resource_attrs);
@@ -311,8 +317,7 @@ impl<'a, 'r> Normaliser<'a, 'r> {
             }
         }
         self.agents(node, &span.attributes);
-        if let Some(task) = attr_text(&span.attributes, key::A2A_TASK).filter(|t| !t.is_empty()) {
-            gather_str(&mut own, prop::TASK_ID, &task);
+        if let Some(task) = task {
             let t = self.out.upsert_node(Label::A2ATask, &crate::sources::runtime_events::names::task(&task));
             self.out.node_props(t).set_str(prop::TASK_ID, &task);
             let rel = if label == Label::ToolCall { RelType::WasExecutedBy } else { RelType::WasInvokedBy };
