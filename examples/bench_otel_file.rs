@@ -6,6 +6,8 @@
 //! result), 99 to a request.
 //!
 //! `bash bench/otel_file.sh [SPANS]` (default 1,000,000; starts a private FalkorDB).
+//! `BENCH_SEARCH_INDEX=off` ingests without feeding the cross-graph search index (what the
+//! index costs the import).
 
 #![recursion_limit = "256"]
 
@@ -58,6 +60,8 @@ async fn main() {
     let bench = fresh_graph::Bench::start().await;
     let bare_t = bench.bare("otel_bare", &snap);
     drop(snap);
+    let indexed = !std::env::var("BENCH_SEARCH_INDEX").is_ok_and(|v| v == "off");
+    bench.provex.set_search_index(indexed);
     let opts = IngestOptions { format: Format::Otlp, ..Default::default() };
     let (ours, r) = bench.ingest("otel_file", &file, opts).await;
     bench.assert_same_graph("otel_file", "otel_bare").await;
@@ -66,8 +70,9 @@ async fn main() {
         spans as f64 / bare_t.as_secs_f64()
     );
     println!(
-        "provex ingest into a fresh graph ({}): {ours:.1?}: {:.0} spans/s, {:.2}x the bare rate",
+        "provex ingest into a fresh graph ({}, search index {}): {ours:.1?}: {:.0} spans/s, {:.2}x the bare rate",
         r.method,
+        if indexed { "fed" } else { "off" },
         spans as f64 / ours.as_secs_f64(),
         bare_t.as_secs_f64() / ours.as_secs_f64()
     );
