@@ -13,11 +13,18 @@
                                        the same once for every STEP-th item, the server
                                        under callgrind: its instructions, whatever the load
 
-Shapes: `full` is what `search::index::create` writes: every property of an item (uid,
-graph, node, kind, label, key, alt, text; a missing alt or text is null), with the full-text
-index on `text` and `node`. `lean` is a shape tried and not taken (docs/BENCHMARKS.md): a
-node equal to its key and a kind its label gives left out, the full-text index on `text`
-and `key`. Run from the repository (the FalkorDB of .venv, scripts/setup.sh).
+Shapes (FILE holds items as an index made before names' words were an item's own wrote
+them: uid, graph, node, kind, label, key, alt, text, and an item per trace): `full` writes
+them so, with the full-text index on `text` and `node`. Flags joined by `+` change that:
+`words` gives each item its name's words without ids (`search::items::name_words`) and the
+full-text index is on `text` and `words`; `traceonspan` drops the trace items and gives
+each span its trace id (indexed) and root flag; `altid` gives an item whose name ends with
+an id that id as `alt`; `nouid` leaves `uid` out; `textonly` and `notrace` are the cheapest
+bounds (names not in the full-text index at all; no trace items). `words+traceonspan+altid`
+is what `search::index::create` writes today. `lean` is a shape tried and not taken
+(docs/BENCHMARKS.md): a node equal to its key and a kind its label gives left out, the
+full-text index on `text` and `key`. Run from the repository (the FalkorDB of .venv,
+scripts/setup.sh).
 """
 import json
 import os
@@ -82,8 +89,35 @@ def dump(port, path):
     print(f"{len(rows)} items")
 
 
+def words_of(name):
+    """A name's words a full-text search could want: none when it is made of ids."""
+    import re
+    return None if re.search(r"[0-9a-f]{16,}", name) else name
+
+
+def id_free(name):
+    """A name's words without its ids (runs of 8 or more hex digits holding a digit)."""
+    import re
+    words = [w for w in re.split(r"[^0-9A-Za-z_]+", name)
+             if w and not (len(w) >= 8 and re.fullmatch(r"[0-9a-fA-F]+", w) and re.search(r"[0-9]", w))]
+    return " ".join(words) or None
+
+
 def shaped(item, shape):
-    row = list(item)
+    row = list(item) + [None, None, None]
+    flags = shape.split("+")
+    if "words" in flags:
+        row[8] = id_free(row[2])
+    if "altid" in flags and row[6] is None and id_free(row[2]) != " ".join(w for w in __import__("re").split(r"[^0-9A-Za-z_]+", row[2]) if w):
+        row[6] = row[2].rsplit(":", 1)[-1].lower()
+    if "traceonspan" in flags and row[3] == "span":
+        row[9] = row[2].split(":")[1]
+        row[10] = "true"
+    if "nouid" in flags:
+        row[0] = None
+    if "textonly" in flags:
+        w = words_of(row[2])
+        row[7] = row[7] if w is None else (w if row[7] is None else row[7] + " \u00b7 " + w)
     if shape == "lean":
         if row[2] == row[5]:
             row[2] = None
@@ -95,6 +129,8 @@ def shaped(item, shape):
 def lit(v):
     if v is None:
         return "null"
+    if v == "true":
+        return "true"
     return "'" + v.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
 
 
@@ -119,11 +155,19 @@ def run_once(items, shape, port, callgrind=None):
             except (OSError, RuntimeError):
                 time.sleep(0.1)
         r = Redis(port)
+        flags = shape.split("+")
+        if "notrace" in flags or "traceonspan" in flags:
+            items = [i for i in items if i[3] != "trace"]
         for p in ["uid", "key", "alt", "graph"]:
+            if p == "uid" and "nouid" in flags:
+                continue
             r.cmd("GRAPH.QUERY", "s", f"CREATE INDEX FOR (i:Item) ON (i.{p})")
-        words = "node" if shape == "full" else "key"
-        r.cmd("GRAPH.QUERY", "s", f"CALL db.idx.fulltext.createNodeIndex({{label: 'Item', stopwords: []}}, 'text', '{words}')")
-        q = "UNWIND $rows AS r CREATE (i:Item {" + ", ".join(f"{p}: r[{n}]" for n, p in enumerate(PROPS)) + "})"
+        if "traceonspan" in flags:
+            r.cmd("GRAPH.QUERY", "s", "CREATE INDEX FOR (i:Item) ON (i.trace)")
+        words = "key" if shape == "lean" else "words" if "words" in flags else "node"
+        fields = "'text'" if "textonly" in flags else f"'text', '{words}'"
+        r.cmd("GRAPH.QUERY", "s", f"CALL db.idx.fulltext.createNodeIndex({{label: 'Item', stopwords: []}}, {fields})")
+        q = "UNWIND $rows AS r CREATE (i:Item {" + ", ".join(f"{p}: r[{n}]" for n, p in enumerate(PROPS + ["words", "trace", "root"])) + "})"
         pages = ["CYPHER rows=[" + ", ".join("[" + ", ".join(lit(v) for v in shaped(i, shape)) + "]"
                                            for i in items[s:s + 2000]) + "] " + q
                  for s in range(0, len(items), 2000)]
@@ -141,7 +185,7 @@ def run_once(items, shape, port, callgrind=None):
             print(f"{shape:5s} {len(items)} items: FalkorDB {int(total):,} instructions in all "
                   f"(start, schema and writes)", flush=True)
             return
-        print(f"{shape:5s} FalkorDB CPU {used:.2f} s, {used / len(items) * 1e6:.1f} us/item; "
+        print(f"{shape:5s} {len(items)} items, FalkorDB CPU {used:.2f} s, {used / len(items) * 1e6:.1f} us/item; "
               f"load {os.getloadavg()[0]:.1f}", flush=True)
     finally:
         server.kill()

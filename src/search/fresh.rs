@@ -2,7 +2,7 @@
 //! import's items cost one write each, not a look-up by `uid` and a write (`MERGE`). A graph
 //! is new when the index held none of its items the first time this session wrote it; from
 //! then on the items written are remembered (64-bit hashes of their `uid`s), so an item
-//! written again (a node updated, a trace's item moved to its root span) is merged as
+//! written again (a node updated, a placeholder span written as itself) is merged as
 //! before. Past [`MAX_REMEMBERED`] items, or when more than [`MAX_GRAPHS`] graphs are new at
 //! once, a graph's items are merged again: slower, never wrong.
 //!
@@ -117,7 +117,9 @@ mod tests {
             key: node.into(),
             alt: None,
             text: None,
-            trace_root: None,
+            words: None,
+            trace: None,
+            root: None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The cross-graph search index as stored: one FalkorDB graph of Provex's own
 //! ([`SEARCH_GRAPH`], hidden from every list of graphs), one `Item` node per indexed thing,
 //! with exact-match indexes on its ids and its graph and a full-text index on its words. A
-//! search is two index lookups and one full-text query, whatever the number of graphs;
+//! search is three index lookups and one full-text query, whatever the number of graphs;
 //! a graph's items are removed with it.
 
 use falkordb::FalkorValue;
@@ -47,13 +47,14 @@ fn opt_str(v: Option<&str>) -> FalkorValue {
 
 /// Creates the index's graph and its indexes (again is harmless).
 pub async fn ensure_schema(store: &Store) -> Result<()> {
-    let mut queries: Vec<String> = ["uid", "key", "alt", "graph"]
+    let mut queries: Vec<String> = ["uid", "key", "alt", "graph", "trace"]
         .iter()
         .map(|p| format!("CREATE INDEX FOR (i:{ITEM}) ON (i.{p})"))
         .collect();
-    // No stop words: "the" or "a" in a claim is searched like any word.
+    // No stop words: "the" or "a" in a claim is searched like any word. (An index made
+    // before names' words were an item's own holds `node` as well: it finds the same.)
     queries.push(format!(
-        "CALL db.idx.fulltext.createNodeIndex({{label: '{ITEM}', stopwords: []}}, 'text', 'node')"
+        "CALL db.idx.fulltext.createNodeIndex({{label: '{ITEM}', stopwords: []}}, 'text', 'words')"
     ));
     for q in queries {
         match store.reserved_schema(SEARCH_GRAPH, &q, WRITE_TIMEOUT_MS).await {
@@ -77,7 +78,9 @@ fn item_row(i: &Item) -> FalkorValue {
             ("key", FalkorValue::String(i.key.clone())),
             ("alt", opt_str(i.alt.as_deref())),
             ("t", opt_str(i.text.as_deref())),
-            ("root", i.trace_root.map_or(FalkorValue::None, FalkorValue::Bool)),
+            ("w", opt_str(i.words.as_deref())),
+            ("tr", opt_str(i.trace.as_deref())),
+            ("root", i.root.map_or(FalkorValue::None, FalkorValue::Bool)),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v))
@@ -86,18 +89,16 @@ fn item_row(i: &Item) -> FalkorValue {
 }
 
 /// Writes items (a new one is added, one already there takes the new values; a write that
-/// carries no text keeps the text the item has). A trace's item moves to the trace's root
-/// span when that arrives.
+/// carries no text, or a placeholder's unknown root, keeps what the item has).
 pub async fn upsert(store: &Store, items: &[Item]) -> Result<()> {
     for chunk in items.chunks(WRITE_ROWS) {
         let rows: Vec<FalkorValue> = chunk.iter().map(item_row).collect();
         let q = format!(
             "UNWIND $rows AS r MERGE (i:{ITEM} {{uid: r.u}}) \
-             ON CREATE SET i.graph = r.g, i.node = r.n, i.key = r.key, i.kind = r.k, i.label = r.l \
-             SET i.alt = coalesce(r.alt, i.alt), i.text = coalesce(r.t, i.text), \
-             i.node = CASE WHEN r.root = false THEN i.node ELSE r.n END, \
-             i.kind = CASE WHEN r.root = false THEN i.kind ELSE r.k END, \
-             i.label = CASE WHEN r.root = false THEN i.label ELSE r.l END"
+             ON CREATE SET i.graph = r.g, i.node = r.n, i.key = r.key \
+             SET i.kind = r.k, i.label = r.l, i.alt = coalesce(r.alt, i.alt), \
+             i.text = coalesce(r.t, i.text), i.words = coalesce(r.w, i.words), \
+             i.trace = coalesce(r.tr, i.trace), i.root = coalesce(r.root, i.root)"
         );
         let params = [("rows", literal(&FalkorValue::Array(rows))?)];
         store.reserved_query(SEARCH_GRAPH, &q, &params, true, WRITE_TIMEOUT_MS).await?;
@@ -112,7 +113,7 @@ pub async fn upsert(store: &Store, items: &[Item]) -> Result<()> {
 pub async fn create(store: &Store, items: Vec<Item>) -> Result<()> {
     let q = format!(
         "UNWIND $rows AS r CREATE (i:{ITEM} {{uid: r[0], graph: r[1], node: r[2], kind: r[3], \
-         label: r[4], key: r[5], alt: r[6], text: r[7]}})"
+         label: r[4], key: r[5], alt: r[6], text: r[7], words: r[8], trace: r[9], root: r[10] = 'y'}})"
     );
     let mut pages = pages(items).into_iter();
     let Some(first) = pages.next() else { return Ok(()) };
@@ -150,9 +151,10 @@ fn pages(items: Vec<Item>) -> Vec<Vec<Item>> {
 }
 
 /// The rows of a [`create`]: each item as the list `[uid, graph, node, kind, label, key,
-/// alt, text]` (a missing `alt` or `text` is null: the property is not set).
+/// alt, text, words, trace, root]` (a missing one is null: the property is not set; a
+/// span's root is `"y"` or `"n"`, which the query reads back as a boolean).
 fn create_rows(items: &[Item]) -> Result<String> {
-    let rows: Vec<[Option<&str>; 8]> = items
+    let rows: Vec<[Option<&str>; 11]> = items
         .iter()
         .map(|i| {
             [
@@ -164,6 +166,9 @@ fn create_rows(items: &[Item]) -> Result<String> {
                 Some(i.key.as_str()),
                 i.alt.as_deref(),
                 i.text.as_deref(),
+                i.words.as_deref(),
+                i.trace.as_deref(),
+                i.root.map(|r| if r { "y" } else { "n" }),
             ]
         })
         .collect();
@@ -219,8 +224,8 @@ fn found(row: &[Value], exact: bool) -> Option<Found> {
     })
 }
 
-/// Items whose id is `query`'s text exactly, then those whose words match it (best first),
-/// at most `limit`, each item once.
+/// Items whose id is `query`'s text exactly (a name, a span's or a name's id, a trace's),
+/// then those whose words match it (best first), at most `limit`, each node once.
 pub async fn find(store: &Store, query: &Query, limit: usize) -> Result<Vec<Found>> {
     let mut out: Vec<Found> = Vec::new();
     if let Some(exact) = &query.exact {
@@ -230,6 +235,15 @@ pub async fn find(store: &Store, query: &Query, limit: usize) -> Result<Vec<Foun
             let rows = store.reserved_query(SEARCH_GRAPH, &q, &params, false, SEARCH_TIMEOUT_MS).await?;
             out.extend(rows.iter().filter_map(|r| found(r, true)));
         }
+        // A trace id: in each graph, the trace's root span, or its first span written.
+        let q = format!(
+            "MATCH (i:{ITEM}) WHERE i.trace = $q \
+             WITH i.graph AS g, collect(i) AS spans, min(id(i)) AS first \
+             WITH head([s IN spans WHERE s.root = true] + [s IN spans WHERE id(s) = first]) AS i \
+             RETURN i.graph, i.node, 'trace', i.label, null ORDER BY i.graph LIMIT {limit}"
+        );
+        let rows = store.reserved_query(SEARCH_GRAPH, &q, &params, false, SEARCH_TIMEOUT_MS).await?;
+        out.extend(rows.iter().filter_map(|r| found(r, true)));
     }
     if let Some(text) = query.fulltext() {
         let params = [("q", literal(&FalkorValue::String(text))?)];
@@ -264,7 +278,9 @@ mod tests {
             key: format!("n{n}"),
             alt: None,
             text: text.map(str::to_owned),
-            trace_root: None,
+            words: Some(format!("n{n}")),
+            trace: None,
+            root: None,
         }
     }
 
@@ -272,11 +288,14 @@ mod tests {
     fn created_rows_are_lists_in_the_order_the_query_reads_them() {
         let mut it = item(1, Some("it's \\ a\nclaim"));
         it.alt = Some("0a".into());
-        let rows = create_rows(&[it, item(2, None)]).unwrap();
+        let mut span = item(3, None);
+        (span.kind, span.trace, span.root) = ("span", Some("ab".into()), Some(false));
+        let rows = create_rows(&[it, item(2, None), span]).unwrap();
         assert_eq!(
             rows,
-            "[['g\u{1f}n1', 'g', 'n1', 'node', 'Artifact', 'n1', '0a', 'it\\'s \\\\ a\\nclaim'], \
-             ['g\u{1f}n2', 'g', 'n2', 'node', 'Artifact', 'n2', null, null]]"
+            "[['g\u{1f}n1', 'g', 'n1', 'node', 'Artifact', 'n1', '0a', 'it\\'s \\\\ a\\nclaim', 'n1', null, null], \
+             ['g\u{1f}n2', 'g', 'n2', 'node', 'Artifact', 'n2', null, null, 'n2', null, null], \
+             ['g\u{1f}n3', 'g', 'n3', 'span', 'Artifact', 'n3', null, null, 'n3', 'ab', 'n']]"
         );
         let sizes: Vec<usize> =
             pages((0..2 * WRITE_ROWS + 1).map(|n| item(n, None)).collect()).iter().map(Vec::len).collect();

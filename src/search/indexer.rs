@@ -281,6 +281,8 @@ fn item_weight(i: &Item) -> usize {
         Some(&i.key),
         i.alt.as_ref(),
         i.text.as_ref(),
+        i.words.as_ref(),
+        i.trace.as_ref(),
     ];
     std::mem::size_of::<Item>() + strings.iter().flatten().map(|s| s.len()).sum::<usize>()
 }

@@ -124,29 +124,16 @@ pub async fn reindex_graph(store: &Store, graph: &str) -> Result<u64> {
     while from <= max {
         let params = [("from", from.to_string()), ("to", (from + REINDEX_PAGE).to_string())];
         let rows = store.raw_ro(graph, &q, &params).await?;
-        let mut batch = Vec::new();
+        let mut batch = Vec::with_capacity(rows.len());
         for r in &rows {
             let (Some(name), Some(label)) = (r.first().and_then(string), r.get(1).and_then(string)) else {
                 continue;
             };
             let get = |k: &str| keys.iter().position(|x| *x == k).and_then(|i| r.get(i + 2)).and_then(string);
-            batch.extend(items::node_items(graph, &name, &label, get));
+            batch.push(items::node_item(graph, &name, &label, get));
         }
-        // One trace item per trace, its root's when the page has it.
-        let mut seen: std::collections::HashMap<String, usize> = Default::default();
-        let mut kept: Vec<items::Item> = Vec::with_capacity(batch.len());
-        for item in batch {
-            match (item.trace_root, seen.get(&item.uid)) {
-                (Some(true), Some(&i)) => kept[i] = item,
-                (Some(_), Some(_)) => {}
-                _ => {
-                    seen.insert(item.uid.clone(), kept.len());
-                    kept.push(item);
-                }
-            }
-        }
-        index::upsert(store, &kept).await?;
-        written += kept.len() as u64;
+        index::upsert(store, &batch).await?;
+        written += batch.len() as u64;
         from += REINDEX_PAGE;
     }
     Ok(written)

@@ -106,6 +106,11 @@ async fn deleting_a_graph_removes_its_hits_and_reindex_rebuilds_them() {
     let before = hits_in(&provex, "planner", &graph).await;
     assert!(!before.is_empty());
     assert_eq!(ids(&hits_in(&provex, agent, &graph).await)[0], ("agent", agent, "id"));
+    // Its UUID alone, in any case (with the other nodes named after the same id).
+    let uuid = agent.rsplit(':').next().unwrap().to_uppercase();
+    let by_uuid = hits_in(&provex, &uuid, &graph).await;
+    assert!(ids(&by_uuid).contains(&("agent", agent, "id")), "{:?}", ids(&by_uuid));
+    assert!(by_uuid.iter().all(|h| h.id.ends_with(&uuid.to_lowercase())), "{:?}", ids(&by_uuid));
 
     // Written with the index off: nothing found until it is rebuilt.
     let (quiet, other) = common::open("search_reindex").await;
@@ -162,6 +167,77 @@ async fn a_new_graphs_items_are_added_once_however_often_its_nodes_are_written_a
     }
     provex.delete_graph(&graph).await.unwrap();
     provex.delete_graph(&other).await.unwrap();
+}
+
+/// The council's trace split in two requests: every span but the root, then the root.
+fn root_last(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(common::repo().join("examples/council/council-otel.jsonl")).unwrap();
+    let whole: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    let spans = whole["resourceSpans"][0]["scopeSpans"][0]["spans"].as_array().unwrap().clone();
+    let (root, rest): (Vec<_>, Vec<_>) = spans.into_iter().partition(|s| s.get("parentSpanId").is_none());
+    assert_eq!(root.len(), 1);
+    let part = |spans: Vec<serde_json::Value>| {
+        let mut v = whole.clone();
+        v["resourceSpans"][0]["scopeSpans"][0]["spans"] = serde_json::Value::Array(spans);
+        v.to_string()
+    };
+    common::file_with(dir, "root-last.jsonl", &[&part(rest), &part(root)])
+}
+
+#[tokio::test]
+async fn a_trace_id_finds_its_root_span_once_it_arrives_and_an_id_alone_finds_its_node() {
+    let (provex, graph) = common::open("search_root_last").await;
+    let bulk = format!("{graph}_bulk");
+    let _ = provex.delete_graph(&bulk).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = root_last(&dir);
+    let lines: Vec<String> = std::fs::read_to_string(&file).unwrap().lines().map(str::to_owned).collect();
+    let parts = [
+        common::file_with(&dir, "part0.jsonl", &[&lines[0]]),
+        common::file_with(&dir, "part1.jsonl", &[&lines[1]]),
+    ];
+    let ingest_file = |g: String, bulk: bool, path: std::path::PathBuf| {
+        let provex = &provex;
+        async move {
+            let opts = IngestOptions { bulk, ..Default::default() };
+            let r = provex
+                .ingest(&g, &[path], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
+                .await
+                .unwrap();
+            assert_eq!(r.rejected, 0);
+        }
+    };
+    let traces = |hits: Vec<GraphHit>| -> Vec<String> {
+        hits.into_iter().filter(|h| h.kind == "trace").map(|h| h.id).collect()
+    };
+    // Upserted request by request: before its root, a trace is found by one of its spans.
+    ingest_file(graph.clone(), false, parts[0].clone()).await;
+    let before = traces(hits_in(&provex, TRACE, &graph).await);
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(before[0].starts_with(&format!("otel:{TRACE}:")), "{before:?}");
+    ingest_file(graph.clone(), false, parts[1].clone()).await;
+    assert_eq!(traces(hits_in(&provex, TRACE, &graph).await), [ROOT_SPAN]);
+    // Built at once: the same.
+    ingest_file(bulk.clone(), true, file.clone()).await;
+    assert_eq!(traces(hits_in(&provex, TRACE, &bulk).await), [ROOT_SPAN]);
+    assert_eq!(
+        provex.search_items(&bulk).await.unwrap(),
+        provex.stats(&bulk).await.unwrap().nodes,
+        "an item a node"
+    );
+
+    // A message's hash alone finds the message; its name's words are no ids.
+    let msg =
+        provex.query(&bulk, "MATCH (m:Message) RETURN m.name ORDER BY m.name LIMIT 1").await.unwrap().rows[0]
+            [0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let hash = msg.rsplit(':').next().unwrap().to_uppercase();
+    let found = hits_in(&provex, &hash, &bulk).await;
+    assert_eq!(ids(&found)[0], ("message", msg.as_str(), "id"));
+    provex.delete_graph(&graph).await.unwrap();
+    provex.delete_graph(&bulk).await.unwrap();
 }
 
 /// Every node's hits: by its name, and by the words of its text (its first three).
