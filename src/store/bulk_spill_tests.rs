@@ -162,6 +162,29 @@ proptest! {
     }
 }
 
+proptest! {
+    #[test]
+    fn a_hash_is_found_where_it_is_however_the_hashes_bunch(
+        spread in proptest::collection::btree_set(any::<u64>(), 0..300),
+        bunched in proptest::collection::btree_set(0u64..2_000, 0..300),
+        top in any::<bool>(),
+        probes in proptest::collection::vec(any::<u64>(), 0..50),
+    ) {
+        // Evenly spread hashes, and hashes crowded at one end (as names made to collide
+        // near each other would give).
+        let crowd: Vec<u64> = bunched.iter().map(|b| if top { u64::MAX - b } else { *b }).collect();
+        let hashes: std::collections::BTreeSet<u64> = spread.into_iter().chain(crowd).collect();
+        let entries: Vec<Entry> = hashes.iter().enumerate().map(|(i, h)| Entry { hash: *h, id: i as u32 }).collect();
+        let ids = IdMap::new(entries).unwrap();
+        for (i, h) in hashes.iter().enumerate() {
+            prop_assert_eq!(ids.position(*h), Some(i));
+        }
+        for p in probes.into_iter().chain([0, u64::MAX, 1_000]) {
+            prop_assert_eq!(ids.position(p), hashes.iter().position(|h| *h == p));
+        }
+    }
+}
+
 #[test]
 fn two_nodes_with_one_hash_are_refused() {
     let e = |hash, id| Entry { hash, id };
