@@ -52,7 +52,16 @@ impl Bench {
         (took, r)
     }
 
-    /// That the ingest made as many nodes and edges as the baseline.
+    /// The baseline graph's size, and the graph deleted, so that what is timed next runs on
+    /// a server holding only its own graph, as the baseline did.
+    #[allow(dead_code)] // not every benchmark compares so
+    pub async fn measure_and_drop(&self, bare: &str) -> (u64, u64) {
+        let b = self.provex.stats(bare).await.unwrap();
+        self.provex.delete_graph(bare).await.unwrap();
+        (b.nodes, b.edges)
+    }
+
+    #[allow(dead_code)] // not every benchmark compares so
     pub async fn assert_same_graph(&self, ours: &str, bare: &str) {
         let s = self.provex.stats(ours).await.unwrap();
         let b = self.provex.stats(bare).await.unwrap();
