@@ -72,7 +72,7 @@ async fn main() {
     let bench = fresh_graph::Bench::start().await;
     let bare_t = bench.bare("otel_bare", &snap);
     drop(snap);
-    let bare_size = bench.measure_and_drop("otel_bare").await;
+    let bare_size = bench.size("otel_bare").await;
     drop(bench);
     // Ours in a process of its own, on a server of its own, as the baseline had: not in
     // this one, which built the file and the baseline's rows (gigabytes at a million spans).

@@ -23,6 +23,7 @@ const TOOL_SPAN_ID: &str = "725ae81686397672";
 /// Words of the summarising prompt (examples/lineage/summarise-prompt.jsonl).
 const PROMPT_WORDS: &str = "clerk's assistant summarise transcript residents";
 
+/// `file`: the repository's, or a path of its own.
 async fn ingest(provex: &Provex, graph: &str, file: &str, bulk: bool) {
     let opts = IngestOptions { bulk, ..Default::default() };
     let files = [common::repo().join(file)];
@@ -169,8 +170,9 @@ async fn a_new_graphs_items_are_added_once_however_often_its_nodes_are_written_a
     provex.delete_graph(&other).await.unwrap();
 }
 
-/// The council's trace split in two requests: every span but the root, then the root.
-fn root_last(dir: &tempfile::TempDir) -> std::path::PathBuf {
+/// The council's trace split in two requests, every span but the root, then the root: each
+/// request alone, and both as one file.
+fn root_last(dir: &tempfile::TempDir) -> [String; 3] {
     let text = std::fs::read_to_string(common::repo().join("examples/council/council-otel.jsonl")).unwrap();
     let whole: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     let spans = whole["resourceSpans"][0]["scopeSpans"][0]["spans"].as_array().unwrap().clone();
@@ -181,7 +183,9 @@ fn root_last(dir: &tempfile::TempDir) -> std::path::PathBuf {
         v["resourceSpans"][0]["scopeSpans"][0]["spans"] = serde_json::Value::Array(spans);
         v.to_string()
     };
-    common::file_with(dir, "root-last.jsonl", &[&part(rest), &part(root)])
+    let (rest, root) = (part(rest), part(root));
+    let path = |name: &str, lines: &[&str]| common::file_with(dir, name, lines).to_str().unwrap().to_owned();
+    [path("rest.jsonl", &[&rest]), path("root.jsonl", &[&root]), path("root-last.jsonl", &[&rest, &root])]
 }
 
 #[tokio::test]
@@ -190,35 +194,19 @@ async fn a_trace_id_finds_its_root_span_once_it_arrives_and_an_id_alone_finds_it
     let bulk = format!("{graph}_bulk");
     let _ = provex.delete_graph(&bulk).await;
     let dir = tempfile::tempdir().unwrap();
-    let file = root_last(&dir);
-    let lines: Vec<String> = std::fs::read_to_string(&file).unwrap().lines().map(str::to_owned).collect();
-    let parts = [
-        common::file_with(&dir, "part0.jsonl", &[&lines[0]]),
-        common::file_with(&dir, "part1.jsonl", &[&lines[1]]),
-    ];
-    let ingest_file = |g: String, bulk: bool, path: std::path::PathBuf| {
-        let provex = &provex;
-        async move {
-            let opts = IngestOptions { bulk, ..Default::default() };
-            let r = provex
-                .ingest(&g, &[path], opts, Arc::new(AtomicBool::new(false)), Arc::new(Quiet))
-                .await
-                .unwrap();
-            assert_eq!(r.rejected, 0);
-        }
-    };
+    let [rest, root, both] = root_last(&dir);
     let traces = |hits: Vec<GraphHit>| -> Vec<String> {
         hits.into_iter().filter(|h| h.kind == "trace").map(|h| h.id).collect()
     };
     // Upserted request by request: before its root, a trace is found by one of its spans.
-    ingest_file(graph.clone(), false, parts[0].clone()).await;
+    ingest(&provex, &graph, &rest, false).await;
     let before = traces(hits_in(&provex, TRACE, &graph).await);
     assert_eq!(before.len(), 1, "{before:?}");
     assert!(before[0].starts_with(&format!("otel:{TRACE}:")), "{before:?}");
-    ingest_file(graph.clone(), false, parts[1].clone()).await;
+    ingest(&provex, &graph, &root, false).await;
     assert_eq!(traces(hits_in(&provex, TRACE, &graph).await), [ROOT_SPAN]);
     // Built at once: the same.
-    ingest_file(bulk.clone(), true, file.clone()).await;
+    ingest(&provex, &bulk, &both, true).await;
     assert_eq!(traces(hits_in(&provex, TRACE, &bulk).await), [ROOT_SPAN]);
     assert_eq!(
         provex.search_items(&bulk).await.unwrap(),
